@@ -1,0 +1,107 @@
+/*
+ * convert.h — converting a raw log into standard-form events with a loaded
+ * rule set, line by line (so live logs can be fed as they come), and asking
+ * the attribute state of resources at any time of the converted trace.
+ *
+ * Include <tlv/tlv.h> rather than this file.
+ */
+#ifndef TLV_CONVERT_H
+#define TLV_CONVERT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tlv_converter tlv_converter;
+
+typedef enum tlv_event_kind {
+    TLV_EVENT_ATTRIBUTE = 0, /* Resource.name=value */
+    TLV_EVENT_BEHAVIOR = 1   /* Resource.name(args) */
+} tlv_event_kind;
+
+/* One standard-form event. Every pointer is valid only during the callback
+ * that receives it. */
+typedef struct tlv_event {
+    tlv_time time;
+    const char *resource;     /* resource name */
+    tlv_event_kind kind;
+    const char *name;         /* attribute or behavior name */
+    const char *value;        /* TLV_EVENT_ATTRIBUTE: the new value */
+    size_t nargs;             /* TLV_EVENT_BEHAVIOR: arguments */
+    const char *const *args;
+    uint64_t input_line;      /* 1-based line of the input that produced it */
+    uint64_t seq;             /* 0-based position among all events produced */
+} tlv_event;
+
+/* Receives each event as it is produced. Return 0 to go on; any other value
+ * stops the conversion, which then returns TLV_ERR_USAGE. */
+typedef int (*tlv_event_fn)(void *user, const tlv_event *event);
+
+/* Creates a converter for logs of the kind `rules` describes. `rules` must
+ * outlive the converter. *out is NULL only on TLV_ERR_NOMEM. */
+TLV_API tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out);
+
+/* Frees the converter (NULL is allowed). */
+TLV_API void tlv_converter_free(tlv_converter *conv);
+
+/* Names the input in diagnostics ("-" for standard input). Copied. */
+TLV_API void tlv_converter_set_source_name(tlv_converter *conv, const char *name);
+
+/* Sets the function that receives events (none by default: events then only
+ * update the state). */
+TLV_API void tlv_converter_set_event_fn(tlv_converter *conv, tlv_event_fn fn, void *user);
+
+/* Converts one input line (without its line end; a trailing CR is ignored).
+ * Returns TLV_OK, TLV_ERR_CONVERT when the line had a conversion error (the
+ * diagnostic is recorded and the converter is ready for the next line), or
+ * TLV_ERR_USAGE when the event function asked to stop. */
+TLV_API tlv_status tlv_converter_push_line(tlv_converter *conv, const char *line, size_t len);
+
+/* Feeds raw bytes; lines end at LF, CRLF or a bare CR. An unfinished last
+ * line is kept until more bytes or tlv_converter_finish(). Returns as
+ * tlv_converter_push_line, after converting every complete line. */
+TLV_API tlv_status tlv_converter_push_bytes(tlv_converter *conv, const char *data, size_t len);
+
+/* Converts the unfinished last line, if any, and runs external-process
+ * rules (when allowed). Returns TLV_OK, or TLV_ERR_CONVERT when any line of
+ * the whole conversion had an error (the output is then partial). */
+TLV_API tlv_status tlv_converter_finish(tlv_converter *conv);
+
+/* Problems found so far: conversion errors name the input line, the rule's
+ * regex and the macro that failed. At most 1000 are kept; see
+ * tlv_diags_dropped() and tlv_diags_errors() for the totals. */
+TLV_API const tlv_diags *tlv_converter_diags(const tlv_converter *conv);
+
+typedef struct tlv_convert_stats {
+    uint64_t bytes_read;
+    uint64_t lines_read;
+    uint64_t lines_matched;   /* lines that at least one rule matched */
+    uint64_t events;          /* events produced */
+    uint64_t error_lines;     /* lines with a conversion error */
+} tlv_convert_stats;
+
+TLV_API void tlv_converter_stats(const tlv_converter *conv, tlv_convert_stats *out);
+
+/* The value of resource.attr at time *at (NULL: after every event converted
+ * so far), as the conversion macros see it. Returns TLV_OK and sets *value
+ * (valid until the next push or finish), or TLV_ERR_USAGE for an unknown
+ * resource or attribute. O(log n) in the number of changes of that
+ * attribute. */
+TLV_API tlv_status tlv_converter_attr_at(tlv_converter *conv, const char *resource,
+                                         const char *attr, const tlv_time *at,
+                                         const char **value);
+
+/* Writes the event's canonical standard-form line, without line end, e.g.
+ * "[1926099]LOGTASK.state=RUNNING" with the time in `radix` and ',' '(' ')'
+ * '\' escaped in values and arguments. Returns the length the full line
+ * needs, like snprintf. */
+TLV_API size_t tlv_event_format(const tlv_event *event, int radix, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * rules.h — loading a resource file (.res) and the rule files it names
+ * (.resh resource headers, .cnv conversion rules, .viz visualization rules)
+ * from the rule search path, and checking rule files without a log.
+ *
+ * Include <tlv/tlv.h> rather than this file.
+ */
+#ifndef TLV_RULES_H
+#define TLV_RULES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A loaded resource file with its resource headers, conversion rules and
+ * visualization rules: everything needed to convert and draw one kind of
+ * log. Immutable once loaded; any number of converters may share it (from
+ * one thread at a time). */
+typedef struct tlv_rules tlv_rules;
+
+typedef struct tlv_rules_options {
+    /* Directories searched for *.cnv, *.resh and *.viz, in this order, before
+     * the directories of TLV_RULES_PATH (colon-separated) and the installed
+     * rules directory. For each target, the first directory that provides it
+     * supplies all of it (members of that target merge across the files of
+     * that directory), so a directory given here overrides installed rules. */
+    const char *const *search_dirs;
+    size_t n_search_dirs;
+    /* Value of TLV_RULES_PATH to use; NULL reads the environment variable. */
+    const char *rules_path_env;
+    /* Leave out the installed rules directory (tests use this). */
+    int no_default_dirs;
+    /* Allow external-process rules ("$STYLE":"script") to run programs. Off
+     * by default because a rule file could then run anything. */
+    int allow_scripts;
+} tlv_rules_options;
+
+/* Sets every option to its default (no extra directories, read
+ * TLV_RULES_PATH, installed rules on, scripts refused). */
+TLV_API void tlv_rules_options_init(tlv_rules_options *opts);
+
+/* Loads the resource file at `res_path` and the targets it requests.
+ * *out is set to a handle even on failure (NULL only when memory ran out),
+ * so the diagnostics can be read with tlv_rules_diags(); free it with
+ * tlv_rules_free(). Returns TLV_OK, TLV_ERR_IO (a file cannot be read),
+ * TLV_ERR_SYNTAX (a file is not TLV JSON), or TLV_ERR_RULE (a requested
+ * target is missing, a type or attribute is undeclared, a regex does not
+ * compile, ...). Warnings do not make it fail. */
+TLV_API tlv_status tlv_rules_load(const char *res_path, const tlv_rules_options *opts,
+                                  tlv_rules **out);
+
+/* Checks rule and resource files without a log, as `tlv check` does: every
+ * file in `files` (any of .res .resh .cnv .viz; every target in it), and, when
+ * `res_path` is not NULL, the resource file with every target it requests.
+ * Lists every problem found, not only the first. *out is set as for
+ * tlv_rules_load. Returns TLV_OK when no error was found. */
+TLV_API tlv_status tlv_rules_check(const char *res_path, const char *const *files,
+                                   size_t n_files, const tlv_rules_options *opts,
+                                   tlv_rules **out);
+
+/* Frees the handle (NULL is allowed). Converters made from it must be freed
+ * first. */
+TLV_API void tlv_rules_free(tlv_rules *rules);
+
+/* Problems found while loading or checking. */
+TLV_API const tlv_diags *tlv_rules_diags(const tlv_rules *rules);
+
+/* The resource file's TimeScale ("us" when not given) and TimeRadix (10). */
+TLV_API const char *tlv_rules_time_scale(const tlv_rules *rules);
+TLV_API int tlv_rules_time_radix(const tlv_rules *rules);
+
+/* True when the resource file's ConvertRules is [""]: logs are already in
+ * standard form. */
+TLV_API int tlv_rules_is_standard_form(const tlv_rules *rules);
+
+/* Resources, in resource-file order. */
+TLV_API size_t tlv_rules_resource_count(const tlv_rules *rules);
+/* The i-th resource's name, display name (its name when none is set), type
+ * name, and color as 0xRRGGBB (from the file, or from the fixed palette). */
+TLV_API const char *tlv_rules_resource_name(const tlv_rules *rules, size_t i);
+TLV_API const char *tlv_rules_resource_display_name(const tlv_rules *rules, size_t i);
+TLV_API const char *tlv_rules_resource_type(const tlv_rules *rules, size_t i);
+TLV_API uint32_t tlv_rules_resource_color(const tlv_rules *rules, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

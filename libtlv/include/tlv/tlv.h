@@ -1,0 +1,138 @@
+/*
+ * tlv.h — the public API of libtlv, the trace-log converter library.
+ *
+ * libtlv reads TraceLogVisualizer (TLV 2.0.1) rule files unchanged, converts
+ * any text log into a standard-form trace, and answers questions about the
+ * attribute state of the trace's resources at any time.
+ *
+ * Conventions, for every function declared here:
+ *  - Handles are opaque and owned by the caller once returned; each has a
+ *    matching *_free() that accepts NULL.
+ *  - Functions that can fail return a tlv_status. TLV_OK is zero. The details
+ *    (file, line, column, message) of every problem found are kept as
+ *    diagnostics on the handle the call was made on, read with *_diags().
+ *  - Strings are UTF-8 and NUL-terminated. A `const char *` returned by the
+ *    library stays valid as long as the handle it came from, unless said
+ *    otherwise.
+ *  - There is no global state: separate handles may be used from separate
+ *    threads at the same time. One handle must not be used by two threads at
+ *    once.
+ *  - The library never prints and never exits.
+ */
+#ifndef TLV_TLV_H
+#define TLV_TLV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(TLV_BUILDING_LIBRARY) && defined(__GNUC__)
+#define TLV_API __attribute__((visibility("default")))
+#else
+#define TLV_API
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Versions and status                                                       */
+
+#define TLV_VERSION_MAJOR 0
+#define TLV_VERSION_MINOR 1
+#define TLV_VERSION_PATCH 0
+#define TLV_VERSION_STRING "0.1.0"
+
+/* The version of the library actually linked, e.g. "0.1.0". Static string. */
+TLV_API const char *tlv_version(void);
+
+typedef enum tlv_status {
+    TLV_OK = 0,
+    TLV_ERR_IO,       /* a file could not be opened, read or written */
+    TLV_ERR_SYNTAX,   /* a file is not in the expected format */
+    TLV_ERR_RULE,     /* a rule or resource definition is wrong */
+    TLV_ERR_CONVERT,  /* conversion produced errors; output is partial */
+    TLV_ERR_USAGE,    /* the call's arguments are wrong */
+    TLV_ERR_SCRIPT,   /* an external-process rule is refused or failed */
+    TLV_ERR_NOMEM
+} tlv_status;
+
+/* A short English name for a status, e.g. "syntax error". Static string. */
+TLV_API const char *tlv_status_string(tlv_status status);
+
+/* ------------------------------------------------------------------------ */
+/* Diagnostics                                                               */
+
+typedef enum tlv_severity { TLV_SEV_ERROR = 0, TLV_SEV_WARNING = 1 } tlv_severity;
+
+/* One problem found, with where it was found. `file` is NULL when the problem
+ * is not tied to a file; `line` and `col` are 1-based, 0 when unknown. */
+typedef struct tlv_diag {
+    tlv_severity severity;
+    const char *file;
+    long line;
+    long col;
+    const char *message;
+} tlv_diag;
+
+/* A list of diagnostics, owned by the handle that returned it. */
+typedef struct tlv_diags tlv_diags;
+
+/* Number of diagnostics in the list (0 for NULL). */
+TLV_API size_t tlv_diags_count(const tlv_diags *diags);
+
+/* The i-th diagnostic, in the order they were found, or NULL when out of
+ * range. Valid until the list's owner is freed or records more. */
+TLV_API const tlv_diag *tlv_diags_get(const tlv_diags *diags, size_t i);
+
+/* Problems reported but not kept in the list because it reached its limit
+ * (long conversions keep the first entries and count the rest). */
+TLV_API size_t tlv_diags_dropped(const tlv_diags *diags);
+
+/* Errors reported in all, kept or dropped (warnings not counted). */
+TLV_API size_t tlv_diags_errors(const tlv_diags *diags);
+
+/* Formats one diagnostic as "file:line:col: error: message" (parts that are
+ * unknown are left out) into buf, NUL-terminated and cut to size. Returns the
+ * length the full text needs, like snprintf. */
+TLV_API size_t tlv_diag_format(const tlv_diag *diag, char *buf, size_t size);
+
+/* ------------------------------------------------------------------------ */
+/* Time values                                                               */
+
+/* An exact time: `ticks` whole units plus `frac` / radix^F of a unit, where
+ * F is the largest count of fraction digits whose scale radix^F fits in 63
+ * bits (18 for radix 10). 0 <= frac < radix^F; a negative time keeps frac
+ * non-negative (floor), so comparing (ticks, frac) lexicographically orders
+ * times. A time with no fraction has frac == 0. */
+typedef struct tlv_time {
+    int64_t ticks;
+    uint64_t frac;
+} tlv_time;
+
+/* Compares two times: negative, zero or positive. */
+TLV_API int tlv_time_cmp(tlv_time a, tlv_time b);
+
+/* The time as a double, in units of the trace's TimeScale. */
+TLV_API double tlv_time_to_double(tlv_time t, int radix);
+
+/* Parses a time written in `radix` (2..36): an optional '-', digits, and an
+ * optional '.' with fraction digits. Returns TLV_OK, or TLV_ERR_SYNTAX with
+ * a reason in `why` (static string) for a bad digit, an empty value, a value
+ * beyond 64 bits, or more fraction digits than can be held exactly. */
+TLV_API tlv_status tlv_time_parse(const char *text, size_t len, int radix,
+                                  tlv_time *out, const char **why);
+
+/* Writes the time in `radix` (lower-case digits, no trailing fraction zeros)
+ * into buf. Returns the length the full text needs, not counting the NUL, like snprintf (buf should
+ * have room for 130 bytes; radix 2 needs the most). */
+TLV_API size_t tlv_time_format(tlv_time t, int radix, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#include "tlv/rules.h"
+#include "tlv/convert.h"
+
+#endif

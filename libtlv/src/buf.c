@@ -1,0 +1,134 @@
+/*
+ * buf.c — growable byte buffers, file slurping and array growth: the memory
+ * plumbing every other module uses so that none of them reimplements it.
+ */
+#include "buf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int buf_reserve(buf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1) {
+        if (cap > ((size_t)-1) / 2)
+            return -1;
+        cap *= 2;
+    }
+    char *d = realloc(b->data, cap);
+    if (!d)
+        return -1;
+    b->data = d;
+    b->cap = cap;
+    return 0;
+}
+
+int buf_append(buf *b, const char *s, size_t n)
+{
+    if (buf_reserve(b, n) < 0)
+        return -1;
+    if (n)
+        memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+int buf_puts(buf *b, const char *s) { return buf_append(b, s, strlen(s)); }
+
+int buf_putc(buf *b, char c) { return buf_append(b, &c, 1); }
+
+int buf_vprintf(buf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0 || buf_reserve(b, (size_t)n) < 0)
+        return -1;
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+    return 0;
+}
+
+int buf_printf(buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = buf_vprintf(b, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+void buf_clear(buf *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
+void buf_free(buf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+const char *buf_str(const buf *b) { return b->data ? b->data : ""; }
+
+char *xstrndup(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (!d)
+        return NULL;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+char *xstrdup(const char *s) { return s ? xstrndup(s, strlen(s)) : NULL; }
+
+int read_file(const char *path, buf *out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    buf_clear(out);
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (buf_append(out, chunk, n) < 0) {
+            fclose(f);
+            errno = ENOMEM;
+            return -1;
+        }
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        errno = EIO;
+        return -1;
+    }
+    if (buf_append(out, "", 0) < 0) /* an empty file still gets its NUL */
+        return -1;
+    return 0;
+}
+
+int grow_array(void **arr, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap : 8;
+    while (n < need)
+        n *= 2;
+    void *p = realloc(*arr, n * size);
+    if (!p)
+        return -1;
+    *arr = p;
+    *cap = n;
+    return 0;
+}

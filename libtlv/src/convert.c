@@ -1,0 +1,451 @@
+/*
+ * convert.c — the conversion engine (spec §8): every input line is tried
+ * against every rule in file order; each rule that matches expands its
+ * outputs (templates by Regex.Replace, then macros against the current
+ * state, then parsed as standard form) and the resulting events update the
+ * state at once, so later outputs of the same line see them. A failing line
+ * is reported with its number, the rule's regex and the reason, and the run
+ * goes on with the next line.
+ */
+#include "rules_impl.h"
+
+#include "buf.h"
+#include "cond.h"
+#include "diag.h"
+#include "macro.h"
+#include "stdform.h"
+#include "world.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_KEPT_DIAGS 1000
+#define MAX_ARGS STD_MAX_ARGS
+
+struct tlv_converter {
+    const struct tlv_rules *rules;
+    world w;
+    tlv_diags diags;
+    char *source;
+    tlv_event_fn fn;
+    void *user;
+    pcre2_match_data *md;
+    pcre2_match_context *mctx;
+    match_list ml;
+    buf pending;   /* unfinished line of push_bytes */
+    buf sub;       /* template after substitution */
+    buf expanded;  /* after macros */
+    buf err;
+    buf scratch;   /* unescaped parts of a standard-form line */
+    buf evtext;    /* NUL-terminated copies for the event callback */
+    buf condtext;  /* a rule condition after substitution and macros */
+    std_line sl;
+    ref_result targets;
+    const cnv_rule *rule; /* the rule being applied, for messages */
+    tlv_convert_stats stats;
+    int stopped;
+    int pending_cr; /* the last byte pushed was CR: a following LF ends nothing */
+};
+
+tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
+{
+    tlv_converter *c = calloc(1, sizeof *c);
+    *out = c;
+    if (!c)
+        return TLV_ERR_NOMEM;
+    c->rules = rules;
+    diags_init(&c->diags, MAX_KEPT_DIAGS);
+    uint32_t maxgroups = 0;
+    for (size_t i = 0; i < rules->nrules; i++) {
+        uint32_t n = 0;
+        pcre2_pattern_info(rules->rules[i].code, PCRE2_INFO_CAPTURECOUNT, &n);
+        if (n > maxgroups)
+            maxgroups = n;
+    }
+    c->md = pcre2_match_data_create(maxgroups + 1, NULL);
+    c->mctx = pcre2_match_context_create(NULL);
+    if (!c->md || !c->mctx || world_init(&c->w, &rules->model, rules->radix) < 0) {
+        tlv_converter_free(c);
+        *out = NULL;
+        return TLV_ERR_NOMEM;
+    }
+    /* A pathological rule must not hang a run: bound the backtracking. */
+    pcre2_set_match_limit(c->mctx, 10000000);
+    pcre2_set_depth_limit(c->mctx, 100000);
+    return TLV_OK;
+}
+
+void tlv_converter_free(tlv_converter *c)
+{
+    if (!c)
+        return;
+    world_free(&c->w);
+    diags_free(&c->diags);
+    free(c->source);
+    pcre2_match_data_free(c->md);
+    pcre2_match_context_free(c->mctx);
+    match_list_free(&c->ml);
+    buf_free(&c->pending);
+    buf_free(&c->sub);
+    buf_free(&c->expanded);
+    buf_free(&c->err);
+    buf_free(&c->scratch);
+    buf_free(&c->evtext);
+    buf_free(&c->condtext);
+    free(c->targets.items);
+    free(c);
+}
+
+void tlv_converter_set_source_name(tlv_converter *c, const char *name)
+{
+    free(c->source);
+    c->source = xstrdup(name);
+}
+
+void tlv_converter_set_event_fn(tlv_converter *c, tlv_event_fn fn, void *user)
+{
+    c->fn = fn;
+    c->user = user;
+}
+
+const tlv_diags *tlv_converter_diags(const tlv_converter *c) { return &c->diags; }
+
+void tlv_converter_stats(const tlv_converter *c, tlv_convert_stats *out) { *out = c->stats; }
+
+/* Records a conversion error for the current line: "rule "REGEX": why". */
+static void line_error(tlv_converter *c, const char *why)
+{
+    if (c->rule)
+        diags_add(&c->diags, TLV_SEV_ERROR, c->source, (long)c->stats.lines_read, 0,
+                  "rule \"%s\": %s", c->rule->regex, why);
+    else
+        diags_add(&c->diags, TLV_SEV_ERROR, c->source, (long)c->stats.lines_read, 0, "%s", why);
+}
+
+static int deliver(tlv_converter *c, const rt_resource *r, const tlv_event *proto)
+{
+    tlv_event ev = *proto;
+    ev.resource = r->name;
+    ev.input_line = c->stats.lines_read;
+    ev.seq = c->stats.events++;
+    if (c->fn && c->fn(c->user, &ev) != 0) {
+        c->stopped = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* NUL-terminated copies of the parsed parts, for the event. */
+static void prepare_event(tlv_converter *c, tlv_event *ev, const char **args)
+{
+    const std_line *s = &c->sl;
+    size_t need = s->name.n + s->value.n + 2;
+    for (size_t i = 0; i < s->nargs; i++)
+        need += s->args[i].n + 1;
+    buf_clear(&c->evtext);
+    buf_reserve(&c->evtext, need); /* no reallocation below: pointers stay valid */
+    size_t off[MAX_ARGS + 2];
+    off[0] = c->evtext.len;
+    buf_append(&c->evtext, s->name.s, s->name.n);
+    buf_append(&c->evtext, "", 1);
+    off[1] = c->evtext.len;
+    buf_append(&c->evtext, s->value.s, s->value.n);
+    buf_append(&c->evtext, "", 1);
+    for (size_t i = 0; i < s->nargs; i++) {
+        off[i + 2] = c->evtext.len;
+        buf_append(&c->evtext, s->args[i].s, s->args[i].n);
+        buf_append(&c->evtext, "", 1);
+    }
+    memset(ev, 0, sizeof *ev);
+    ev->time = s->time;
+    ev->kind = s->is_behavior ? TLV_EVENT_BEHAVIOR : TLV_EVENT_ATTRIBUTE;
+    ev->name = c->evtext.data + off[0];
+    ev->value = s->is_behavior ? NULL : c->evtext.data + off[1];
+    for (size_t i = 0; i < s->nargs; i++)
+        args[i] = c->evtext.data + off[i + 2];
+    ev->nargs = s->nargs;
+    ev->args = args;
+}
+
+/* Applies the parsed event to one resource: checks the name against the
+ * type, updates the state, and hands the event on. */
+static int apply_to(tlv_converter *c, size_t res, const tlv_event *ev)
+{
+    const rt_resource *r = &c->w.res[res];
+    const res_type *t = &c->w.model->types[r->type];
+    const std_line *s = &c->sl;
+    if (!s->is_behavior) {
+        long ai = model_attr_index(t, s->name.s, s->name.n);
+        if (ai < 0) {
+            buf_clear(&c->err);
+            buf_printf(&c->err, "resource '%s' (type %s) has no attribute '%.*s'", r->name,
+                       t->name, (int)s->name.n, s->name.s);
+            return -1;
+        }
+        uint32_t v = intern_add(c->w.values, s->value.s, s->value.n);
+        if (v == UINT32_MAX || world_set(&c->w, res, (size_t)ai, s->time, v) < 0) {
+            buf_clear(&c->err);
+            buf_puts(&c->err, "out of memory");
+            return -1;
+        }
+    } else if (model_behavior_index(t, s->name.s, s->name.n) < 0) {
+        buf_clear(&c->err);
+        buf_printf(&c->err, "resource '%s' (type %s) has no behavior '%.*s'", r->name, t->name,
+                   (int)s->name.n, s->name.s);
+        return -1;
+    }
+    return deliver(c, r, ev);
+}
+
+/* Parses one standard-form event line and applies it. */
+static int apply_std_text(tlv_converter *c, const char *text, size_t len)
+{
+    const char *why;
+    size_t col;
+    if (std_parse_line(text, len, c->w.radix, &c->sl, &c->scratch, &why, &col) < 0) {
+        buf_clear(&c->err);
+        buf_printf(&c->err, "'%.*s' is not a standard-form event: %s (column %zu)", (int)len,
+                   text, why, col);
+        return -1;
+    }
+    c->targets.n = 0;
+    if (c->sl.has_cond) {
+        long ti = model_type_index(c->w.model, c->sl.resource.s, c->sl.resource.n);
+        char cerr[200];
+        const cond *k = ti < 0 ? NULL : world_cond(&c->w, c->sl.cond.s, c->sl.cond.n, cerr,
+                                                    sizeof cerr);
+        buf_clear(&c->err);
+        if (ti < 0) {
+            buf_printf(&c->err, "no resource type named '%.*s'", (int)c->sl.resource.n,
+                       c->sl.resource.s);
+            return -1;
+        }
+        if (!k) {
+            buf_printf(&c->err, "condition '%.*s': %s", (int)c->sl.cond.n, c->sl.cond.s, cerr);
+            return -1;
+        }
+        if (world_select(&c->w, (size_t)ti, k, &c->sl.time, SEQ_ALL, &c->targets) < 0)
+            return -1;
+    } else {
+        long ri = world_find(&c->w, c->sl.resource.s, c->sl.resource.n);
+        if (ri < 0) {
+            buf_clear(&c->err);
+            buf_printf(&c->err, "unknown resource '%.*s' in '%.*s'", (int)c->sl.resource.n,
+                       c->sl.resource.s, (int)len, text);
+            return -1;
+        }
+        c->targets.n = 0;
+        if (GROW(c->targets.items, c->targets.cap, 1) < 0)
+            return -1;
+        c->targets.items[c->targets.n++] = (size_t)ri;
+    }
+    tlv_event ev;
+    const char *args[MAX_ARGS];
+    prepare_event(c, &ev, args);
+    for (size_t i = 0; i < c->targets.n; i++)
+        if (apply_to(c, c->targets.items[i], &ev) < 0)
+            return -1;
+    return 0;
+}
+
+static int is_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t')
+            return 0;
+    return 1;
+}
+
+/* Template → substitution → macros → events. */
+static int expand_template(tlv_converter *c, const tmpl *t, const char *line, size_t len,
+                           buf *out)
+{
+    buf_clear(&c->sub);
+    if (tmpl_expand(t, line, len, &c->ml, &c->sub) < 0)
+        return -1;
+    if (!memchr(buf_str(&c->sub), '$', c->sub.len)) {
+        buf_clear(out);
+        return buf_append(out, buf_str(&c->sub), c->sub.len);
+    }
+    buf_clear(&c->err);
+    return macro_expand(&c->w, buf_str(&c->sub), c->sub.len, out, &c->err);
+}
+
+static int emit(tlv_converter *c, const out_node *o, const char *line, size_t len)
+{
+    switch (o->kind) {
+    case OUT_TEMPLATE:
+        if (expand_template(c, &o->t, line, len, &c->expanded) < 0)
+            return -1;
+        if (is_blank(buf_str(&c->expanded), c->expanded.len))
+            return 0;
+        return apply_std_text(c, buf_str(&c->expanded), c->expanded.len);
+    case OUT_LIST:
+        for (size_t i = 0; i < o->n; i++)
+            if (emit(c, &o->items[i], line, len) < 0)
+                return -1;
+        return 0;
+    case OUT_CHOICE:
+        for (size_t i = 0; i < o->n; i++) {
+            /* the condition is consumed before emit() recurses, so one buffer serves */
+            if (expand_template(c, &o->conds[i], line, len, &c->condtext) < 0)
+                return -1;
+            char why[200];
+            int v = cond_eval_text(buf_str(&c->condtext), c->condtext.len, why, sizeof why);
+            if (v < 0) {
+                buf_clear(&c->err);
+                buf_printf(&c->err, "condition \"%s\" (from \"%s\"): %s",
+                           buf_str(&c->condtext), o->conds[i].text, why);
+            }
+            if (v < 0 || (v > 0 && emit(c, &o->items[i], line, len) < 0))
+                return -1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+static tlv_status convert_raw_line(tlv_converter *c, const char *line, size_t len)
+{
+    int matched = 0;
+    for (size_t i = 0; i < c->rules->nrules; i++) {
+        const cnv_rule *r = &c->rules->rules[i];
+        int n = tmpl_find_matches(r->code, c->md, line, len, &c->ml, c->mctx);
+        if (n == 0)
+            continue;
+        c->rule = r;
+        if (n < 0) {
+            char msg[200];
+            pcre2_get_error_message(n, (PCRE2_UCHAR *)msg, sizeof msg);
+            line_error(c, msg);
+            c->stats.error_lines++;
+            return TLV_ERR_CONVERT;
+        }
+        matched = 1;
+        buf_clear(&c->err);
+        if (emit(c, &r->out, line, len) < 0) {
+            if (c->stopped)
+                return TLV_ERR_USAGE;
+            line_error(c, buf_str(&c->err));
+            c->stats.error_lines++;
+            c->stats.lines_matched++;
+            return TLV_ERR_CONVERT;
+        }
+    }
+    c->rule = NULL;
+    c->stats.lines_matched += matched;
+    return TLV_OK;
+}
+
+static tlv_status convert_std_line(tlv_converter *c, const char *line, size_t len)
+{
+    c->rule = NULL;
+    if (is_blank(line, len))
+        return TLV_OK;
+    if (apply_std_text(c, line, len) < 0) {
+        if (c->stopped)
+            return TLV_ERR_USAGE;
+        line_error(c, buf_str(&c->err));
+        c->stats.error_lines++;
+        return TLV_ERR_CONVERT;
+    }
+    c->stats.lines_matched++;
+    return TLV_OK;
+}
+
+tlv_status tlv_converter_push_line(tlv_converter *c, const char *line, size_t len)
+{
+    if (c->stopped)
+        return TLV_ERR_USAGE;
+    if (len && line[len - 1] == '\r')
+        len--;
+    c->stats.lines_read++;
+    if (c->rules->standard_form)
+        return convert_std_line(c, line, len);
+    return convert_raw_line(c, line, len);
+}
+
+static tlv_status worse(tlv_status a, tlv_status b)
+{
+    if (a == TLV_ERR_USAGE || b == TLV_ERR_USAGE)
+        return TLV_ERR_USAGE;
+    return a != TLV_OK ? a : b;
+}
+
+tlv_status tlv_converter_push_bytes(tlv_converter *c, const char *data, size_t len)
+{
+    tlv_status st = TLV_OK;
+    c->stats.bytes_read += len;
+    size_t start = 0;
+    for (size_t i = 0; i < len && st != TLV_ERR_USAGE; i++) {
+        char ch = data[i];
+        if (ch != '\n' && ch != '\r') {
+            c->pending_cr = 0;
+            continue;
+        }
+        if (ch == '\n' && c->pending_cr && i == start) { /* LF of a CRLF split across pushes */
+            c->pending_cr = 0;
+            start = i + 1;
+            continue;
+        }
+        const char *line = data + start;
+        size_t n = i - start;
+        if (c->pending.len) {
+            buf_append(&c->pending, line, n);
+            st = worse(st, tlv_converter_push_line(c, c->pending.data, c->pending.len));
+            buf_clear(&c->pending);
+        } else {
+            st = worse(st, tlv_converter_push_line(c, line, n));
+        }
+        if (ch == '\r' && i + 1 < len && data[i + 1] == '\n')
+            i++;
+        c->pending_cr = ch == '\r' && i + 1 >= len;
+        start = i + 1;
+    }
+    if (start < len)
+        buf_append(&c->pending, data + start, len - start);
+    return st;
+}
+
+tlv_status tlv_converter_finish(tlv_converter *c)
+{
+    tlv_status st = TLV_OK;
+    if (c->pending.len) {
+        st = tlv_converter_push_line(c, c->pending.data, c->pending.len);
+        buf_clear(&c->pending);
+    }
+    if (st == TLV_ERR_USAGE)
+        return st;
+    return c->diags.errors ? TLV_ERR_CONVERT : TLV_OK;
+}
+
+tlv_status tlv_converter_attr_at(tlv_converter *c, const char *resource, const char *attr,
+                                 const tlv_time *at, const char **value)
+{
+    long ri = world_find(&c->w, resource, strlen(resource));
+    if (ri < 0)
+        return TLV_ERR_USAGE;
+    const res_type *t = &c->w.model->types[c->w.res[ri].type];
+    long ai = model_attr_index(t, attr, strlen(attr));
+    if (ai < 0)
+        return TLV_ERR_USAGE;
+    *value = intern_str(c->w.values, world_attr(&c->w, (size_t)ri, (size_t)ai, at, SEQ_ALL));
+    return TLV_OK;
+}
+
+size_t tlv_event_format(const tlv_event *ev, int radix, char *out, size_t size)
+{
+    buf b = BUF_INIT;
+    if (ev->kind == TLV_EVENT_ATTRIBUTE)
+        std_format_attr(&b, ev->time, radix, ev->resource, ev->name, ev->value);
+    else
+        std_format_behavior(&b, ev->time, radix, ev->resource, ev->name, ev->args, ev->nargs);
+    size_t n = b.len;
+    if (size) {
+        size_t k = n < size - 1 ? n : size - 1;
+        memcpy(out, buf_str(&b), k);
+        out[k] = '\0';
+    }
+    buf_free(&b);
+    return n;
+}

@@ -1,0 +1,225 @@
+/*
+ * macro.c — expanding conversion macros (see macro.h). One left-to-right
+ * pass with a stack of open braces: when a '}' closes a macro, everything
+ * inside it is already expanded, which is "innermost first" in linear time.
+ */
+#include "macro.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum macro_id {
+    M_PLAIN = -1, M_EXIST, M_COUNT, M_ATTR, M_RES_NAME, M_RES_DISPLAYNAME, M_RES_COLOR
+} macro_id;
+
+static const char *const macro_names[] = {
+    "EXIST", "COUNT", "ATTR", "RES_NAME", "RES_DISPLAYNAME", "RES_COLOR",
+};
+
+#define NMACROS (sizeof macro_names / sizeof *macro_names)
+
+static int lookup_macro(const char *name, size_t n)
+{
+    for (size_t i = 0; i < NMACROS; i++)
+        if (strlen(macro_names[i]) == n && memcmp(macro_names[i], name, n) == 0)
+            return (int)i;
+    return -1;
+}
+
+int macro_is_known(const char *name, size_t n) { return lookup_macro(name, n) >= 0; }
+
+static int is_macro_char(char c) { return (c >= 'A' && c <= 'Z') || c == '_'; }
+
+/* Length of the NAME in "$NAME{" at text[i] == '$', or 0. */
+static size_t call_name_len(const char *text, size_t len, size_t i)
+{
+    size_t j = i + 1;
+    while (j < len && is_macro_char(text[j]))
+        j++;
+    return j > i + 1 && j < len && text[j] == '{' ? j - i - 1 : 0;
+}
+
+long macro_find_call(const char *text, size_t len, size_t from, const char **name,
+                     size_t *name_len)
+{
+    for (size_t i = from; i < len; i++) {
+        if (text[i] != '$')
+            continue;
+        size_t n = call_name_len(text, len, i);
+        if (n) {
+            *name = text + i + 1;
+            *name_len = n;
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
+typedef struct frame {
+    size_t start;  /* where the macro's text begins in out */
+    int id;
+} frame;
+
+#define MAX_FRAMES 256
+
+static void describe(buf *err, int id, const char *arg, size_t n)
+{
+    buf_printf(err, "$%s{%.*s}", macro_names[id], (int)n, arg);
+}
+
+static int single(world *w, int id, const char *arg, size_t n, const ref_result *r, buf *err)
+{
+    if (r->n == 1)
+        return 0;
+    describe(err, id, arg, n);
+    if (r->n == 0) {
+        buf_puts(err, ": no resource matches; exactly one is needed");
+        return -1;
+    }
+    buf_printf(err, ": %zu resources match (", r->n);
+    for (size_t i = 0; i < r->n && i < 5; i++)
+        buf_printf(err, "%s%s", i ? ", " : "", w->res[r->items[i]].name);
+    buf_puts(err, r->n > 5 ? ", ...); exactly one is needed" : "); exactly one is needed");
+    return -1;
+}
+
+static int attr_value(world *w, const char *arg, size_t n, const ref_result *r, buf *val,
+                      buf *err)
+{
+    if (r->rest_len < 2 || r->rest[0] != '.') {
+        describe(err, M_ATTR, arg, n);
+        buf_puts(err, ": expected Resource.attribute");
+        return -1;
+    }
+    const char *name = r->rest + 1;
+    size_t nl = r->rest_len - 1;
+    const rt_resource *res = &w->res[r->items[0]];
+    const res_type *t = &w->model->types[res->type];
+    long ai = model_attr_index(t, name, nl);
+    if (ai >= 0) {
+        uint32_t v = world_attr(w, r->items[0], (size_t)ai, r->has_time ? &r->time : NULL,
+                                SEQ_ALL);
+        return buf_append(val, intern_str(w->values, v), intern_len(w->values, v));
+    }
+    if (nl == 5 && memcmp(name, "_name", 5) == 0)
+        return buf_puts(val, res->name);
+    if (nl == 12 && memcmp(name, "_displayName", 12) == 0)
+        return buf_puts(val, res->display);
+    if (nl == 5 && memcmp(name, "_type", 5) == 0)
+        return buf_puts(val, t->name);
+    describe(err, M_ATTR, arg, n);
+    buf_printf(err, ": type '%s' has no attribute '%.*s'", t->name, (int)nl, name);
+    return -1;
+}
+
+/* Evaluates one macro call on its (already expanded) argument. */
+static int evaluate(world *w, int id, const char *arg, size_t n, buf *val, buf *err)
+{
+    ref_result r = {0};
+    char why[300];
+    int rc = 0;
+    if (world_resolve(w, arg, n, &r, why, sizeof why) < 0) {
+        int unknown_name = strncmp(why, "no resource or resource type", 28) == 0;
+        if ((id == M_EXIST || id == M_COUNT) && unknown_name) {
+            r.n = 0; /* asking whether a name exists is a fair question */
+        } else {
+            describe(err, id, arg, n);
+            buf_printf(err, ": %s", why);
+            free(r.items);
+            return -1;
+        }
+    }
+    if (id != M_ATTR && r.rest_len) {
+        describe(err, id, arg, n);
+        buf_printf(err, ": unexpected '%.*s' after the resource", (int)r.rest_len, r.rest);
+        free(r.items);
+        return -1;
+    }
+    char tmp[32];
+    switch (id) {
+    case M_EXIST: rc = buf_puts(val, r.n ? "True" : "False"); break;
+    case M_COUNT:
+        snprintf(tmp, sizeof tmp, "%zu", r.n);
+        rc = buf_puts(val, tmp);
+        break;
+    default:
+        if (single(w, id, arg, n, &r, err) < 0) {
+            rc = -1;
+            break;
+        }
+        if (id == M_ATTR)
+            rc = attr_value(w, arg, n, &r, val, err);
+        else if (id == M_RES_NAME)
+            rc = buf_puts(val, w->res[r.items[0]].name);
+        else if (id == M_RES_DISPLAYNAME)
+            rc = buf_puts(val, w->res[r.items[0]].display);
+        else {
+            snprintf(tmp, sizeof tmp, "%06x", (unsigned)w->res[r.items[0]].color);
+            rc = buf_puts(val, tmp);
+        }
+    }
+    free(r.items);
+    return rc;
+}
+
+int macro_expand(world *w, const char *text, size_t len, buf *out, buf *err)
+{
+    frame stack[MAX_FRAMES];
+    size_t depth = 0, macros_open = 0;
+    buf val = BUF_INIT;
+    buf_clear(out);
+    buf_append(out, "", 0);
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        size_t nl = c == '$' ? call_name_len(text, len, i) : 0;
+        if (nl || c == '{') {
+            int id = nl ? lookup_macro(text + i + 1, nl) : M_PLAIN;
+            if (nl && id < 0) {
+                buf_printf(err, "unknown macro $%.*s (known: $EXIST, $COUNT, $ATTR, "
+                                "$RES_NAME, $RES_DISPLAYNAME, $RES_COLOR)", (int)nl, text + i + 1);
+                goto fail;
+            }
+            if (depth == MAX_FRAMES) {
+                buf_puts(err, "macros nested too deeply");
+                goto fail;
+            }
+            stack[depth].start = out->len;
+            stack[depth++].id = id;
+            if (id == M_PLAIN)
+                buf_putc(out, '{');
+            else
+                macros_open++;
+            i += nl ? nl + 1 : 0;
+            continue;
+        }
+        if (c == '}' && depth > 0) {
+            frame f = stack[--depth];
+            if (f.id == M_PLAIN) {
+                buf_putc(out, '}');
+                continue;
+            }
+            macros_open--;
+            buf_clear(&val);
+            if (evaluate(w, f.id, out->data + f.start, out->len - f.start, &val, err) < 0)
+                goto fail;
+            out->len = f.start;
+            buf_append(out, val.data ? val.data : "", val.len);
+            continue;
+        }
+        buf_putc(out, c);
+    }
+    if (macros_open) {
+        for (size_t k = depth; k-- > 0;)
+            if (stack[k].id != M_PLAIN) {
+                buf_printf(err, "$%s{ is not closed (missing '}')", macro_names[stack[k].id]);
+                break;
+            }
+        goto fail;
+    }
+    buf_free(&val);
+    return 0;
+fail:
+    buf_free(&val);
+    return -1;
+}

@@ -1,0 +1,25 @@
+/*
+ * macro.h — the conversion macros (spec §8): $EXIST{}, $COUNT{}, $ATTR{},
+ * $RES_NAME{}, $RES_DISPLAYNAME{}, $RES_COLOR{}, expanded innermost first
+ * against the current state of a world.
+ */
+#ifndef TLV_MACRO_H
+#define TLV_MACRO_H
+
+#include "buf.h"
+#include "world.h"
+
+/* Expands every macro of text into out (cleared first). Returns 0, or -1
+ * with a message in err naming the macro, e.g.
+ * "$RES_NAME{Task(id==9)}: no resource matches; exactly one is needed". */
+int macro_expand(world *w, const char *text, size_t len, buf *out, buf *err);
+
+/* True when `name` (without '$') is a macro name. */
+int macro_is_known(const char *name, size_t n);
+
+/* Finds the next "$NAME{" macro call in text from `from`: returns its offset
+ * and sets *name and *name_len, or returns -1. Used by `tlv check`. */
+long macro_find_call(const char *text, size_t len, size_t from, const char **name,
+                     size_t *name_len);
+
+#endif

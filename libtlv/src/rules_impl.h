@@ -1,0 +1,87 @@
+/*
+ * rules_impl.h — the inside of a tlv_rules handle: the files read from the
+ * rule search path, the resource model, the compiled conversion rules and
+ * the visualization rule sources, shared by the modules that use them.
+ */
+#ifndef TLV_RULES_IMPL_H
+#define TLV_RULES_IMPL_H
+
+#include "diag.h"
+#include "json.h"
+#include "model.h"
+#include "template.h"
+
+typedef struct loaded_file {
+    char *path;
+    char *dir;          /* the search directory it came from */
+    tj_node *root;      /* NULL when it could not be read */
+} loaded_file;
+
+typedef enum out_kind { OUT_TEMPLATE, OUT_LIST, OUT_CHOICE } out_kind;
+
+/* What a conversion rule produces: a template, a list of outputs, or
+ * condition → output choices (each whose condition holds, in order). */
+typedef struct out_node {
+    out_kind kind;
+    tmpl t;                 /* OUT_TEMPLATE */
+    struct out_node *items; /* OUT_LIST and OUT_CHOICE */
+    tmpl *conds;            /* OUT_CHOICE: one condition template per item */
+    size_t n;
+    long line, col;
+} out_node;
+
+typedef struct cnv_rule {
+    char *regex;
+    pcre2_code *code;
+    out_node out;
+    const char *file;
+    long line, col;         /* of the regex key */
+} cnv_rule;
+
+/* An external-process conversion target ("$STYLE":"script"). */
+typedef struct script_rule {
+    char *target;
+    char *file_name;
+    char *arguments;
+    char *script;           /* inline script text, or NULL */
+    const char *file;
+    long line, col;
+} script_rule;
+
+/* One target's member object in one .viz file. */
+typedef struct viz_source {
+    const char *target;
+    const char *file;
+    const tj_node *node;
+} viz_source;
+
+struct tlv_rules {
+    tlv_diags diags;
+    char **dirs;
+    size_t ndirs;
+    int allow_scripts;
+    loaded_file *files;
+    size_t nfiles, files_cap;
+    char *res_path;
+    tj_node *res_root;
+    char *time_scale;
+    int radix;
+    int standard_form;
+    model model;
+    cnv_rule *rules;
+    size_t nrules, rules_cap;
+    script_rule *scripts;
+    size_t nscripts, scripts_cap;
+    viz_source *viz;
+    size_t nviz, viz_cap;
+};
+
+/* Compiles every member of one .cnv target object into rules (cnv.c). */
+void cnv_compile_target(struct tlv_rules *r, const char *target, const tj_node *obj,
+                        const char *file);
+void cnv_free(struct tlv_rules *r);
+
+/* Compile options used for every conversion regex. */
+#define CNV_REGEX_OPTIONS (PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_DUPNAMES)
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * state.h — the history of one attribute of one resource: its changes kept
+ * sorted by (time, sequence), so "the value at time T" is a binary search
+ * (spec §7 requires O(log n); the original scanned every event).
+ */
+#ifndef TLV_STATE_H
+#define TLV_STATE_H
+
+#include "tlv/tlv.h"
+
+#include <stdint.h>
+
+typedef struct change {
+    tlv_time t;
+    uint32_t seq;   /* order of production: later lines win ties */
+    uint32_t val;   /* interned value */
+} change;
+
+typedef struct history {
+    change *c;
+    uint32_t n, cap;
+    uint32_t init;  /* value before the first change */
+} history;
+
+#define SEQ_ALL UINT32_MAX
+
+/* Records a change. Changes usually arrive in time order; out-of-order ones
+ * (multi-core logs) are moved into place from the end. Returns 0 or -1 when
+ * memory ran out. */
+int history_set(history *h, tlv_time t, uint32_t seq, uint32_t val);
+
+/* The value at time `at`: the latest change with (time, seq) before
+ * (at, seq_limit) — pass SEQ_ALL to see every change at `at` itself — else
+ * the initial value. */
+uint32_t history_at(const history *h, tlv_time at, uint32_t seq_limit);
+
+/* The value after every change so far (the last in time order). */
+uint32_t history_last(const history *h);
+
+void history_free(history *h);
+
+#endif

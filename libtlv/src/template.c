@@ -1,0 +1,270 @@
+/*
+ * template.c — .NET Regex.Replace semantics for conversion templates (see
+ * template.h). Group numbers follow .NET, not Perl: unnamed groups are
+ * numbered first, left to right, then named groups in order of appearance,
+ * so a `$1` in a TLV rule means what it meant to the original tool.
+ */
+#include "template.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct group_map {
+    unsigned count;      /* capture groups */
+    unsigned *net_to_pcre; /* index = .NET number (1-based), value = PCRE2 number */
+} group_map;
+
+static int is_named(const pcre2_code *re, unsigned pcre_no)
+{
+    uint32_t count = 0, entry = 0;
+    PCRE2_SPTR table;
+    pcre2_pattern_info(re, PCRE2_INFO_NAMECOUNT, &count);
+    pcre2_pattern_info(re, PCRE2_INFO_NAMEENTRYSIZE, &entry);
+    pcre2_pattern_info(re, PCRE2_INFO_NAMETABLE, &table);
+    for (uint32_t i = 0; i < count; i++) {
+        const unsigned char *e = table + (size_t)i * entry;
+        if ((unsigned)((e[0] << 8) | e[1]) == pcre_no)
+            return 1;
+    }
+    return 0;
+}
+
+static int build_group_map(const pcre2_code *re, group_map *g)
+{
+    uint32_t count = 0;
+    pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &count);
+    g->count = count;
+    g->net_to_pcre = calloc(count + 1, sizeof *g->net_to_pcre);
+    if (!g->net_to_pcre)
+        return -1;
+    unsigned k = 1;
+    for (unsigned pass = 0; pass < 2; pass++)
+        for (unsigned i = 1; i <= count; i++)
+            if (is_named(re, i) == (int)pass)
+                g->net_to_pcre[k++] = i;
+    return 0;
+}
+
+static int add_seg(tmpl *t, size_t *cap, seg_kind kind, size_t off, size_t len, unsigned group)
+{
+    if (kind == SEG_LITERAL && t->nsegs && t->segs[t->nsegs - 1].kind == SEG_LITERAL &&
+        t->segs[t->nsegs - 1].off + t->segs[t->nsegs - 1].len == off) {
+        t->segs[t->nsegs - 1].len += len;
+        return 0;
+    }
+    if (GROW(t->segs, *cap, t->nsegs + 1) < 0)
+        return -1;
+    tmpl_seg *s = &t->segs[t->nsegs++];
+    s->kind = kind;
+    s->off = off;
+    s->len = len;
+    s->group = group;
+    return 0;
+}
+
+/* Reads "${name}" or "${123}" at text[i] == '$'; returns the bytes used, 0
+ * when it is not a valid reference (then the '$' is literal). */
+static size_t scan_braced(tmpl *t, const char *text, size_t len, size_t i, const pcre2_code *re,
+                          const group_map *g, unsigned *group, size_t *ucap)
+{
+    size_t j = i + 2;
+    while (j < len && text[j] != '}' && text[j] != '$' && text[j] != '{')
+        j++;
+    if (j >= len || text[j] != '}' || j == i + 2)
+        return 0;
+    const char *name = text + i + 2;
+    size_t n = j - i - 2;
+    int all_digits = 1;
+    for (size_t k = 0; k < n; k++)
+        if (name[k] < '0' || name[k] > '9')
+            all_digits = 0;
+    if (all_digits && n < 9) {
+        unsigned v = (unsigned)atoi(name);
+        if (v <= g->count) {
+            *group = v == 0 ? 0 : g->net_to_pcre[v];
+            return j + 1 - i;
+        }
+        return 0;
+    }
+    char buf[256];
+    if (n < sizeof buf) {
+        memcpy(buf, name, n);
+        buf[n] = '\0';
+        int no = pcre2_substring_number_from_name(re, (PCRE2_SPTR)buf);
+        if (no > 0) {
+            *group = (unsigned)no;
+            return j + 1 - i;
+        }
+    }
+    if (GROW(t->unknown, *ucap, t->nunknown + 1) == 0)
+        t->unknown[t->nunknown++] = strndup(name, n);
+    return 0;
+}
+
+static size_t scan_number(const char *text, size_t len, size_t i, const group_map *g,
+                          unsigned *group)
+{
+    size_t j = i + 1;
+    unsigned long v = 0;
+    while (j < len && text[j] >= '0' && text[j] <= '9' && v < 100000)
+        v = v * 10 + (unsigned long)(text[j++] - '0');
+    if (v > g->count)
+        return 0;
+    *group = v == 0 ? 0 : g->net_to_pcre[v];
+    return j - i;
+}
+
+int tmpl_compile(tmpl *t, const char *text, size_t len, const pcre2_code *re)
+{
+    memset(t, 0, sizeof *t);
+    group_map g;
+    if (build_group_map(re, &g) < 0)
+        return -1;
+    t->text = malloc(len + 1);
+    if (!t->text) {
+        free(g.net_to_pcre);
+        return -1;
+    }
+    memcpy(t->text, text, len);
+    t->text[len] = '\0';
+    t->len = len;
+    size_t cap = 0, ucap = 0;
+    int rc = 0;
+    for (size_t i = 0; i < len && rc == 0;) {
+        if (text[i] != '$' || i + 1 >= len) {
+            rc = add_seg(t, &cap, SEG_LITERAL, i, 1, 0);
+            i++;
+            continue;
+        }
+        char c = text[i + 1];
+        unsigned group = 0;
+        size_t used = 0;
+        seg_kind kind = SEG_GROUP;
+        if (c == '$') {
+            rc = add_seg(t, &cap, SEG_LITERAL, i, 1, 0);
+            i += 2;
+            continue;
+        } else if (c == '{') {
+            used = scan_braced(t, text, len, i, re, &g, &group, &ucap);
+        } else if (c >= '0' && c <= '9') {
+            used = scan_number(text, len, i, &g, &group);
+        } else {
+            used = 2;
+            kind = c == '&' ? SEG_MATCH : c == '`' ? SEG_BEFORE : c == '\'' ? SEG_AFTER
+                   : c == '+' ? SEG_LAST_GROUP : c == '_' ? SEG_INPUT : SEG_LITERAL;
+            if (kind == SEG_LITERAL)
+                used = 0;
+        }
+        if (used == 0) {
+            rc = add_seg(t, &cap, SEG_LITERAL, i, 1, 0);
+            i++;
+        } else {
+            if (kind == SEG_LAST_GROUP) {
+                kind = SEG_GROUP;
+                group = g.count ? g.net_to_pcre[g.count] : 0;
+            }
+            rc = add_seg(t, &cap, kind, 0, 0, group);
+            i += used;
+        }
+    }
+    free(g.net_to_pcre);
+    return rc;
+}
+
+void tmpl_free(tmpl *t)
+{
+    for (size_t i = 0; i < t->nunknown; i++)
+        free(t->unknown[i]);
+    free(t->unknown);
+    free(t->text);
+    free(t->segs);
+    memset(t, 0, sizeof *t);
+}
+
+static size_t utf8_len(unsigned char c)
+{
+    return c < 0xc0 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+}
+
+int tmpl_find_matches(const pcre2_code *re, pcre2_match_data *md, const char *subject,
+                      size_t len, match_list *ml, pcre2_match_context *mctx)
+{
+    uint32_t ngroups = 0;
+    pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &ngroups);
+    ml->ngroups = ngroups;
+    ml->nmatch = 0;
+    size_t per = 2 * ((size_t)ngroups + 1);
+    size_t start = 0;
+    while (start <= len) {
+        int rc = pcre2_match(re, (PCRE2_SPTR)subject, len, start, 0, md, mctx);
+        if (rc == PCRE2_ERROR_NOMATCH)
+            break;
+        if (rc < 0)
+            return rc;
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+        if (GROW(ml->ov, ml->cap, (ml->nmatch + 1) * per) < 0)
+            return PCRE2_ERROR_NOMEMORY;
+        PCRE2_SIZE *dst = ml->ov + ml->nmatch * per;
+        for (size_t k = 0; k < per; k++)
+            dst[k] = (size_t)rc * 2 > k ? ov[k] : PCRE2_UNSET;
+        ml->nmatch++;
+        if (ov[1] > ov[0])
+            start = ov[1];
+        else if (ov[1] < len)
+            start = ov[1] + utf8_len((unsigned char)subject[ov[1]]);
+        else
+            break;
+        if (start > len)
+            break;
+    }
+    return (int)ml->nmatch;
+}
+
+static int put_group(buf *out, const char *subject, const PCRE2_SIZE *ov, unsigned group)
+{
+    PCRE2_SIZE a = ov[2 * group], b = ov[2 * group + 1];
+    if (a == PCRE2_UNSET || b < a)
+        return 0;
+    return buf_append(out, subject + a, b - a);
+}
+
+static int expand_one(const tmpl *t, const char *subject, size_t len, const PCRE2_SIZE *ov,
+                      buf *out)
+{
+    for (size_t i = 0; i < t->nsegs; i++) {
+        const tmpl_seg *s = &t->segs[i];
+        int rc = 0;
+        switch (s->kind) {
+        case SEG_LITERAL: rc = buf_append(out, t->text + s->off, s->len); break;
+        case SEG_GROUP: rc = put_group(out, subject, ov, s->group); break;
+        case SEG_MATCH: rc = put_group(out, subject, ov, 0); break;
+        case SEG_BEFORE: rc = buf_append(out, subject, ov[0]); break;
+        case SEG_AFTER: rc = buf_append(out, subject + ov[1], len - ov[1]); break;
+        case SEG_INPUT: rc = buf_append(out, subject, len); break;
+        case SEG_LAST_GROUP: break; /* resolved to SEG_GROUP when compiled */
+        }
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int tmpl_expand(const tmpl *t, const char *subject, size_t len, const match_list *ml, buf *out)
+{
+    size_t per = 2 * ((size_t)ml->ngroups + 1);
+    size_t copied = 0;
+    for (size_t m = 0; m < ml->nmatch; m++) {
+        const PCRE2_SIZE *ov = ml->ov + m * per;
+        if (buf_append(out, subject + copied, ov[0] - copied) < 0 ||
+            expand_one(t, subject, len, ov, out) < 0)
+            return -1;
+        copied = ov[1];
+    }
+    return buf_append(out, subject + copied, len - copied);
+}
+
+void match_list_free(match_list *ml)
+{
+    free(ml->ov);
+    memset(ml, 0, sizeof *ml);
+}

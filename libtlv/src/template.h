@@ -1,0 +1,60 @@
+/*
+ * template.h — conversion templates: the output strings of .cnv rules, with
+ * .NET Regex.Replace substitutions ($1, ${name}, $$, $&, $`, $', $+, $_),
+ * parsed once per rule and expanded for every matching line exactly as
+ * Regex.Replace(line, pattern, template) would (spec §8).
+ */
+#ifndef TLV_TEMPLATE_H
+#define TLV_TEMPLATE_H
+
+#include "buf.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include <stddef.h>
+
+typedef enum seg_kind {
+    SEG_LITERAL, SEG_GROUP, SEG_MATCH, SEG_BEFORE, SEG_AFTER, SEG_LAST_GROUP, SEG_INPUT
+} seg_kind;
+
+typedef struct tmpl_seg {
+    seg_kind kind;
+    size_t off, len;   /* SEG_LITERAL: bytes of tmpl.text */
+    unsigned group;    /* SEG_GROUP */
+} tmpl_seg;
+
+typedef struct tmpl {
+    char *text;        /* the template as written (after JSON decoding) */
+    size_t len;
+    tmpl_seg *segs;
+    size_t nsegs;
+    char **unknown;    /* ${name} references to no group of the regex (kept literal) */
+    size_t nunknown;
+} tmpl;
+
+/* Parses `text` for a rule whose regex is `re` (group names and count come
+ * from it). Returns 0 or -1 (no memory). */
+int tmpl_compile(tmpl *t, const char *text, size_t len, const pcre2_code *re);
+void tmpl_free(tmpl *t);
+
+/* The matches of one regex in one line: ovector pairs, one per match. */
+typedef struct match_list {
+    PCRE2_SIZE *ov;    /* 2 * (ngroups + 1) entries per match */
+    size_t nmatch, cap;
+    unsigned ngroups;  /* capture groups, not counting group 0 */
+} match_list;
+
+/* Finds every non-overlapping match of `re` in the subject, as
+ * Regex.Replace does (after an empty match the next search starts one
+ * character later). Returns the number of matches (0 = none), or a negative
+ * PCRE2 error code (e.g. PCRE2_ERROR_MATCHLIMIT). */
+int tmpl_find_matches(const pcre2_code *re, pcre2_match_data *md, const char *subject,
+                      size_t len, match_list *ml, pcre2_match_context *mctx);
+
+/* Appends Regex.Replace(subject, re, template) to out, given the matches. */
+int tmpl_expand(const tmpl *t, const char *subject, size_t len, const match_list *ml, buf *out);
+
+void match_list_free(match_list *ml);
+
+#endif

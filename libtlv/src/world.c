@@ -1,0 +1,256 @@
+/*
+ * world.c — run-time resources, their attribute state, and resolving
+ * resource references (see world.h).
+ */
+#include "world.h"
+
+#include "buf.h"
+#include "stdform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cond_cache_entry {
+    char *text;
+    size_t n;
+    cond *c;
+};
+
+#define COND_CACHE_MAX 4096
+
+static int add_member(world *w, size_t type, size_t res)
+{
+    if (GROW(w->members[type], w->members_cap[type], w->nmembers[type] + 1) < 0)
+        return -1;
+    w->members[type][w->nmembers[type]++] = res;
+    return 0;
+}
+
+static int add_declared(world *w, const res_decl *d)
+{
+    const res_type *t = &w->model->types[d->type];
+    if (GROW(w->res, w->res_cap, w->nres + 1) < 0)
+        return -1;
+    uint32_t id = intern_add(w->names, d->name, strlen(d->name));
+    if (id == UINT32_MAX)
+        return -1;
+    rt_resource *r = &w->res[w->nres];
+    r->name = intern_str(w->names, id);
+    r->type = d->type;
+    r->display = d->display ? d->display : r->name;
+    r->color = d->color;
+    r->attrs = calloc(t->nattrs + 1, sizeof *r->attrs);
+    if (!r->attrs)
+        return -1;
+    w->nres++;
+    for (size_t i = 0; i < t->nattrs; i++) {
+        const char *v = d->init[i] ? d->init[i] : t->attrs[i].deflt ? t->attrs[i].deflt : "";
+        uint32_t vid = intern_add(w->values, v, strlen(v));
+        if (vid == UINT32_MAX)
+            return -1;
+        r->attrs[i].init = vid;
+    }
+    return add_member(w, d->type, w->nres - 1);
+}
+
+int world_init(world *w, const model *m, int radix)
+{
+    memset(w, 0, sizeof *w);
+    w->model = m;
+    w->radix = radix;
+    w->values = intern_new();
+    w->names = intern_new();
+    size_t nt = m->ntypes ? m->ntypes : 1;
+    w->members = calloc(nt, sizeof *w->members);
+    w->nmembers = calloc(nt, sizeof *w->nmembers);
+    w->members_cap = calloc(nt, sizeof *w->members_cap);
+    if (!w->values || !w->names || !w->members || !w->nmembers || !w->members_cap)
+        return -1;
+    for (size_t i = 0; i < m->nres; i++)
+        if (add_declared(w, &m->res[i]) < 0)
+            return -1;
+    return 0;
+}
+
+static void cache_clear(world *w)
+{
+    for (size_t i = 0; i < w->cache_slots; i++) {
+        free(w->cache[i].text);
+        cond_free(w->cache[i].c);
+    }
+    memset(w->cache, 0, w->cache_slots * sizeof *w->cache);
+    w->cache_used = 0;
+}
+
+void world_free(world *w)
+{
+    for (size_t i = 0; i < w->nres; i++) {
+        size_t na = w->model->types[w->res[i].type].nattrs;
+        for (size_t j = 0; j < na; j++)
+            history_free(&w->res[i].attrs[j]);
+        free(w->res[i].attrs);
+    }
+    free(w->res);
+    if (w->members)
+        for (size_t i = 0; i < w->model->ntypes; i++)
+            free(w->members[i]);
+    free(w->members);
+    free(w->nmembers);
+    free(w->members_cap);
+    if (w->cache)
+        cache_clear(w);
+    free(w->cache);
+    intern_free(w->values);
+    intern_free(w->names);
+    memset(w, 0, sizeof *w);
+}
+
+long world_find(const world *w, const char *name, size_t n)
+{
+    uint32_t id = intern_find(w->names, name, n);
+    return id == UINT32_MAX || id == 0 ? -1 : (long)id - 1;
+}
+
+uint32_t world_attr(const world *w, size_t res, size_t attr, const tlv_time *at,
+                    uint32_t seq_limit)
+{
+    const history *h = &w->res[res].attrs[attr];
+    return at ? history_at(h, *at, seq_limit) : history_last(h);
+}
+
+int world_set(world *w, size_t res, size_t attr, tlv_time t, uint32_t val)
+{
+    return history_set(&w->res[res].attrs[attr], t, w->next_seq++, val);
+}
+
+const cond *world_cond(world *w, const char *text, size_t n, char *err, size_t errsz)
+{
+    if (!w->cache) {
+        w->cache_slots = COND_CACHE_MAX * 2;
+        w->cache = calloc(w->cache_slots, sizeof *w->cache);
+        if (!w->cache) {
+            snprintf(err, errsz, "out of memory");
+            return NULL;
+        }
+    }
+    size_t mask = w->cache_slots - 1;
+    size_t i = (size_t)hash_bytes(text, n) & mask;
+    while (w->cache[i].text) {
+        if (w->cache[i].n == n && memcmp(w->cache[i].text, text, n) == 0)
+            return w->cache[i].c;
+        i = (i + 1) & mask;
+    }
+    cond *c = cond_compile(text, n, err, errsz);
+    if (!c)
+        return NULL;
+    if (w->cache_used >= COND_CACHE_MAX) { /* values from logs never repeat: start over */
+        cache_clear(w);
+        i = (size_t)hash_bytes(text, n) & mask;
+    }
+    w->cache[i].text = xstrndup(text, n);
+    if (!w->cache[i].text) {
+        cond_free(c);
+        snprintf(err, errsz, "out of memory");
+        return NULL;
+    }
+    w->cache[i].n = n;
+    w->cache[i].c = c;
+    w->cache_used++;
+    return c;
+}
+
+typedef struct lookup_ctx {
+    const world *w;
+    size_t res;
+    const tlv_time *at;
+    uint32_t seq_limit;
+} lookup_ctx;
+
+static int lookup_attr(void *ctx, const char *name, size_t n, const char **val, size_t *vlen)
+{
+    const lookup_ctx *k = ctx;
+    const rt_resource *r = &k->w->res[k->res];
+    const res_type *t = &k->w->model->types[r->type];
+    long ai = model_attr_index(t, name, n);
+    if (ai >= 0) {
+        uint32_t v = world_attr(k->w, k->res, (size_t)ai, k->at, k->seq_limit);
+        *val = intern_str(k->w->values, v);
+        *vlen = intern_len(k->w->values, v);
+        return 1;
+    }
+    if (n == 5 && memcmp(name, "_name", 5) == 0) {
+        *val = r->name;
+        *vlen = strlen(r->name);
+        return 1;
+    }
+    if (n == 5 && memcmp(name, "_type", 5) == 0) {
+        *val = t->name;
+        *vlen = strlen(t->name);
+        return 1;
+    }
+    return 0;
+}
+
+static int push_result(ref_result *r, size_t res)
+{
+    if (GROW(r->items, r->cap, r->n + 1) < 0)
+        return -1;
+    r->items[r->n++] = res;
+    return 0;
+}
+
+int world_select(world *w, size_t type, const cond *c, const tlv_time *at, uint32_t seq_limit,
+                 ref_result *r)
+{
+    lookup_ctx k = {w, 0, at, seq_limit};
+    for (size_t i = 0; i < w->nmembers[type]; i++) {
+        k.res = w->members[type][i];
+        if (!c || cond_eval(c, lookup_attr, &k))
+            if (push_result(r, k.res) < 0)
+                return -1;
+    }
+    return 0;
+}
+
+int world_resolve(world *w, const char *text, size_t n, ref_result *r, char *err, size_t errsz)
+{
+    std_str name, ctext, rest;
+    int has_cond = 0;
+    const char *why = NULL;
+    r->n = 0;
+    if (std_parse_resource_ref(text, n, w->radix, &r->has_time, &r->time, &name, &has_cond,
+                               &ctext, &rest, &why) < 0) {
+        snprintf(err, errsz, "%s in '%.*s'", why, (int)n, text);
+        return -1;
+    }
+    r->rest = rest.s;
+    r->rest_len = rest.n;
+    const tlv_time *at = r->has_time ? &r->time : NULL;
+    if (!has_cond) {
+        long ri = world_find(w, name.s, name.n);
+        if (ri >= 0)
+            return push_result(r, (size_t)ri);
+    }
+    long ti = model_type_index(w->model, name.s, name.n);
+    if (ti < 0) {
+        snprintf(err, errsz, has_cond ? "no resource type named '%.*s'"
+                                      : "no resource or resource type named '%.*s'",
+                 (int)name.n, name.s);
+        return -1;
+    }
+    const cond *c = NULL;
+    if (has_cond) {
+        char cerr[200];
+        c = world_cond(w, ctext.s, ctext.n, cerr, sizeof cerr);
+        if (!c) {
+            snprintf(err, errsz, "condition '%.*s': %s", (int)ctext.n, ctext.s, cerr);
+            return -1;
+        }
+    }
+    if (world_select(w, (size_t)ti, c, at, SEQ_ALL, r) < 0) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    return 0;
+}

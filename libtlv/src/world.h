@@ -1,0 +1,84 @@
+/*
+ * world.h — the resources of one conversion or trace at run time: the
+ * declared resources (and, later, ones created on first use), the history of
+ * every attribute, and the resolution of resource references such as
+ * `LOGTASK`, `Task(state==RUNNING)` or `[1200]Task(prcId==2)` to the
+ * resources they stand for.
+ */
+#ifndef TLV_WORLD_H
+#define TLV_WORLD_H
+
+#include "cond.h"
+#include "intern.h"
+#include "model.h"
+#include "state.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rt_resource {
+    const char *name;      /* interned in world.names */
+    size_t type;
+    const char *display;   /* display name, or the name */
+    uint32_t color;
+    history *attrs;        /* one per attribute of the type */
+} rt_resource;
+
+typedef struct cond_cache_entry cond_cache_entry;
+
+typedef struct world {
+    const model *model;
+    int radix;
+    intern_pool *values;   /* attribute values */
+    intern_pool *names;    /* resource names: id - 1 = resource index */
+    rt_resource *res;
+    size_t nres, res_cap;
+    size_t **members;      /* per type: resource indexes in order */
+    size_t *nmembers, *members_cap;
+    uint32_t next_seq;     /* sequence number of the next change */
+    cond_cache_entry *cache;
+    size_t cache_slots, cache_used;
+} world;
+
+int world_init(world *w, const model *m, int radix);
+void world_free(world *w);
+
+/* Index of the resource with that name, or -1. */
+long world_find(const world *w, const char *name, size_t n);
+
+/* The value of an attribute (index into its type's attributes) at *at, or
+ * after every change when at is NULL. */
+uint32_t world_attr(const world *w, size_t res, size_t attr, const tlv_time *at,
+                    uint32_t seq_limit);
+
+/* Records an attribute change; returns 0 or -1 (no memory). */
+int world_set(world *w, size_t res, size_t attr, tlv_time t, uint32_t val);
+
+/* A compiled condition for `text`, from a cache (conditions built from log
+ * values repeat). NULL with err filled when malformed. Owned by the world. */
+const cond *world_cond(world *w, const char *text, size_t n, char *err, size_t errsz);
+
+/* The result of resolving a resource reference. */
+typedef struct ref_result {
+    size_t *items;          /* matching resource indexes, in resource order */
+    size_t n, cap;
+    int has_time;
+    tlv_time time;
+    const char *rest;       /* text after the reference (".attr" for $ATTR) */
+    size_t rest_len;
+} ref_result;
+
+/* Resolves `text`: an optional "[T]" time prefix, then a resource name, a
+ * type name (every resource of the type), or Type(condition) evaluated at T
+ * (or after every change). Returns 0, or -1 with a message in err (bad time,
+ * malformed condition, unknown resource or type). The caller frees
+ * r->items. */
+int world_resolve(world *w, const char *text, size_t n, ref_result *r, char *err,
+                  size_t errsz);
+
+/* Resolves only a type-and-condition (`Task` + `state==RUNNING`) at a time,
+ * appending matches to r->items. seq_limit as for history_at. */
+int world_select(world *w, size_t type, const cond *c, const tlv_time *at,
+                 uint32_t seq_limit, ref_result *r);
+
+#endif

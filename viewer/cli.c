@@ -1,0 +1,155 @@
+/*
+ * cli.c — helpers shared by the tlv subcommands: rule options, printing
+ * diagnostics, usage errors and the terminal progress bar.
+ */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *prog = "tlv";
+
+void usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s %s: ", prog, cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see '%s %s --help')\n", prog, cmd);
+}
+
+int parse_rule_arg(rule_args *ra, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    const char **slot = NULL;
+    const char *val = NULL;
+    if (strcmp(a, "--allow-scripts") == 0) {
+        ra->allow_scripts = 1;
+        return 1;
+    }
+    if (strcmp(a, "-R") == 0 || strcmp(a, "--rules") == 0 || strncmp(a, "--rules=", 8) == 0 ||
+        (strncmp(a, "-R", 2) == 0 && a[2])) {
+        if (ra->ndirs == sizeof ra->dirs / sizeof *ra->dirs) {
+            fprintf(stderr, "%s: too many -R options (at most 64)\n", prog);
+            return -1;
+        }
+        slot = &ra->dirs[ra->ndirs++];
+    } else if (strcmp(a, "-r") == 0 || strcmp(a, "--resources") == 0 ||
+               strncmp(a, "--resources=", 12) == 0 || (strncmp(a, "-r", 2) == 0 && a[2])) {
+        slot = &ra->res_path;
+    } else {
+        return 0;
+    }
+    const char *eq = strchr(a, '=');
+    if (a[1] != '-' && a[2])
+        val = a + 2;
+    else if (a[1] == '-' && eq)
+        val = eq + 1;
+    else if (*i + 1 < argc)
+        val = argv[++*i];
+    if (!val || !*val) {
+        fprintf(stderr, "%s: option %s needs a value\n", prog, a);
+        return -1;
+    }
+    *slot = val;
+    return 1;
+}
+
+void print_diags(const tlv_diags *d, size_t max)
+{
+    size_t n = tlv_diags_count(d);
+    size_t shown = max && n > max ? max : n;
+    char line[4096];
+    for (size_t i = 0; i < shown; i++) {
+        tlv_diag_format(tlv_diags_get(d, i), line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+    }
+    size_t more = n - shown + tlv_diags_dropped(d);
+    if (more)
+        fprintf(stderr, "... and %zu more problem%s not shown\n", more, more == 1 ? "" : "s");
+}
+
+tlv_rules *load_rules(const rule_args *ra)
+{
+    tlv_rules_options o;
+    tlv_rules_options_init(&o);
+    o.search_dirs = ra->dirs;
+    o.n_search_dirs = ra->ndirs;
+    o.allow_scripts = ra->allow_scripts;
+    tlv_rules *rules = NULL;
+    tlv_status st = tlv_rules_load(ra->res_path, &o, &rules);
+    if (!rules) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return NULL;
+    }
+    print_diags(tlv_rules_diags(rules), 50);
+    if (st != TLV_OK) {
+        tlv_rules_free(rules);
+        return NULL;
+    }
+    return rules;
+}
+
+double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void progress_start(progress *p, int enabled, unsigned long long total_bytes)
+{
+    p->enabled = enabled && isatty(2);
+    p->total_bytes = total_bytes;
+    p->start = p->last = now_seconds();
+}
+
+static void human_bytes(char *out, size_t n, double b)
+{
+    const char *unit[] = {"B", "KB", "MB", "GB", "TB"};
+    int u = 0;
+    while (b >= 1024 && u < 4) {
+        b /= 1024;
+        u++;
+    }
+    snprintf(out, n, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
+}
+
+void progress_update(progress *p, unsigned long long bytes, unsigned long long lines)
+{
+    if (!p->enabled)
+        return;
+    double t = now_seconds();
+    if (t - p->last < 0.1)
+        return;
+    p->last = t;
+    double el = t - p->start;
+    char done[32];
+    human_bytes(done, sizeof done, (double)bytes);
+    double rate = el > 0 ? (double)lines / el : 0;
+    if (p->total_bytes) {
+        double f = (double)bytes / (double)p->total_bytes;
+        if (f > 1)
+            f = 1;
+        char bar[31];
+        int fill = (int)(f * 30);
+        for (int i = 0; i < 30; i++)
+            bar[i] = i < fill ? '#' : '.';
+        bar[30] = '\0';
+        double eta = f > 0 ? el / f - el : 0;
+        fprintf(stderr, "\r[%s] %3.0f%% %s  %.0f lines/s  ETA %.0f s   ", bar, f * 100, done,
+                rate, eta);
+    } else {
+        fprintf(stderr, "\r%s  %llu lines  %.0f lines/s   ", done, lines, rate);
+    }
+    fflush(stderr);
+}
+
+void progress_end(progress *p)
+{
+    if (p->enabled && p->last > p->start)
+        fprintf(stderr, "\r%*s\r", 79, "");
+}

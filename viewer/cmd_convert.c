@@ -1,0 +1,250 @@
+/*
+ * cmd_convert.c — `tlv convert`: a raw log (or standard-form trace) in, the
+ * standard-form trace out, with a progress bar on a terminal and a one-line
+ * summary. The output file is written under a temporary name and renamed
+ * only when complete, so an interrupted run never leaves half a trace under
+ * the final name.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char convert_help[] =
+    "usage: tlv convert [-R DIR]... -r FILE.res [-o OUT] [--allow-scripts] [-q]\n"
+    "                   [--max-errors N] LOG|-\n"
+    "\n"
+    "Converts LOG (or standard input for '-') into a standard-form trace, one\n"
+    "event per line ([time]Resource.attribute=value or [time]Resource.behavior(args)).\n"
+    "\n"
+    "  -r, --resources FILE.res  the resource file: resources, time scale, and the\n"
+    "                            rule targets to use (ConvertRules, ResourceHeaders)\n"
+    "  -R, --rules DIR           a directory of rule files (*.cnv *.resh *.viz);\n"
+    "                            repeatable; searched before TLV_RULES_PATH\n"
+    "                            (colon-separated) and the installed rules\n"
+    "  -o, --output OUT          write the trace to OUT instead of standard output\n"
+    "      --allow-scripts       let external-process rules run their program\n"
+    "  -q, --quiet               no progress bar and no summary line\n"
+    "      --max-errors N        print at most N conversion errors (default 20;\n"
+    "                            0 = all kept, up to 1000)\n"
+    "\n"
+    "On a terminal a progress bar is shown on standard error; at the end a summary\n"
+    "line gives lines read, lines matched, events written, errors and seconds.\n"
+    "\n"
+    "Exit status: 0 converted without errors; 1 trace written but some lines had\n"
+    "conversion errors (each is reported with its line, rule and reason);\n"
+    "2 bad usage, unreadable input, or rule files with errors.\n";
+
+typedef struct out_ctx {
+    FILE *f;
+    int radix;
+    char *line;
+    size_t cap;
+    int write_failed;
+} out_ctx;
+
+static int write_event(void *user, const tlv_event *ev)
+{
+    out_ctx *o = user;
+    size_t n = tlv_event_format(ev, o->radix, o->line, o->cap);
+    if (n + 1 >= o->cap) {
+        size_t cap = (n + 2) * 2;
+        char *p = realloc(o->line, cap);
+        if (!p)
+            return 1;
+        o->line = p;
+        o->cap = cap;
+        tlv_event_format(ev, o->radix, o->line, o->cap);
+    }
+    o->line[n] = '\n';
+    if (fwrite(o->line, 1, n + 1, o->f) != n + 1) {
+        o->write_failed = 1;
+        return 1;
+    }
+    return 0;
+}
+
+typedef struct convert_args {
+    rule_args rules;
+    const char *output;
+    const char *input;
+    int quiet;
+    long max_errors;
+} convert_args;
+
+static int parse_convert_args(convert_args *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    a->max_errors = 20;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        int r = parse_rule_arg(&a->rules, argc, argv, &i);
+        if (r < 0)
+            return -1;
+        if (r > 0)
+            continue;
+        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+            fputs(convert_help, stdout);
+            exit(EXIT_OK);
+        } else if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) {
+            a->quiet = 1;
+        } else if ((strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) && i + 1 < argc) {
+            a->output = argv[++i];
+        } else if (strcmp(s, "--max-errors") == 0 && i + 1 < argc) {
+            char *end;
+            a->max_errors = strtol(argv[++i], &end, 10);
+            if (*end || a->max_errors < 0) {
+                usage_error("convert", "--max-errors needs a whole number, got '%s'", argv[i]);
+                return -1;
+            }
+        } else if (s[0] == '-' && s[1]) {
+            usage_error("convert", "unknown option '%s'", s);
+            return -1;
+        } else if (a->input) {
+            usage_error("convert", "one log at a time ('%s' and '%s' given)", a->input, s);
+            return -1;
+        } else {
+            a->input = s;
+        }
+    }
+    if (!a->rules.res_path) {
+        usage_error("convert", "a resource file is needed: -r FILE.res");
+        return -1;
+    }
+    if (!a->input) {
+        usage_error("convert", "no log given (use '-' for standard input)");
+        return -1;
+    }
+    return 0;
+}
+
+static FILE *open_input(const char *path, unsigned long long *size)
+{
+    *size = 0;
+    if (strcmp(path, "-") == 0)
+        return stdin;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "%s: cannot open the log '%s': %s\n", prog, path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))
+        *size = (unsigned long long)st.st_size;
+    return f;
+}
+
+/* Feeds the whole input to the converter. Returns 0, or -1 on a read error. */
+static int pump(tlv_converter *conv, FILE *in, progress *pg)
+{
+    static char chunk[1 << 20];
+    size_t n;
+    tlv_convert_stats st;
+    while ((n = fread(chunk, 1, sizeof chunk, in)) > 0) {
+        if (tlv_converter_push_bytes(conv, chunk, n) == TLV_ERR_USAGE)
+            return -1;
+        tlv_converter_stats(conv, &st);
+        progress_update(pg, st.bytes_read, st.lines_read);
+    }
+    return ferror(in) ? -1 : 0;
+}
+
+static void print_summary(const tlv_converter *conv, double secs)
+{
+    tlv_convert_stats st;
+    tlv_converter_stats(conv, &st);
+    fprintf(stderr,
+            "%s: %llu lines read, %llu matched, %llu events written, %llu errors, %.2f s\n",
+            prog, (unsigned long long)st.lines_read, (unsigned long long)st.lines_matched,
+            (unsigned long long)st.events, (unsigned long long)st.error_lines, secs);
+}
+
+static FILE *open_output(const char *output, char **tmp_path)
+{
+    *tmp_path = NULL;
+    if (!output || strcmp(output, "-") == 0)
+        return stdout;
+    size_t n = strlen(output) + 32;
+    *tmp_path = malloc(n);
+    if (!*tmp_path)
+        return NULL;
+    snprintf(*tmp_path, n, "%s.tmp.%ld", output, (long)getpid());
+    FILE *f = fopen(*tmp_path, "wb");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write '%s': %s\n", prog, output, strerror(errno));
+        free(*tmp_path);
+        *tmp_path = NULL;
+    }
+    return f;
+}
+
+static int close_output(FILE *f, const char *output, char *tmp_path, int ok)
+{
+    int failed = fflush(f) != 0 || ferror(f);
+    if (f != stdout)
+        failed |= fclose(f) != 0;
+    if (tmp_path) {
+        if (ok && !failed && rename(tmp_path, output) != 0)
+            failed = 1;
+        if (!ok || failed)
+            unlink(tmp_path);
+        free(tmp_path);
+    }
+    if (failed)
+        fprintf(stderr, "%s: cannot write '%s': %s\n", prog, output ? output : "standard output",
+                strerror(errno));
+    return failed ? -1 : 0;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+    convert_args a;
+    if (parse_convert_args(&a, argc, argv) < 0)
+        return EXIT_USAGE;
+    tlv_rules *rules = load_rules(&a.rules);
+    if (!rules)
+        return EXIT_USAGE;
+    unsigned long long size;
+    FILE *in = open_input(a.input, &size);
+    if (!in) {
+        tlv_rules_free(rules);
+        return EXIT_USAGE;
+    }
+    char *tmp_path;
+    FILE *out = open_output(a.output, &tmp_path);
+    tlv_converter *conv = NULL;
+    if (!out || tlv_converter_new(rules, &conv) != TLV_OK) {
+        if (in != stdin)
+            fclose(in);
+        tlv_rules_free(rules);
+        return EXIT_USAGE;
+    }
+    static char outbuf[1 << 20];
+    setvbuf(out, outbuf, _IOFBF, sizeof outbuf);
+    out_ctx oc = {out, tlv_rules_time_radix(rules), NULL, 0, 0};
+    tlv_converter_set_event_fn(conv, write_event, &oc);
+    tlv_converter_set_source_name(conv, strcmp(a.input, "-") == 0 ? "<stdin>" : a.input);
+    progress pg;
+    progress_start(&pg, !a.quiet, size);
+    int read_failed = pump(conv, in, &pg) < 0;
+    tlv_status st = read_failed ? TLV_ERR_IO : tlv_converter_finish(conv);
+    progress_end(&pg);
+    if (read_failed && !oc.write_failed)
+        fprintf(stderr, "%s: error reading '%s': %s\n", prog, a.input, strerror(errno));
+    print_diags(tlv_converter_diags(conv), (size_t)a.max_errors);
+    int write_failed = close_output(out, a.output, tmp_path, !read_failed && !oc.write_failed) < 0 ||
+                       oc.write_failed;
+    if (!a.quiet)
+        print_summary(conv, now_seconds() - pg.start);
+    if (in != stdin)
+        fclose(in);
+    free(oc.line);
+    tlv_converter_free(conv);
+    tlv_rules_free(rules);
+    if (read_failed || write_failed)
+        return EXIT_USAGE;
+    return st == TLV_OK ? EXIT_OK : EXIT_PARTIAL;
+}

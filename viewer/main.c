@@ -1,0 +1,43 @@
+/*
+ * main.c — the `tlv` command: dispatches to its subcommands.
+ */
+#include "cli.h"
+
+#include <string.h>
+
+static const char main_help[] =
+    "usage: tlv COMMAND [options]\n"
+    "\n"
+    "tlv converts text trace logs into standard-form traces with TraceLogVisualizer\n"
+    "(TLV) rule files, and checks rule files.\n"
+    "\n"
+    "commands:\n"
+    "  convert   convert a log into a standard-form trace\n"
+    "  check     check rule and resource files without a log\n"
+    "  version   print the version\n"
+    "\n"
+    "'tlv COMMAND --help' documents each command. Rule files are found with -R DIR,\n"
+    "then TLV_RULES_PATH (colon-separated directories), then the installed rules.\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(main_help, stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(main_help, stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("tlv %s\n", tlv_version());
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "convert") == 0)
+        return cmd_convert(argc - 1, argv + 1);
+    if (strcmp(cmd, "check") == 0)
+        return cmd_check(argc - 1, argv + 1);
+    fprintf(stderr, "%s: unknown command '%s'\n\n%s", prog, cmd, main_help);
+    return EXIT_USAGE;
+}
