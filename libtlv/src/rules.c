@@ -235,9 +235,12 @@ static void load_targets(struct tlv_rules *r, const char *key, const char *ext, 
         if (for_target(r, t->str, ext, fn) == 0) {
             buf where = BUF_INIT;
             describe_dirs(r, &where);
-            diags_add(&r->diags, TLV_SEV_ERROR, r->res_path, t->line, t->col,
-                      "target '%s' (%s) is not in any %s file of the rule path (%s)", t->str, key,
-                      ext, buf_str(&where));
+            /* Conversion does not need the visualization rules: drawing reports
+             * their absence as an error when it is asked for. */
+            int viz = strcmp(key, "VisualizeRules") == 0;
+            diags_add(&r->diags, viz ? TLV_SEV_WARNING : TLV_SEV_ERROR, r->res_path, t->line,
+                      t->col, "target '%s' (%s) is not in any %s file of the rule path (%s)",
+                      t->str, key, ext, buf_str(&where));
             buf_free(&where);
         }
     }

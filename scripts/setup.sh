@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# scripts/setup.sh — installs the Debian packages tlv needs (when missing) and
+# builds it into build/. Safe to run again: it installs and rebuilds only what
+# is missing or changed.
+#
+#   scripts/setup.sh              install dependencies and build (build/tlv)
+#   scripts/setup.sh --deps-only  only install dependencies
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  build-essential cmake pkg-config   # compiler and build system
+  libpcre2-dev pcre2-utils           # regular expressions (JIT); pcre2grep for the benchmark
+  libcjson-dev                       # JSON output
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+[ "${1:-}" = "--deps-only" ] && exit 0
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$(nproc)" >/dev/null
+echo "setup: built build/tlv" >&2
