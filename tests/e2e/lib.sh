@@ -1,0 +1,36 @@
+# tests/e2e/lib.sh — helpers for the end-to-end tests of the tlv command.
+# Each test sources this file, runs tlv like a user would, and checks exact
+# output and exit status. TLV_BIN, TLV_SOURCE_DIR and TLV_CORPUS come from
+# ctest (see CMakeLists.txt).
+set -u
+TLV="${TLV_BIN:?TLV_BIN must point to the tlv binary}"
+SRC="${TLV_SOURCE_DIR:?}"
+CORPUS="${TLV_CORPUS:-$SRC/../shared/corpus/tlv-2.0.1}"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+failures=0
+checks=0
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+# run CMD...: runs it, keeping stdout in $TMP/out, stderr in $TMP/err, status in $status.
+run() { "$@" >"$TMP/out" 2>"$TMP/err"; status=$?; }
+
+expect_status() { checks=$((checks + 1)); [ "$status" -eq "$1" ] || fail "$2: exit status $status, expected $1; stderr: $(head -c 600 "$TMP/err")"; }
+
+# expect_line FILE TEXT WHAT: FILE has a line exactly equal to TEXT.
+expect_line() { checks=$((checks + 1)); grep -qxF -- "$2" "$1" || fail "$3: no line '$2' in $(basename "$1"):$(echo; head -c 800 "$1")"; }
+
+# expect_contains FILE TEXT WHAT: some line of FILE contains TEXT.
+expect_contains() { checks=$((checks + 1)); grep -qF -- "$2" "$1" || fail "$3: '$2' not found in $(basename "$1"):$(echo; head -c 800 "$1")"; }
+
+have_corpus() { [ -d "$CORPUS/rules" ]; }
+
+finish() {
+  if [ "$failures" -gt 0 ]; then
+    echo "$failures of $checks checks failed" >&2
+    exit 1
+  fi
+  echo "$checks checks passed"
+  exit 0
+}

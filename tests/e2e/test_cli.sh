@@ -1,0 +1,107 @@
+# The tlv command as a user meets it: usage errors, unreadable inputs, rule
+# errors, conversion errors with their line, rule and macro, exit statuses,
+# -o, standard input, and tlv check listing every problem.
+. "$(dirname "$0")/lib.sh"
+cd "$TMP"
+
+cat >k.resh <<'JSON'
+{"k":{"Task":{"Attributes":{"id":{"VariableType":"Number","AllocationType":"Static"},
+  "state":{"VariableType":"String","AllocationType":"Dynamic","Default":"IDLE"}},
+  "Behaviors":{"hello":{"Arguments":{"who":"String"}}}}}}
+JSON
+cat >k.cnv <<'JSON'
+{
+  "k": {
+    "^(?<t>\\d+) run (?<id>\\d+)$": "[${t}]$RES_NAME{Task(id==${id})}.state=RUNNING",
+    "^(?<t>\\d+) hi (?<who>.*)$": "[${t}]A.hello(${who})"
+  }
+}
+JSON
+cat >k.res <<'JSON'
+{"TimeScale":"ms","ConvertRules":["k"],"ResourceHeaders":["k"],
+ "Resources":{"A":{"Type":"Task","Attributes":{"id":1}},"B":{"Type":"Task","Attributes":{"id":2}},
+              "C":{"Type":"Task","Attributes":{"id":2}}}}
+JSON
+printf '1 run 1\n2 run 7\n3 run 2\nnoise\n4 hi big world, (x)\n' >k.log
+
+# Conversion errors: reported with file, line, rule and macro; the run goes on; exit 1.
+run "$TLV" convert -R . -r k.res k.log
+expect_status 1 "conversion with errors"
+expect_line "$TMP/out" '[1]A.state=RUNNING' "first event"
+expect_line "$TMP/out" '[4]A.hello(big world,\(x\))' "inner spaces kept, parentheses escaped"
+expect_line "$TMP/err" 'k.log:2: error: rule "^(?<t>\d+) run (?<id>\d+)$": $RES_NAME{Task(id==7)}: no resource matches; exactly one is needed' "zero matches"
+expect_line "$TMP/err" 'k.log:3: error: rule "^(?<t>\d+) run (?<id>\d+)$": $RES_NAME{Task(id==2)}: 2 resources match (B, C); exactly one is needed' "two matches"
+expect_contains "$TMP/err" 'tlv: 5 lines read, 4 matched, 2 events written, 2 errors, ' "summary"
+
+# --max-errors limits what is printed and says how many are not shown.
+run "$TLV" convert -R . -r k.res k.log --max-errors 1
+expect_line "$TMP/err" '... and 1 more problem not shown' "max-errors"
+
+# -q: no summary.
+run "$TLV" convert -q -R . -r k.res k.log
+checks=$((checks + 1)); grep -q "lines read" "$TMP/err" && fail "-q still prints the summary"
+
+# -o writes the file and leaves no temporary file behind.
+run "$TLV" convert -q -R . -r k.res k.log -o trace.std
+expect_status 1 "convert -o"
+expect_line trace.std '[1]A.state=RUNNING' "-o output"
+checks=$((checks + 1)); [ "$(ls | grep -c '\.tmp\.')" -eq 0 ] || fail "temporary output left behind"
+
+# Standard input.
+run sh -c "printf '9 run 1\n' | '$TLV' convert -q -R . -r k.res -"
+expect_status 0 "stdin"
+expect_line "$TMP/out" '[9]A.state=RUNNING' "stdin output"
+
+# Usage errors and unreadable inputs: exit 2 with a clear message.
+run "$TLV" convert -R . k.log
+expect_status 2 "no -r"
+expect_line "$TMP/err" 'tlv convert: a resource file is needed: -r FILE.res' "no -r message"
+run "$TLV" convert -R . -r k.res nope.log
+expect_status 2 "missing log"
+expect_line "$TMP/err" "tlv: cannot open the log 'nope.log': No such file or directory" "missing log message"
+run "$TLV" convert -R . -r k.res k.log --bogus
+expect_status 2 "unknown option"
+expect_line "$TMP/err" "tlv convert: unknown option '--bogus'" "unknown option message"
+run "$TLV" convert -R . -r nope.res k.log
+expect_status 2 "missing res"
+expect_line "$TMP/err" "nope.res: error: cannot read the resource file: No such file or directory" "missing res message"
+run "$TLV" frobnicate
+expect_status 2 "unknown command"
+expect_line "$TMP/err" "tlv: unknown command 'frobnicate'" "unknown command message"
+
+# Rule errors stop before converting: a target that no file provides.
+run "$TLV" convert -R /nonexistent -r k.res k.log
+expect_status 2 "missing target"
+expect_contains "$TMP/err" "k.res:1:35: error: target 'k' (ConvertRules) is not in any .cnv file of the rule path (searched: /nonexistent" "missing target message"
+
+# Help is complete and exits 0.
+run "$TLV" --help
+expect_status 0 "tlv --help"
+expect_contains "$TMP/out" "convert   convert a log into a standard-form trace" "main help"
+run "$TLV" convert --help
+expect_status 0 "convert --help"
+expect_contains "$TMP/out" "Exit status: 0 converted without errors; 1 trace written but some lines had" "convert help"
+run "$TLV" check --help
+expect_status 0 "check --help"
+
+# tlv check lists every problem, not only the first. (The broken files live
+# in their own directory: in the rule path they would merge into target k.)
+mkdir bad && cd bad
+printf '{\n  "k": {\n    "(unclosed": "[1]A.state=X",\n    "^(?<t>\\\\d+) x$": "[${t}]$RES_NAM{Task(id==1)}.state=X",\n    "^(?<t>\\\\d+) y$": "[${t}]A.state=${nosuch}"\n  }\n}\n' >bad.cnv
+printf '{\n  "k": {\n    "Task": {"Attributes": {"id": {"VariableType": "Numbr"}}\n  }\n' >bad.resh
+printf '{"k":{"Task":{"Attributes":{"id":{"VariableType":"Numbr","AllocationType":"Sometimes"}}}}}\n' >bad2.resh
+run "$TLV" check bad.cnv bad.resh bad2.resh ../k.cnv
+expect_status 1 "check with errors"
+expect_line "$TMP/err" 'bad.cnv:3:5: error: regex "(unclosed" does not compile: missing closing parenthesis at character 10' "bad regex"
+expect_line "$TMP/err" 'bad.cnv:4:23: error: unknown macro $RES_NAM in "[${t}]$RES_NAM{Task(id==1)}.state=X" (known: $EXIST, $COUNT, $ATTR, $RES_NAME, $RES_DISPLAYNAME, $RES_COLOR)' "unknown macro"
+expect_line "$TMP/err" "bad.cnv:5:23: warning: \${nosuch} names no group of the rule's regex and is kept as text in \"[\${t}]A.state=\${nosuch}\"" "unknown group"
+expect_line "$TMP/err" "bad.resh:5:1: error: expected ',' or '}' after an object member, found end of file" "malformed JSON"
+expect_line "$TMP/err" "bad2.resh:1:50: error: attribute 'id': unknown VariableType 'Numbr' (expected String, Number or Boolean)" "bad VariableType"
+expect_line "$TMP/err" "bad2.resh:1:75: error: attribute 'id': unknown AllocationType 'Sometimes' (expected Static or Dynamic)" "bad AllocationType"
+expect_line "$TMP/err" "tlv check: 5 errors, 1 warning" "check summary"
+cd ..
+run "$TLV" check -R . -r k.res
+expect_status 0 "check a good resource file"
+run "$TLV" check
+expect_status 2 "check without files"
+finish
