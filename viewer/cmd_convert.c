@@ -162,11 +162,22 @@ static void print_summary(const tlv_converter *conv, double secs)
             (unsigned long long)st.events, (unsigned long long)st.error_lines, secs);
 }
 
+/* A regular file (or a new one) is written under a temporary name and renamed
+ * when complete; anything else (/dev/null, a pipe, a terminal) is written
+ * directly, since renaming over it would replace the device. */
 static FILE *open_output(const char *output, char **tmp_path)
 {
     *tmp_path = NULL;
     if (!output || strcmp(output, "-") == 0)
         return stdout;
+    struct stat st;
+    int exists = stat(output, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
+        FILE *f = fopen(output, "wb");
+        if (!f)
+            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, output, strerror(errno));
+        return f;
+    }
     size_t n = strlen(output) + 32;
     *tmp_path = malloc(n);
     if (!*tmp_path)

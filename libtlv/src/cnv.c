@@ -9,6 +9,7 @@
 
 #include "buf.h"
 #include "macro.h"
+#include "prefilter.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,8 @@ static void compile_rule(struct tlv_rules *r, const tj_node *m, const char *file
     memset(c, 0, sizeof *c);
     c->regex = xstrdup(m->key);
     c->code = code;
+    pcre2_pattern_info(code, PCRE2_INFO_CAPTURECOUNT, &c->ngroups);
+    c->literal = prefilter_required_literal(m->key, 3);
     c->file = file;
     c->line = m->key_line;
     c->col = m->key_col;
@@ -186,6 +189,7 @@ void cnv_free(struct tlv_rules *r)
 {
     for (size_t i = 0; i < r->nrules; i++) {
         free(r->rules[i].regex);
+        free(r->rules[i].literal);
         pcre2_code_free(r->rules[i].code);
         free_output(&r->rules[i].out);
     }
@@ -197,4 +201,17 @@ void cnv_free(struct tlv_rules *r)
         free(r->scripts[i].script);
     }
     free(r->scripts);
+    prefilter_free(r->prefilter);
+}
+
+int cnv_build_prefilter(struct tlv_rules *r)
+{
+    char **lits = calloc(r->nrules + 1, sizeof *lits);
+    if (!lits)
+        return -1;
+    for (size_t i = 0; i < r->nrules; i++)
+        lits[i] = r->rules[i].literal;
+    r->prefilter = prefilter_new(lits, r->nrules);
+    free(lits);
+    return r->prefilter ? 0 : -1;
 }

@@ -13,6 +13,7 @@
 #include "cond.h"
 #include "diag.h"
 #include "macro.h"
+#include "prefilter.h"
 #include "stdform.h"
 #include "world.h"
 
@@ -42,6 +43,7 @@ struct tlv_converter {
     std_line sl;
     ref_result targets;
     const cnv_rule *rule; /* the rule being applied, for messages */
+    unsigned char *candidate; /* per rule: may match the current line */
     tlv_convert_stats stats;
     int stopped;
     int pending_cr; /* the last byte pushed was CR: a following LF ends nothing */
@@ -63,8 +65,9 @@ tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
             maxgroups = n;
     }
     c->md = pcre2_match_data_create(maxgroups + 1, NULL);
+    c->candidate = calloc(rules->nrules + 1, 1);
     c->mctx = pcre2_match_context_create(NULL);
-    if (!c->md || !c->mctx || world_init(&c->w, &rules->model, rules->radix) < 0) {
+    if (!c->md || !c->mctx || !c->candidate || world_init(&c->w, &rules->model, rules->radix) < 0) {
         tlv_converter_free(c);
         *out = NULL;
         return TLV_ERR_NOMEM;
@@ -93,6 +96,7 @@ void tlv_converter_free(tlv_converter *c)
     buf_free(&c->evtext);
     buf_free(&c->condtext);
     free(c->targets.items);
+    free(c->candidate);
     free(c);
 }
 
@@ -308,9 +312,15 @@ static int emit(tlv_converter *c, const out_node *o, const char *line, size_t le
 static tlv_status convert_raw_line(tlv_converter *c, const char *line, size_t len)
 {
     int matched = 0;
+    if (c->rules->prefilter)
+        prefilter_scan(c->rules->prefilter, line, len, c->candidate);
+    else
+        memset(c->candidate, 1, c->rules->nrules);
     for (size_t i = 0; i < c->rules->nrules; i++) {
+        if (!c->candidate[i])
+            continue;
         const cnv_rule *r = &c->rules->rules[i];
-        int n = tmpl_find_matches(r->code, c->md, line, len, &c->ml, c->mctx);
+        int n = tmpl_find_matches(r->code, r->ngroups, c->md, line, len, &c->ml, c->mctx);
         if (n == 0)
             continue;
         c->rule = r;

@@ -343,6 +343,8 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
         model_add_resources(&r->model, res, r->res_path, &r->diags);
     model_assign_colors(&r->model);
     load_targets(r, "ConvertRules", ".cnv", cnv_compile_target);
+    if (cnv_build_prefilter(r) < 0)
+        diags_add(&r->diags, TLV_SEV_ERROR, NULL, 0, 0, "out of memory");
     load_targets(r, "VisualizeRules", ".viz", add_viz_target);
 }
 

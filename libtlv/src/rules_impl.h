@@ -33,6 +33,8 @@ typedef struct out_node {
 typedef struct cnv_rule {
     char *regex;
     pcre2_code *code;
+    uint32_t ngroups;       /* capture groups */
+    char *literal;          /* text every match contains, for the prefilter */
     out_node out;
     const char *file;
     long line, col;         /* of the regex key */
@@ -74,6 +76,7 @@ struct tlv_rules {
     size_t nscripts, scripts_cap;
     viz_source *viz;
     size_t nviz, viz_cap;
+    struct prefilter *prefilter; /* built once all rules are compiled */
 };
 
 /* Compiles every member of one .cnv target object into rules (cnv.c). */
@@ -81,7 +84,10 @@ void cnv_compile_target(struct tlv_rules *r, const char *target, const tj_node *
                         const char *file);
 void cnv_free(struct tlv_rules *r);
 
+/* Builds the literal prefilter over all compiled rules (cnv.c). */
+int cnv_build_prefilter(struct tlv_rules *r);
+
 /* Compile options used for every conversion regex. */
-#define CNV_REGEX_OPTIONS (PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_DUPNAMES)
+#define CNV_REGEX_OPTIONS (PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF | PCRE2_DUPNAMES)
 
 #endif

@@ -9,12 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* .NET numbering of a regex's groups. With PCRE2_DUPNAMES several PCRE2
+ * groups may share a name; .NET has one group per name, so one .NET number
+ * stands for a list of PCRE2 groups (the one that matched last wins). */
 typedef struct group_map {
-    unsigned count;      /* capture groups */
-    unsigned *net_to_pcre; /* index = .NET number (1-based), value = PCRE2 number */
+    unsigned count;        /* .NET group numbers 1..count */
+    unsigned *first;       /* index = .NET number: its first entry in pcre[] */
+    unsigned *n;           /* index = .NET number: how many entries */
+    unsigned *pcre;        /* PCRE2 group numbers */
 } group_map;
 
-static int is_named(const pcre2_code *re, unsigned pcre_no)
+/* The name of PCRE2 group pcre_no, or NULL when it has none. */
+static const char *group_name(const pcre2_code *re, unsigned pcre_no)
 {
     uint32_t count = 0, entry = 0;
     PCRE2_SPTR table;
@@ -24,24 +30,76 @@ static int is_named(const pcre2_code *re, unsigned pcre_no)
     for (uint32_t i = 0; i < count; i++) {
         const unsigned char *e = table + (size_t)i * entry;
         if ((unsigned)((e[0] << 8) | e[1]) == pcre_no)
-            return 1;
+            return (const char *)e + 2;
     }
-    return 0;
+    return NULL;
+}
+
+static void free_group_map(group_map *g)
+{
+    free(g->first);
+    free(g->n);
+    free(g->pcre);
 }
 
 static int build_group_map(const pcre2_code *re, group_map *g)
 {
     uint32_t count = 0;
     pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &count);
-    g->count = count;
-    g->net_to_pcre = calloc(count + 1, sizeof *g->net_to_pcre);
-    if (!g->net_to_pcre)
+    g->count = 0;
+    g->first = calloc(count + 1, sizeof *g->first);
+    g->n = calloc(count + 1, sizeof *g->n);
+    g->pcre = calloc(count + 1, sizeof *g->pcre);
+    if (!g->first || !g->n || !g->pcre) {
+        free_group_map(g);
         return -1;
+    }
+    g->n[0] = 1; /* .NET 0 = PCRE2 0, the whole match */
     unsigned k = 1;
-    for (unsigned pass = 0; pass < 2; pass++)
-        for (unsigned i = 1; i <= count; i++)
-            if (is_named(re, i) == (int)pass)
-                g->net_to_pcre[k++] = i;
+    for (unsigned i = 1; i <= count; i++) /* unnamed groups first */
+        if (!group_name(re, i)) {
+            g->count++;
+            g->first[g->count] = k;
+            g->n[g->count] = 1;
+            g->pcre[k++] = i;
+        }
+    for (unsigned i = 1; i <= count; i++) { /* then one number per distinct name */
+        const char *name = group_name(re, i);
+        int seen = 0;
+        for (unsigned j = 1; name && j < i && !seen; j++) {
+            const char *other = group_name(re, j);
+            seen = other && strcmp(other, name) == 0;
+        }
+        if (!name || seen)
+            continue;
+        g->count++;
+        g->first[g->count] = k;
+        for (unsigned j = i; j <= count; j++) {
+            const char *other = group_name(re, j);
+            if (other && strcmp(other, name) == 0) {
+                g->pcre[k++] = j;
+                g->n[g->count]++;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Adds a group reference: `net` is a .NET group number of g. */
+static int add_group_seg(tmpl *t, size_t *cap, size_t *gcap, const group_map *g, unsigned net)
+{
+    size_t off = t->ngroups;
+    if (GROW(t->groups, *gcap, t->ngroups + g->n[net]) < 0)
+        return -1;
+    for (unsigned i = 0; i < g->n[net]; i++)
+        t->groups[t->ngroups++] = g->pcre[g->first[net] + i];
+    if (GROW(t->segs, *cap, t->nsegs + 1) < 0)
+        return -1;
+    tmpl_seg *s = &t->segs[t->nsegs++];
+    s->kind = SEG_GROUP;
+    s->off = off;
+    s->len = g->n[net];
+    s->group = net;
     return 0;
 }
 
@@ -81,18 +139,15 @@ static size_t scan_braced(tmpl *t, const char *text, size_t len, size_t i, const
     if (all_digits && n < 9) {
         unsigned v = (unsigned)atoi(name);
         if (v <= g->count) {
-            *group = v == 0 ? 0 : g->net_to_pcre[v];
+            *group = v;
             return j + 1 - i;
         }
         return 0;
     }
-    char buf[256];
-    if (n < sizeof buf) {
-        memcpy(buf, name, n);
-        buf[n] = '\0';
-        int no = pcre2_substring_number_from_name(re, (PCRE2_SPTR)buf);
-        if (no > 0) {
-            *group = (unsigned)no;
+    for (unsigned net = 1; net <= g->count; net++) {
+        const char *gn = group_name(re, g->pcre[g->first[net]]);
+        if (gn && strlen(gn) == n && memcmp(gn, name, n) == 0) {
+            *group = net;
             return j + 1 - i;
         }
     }
@@ -110,7 +165,7 @@ static size_t scan_number(const char *text, size_t len, size_t i, const group_ma
         v = v * 10 + (unsigned long)(text[j++] - '0');
     if (v > g->count)
         return 0;
-    *group = v == 0 ? 0 : g->net_to_pcre[v];
+    *group = (unsigned)v;
     return j - i;
 }
 
@@ -122,13 +177,13 @@ int tmpl_compile(tmpl *t, const char *text, size_t len, const pcre2_code *re)
         return -1;
     t->text = malloc(len + 1);
     if (!t->text) {
-        free(g.net_to_pcre);
+        free_group_map(&g);
         return -1;
     }
     memcpy(t->text, text, len);
     t->text[len] = '\0';
     t->len = len;
-    size_t cap = 0, ucap = 0;
+    size_t cap = 0, ucap = 0, gcap = 0;
     int rc = 0;
     for (size_t i = 0; i < len && rc == 0;) {
         if (text[i] != '$' || i + 1 >= len) {
@@ -159,15 +214,16 @@ int tmpl_compile(tmpl *t, const char *text, size_t len, const pcre2_code *re)
             rc = add_seg(t, &cap, SEG_LITERAL, i, 1, 0);
             i++;
         } else {
-            if (kind == SEG_LAST_GROUP) {
+            if (kind == SEG_LAST_GROUP) { /* .NET: the highest-numbered group */
                 kind = SEG_GROUP;
-                group = g.count ? g.net_to_pcre[g.count] : 0;
+                group = g.count;
             }
-            rc = add_seg(t, &cap, kind, 0, 0, group);
+            rc = kind == SEG_GROUP ? add_group_seg(t, &cap, &gcap, &g, group)
+                                   : add_seg(t, &cap, kind, 0, 0, 0);
             i += used;
         }
     }
-    free(g.net_to_pcre);
+    free_group_map(&g);
     return rc;
 }
 
@@ -178,6 +234,7 @@ void tmpl_free(tmpl *t)
     free(t->unknown);
     free(t->text);
     free(t->segs);
+    free(t->groups);
     memset(t, 0, sizeof *t);
 }
 
@@ -186,11 +243,10 @@ static size_t utf8_len(unsigned char c)
     return c < 0xc0 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
 }
 
-int tmpl_find_matches(const pcre2_code *re, pcre2_match_data *md, const char *subject,
-                      size_t len, match_list *ml, pcre2_match_context *mctx)
+int tmpl_find_matches(const pcre2_code *re, uint32_t ngroups, pcre2_match_data *md,
+                      const char *subject, size_t len, match_list *ml,
+                      pcre2_match_context *mctx)
 {
-    uint32_t ngroups = 0;
-    pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &ngroups);
     ml->ngroups = ngroups;
     ml->nmatch = 0;
     size_t per = 2 * ((size_t)ngroups + 1);
@@ -228,6 +284,16 @@ static int put_group(buf *out, const char *subject, const PCRE2_SIZE *ov, unsign
     return buf_append(out, subject + a, b - a);
 }
 
+/* A group reference: of the PCRE2 groups sharing a name, the last set one. */
+static int put_groups(buf *out, const char *subject, const PCRE2_SIZE *ov, const unsigned *groups,
+                      size_t n)
+{
+    for (size_t i = n; i-- > 0;)
+        if (ov[2 * groups[i]] != PCRE2_UNSET)
+            return put_group(out, subject, ov, groups[i]);
+    return 0;
+}
+
 static int expand_one(const tmpl *t, const char *subject, size_t len, const PCRE2_SIZE *ov,
                       buf *out)
 {
@@ -236,7 +302,7 @@ static int expand_one(const tmpl *t, const char *subject, size_t len, const PCRE
         int rc = 0;
         switch (s->kind) {
         case SEG_LITERAL: rc = buf_append(out, t->text + s->off, s->len); break;
-        case SEG_GROUP: rc = put_group(out, subject, ov, s->group); break;
+        case SEG_GROUP: rc = put_groups(out, subject, ov, t->groups + s->off, s->len); break;
         case SEG_MATCH: rc = put_group(out, subject, ov, 0); break;
         case SEG_BEFORE: rc = buf_append(out, subject, ov[0]); break;
         case SEG_AFTER: rc = buf_append(out, subject + ov[1], len - ov[1]); break;

@@ -20,8 +20,10 @@ typedef enum seg_kind {
 
 typedef struct tmpl_seg {
     seg_kind kind;
-    size_t off, len;   /* SEG_LITERAL: bytes of tmpl.text */
-    unsigned group;    /* SEG_GROUP */
+    size_t off, len;   /* SEG_LITERAL: bytes of tmpl.text; SEG_GROUP: entries of
+                          tmpl.groups (several when a name is used by several
+                          groups, PCRE2_DUPNAMES: the last one set is used) */
+    unsigned group;    /* SEG_GROUP: the .NET group number */
 } tmpl_seg;
 
 typedef struct tmpl {
@@ -29,6 +31,8 @@ typedef struct tmpl {
     size_t len;
     tmpl_seg *segs;
     size_t nsegs;
+    unsigned *groups;  /* PCRE2 group numbers referenced by SEG_GROUP segments */
+    size_t ngroups;
     char **unknown;    /* ${name} references to no group of the regex (kept literal) */
     size_t nunknown;
 } tmpl;
@@ -48,9 +52,12 @@ typedef struct match_list {
 /* Finds every non-overlapping match of `re` in the subject, as
  * Regex.Replace does (after an empty match the next search starts one
  * character later). Returns the number of matches (0 = none), or a negative
- * PCRE2 error code (e.g. PCRE2_ERROR_MATCHLIMIT). */
-int tmpl_find_matches(const pcre2_code *re, pcre2_match_data *md, const char *subject,
-                      size_t len, match_list *ml, pcre2_match_context *mctx);
+ * PCRE2 error code (e.g. PCRE2_ERROR_MATCHLIMIT). `ngroups` is the regex's
+ * capture count (PCRE2_INFO_CAPTURECOUNT), passed in because this runs for
+ * every rule on every line. */
+int tmpl_find_matches(const pcre2_code *re, uint32_t ngroups, pcre2_match_data *md,
+                      const char *subject, size_t len, match_list *ml,
+                      pcre2_match_context *mctx);
 
 /* Appends Regex.Replace(subject, re, template) to out, given the matches. */
 int tmpl_expand(const tmpl *t, const char *subject, size_t len, const match_list *ml, buf *out);

@@ -376,8 +376,6 @@ static void after_dormant(Gen *g, Cpu *c, Task *t)
     }
 }
 
-static Cpu *task_cpu(Gen *g, const Task *t) { return &g->cpu[t->prc]; }
-
 /* ---- small helpers naming things the way the sample programs print them */
 
 static int sio_intno(Gen *g, const Cpu *c)
@@ -387,7 +385,7 @@ static int sio_intno(Gen *g, const Cpu *c)
 
 static int main_sem(const Cpu *c) { return c->id; }
 static int work_sem(Gen *g, const Cpu *c) { return g->ncpu + c->id; }
-static int cyc_id(Gen *g, const Cpu *c) { return g->fmp ? c->id : 1; }
+static int cyc_id(Gen *g, int prc) { return g->fmp ? prc : 1; }
 
 /* "task1" (ASP) or "task1_2" (FMP: home processor, number there). */
 static void worker_label(Gen *g, const Task *t, char *dst)
@@ -469,19 +467,19 @@ static void i_rotate(Gen *g, Cpu *c)
 
 static void cyclic_handler(Gen *g, Cpu *c)
 {
-    emit(g, c, "enter to cyclic handler %d.", cyc_id(g, c));
+    emit(g, c, "enter to cyclic handler %d.", cyc_id(g, c->id));
     emit(g, c, "Run cyclic_handler!");
     if (chance(g, 50)) i_rotate(g, c);
     else i_wakeup_or_activate(g, c);
-    emit(g, c, "leave from cyclic handler %d.", cyc_id(g, c));
+    emit(g, c, "leave from cyclic handler %d.", cyc_id(g, c->id));
 }
 
 static void alarm_handler(Gen *g, Cpu *c)
 {
-    emit(g, c, "enter to alarm handler %d.", cyc_id(g, c));
+    emit(g, c, "enter to alarm handler %d.", cyc_id(g, c->id));
     emit(g, c, "Run alarm_handler!");
     i_wakeup_or_activate(g, c);
-    emit(g, c, "leave from alarm handler %d.", cyc_id(g, c));
+    emit(g, c, "leave from alarm handler %d.", cyc_id(g, c->id));
 }
 
 /* Delays that expired at this tick end; next_wake skips the scan otherwise. */
@@ -752,8 +750,8 @@ static void step_worker(Gen *g, Cpu *c, Task *t)
     else if (r < 780) worker_dis_dsp(g, c);
     else if (r < 850) worker_applog(g, c, t);
     else if (r < 870) worker_act_other(g, c, t);
-    else if (r < 895 && g->fmp && worker_migrate(g, c, t)) return;
-    else if (r < 925 && t->count > 3 && !t->held_sem) worker_exit(g, c, t);
+    else if (r < 905 && g->fmp && worker_migrate(g, c, t)) return;
+    else if (r < 935 && t->count > 3 && !t->held_sem) worker_exit(g, c, t);
     else worker_print(g, c, t);
 }
 
@@ -762,7 +760,7 @@ static void step_worker(Gen *g, Cpu *c, Task *t)
 static void main_start(Gen *g, Cpu *c, Task *t)
 {
     emit(g, c, "Sample program starts (exinf = %d).", g->fmp ? c->id : 0);
-    emit(g, c, "enter to sta_cyc cycid=%d.", cyc_id(g, c));
+    emit(g, c, "enter to sta_cyc cycid=%d.", cyc_id(g, c->id));
     c->cyc_on = true;
     c->cyc_next = c->tick_no + CYC_PERIOD;
     emit(g, c, "leave from sta_cyc ercd=0.");
@@ -860,14 +858,14 @@ static void cmd_cyc(Gen *g, Cpu *c)
     c->cyc_on = !c->cyc_on;
     c->cyc_next = c->tick_no + CYC_PERIOD;
     const char *svc = c->cyc_on ? "sta_cyc" : "stp_cyc";
-    emit(g, c, "enter to %s cycid=%d.", svc, cyc_id(g, c));
+    emit(g, c, "enter to %s cycid=%d.", svc, cyc_id(g, c->id));
     emit(g, c, "leave from %s ercd=0.", svc);
 }
 
 static void cmd_alm(Gen *g, Cpu *c)
 {
     int tim = 5 + (int)rnd(g, 30);
-    emit(g, c, "enter to sta_alm almid=%d. almtim=%d.", cyc_id(g, c), tim);
+    emit(g, c, "enter to sta_alm almid=%d. almtim=%d.", cyc_id(g, c->id), tim);
     emit(g, c, "leave from sta_alm ercd=0.");
     c->alm_on = true;
     c->alm_at = c->tick_no + (uint64_t)tim;
@@ -1015,6 +1013,7 @@ static void init_cpus(Gen *g)
         c->next_tick = c->now + TICK / 2 + rnd(g, TICK / 2);
         c->next_sio = c->now + (uint64_t)(SIO_MIN + rnd(g, SIO_MAX)) * TICK;
         c->next_wake = UINT64_MAX;
+        c->sem_work = 1;          /* the workers' semaphore starts free */
     }
 }
 
@@ -1041,7 +1040,8 @@ static void generate(Gen *g)
     }
     init_tasks(g);
     init_cpus(g);
-    if (g->lines) boot(g);
+    g->done = g->lines == 0;
+    if (!g->done) boot(g);
     while (!g->done) run_one(g);
     out_flush(g);
     free(g->buf);
@@ -1136,10 +1136,10 @@ static void res_handlers(Gen *g, FILE *f)
             else snprintf(name, sizeof name, "%s", inh[i].name);
             res_handler(g, f, name, "InterruptHandler", "prcIdI", p, inh[i].id);
         }
-        snprintf(name, sizeof name, "CYCHDR%d", cyc_id(g, &g->cpu[p]));
-        res_handler(g, f, name, "CyclicHandler", "prcIdC", p, cyc_id(g, &g->cpu[p]));
-        snprintf(name, sizeof name, "ALMHDR%d", cyc_id(g, &g->cpu[p]));
-        res_handler(g, f, name, "AlarmHandler", "prcIdA", p, cyc_id(g, &g->cpu[p]));
+        snprintf(name, sizeof name, "CYCHDR%d", cyc_id(g, p));
+        res_handler(g, f, name, "CyclicHandler", "prcIdC", p, cyc_id(g, p));
+        snprintf(name, sizeof name, "ALMHDR%d", cyc_id(g, p));
+        res_handler(g, f, name, "AlarmHandler", "prcIdA", p, cyc_id(g, p));
     }
 }
 

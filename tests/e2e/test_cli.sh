@@ -47,6 +47,15 @@ expect_status 1 "convert -o"
 expect_line trace.std '[1]A.state=RUNNING' "-o output"
 checks=$((checks + 1)); [ "$(ls | grep -c '\.tmp\.')" -eq 0 ] || fail "temporary output left behind"
 
+# An output that is not a regular file (a FIFO here, /dev/null for users) is
+# written in place, never replaced by renaming a temporary file over it.
+mkfifo pipe
+cat pipe >from_pipe &
+run "$TLV" convert -q -R . -r k.res k.log -o pipe
+wait
+checks=$((checks + 1)); [ -p pipe ] || fail "-o FIFO: the FIFO was replaced"
+expect_line from_pipe '[1]A.state=RUNNING' "-o FIFO output"
+
 # Standard input.
 run sh -c "printf '9 run 1\n' | '$TLV' convert -q -R . -r k.res -"
 expect_status 0 "stdin"

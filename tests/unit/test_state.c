@@ -1,0 +1,232 @@
+/*
+ * test_state.c — attribute histories (libtlv/src/state.c) and interned
+ * strings (libtlv/src/intern.c): the value at a time with changes given in
+ * and out of time order, ties at one time decided by sequence (the later
+ * line wins), the sequence limit, the initial value before the first change;
+ * stable string ids, id 0 = "", many strings, find versus add.
+ */
+#include "check.h"
+
+#include "intern.h"
+#include "state.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static tlv_time T(int64_t ticks) { return (tlv_time){ticks, 0}; }
+static tlv_time TF(int64_t ticks, uint64_t frac) { return (tlv_time){ticks, frac}; }
+
+#define AT(h, t) history_at(&(h), T(t), SEQ_ALL)
+
+static void test_in_order(void)
+{
+    history h = {0};
+    h.init = 7;
+    /* before any change: the initial value */
+    CHECK_INT(AT(h, 0), 7);
+    CHECK_INT(history_last(&h), 7);
+    CHECK_INT(history_set(&h, T(10), 0, 1), 0);
+    CHECK_INT(history_set(&h, T(20), 1, 2), 0);
+    CHECK_INT(history_set(&h, T(30), 2, 3), 0);
+    CHECK_INT(h.n, 3);
+    CHECK_INT(AT(h, -5), 7);
+    CHECK_INT(AT(h, 9), 7);
+    CHECK_INT(AT(h, 10), 1); /* a change counts at its own time */
+    CHECK_INT(AT(h, 15), 1);
+    CHECK_INT(AT(h, 20), 2);
+    CHECK_INT(AT(h, 29), 2);
+    CHECK_INT(AT(h, 30), 3);
+    CHECK_INT(AT(h, INT64_MAX), 3);
+    CHECK_INT(history_last(&h), 3);
+    /* fractions order within a tick */
+    CHECK_INT(history_at(&h, TF(9, 999), SEQ_ALL), 7);
+    CHECK_INT(history_at(&h, TF(10, 1), SEQ_ALL), 1);
+    history_free(&h);
+    CHECK_INT(h.n, 0);
+    CHECK(h.c == NULL);
+}
+
+static void test_out_of_order(void)
+{
+    history h = {0};
+    /* a multi-core log: times arrive 30, 10, 20, 5, 40, 25 */
+    CHECK_INT(history_set(&h, T(30), 0, 30), 0);
+    CHECK_INT(history_set(&h, T(10), 1, 10), 0);
+    CHECK_INT(history_set(&h, T(20), 2, 20), 0);
+    CHECK_INT(history_set(&h, T(5), 3, 5), 0);
+    CHECK_INT(history_set(&h, T(40), 4, 40), 0);
+    CHECK_INT(history_set(&h, T(25), 5, 25), 0);
+    CHECK_INT(h.n, 6);
+    for (uint32_t i = 1; i < h.n; i++)
+        CHECK(tlv_time_cmp(h.c[i - 1].t, h.c[i].t) < 0);
+    CHECK_INT(AT(h, 4), 0);
+    CHECK_INT(AT(h, 5), 5);
+    CHECK_INT(AT(h, 12), 10);
+    CHECK_INT(AT(h, 24), 20);
+    CHECK_INT(AT(h, 25), 25);
+    CHECK_INT(AT(h, 29), 25);
+    CHECK_INT(AT(h, 35), 30);
+    CHECK_INT(AT(h, 41), 40);
+    /* "last" is the latest in time, not the latest given */
+    CHECK_INT(history_last(&h), 40);
+    CHECK_INT(history_set(&h, T(1), 6, 1), 0);
+    CHECK_INT(history_last(&h), 40);
+    CHECK_INT(AT(h, 2), 1);
+    history_free(&h);
+
+    /* negative times and times with fractions */
+    history g = {0};
+    g.init = 99;
+    CHECK_INT(history_set(&g, TF(-1, 500), 0, 1), 0);  /* -0.5 */
+    CHECK_INT(history_set(&g, TF(-2, 0), 1, 2), 0);    /* -2 */
+    CHECK_INT(history_set(&g, TF(0, 0), 2, 3), 0);
+    CHECK_INT(history_at(&g, T(-3), SEQ_ALL), 99);
+    CHECK_INT(history_at(&g, T(-2), SEQ_ALL), 2);
+    CHECK_INT(history_at(&g, TF(-1, 499), SEQ_ALL), 2);
+    CHECK_INT(history_at(&g, TF(-1, 500), SEQ_ALL), 1);
+    CHECK_INT(history_at(&g, T(0), SEQ_ALL), 3);
+    history_free(&g);
+}
+
+static void test_ties(void)
+{
+    history h = {0};
+    /* three changes at one time: the later sequence number wins */
+    CHECK_INT(history_set(&h, T(10), 0, 1), 0);
+    CHECK_INT(history_set(&h, T(10), 1, 2), 0);
+    CHECK_INT(history_set(&h, T(10), 2, 3), 0);
+    CHECK_INT(AT(h, 10), 3);
+    CHECK_INT(history_last(&h), 3);
+    /* a change given later with a smaller sequence goes before them */
+    history g = {0};
+    CHECK_INT(history_set(&g, T(10), 5, 50), 0);
+    CHECK_INT(history_set(&g, T(10), 3, 30), 0);
+    CHECK_INT(AT(g, 10), 50);
+    CHECK_INT(history_last(&g), 50);
+    /* and one with a larger sequence at an earlier time goes before too */
+    CHECK_INT(history_set(&g, T(9), 9, 90), 0);
+    CHECK_INT(AT(g, 9), 90);
+    CHECK_INT(AT(g, 10), 50);
+
+    /* seq_limit: only changes with seq < limit count at the time itself */
+    CHECK_INT(history_at(&h, T(10), 0), 0); /* none of them: initial value */
+    CHECK_INT(history_at(&h, T(10), 1), 1);
+    CHECK_INT(history_at(&h, T(10), 2), 2);
+    CHECK_INT(history_at(&h, T(10), 3), 3);
+    /* at a later time every change at 10 counts, whatever the limit */
+    CHECK_INT(history_at(&h, T(11), 0), 3);
+    /* at an earlier time none does */
+    CHECK_INT(history_at(&h, T(9), SEQ_ALL), 0);
+    history_free(&h);
+    history_free(&g);
+}
+
+static void test_many_changes(void)
+{
+    /* 10000 changes in scrambled order: every time answers its own value */
+    history h = {0};
+    h.init = UINT32_MAX - 1;
+    const uint32_t n = 10000;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = (i * 7919u) % n; /* a permutation of 0..n-1 */
+        if (history_set(&h, T(2 * (int64_t)k), i, k) != 0) {
+            CHECK(!"history_set failed");
+            break;
+        }
+    }
+    CHECK_INT(h.n, n);
+    int bad = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        if (AT(h, 2 * (int64_t)k) != k || AT(h, 2 * (int64_t)k + 1) != k)
+            bad++;
+    }
+    CHECK_INT(bad, 0);
+    CHECK_INT(AT(h, -1), UINT32_MAX - 1);
+    CHECK_INT(history_last(&h), n - 1);
+    history_free(&h);
+}
+
+static void test_intern(void)
+{
+    intern_pool *p = intern_new();
+    CHECK(p != NULL);
+    if (!p)
+        return;
+    /* id 0 is the empty string, there from the start */
+    CHECK_INT(intern_find(p, "", 0), 0);
+    CHECK_INT(intern_add(p, "", 0), 0);
+    CHECK_STR(intern_str(p, 0), "");
+    CHECK_INT(intern_len(p, 0), 0);
+
+    /* find does not add */
+    CHECK_INT(intern_find(p, "RUNNING", 7), UINT32_MAX);
+    uint32_t run = intern_add(p, "RUNNING", 7);
+    CHECK_INT(run, 1);
+    uint32_t rdy = intern_add(p, "READY", 5);
+    CHECK_INT(rdy, 2);
+    CHECK_INT(intern_find(p, "RUNNING", 7), run);
+    CHECK_INT(intern_add(p, "RUNNING", 7), run);
+    CHECK_STR(intern_str(p, run), "RUNNING");
+    CHECK_INT(intern_len(p, rdy), 5);
+    /* lengths count, not NUL: a prefix is another string */
+    CHECK_INT(intern_find(p, "RUNNING", 3), UINT32_MAX);
+    uint32_t run3 = intern_add(p, "RUNNING", 3);
+    CHECK(run3 != run);
+    CHECK_STR(intern_str(p, run3), "RUN");
+    /* embedded NUL bytes are part of the string */
+    uint32_t nul = intern_add(p, "a\0b", 3);
+    CHECK(nul != intern_add(p, "a", 1));
+    CHECK_INT(intern_len(p, nul), 3);
+    CHECK(memcmp(intern_str(p, nul), "a\0b", 4) == 0);
+
+    /* many strings (several rehashes, several storage chunks): ids stay
+     * stable and the texts stay where they were */
+    const char *first = intern_str(p, run);
+    char text[64];
+    uint32_t ids[50000];
+    for (int i = 0; i < 50000; i++) {
+        int n = snprintf(text, sizeof text, "value-%d-%0*d", i, i % 40, 0);
+        ids[i] = intern_add(p, text, (size_t)n);
+    }
+    int bad = 0;
+    for (int i = 0; i < 50000; i++) {
+        int n = snprintf(text, sizeof text, "value-%d-%0*d", i, i % 40, 0);
+        if (ids[i] == UINT32_MAX || intern_find(p, text, (size_t)n) != ids[i] ||
+            intern_add(p, text, (size_t)n) != ids[i] || intern_len(p, ids[i]) != (size_t)n ||
+            strcmp(intern_str(p, ids[i]), text) != 0)
+            bad++;
+        if (i && ids[i] != ids[i - 1] + 1)
+            bad++;
+    }
+    CHECK_INT(bad, 0);
+    CHECK(intern_str(p, run) == first);
+    CHECK_INT(intern_find(p, "RUNNING", 7), run);
+    CHECK_INT(intern_find(p, "", 0), 0);
+    /* a long string, longer than a storage chunk */
+    static char big[100000];
+    memset(big, 'x', sizeof big - 1);
+    uint32_t bid = intern_add(p, big, sizeof big - 1);
+    CHECK(bid != UINT32_MAX);
+    CHECK_INT(intern_len(p, bid), sizeof big - 1);
+    CHECK(strcmp(intern_str(p, bid), big) == 0);
+    CHECK_INT(intern_find(p, big, sizeof big - 1), bid);
+    CHECK_STR(intern_str(p, rdy), "READY");
+    intern_free(p);
+    intern_free(NULL);
+
+    /* the hash is deterministic and sees every byte */
+    CHECK(hash_bytes("abc", 3) == hash_bytes("abc", 3));
+    CHECK(hash_bytes("abc", 3) != hash_bytes("abd", 3));
+    CHECK(hash_bytes("abc", 3) != hash_bytes("abc", 2));
+}
+
+int main(void)
+{
+    test_in_order();
+    test_out_of_order();
+    test_ties();
+    test_many_changes();
+    test_intern();
+    return CHECK_DONE();
+}
