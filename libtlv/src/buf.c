@@ -9,38 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-int buf_reserve(buf *b, size_t extra)
+int buf_grow(buf *b, size_t extra)
 {
-    if (b->len + extra + 1 <= b->cap)
-        return 0;
     size_t cap = b->cap ? b->cap : 64;
     while (cap < b->len + extra + 1) {
         if (cap > ((size_t)-1) / 2)
             return -1;
         cap *= 2;
     }
-    char *d = realloc(b->data, cap);
+    char *d = b->borrowed ? malloc(cap) : realloc(b->data, cap);
     if (!d)
         return -1;
+    if (b->borrowed && b->len)
+        memcpy(d, b->data, b->len);
+    b->borrowed = 0;
     b->data = d;
     b->cap = cap;
     return 0;
 }
-
-int buf_append(buf *b, const char *s, size_t n)
-{
-    if (buf_reserve(b, n) < 0)
-        return -1;
-    if (n)
-        memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-    return 0;
-}
-
-int buf_puts(buf *b, const char *s) { return buf_append(b, s, strlen(s)); }
-
-int buf_putc(buf *b, char c) { return buf_append(b, &c, 1); }
 
 int buf_vprintf(buf *b, const char *fmt, va_list ap)
 {
@@ -73,7 +59,9 @@ void buf_clear(buf *b)
 
 void buf_free(buf *b)
 {
-    free(b->data);
+    if (!b->borrowed)
+        free(b->data);
+    b->borrowed = 0;
     b->data = NULL;
     b->len = b->cap = 0;
 }

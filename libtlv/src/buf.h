@@ -14,14 +14,55 @@ typedef struct buf {
     char *data; /* NUL-terminated when cap > 0; NULL when empty and unused */
     size_t len;
     size_t cap;
+    int borrowed; /* data is the caller's memory (e.g. on the stack): never
+                     realloc'ed or freed; growing moves to the heap */
 } buf;
 
-#define BUF_INIT {NULL, 0, 0}
+#define BUF_INIT {NULL, 0, 0, 0}
 
-int buf_reserve(buf *b, size_t extra);
-int buf_append(buf *b, const char *s, size_t n);
-int buf_puts(buf *b, const char *s);
-int buf_putc(buf *b, char c);
+/* A buffer that starts in the caller's memory, for hot paths that should not
+ * allocate; buf_free() is still needed in case it grew. */
+static inline void buf_init_borrowed(buf *b, char *mem, size_t size)
+{
+    b->data = mem;
+    b->len = 0;
+    b->cap = size;
+    b->borrowed = 1;
+    if (size)
+        mem[0] = '\0';
+}
+
+int buf_grow(buf *b, size_t extra); /* the slow path of buf_reserve */
+
+#include <string.h>
+
+/* These run for every character of every converted line: inline fast paths. */
+static inline int buf_reserve(buf *b, size_t extra)
+{
+    return b->len + extra + 1 <= b->cap ? 0 : buf_grow(b, extra);
+}
+
+static inline int buf_append(buf *b, const char *s, size_t n)
+{
+    if (buf_reserve(b, n) < 0)
+        return -1;
+    if (n)
+        memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+static inline int buf_putc(buf *b, char c)
+{
+    if (buf_reserve(b, 1) < 0)
+        return -1;
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+static inline int buf_puts(buf *b, const char *s) { return buf_append(b, s, strlen(s)); }
 int buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int buf_vprintf(buf *b, const char *fmt, va_list ap);
 void buf_clear(buf *b); /* len = 0, keeps memory */

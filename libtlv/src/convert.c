@@ -44,6 +44,7 @@ struct tlv_converter {
     ref_result targets;
     const cnv_rule *rule; /* the rule being applied, for messages */
     unsigned char *candidate; /* per rule: may match the current line */
+    macro_memo *memo;
     tlv_convert_stats stats;
     int stopped;
     int pending_cr; /* the last byte pushed was CR: a following LF ends nothing */
@@ -66,8 +67,9 @@ tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
     }
     c->md = pcre2_match_data_create(maxgroups + 1, NULL);
     c->candidate = calloc(rules->nrules + 1, 1);
+    c->memo = macro_memo_new();
     c->mctx = pcre2_match_context_create(NULL);
-    if (!c->md || !c->mctx || !c->candidate || world_init(&c->w, &rules->model, rules->radix) < 0) {
+    if (!c->md || !c->mctx || !c->candidate || !c->memo || world_init(&c->w, &rules->model, rules->radix) < 0) {
         tlv_converter_free(c);
         *out = NULL;
         return TLV_ERR_NOMEM;
@@ -97,6 +99,7 @@ void tlv_converter_free(tlv_converter *c)
     buf_free(&c->condtext);
     free(c->targets.items);
     free(c->candidate);
+    macro_memo_free(c->memo);
     free(c);
 }
 
@@ -272,7 +275,7 @@ static int expand_template(tlv_converter *c, const tmpl *t, const char *line, si
         return buf_append(out, buf_str(&c->sub), c->sub.len);
     }
     buf_clear(&c->err);
-    return macro_expand(&c->w, buf_str(&c->sub), c->sub.len, out, &c->err);
+    return macro_expand(&c->w, c->memo, buf_str(&c->sub), c->sub.len, out, &c->err);
 }
 
 static int emit(tlv_converter *c, const out_node *o, const char *line, size_t len)
@@ -294,8 +297,12 @@ static int emit(tlv_converter *c, const out_node *o, const char *line, size_t le
             /* the condition is consumed before emit() recurses, so one buffer serves */
             if (expand_template(c, &o->conds[i], line, len, &c->condtext) < 0)
                 return -1;
+            /* Substituted conditions repeat ("RUNNING==DORMANT && ..."): compile each
+             * distinct text once through the world's cache. */
             char why[200];
-            int v = cond_eval_text(buf_str(&c->condtext), c->condtext.len, why, sizeof why);
+            const cond *k = world_cond(&c->w, buf_str(&c->condtext), c->condtext.len, why,
+                                       sizeof why);
+            int v = k ? cond_eval(k, NULL, NULL) : -1;
             if (v < 0) {
                 buf_clear(&c->err);
                 buf_printf(&c->err, "condition \"%s\" (from \"%s\"): %s",
@@ -382,38 +389,43 @@ static tlv_status worse(tlv_status a, tlv_status b)
     return a != TLV_OK ? a : b;
 }
 
+/* The end of the line starting at data[i]: the first CR or LF, found with
+ * memchr (vectorised) rather than a byte loop, since logs are large. */
+static size_t line_end(const char *data, size_t i, size_t len)
+{
+    const char *lf = memchr(data + i, '\n', len - i);
+    size_t end = lf ? (size_t)(lf - data) : len;
+    const char *cr = memchr(data + i, '\r', end - i);
+    return cr ? (size_t)(cr - data) : end;
+}
+
 tlv_status tlv_converter_push_bytes(tlv_converter *c, const char *data, size_t len)
 {
     tlv_status st = TLV_OK;
     c->stats.bytes_read += len;
-    size_t start = 0;
-    for (size_t i = 0; i < len && st != TLV_ERR_USAGE; i++) {
-        char ch = data[i];
-        if (ch != '\n' && ch != '\r') {
-            c->pending_cr = 0;
-            continue;
+    size_t i = 0;
+    if (len && c->pending_cr && data[0] == '\n') /* the LF of a CRLF split across pushes */
+        i = 1;
+    c->pending_cr = 0;
+    while (i < len && st != TLV_ERR_USAGE) {
+        size_t end = line_end(data, i, len);
+        if (end == len) { /* unfinished: wait for more bytes */
+            buf_append(&c->pending, data + i, len - i);
+            break;
         }
-        if (ch == '\n' && c->pending_cr && i == start) { /* LF of a CRLF split across pushes */
-            c->pending_cr = 0;
-            start = i + 1;
-            continue;
-        }
-        const char *line = data + start;
-        size_t n = i - start;
         if (c->pending.len) {
-            buf_append(&c->pending, line, n);
+            buf_append(&c->pending, data + i, end - i);
             st = worse(st, tlv_converter_push_line(c, c->pending.data, c->pending.len));
             buf_clear(&c->pending);
         } else {
-            st = worse(st, tlv_converter_push_line(c, line, n));
+            st = worse(st, tlv_converter_push_line(c, data + i, end - i));
         }
-        if (ch == '\r' && i + 1 < len && data[i + 1] == '\n')
-            i++;
-        c->pending_cr = ch == '\r' && i + 1 >= len;
-        start = i + 1;
+        if (data[end] == '\r' && end + 1 < len && data[end + 1] == '\n')
+            end++;
+        else if (data[end] == '\r' && end + 1 == len)
+            c->pending_cr = 1;
+        i = end + 1;
     }
-    if (start < len)
-        buf_append(&c->pending, data + start, len - start);
     return st;
 }
 
@@ -445,7 +457,9 @@ tlv_status tlv_converter_attr_at(tlv_converter *c, const char *resource, const c
 
 size_t tlv_event_format(const tlv_event *ev, int radix, char *out, size_t size)
 {
-    buf b = BUF_INIT;
+    char mem[512];
+    buf b;
+    buf_init_borrowed(&b, mem, sizeof mem);
     if (ev->kind == TLV_EVENT_ATTRIBUTE)
         std_format_attr(&b, ev->time, radix, ev->resource, ev->name, ev->value);
     else

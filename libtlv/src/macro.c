@@ -5,6 +5,9 @@
  */
 #include "macro.h"
 
+#include "intern.h"
+
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +57,63 @@ long macro_find_call(const char *text, size_t len, size_t from, const char **nam
         }
     }
     return -1;
+}
+
+/* Rule outputs ask the same question many times per line (the TOPPERS task
+ * rule evaluates $ATTR{Task(id==N).state} in 13 conditions). An answer stays
+ * right until the state changes, i.e. while world.next_seq is unchanged. */
+#define MEMO_SLOTS 64
+
+typedef struct memo_entry {
+    uint64_t hash;
+    uint32_t seq;
+    int id;
+    int used;
+    buf arg;
+    buf result;
+} memo_entry;
+
+struct macro_memo {
+    memo_entry slots[MEMO_SLOTS];
+};
+
+macro_memo *macro_memo_new(void) { return calloc(1, sizeof(macro_memo)); }
+
+void macro_memo_free(macro_memo *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < MEMO_SLOTS; i++) {
+        buf_free(&m->slots[i].arg);
+        buf_free(&m->slots[i].result);
+    }
+    free(m);
+}
+
+static memo_entry *memo_find(macro_memo *m, const world *w, int id, const char *arg, size_t n,
+                             uint64_t h)
+{
+    memo_entry *e = &m->slots[h % MEMO_SLOTS];
+    if (e->used && e->hash == h && e->id == id && e->seq == w->next_seq && e->arg.len == n &&
+        memcmp(e->arg.data, arg, n) == 0)
+        return e;
+    return NULL;
+}
+
+static void memo_store(macro_memo *m, const world *w, int id, const char *arg, size_t n,
+                       uint64_t h, const buf *val)
+{
+    memo_entry *e = &m->slots[h % MEMO_SLOTS];
+    buf_clear(&e->arg);
+    buf_clear(&e->result);
+    if (buf_append(&e->arg, arg, n) < 0 || buf_append(&e->result, buf_str(val), val->len) < 0) {
+        e->used = 0;
+        return;
+    }
+    e->used = 1;
+    e->hash = h;
+    e->id = id;
+    e->seq = w->next_seq;
 }
 
 typedef struct frame {
@@ -163,7 +223,32 @@ static int evaluate(world *w, int id, const char *arg, size_t n, buf *val, buf *
     return rc;
 }
 
-int macro_expand(world *w, const char *text, size_t len, buf *out, buf *err)
+/* evaluate(), answered from the memo when the state has not changed. */
+static int evaluate_memo(world *w, macro_memo *memo, int id, const char *arg, size_t n,
+                         buf *val, buf *err)
+{
+    if (!memo)
+        return evaluate(w, id, arg, n, val, err);
+    uint64_t h = hash_bytes(arg, n) ^ (uint64_t)id;
+    const memo_entry *e = memo_find(memo, w, id, arg, n, h);
+    if (e)
+        return buf_append(val, buf_str(&e->result), e->result.len);
+    if (evaluate(w, id, arg, n, val, err) < 0)
+        return -1;
+    memo_store(memo, w, id, arg, n, h, val);
+    return 0;
+}
+
+/* Copies the bytes before the next character macro_expand must look at. */
+static size_t plain_run(const char *text, size_t len, size_t i)
+{
+    size_t j = i;
+    while (j < len && text[j] != '$' && text[j] != '{' && text[j] != '}')
+        j++;
+    return j - i;
+}
+
+int macro_expand(world *w, macro_memo *memo, const char *text, size_t len, buf *out, buf *err)
 {
     frame stack[MAX_FRAMES];
     size_t depth = 0, macros_open = 0;
@@ -171,6 +256,12 @@ int macro_expand(world *w, const char *text, size_t len, buf *out, buf *err)
     buf_clear(out);
     buf_append(out, "", 0);
     for (size_t i = 0; i < len; i++) {
+        size_t plain = plain_run(text, len, i);
+        if (plain) {
+            buf_append(out, text + i, plain);
+            i += plain - 1;
+            continue;
+        }
         char c = text[i];
         size_t nl = c == '$' ? call_name_len(text, len, i) : 0;
         if (nl || c == '{') {
@@ -201,7 +292,8 @@ int macro_expand(world *w, const char *text, size_t len, buf *out, buf *err)
             }
             macros_open--;
             buf_clear(&val);
-            if (evaluate(w, f.id, out->data + f.start, out->len - f.start, &val, err) < 0)
+            if (evaluate_memo(w, memo, f.id, out->data + f.start, out->len - f.start, &val,
+                              err) < 0)
                 goto fail;
             out->len = f.start;
             buf_append(out, val.data ? val.data : "", val.len);

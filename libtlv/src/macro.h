@@ -9,10 +9,16 @@
 #include "buf.h"
 #include "world.h"
 
-/* Expands every macro of text into out (cleared first). Returns 0, or -1
- * with a message in err naming the macro, e.g.
- * "$RES_NAME{Task(id==9)}: no resource matches; exactly one is needed". */
-int macro_expand(world *w, const char *text, size_t len, buf *out, buf *err);
+/* Remembered macro answers, valid while the world's state is unchanged. */
+typedef struct macro_memo macro_memo;
+macro_memo *macro_memo_new(void);
+void macro_memo_free(macro_memo *m);
+
+/* Expands every macro of text into out (cleared first), using and filling
+ * `memo` (may be NULL). Returns 0, or -1 with a message in err naming the
+ * macro, e.g. "$RES_NAME{Task(id==9)}: no resource matches; exactly one is
+ * needed". */
+int macro_expand(world *w, macro_memo *memo, const char *text, size_t len, buf *out, buf *err);
 
 /* True when `name` (without '$') is a macro name. */
 int macro_is_known(const char *name, size_t n);

@@ -84,7 +84,7 @@ long model_type_index(const model *m, const char *name, size_t n)
 long model_attr_index(const res_type *t, const char *name, size_t n)
 {
     for (size_t i = 0; i < t->nattrs; i++)
-        if (strlen(t->attrs[i].name) == n && memcmp(t->attrs[i].name, name, n) == 0)
+        if (t->attrs[i].name_len == n && memcmp(t->attrs[i].name, name, n) == 0)
             return (long)i;
     return -1;
 }
@@ -227,6 +227,7 @@ static attr_def *find_or_add_attr(res_type *t, const char *name)
     attr_def *a = &t->attrs[t->nattrs++];
     memset(a, 0, sizeof *a);
     a->name = xstrdup(name);
+    a->name_len = a->name ? strlen(a->name) : 0;
     return a;
 }
 

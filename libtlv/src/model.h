@@ -15,6 +15,7 @@ typedef enum vtype { VT_STRING, VT_NUMBER, VT_BOOLEAN } vtype;
 
 typedef struct attr_def {
     char *name;
+    size_t name_len;     /* looked up by length first: names are compared often */
     char *display;       /* NULL when none */
     vtype type;
     int is_static;       /* AllocationType "Static" */

@@ -35,7 +35,9 @@ typedef struct world {
     size_t nres, res_cap;
     size_t **members;      /* per type: resource indexes in order */
     size_t *nmembers, *members_cap;
-    uint32_t next_seq;     /* sequence number of the next change */
+    uint32_t next_seq;     /* sequence number of the next change; also tells
+                              whether the state changed since a macro result
+                              was remembered */
     cond_cache_entry *cache;
     size_t cache_slots, cache_used;
 } world;

@@ -8,6 +8,14 @@
  * lines no rule reads that real logs contain too — and, with --emit-res, the
  * resource file declaring every resource a log made with the same options
  * names.  Same options and seed, same bytes.  Only libc is used.
+ *
+ * Consistency is by construction: every logged state change goes through
+ * become(), which refuses transitions asp.cnv does not list; a task that
+ * blocks or is preempted inside a service call writes its "leave from" line
+ * when it is next dispatched, as the real kernels do; FMP processors run in
+ * global time order but write each step as a block, so their lines interleave
+ * out of time order the way real FMP logs do.  samples/gen/check_gen.sh
+ * checks all of it against the corpus rules and logs.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -45,7 +53,8 @@ typedef struct {
     int pri;
     State st;
     WaitKind wk;
-    int semid, held_sem;
+    int semid;                    /* the semaphore a WAIT_SEM task waits on */
+    int held_sem;                 /* worker semaphore held, or waited for */
     uint64_t wake_tick;
     int64_t seq;                  /* ready/wait queue order, smaller first */
     int actcnt, wupcnt;
@@ -400,7 +409,7 @@ static void worker_label(Gen *g, const Task *t, char *dst)
     *p = '\0';
 }
 
-/* Picks a task on CPU c of the given role, satisfying pred, uniformly. */
+/* A worker now on CPU c satisfying pred, picked uniformly (NULL if none). */
 static Task *pick_task(Gen *g, const Cpu *c, bool (*pred)(const Task *))
 {
     Task *cand[MAX_TASKS];
@@ -842,7 +851,7 @@ static void cmd_ter(Gen *g, Cpu *c, Task *t)
     svc_leave(g, c, t, "ter_tsk ercd=0.");
 }
 
-static void cmd_rot(Gen *g, Cpu *c, Task *t)
+static void cmd_rot(Gen *g, Cpu *c)
 {
     emit(g, c, "#rot_rdq(three priorities)");
     for (int pri = WORKER_PRI - 1; pri <= WORKER_PRI + 1; pri++) {
@@ -850,7 +859,6 @@ static void cmd_rot(Gen *g, Cpu *c, Task *t)
         rotate(g, c, pri);
         emit(g, c, "leave from rot_rdq ercd=0.");
     }
-    (void)t;
 }
 
 static void cmd_cyc(Gen *g, Cpu *c)
@@ -912,7 +920,7 @@ static void main_command(Gen *g, Cpu *c, Task *t)
     else if (r < 48) cmd_sus(g, c, t);
     else if (r < 60) cmd_rsm(g, c, t);
     else if (r < 66) cmd_ter(g, c, t);
-    else if (r < 72) cmd_rot(g, c, t);
+    else if (r < 72) cmd_rot(g, c);
     else if (r < 75) cmd_cyc(g, c);
     else if (r < 80) cmd_alm(g, c);
     else if (r < 92) cmd_applog(g, c);
