@@ -26,7 +26,10 @@ static const char convert_help[] =
     "                            repeatable; searched before TLV_RULES_PATH\n"
     "                            (colon-separated) and the installed rules\n"
     "  -o, --output OUT          write the trace to OUT instead of standard output\n"
-    "      --allow-scripts       let external-process rules run their program\n"
+    "      --allow-scripts       let external-process rules (\"$STYLE\":\"script\") run\n"
+    "                            their program; without it such a rule is an error\n"
+    "      --script-timeout MS   kill an external-process rule after MS milliseconds\n"
+    "                            (default 60000)\n"
     "  -q, --quiet               no progress bar and no summary line\n"
     "      --max-errors N        print at most N conversion errors (default 20;\n"
     "                            0 = all kept, up to 1000)\n"
@@ -73,6 +76,7 @@ typedef struct convert_args {
     const char *input;
     int quiet;
     long max_errors;
+    long script_timeout;
 } convert_args;
 
 static int parse_convert_args(convert_args *a, int argc, char **argv)
@@ -98,6 +102,13 @@ static int parse_convert_args(convert_args *a, int argc, char **argv)
             a->max_errors = strtol(argv[++i], &end, 10);
             if (*end || a->max_errors < 0) {
                 usage_error("convert", "--max-errors needs a whole number, got '%s'", argv[i]);
+                return -1;
+            }
+        } else if (strcmp(s, "--script-timeout") == 0 && i + 1 < argc) {
+            char *end;
+            a->script_timeout = strtol(argv[++i], &end, 10);
+            if (*end || a->script_timeout <= 0) {
+                usage_error("convert", "--script-timeout needs milliseconds, got '%s'", argv[i]);
                 return -1;
             }
         } else if (s[0] == '-' && s[1]) {
@@ -237,6 +248,8 @@ int cmd_convert(int argc, char **argv)
     setvbuf(out, outbuf, _IOFBF, sizeof outbuf);
     out_ctx oc = {out, tlv_rules_time_radix(rules), NULL, 0, 0};
     tlv_converter_set_event_fn(conv, write_event, &oc);
+    if (a.script_timeout)
+        tlv_converter_set_script_timeout(conv, (int)a.script_timeout);
     tlv_converter_set_source_name(conv, strcmp(a.input, "-") == 0 ? "<stdin>" : a.input);
     progress pg;
     progress_start(&pg, !a.quiet, size);

@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "macro.h"
 #include "prefilter.h"
+#include "script.h"
 #include "stdform.h"
 #include "world.h"
 
@@ -45,6 +46,10 @@ struct tlv_converter {
     const cnv_rule *rule; /* the rule being applied, for messages */
     unsigned char *candidate; /* per rule: may match the current line */
     macro_memo *memo;
+    buf script_input;   /* raw lines kept for external-process rules */
+    int script_timeout_ms;
+    const script_rule *script; /* the script whose output is being read */
+    uint64_t script_line;
     tlv_convert_stats stats;
     int stopped;
     int pending_cr; /* the last byte pushed was CR: a following LF ends nothing */
@@ -68,6 +73,7 @@ tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
     c->md = pcre2_match_data_create(maxgroups + 1, NULL);
     c->candidate = calloc(rules->nrules + 1, 1);
     c->memo = macro_memo_new();
+    c->script_timeout_ms = 60000;
     c->mctx = pcre2_match_context_create(NULL);
     if (!c->md || !c->mctx || !c->candidate || !c->memo || world_init(&c->w, &rules->model, rules->radix) < 0) {
         tlv_converter_free(c);
@@ -100,6 +106,7 @@ void tlv_converter_free(tlv_converter *c)
     free(c->targets.items);
     free(c->candidate);
     macro_memo_free(c->memo);
+    buf_free(&c->script_input);
     free(c);
 }
 
@@ -122,7 +129,11 @@ void tlv_converter_stats(const tlv_converter *c, tlv_convert_stats *out) { *out 
 /* Records a conversion error for the current line: "rule "REGEX": why". */
 static void line_error(tlv_converter *c, const char *why)
 {
-    if (c->rule)
+    if (c->script)
+        diags_add(&c->diags, TLV_SEV_ERROR, c->source, 0, 0,
+                  "external-process rule '%s', output line %llu: %s", c->script->target,
+                  (unsigned long long)c->script_line, why);
+    else if (c->rule)
         diags_add(&c->diags, TLV_SEV_ERROR, c->source, (long)c->stats.lines_read, 0,
                   "rule \"%s\": %s", c->rule->regex, why);
     else
@@ -377,6 +388,10 @@ tlv_status tlv_converter_push_line(tlv_converter *c, const char *line, size_t le
     if (len && line[len - 1] == '\r')
         len--;
     c->stats.lines_read++;
+    if (c->rules->nscripts && c->rules->allow_scripts) {
+        buf_append(&c->script_input, line, len);
+        buf_putc(&c->script_input, '\n');
+    }
     if (c->rules->standard_form)
         return convert_std_line(c, line, len);
     return convert_raw_line(c, line, len);
@@ -429,6 +444,43 @@ tlv_status tlv_converter_push_bytes(tlv_converter *c, const char *data, size_t l
     return st;
 }
 
+void tlv_converter_set_script_timeout(tlv_converter *c, int milliseconds)
+{
+    c->script_timeout_ms = milliseconds > 0 ? milliseconds : 60000;
+}
+
+static int script_output_line(void *ctx, const char *line, size_t len)
+{
+    tlv_converter *c = ctx;
+    c->script_line++;
+    return convert_std_line(c, line, len) == TLV_ERR_USAGE ? -1 : 0;
+}
+
+/* Runs every external-process target on the whole log, once it is read. */
+static void run_scripts(tlv_converter *c)
+{
+    if (!c->rules->allow_scripts || !c->rules->nscripts)
+        return;
+    buf input = BUF_INIT, err = BUF_INIT;
+    script_resource_json(c->rules, &input);
+    buf_puts(&input, "\n---\n");
+    buf_append(&input, buf_str(&c->script_input), c->script_input.len);
+    for (size_t i = 0; i < c->rules->nscripts && !c->stopped; i++) {
+        const script_rule *s = &c->rules->scripts[i];
+        c->script = s;
+        c->script_line = 0;
+        buf_clear(&err);
+        if (script_run(s, buf_str(&input), input.len, c->script_timeout_ms, script_output_line, c,
+                       &err) < 0 && !c->stopped)
+            diags_add(&c->diags, TLV_SEV_ERROR, s->file, s->line, s->col,
+                      "external-process rule '%s' (\"%s %s\"): %s", s->target, s->file_name,
+                      s->arguments, buf_str(&err));
+        c->script = NULL;
+    }
+    buf_free(&input);
+    buf_free(&err);
+}
+
 tlv_status tlv_converter_finish(tlv_converter *c)
 {
     tlv_status st = TLV_OK;
@@ -438,6 +490,9 @@ tlv_status tlv_converter_finish(tlv_converter *c)
     }
     if (st == TLV_ERR_USAGE)
         return st;
+    run_scripts(c);
+    if (c->stopped)
+        return TLV_ERR_USAGE;
     return c->diags.errors ? TLV_ERR_CONVERT : TLV_OK;
 }
 

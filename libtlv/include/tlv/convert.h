@@ -66,9 +66,15 @@ TLV_API tlv_status tlv_converter_push_line(tlv_converter *conv, const char *line
 TLV_API tlv_status tlv_converter_push_bytes(tlv_converter *conv, const char *data, size_t len);
 
 /* Converts the unfinished last line, if any, and runs external-process
- * rules (when allowed). Returns TLV_OK, or TLV_ERR_CONVERT when any line of
+ * rules (when allowed): each gets the resource data as JSON, a line "---",
+ * and every raw line on its standard input, and its standard output is read
+ * as standard-form lines (so with such rules the raw log is kept in memory). Returns TLV_OK, or TLV_ERR_CONVERT when any line of
  * the whole conversion had an error (the output is then partial). */
 TLV_API tlv_status tlv_converter_finish(tlv_converter *conv);
+
+/* How long an external-process rule may run before it is killed and
+ * reported (default 60000 ms). */
+TLV_API void tlv_converter_set_script_timeout(tlv_converter *conv, int milliseconds);
 
 /* Problems found so far: conversion errors name the input line, the rule's
  * regex and the macro that failed. At most 1000 are kept; see
