@@ -66,7 +66,10 @@ long macro_find_call(const char *text, size_t len, size_t from, const char **nam
 
 typedef struct memo_entry {
     uint64_t hash;
-    uint32_t seq;
+    uint32_t seq;           /* state when answered */
+    int lasting;            /* read no Dynamic attribute: valid while these hold: */
+    uint32_t static_changes;
+    size_t nres;
     int id;
     int used;
     buf arg;
@@ -94,8 +97,12 @@ static memo_entry *memo_find(macro_memo *m, const world *w, int id, const char *
                              uint64_t h)
 {
     memo_entry *e = &m->slots[h % MEMO_SLOTS];
-    if (e->used && e->hash == h && e->id == id && e->seq == w->next_seq && e->arg.len == n &&
-        memcmp(e->arg.data, arg, n) == 0)
+    if (!e->used || e->hash != h || e->id != id || e->arg.len != n ||
+        memcmp(e->arg.data, arg, n) != 0)
+        return NULL;
+    if (e->seq == w->next_seq)
+        return e;
+    if (e->lasting && e->static_changes == w->static_changes && e->nres == w->nres)
         return e;
     return NULL;
 }
@@ -111,6 +118,9 @@ static void memo_store(macro_memo *m, const world *w, int id, const char *arg, s
         return;
     }
     e->used = 1;
+    e->lasting = !w->read_dynamic;
+    e->static_changes = w->static_changes;
+    e->nres = w->nres;
     e->hash = h;
     e->id = id;
     e->seq = w->next_seq;
@@ -176,7 +186,7 @@ static int attr_value(world *w, const char *arg, size_t n, const ref_result *r, 
 /* Evaluates one macro call on its (already expanded) argument. */
 static int evaluate(world *w, int id, const char *arg, size_t n, buf *val, buf *err)
 {
-    ref_result r = {0};
+    ref_result r = w->scratch_ref; /* reuse its array: one allocation per run, not per macro */
     char why[300];
     int rc = 0;
     if (world_resolve(w, arg, n, &r, why, sizeof why) < 0) {
@@ -186,14 +196,14 @@ static int evaluate(world *w, int id, const char *arg, size_t n, buf *val, buf *
         } else {
             describe(err, id, arg, n);
             buf_printf(err, ": %s", why);
-            free(r.items);
+            w->scratch_ref = r;
             return -1;
         }
     }
     if (id != M_ATTR && r.rest_len) {
         describe(err, id, arg, n);
         buf_printf(err, ": unexpected '%.*s' after the resource", (int)r.rest_len, r.rest);
-        free(r.items);
+        w->scratch_ref = r;
         return -1;
     }
     char tmp[32];
@@ -219,7 +229,7 @@ static int evaluate(world *w, int id, const char *arg, size_t n, buf *val, buf *
             rc = buf_puts(val, tmp);
         }
     }
-    free(r.items);
+    w->scratch_ref = r;
     return rc;
 }
 
@@ -233,6 +243,7 @@ static int evaluate_memo(world *w, macro_memo *memo, int id, const char *arg, si
     const memo_entry *e = memo_find(memo, w, id, arg, n, h);
     if (e)
         return buf_append(val, buf_str(&e->result), e->result.len);
+    w->read_dynamic = 0;
     if (evaluate(w, id, arg, n, val, err) < 0)
         return -1;
     memo_store(memo, w, id, arg, n, h, val);
@@ -243,8 +254,12 @@ static int evaluate_memo(world *w, macro_memo *memo, int id, const char *arg, si
 static size_t plain_run(const char *text, size_t len, size_t i)
 {
     size_t j = i;
-    while (j < len && text[j] != '$' && text[j] != '{' && text[j] != '}')
+    while (j < len) {
+        unsigned char c = (unsigned char)text[j];
+        if (c == '$' || c == '{' || c == '}') /* '$' 0x24, '{' 0x7b, '}' 0x7d */
+            break;
         j++;
+    }
     return j - i;
 }
 

@@ -179,10 +179,27 @@ struct prefilter {
     size_t n;
     char **lits;
     size_t *lens;
+    uint64_t *head, *tail; /* first and last 8 bytes (or fewer, zero-padded):
+                              literals often share a prefix ("] enter to "), so
+                              two word compares reject most before memcmp */
     uint32_t *bucket_start; /* 65537 offsets into order */
     uint32_t *order;        /* literal indexes sorted by bucket */
     unsigned char *always;  /* rules without a literal */
 };
+
+static uint64_t load_word(const char *s, size_t n)
+{
+    uint64_t w = 0;
+    memcpy(&w, s, n < 8 ? n : 8);
+    return w;
+}
+
+static int literal_at(const prefilter *p, uint32_t r, const char *at)
+{
+    size_t n = p->lens[r], k = n < 8 ? n : 8;
+    return load_word(at, k) == p->head[r] && load_word(at + n - k, k) == p->tail[r] &&
+           (n <= 16 || memcmp(at + 8, p->lits[r] + 8, n - 16) == 0);
+}
 
 static unsigned pair_of(const char *s)
 {
@@ -200,7 +217,10 @@ prefilter *prefilter_new(char *const *literals, size_t n)
     p->always = calloc(n + 1, 1);
     p->bucket_start = calloc(65537, sizeof *p->bucket_start);
     p->order = calloc(n + 1, sizeof *p->order);
-    if (!p->lits || !p->lens || !p->always || !p->bucket_start || !p->order) {
+    p->head = calloc(n + 1, sizeof *p->head);
+    p->tail = calloc(n + 1, sizeof *p->tail);
+    if (!p->lits || !p->lens || !p->always || !p->bucket_start || !p->order || !p->head ||
+        !p->tail) {
         prefilter_free(p);
         return NULL;
     }
@@ -211,6 +231,9 @@ prefilter *prefilter_new(char *const *literals, size_t n)
         }
         p->lits[i] = literals[i];
         p->lens[i] = strlen(literals[i]);
+        p->head[i] = load_word(literals[i], p->lens[i]);
+        size_t k = p->lens[i] < 8 ? p->lens[i] : 8;
+        p->tail[i] = load_word(literals[i] + p->lens[i] - k, k);
         p->bucket_start[pair_of(literals[i]) + 1]++;
     }
     for (size_t b = 1; b <= 65536; b++)
@@ -238,6 +261,8 @@ void prefilter_free(prefilter *p)
     free(p->always);
     free(p->bucket_start);
     free(p->order);
+    free(p->head);
+    free(p->tail);
     free(p);
 }
 
@@ -248,7 +273,7 @@ void prefilter_scan(const prefilter *p, const char *line, size_t len, unsigned c
         unsigned b = pair_of(line + i);
         for (uint32_t k = p->bucket_start[b]; k < p->bucket_start[b + 1]; k++) {
             uint32_t r = p->order[k];
-            if (!candidate[r] && p->lens[r] <= len - i && memcmp(line + i, p->lits[r], p->lens[r]) == 0)
+            if (!candidate[r] && p->lens[r] <= len - i && literal_at(p, r, line + i))
                 candidate[r] = 1;
         }
     }

@@ -76,6 +76,16 @@ static const char *parse_integer_part(const char *p, const char *end, int radix,
                                       uint64_t *mag, const char **why)
 {
     uint64_t v = 0;
+    if (radix == 10) { /* the common case, on every event: no general digit table */
+        for (; p < end && *p >= '0' && *p <= '9'; p++) {
+            uint64_t d = (uint64_t)(*p - '0');
+            if (v > (MAX_INT64_MAGNITUDE - d) / 10) {
+                fail(why, "time does not fit in 64 bits");
+                return NULL;
+            }
+            v = v * 10 + d;
+        }
+    }
     for (; p < end && *p != '.'; p++) {
         int d = digit_value(*p);
         if (d < 0 || d >= radix) {
@@ -175,6 +185,14 @@ static char *digits_backwards(uint64_t v, int radix, int width, char *end)
 {
     static const char digit_chars[] = "0123456789abcdefghijklmnopqrstuvwxyz";
     char *p = end;
+    if (radix == 10) { /* every event's time: let the compiler divide by a constant */
+        do {
+            *--p = (char)('0' + v % 10);
+            v /= 10;
+            width--;
+        } while (v > 0 || width > 0);
+        return p;
+    }
     do {
         *--p = digit_chars[v % (uint64_t)radix];
         v /= (uint64_t)radix;

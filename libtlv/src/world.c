@@ -101,6 +101,7 @@ void world_free(world *w)
     if (w->cache)
         cache_clear(w);
     free(w->cache);
+    free(w->scratch_ref.items);
     intern_free(w->values);
     intern_free(w->names);
     memset(w, 0, sizeof *w);
@@ -112,15 +113,18 @@ long world_find(const world *w, const char *name, size_t n)
     return id == UINT32_MAX || id == 0 ? -1 : (long)id - 1;
 }
 
-uint32_t world_attr(const world *w, size_t res, size_t attr, const tlv_time *at,
-                    uint32_t seq_limit)
+uint32_t world_attr(world *w, size_t res, size_t attr, const tlv_time *at, uint32_t seq_limit)
 {
+    if (!w->model->types[w->res[res].type].attrs[attr].is_static)
+        w->read_dynamic = 1;
     const history *h = &w->res[res].attrs[attr];
     return at ? history_at(h, *at, seq_limit) : history_last(h);
 }
 
 int world_set(world *w, size_t res, size_t attr, tlv_time t, uint32_t val)
 {
+    if (w->model->types[w->res[res].type].attrs[attr].is_static)
+        w->static_changes++;
     return history_set(&w->res[res].attrs[attr], t, w->next_seq++, val);
 }
 
@@ -161,7 +165,7 @@ const cond *world_cond(world *w, const char *text, size_t n, char *err, size_t e
 }
 
 typedef struct lookup_ctx {
-    const world *w;
+    world *w;
     size_t res;
     const tlv_time *at;
     uint32_t seq_limit;
@@ -169,7 +173,7 @@ typedef struct lookup_ctx {
 
 static int lookup_attr(void *ctx, const char *name, size_t n, const char **val, size_t *vlen)
 {
-    const lookup_ctx *k = ctx;
+    lookup_ctx *k = ctx;
     const rt_resource *r = &k->w->res[k->res];
     const res_type *t = &k->w->model->types[r->type];
     long ai = model_attr_index(t, name, n);

@@ -24,6 +24,16 @@ typedef struct rt_resource {
     history *attrs;        /* one per attribute of the type */
 } rt_resource;
 
+/* The result of resolving a resource reference. */
+typedef struct ref_result {
+    size_t *items;          /* matching resource indexes, in resource order */
+    size_t n, cap;
+    int has_time;
+    tlv_time time;
+    const char *rest;       /* text after the reference (".attr" for $ATTR) */
+    size_t rest_len;
+} ref_result;
+
 typedef struct cond_cache_entry cond_cache_entry;
 
 typedef struct world {
@@ -38,8 +48,12 @@ typedef struct world {
     uint32_t next_seq;     /* sequence number of the next change; also tells
                               whether the state changed since a macro result
                               was remembered */
+    uint32_t static_changes; /* events that changed a Static attribute */
+    int read_dynamic;      /* set when a Dynamic attribute is read: answers
+                              that read none stay right while the state changes */
     cond_cache_entry *cache;
     size_t cache_slots, cache_used;
+    ref_result scratch_ref; /* reused by macros so resolving allocates nothing */
 } world;
 
 int world_init(world *w, const model *m, int radix);
@@ -49,8 +63,9 @@ void world_free(world *w);
 long world_find(const world *w, const char *name, size_t n);
 
 /* The value of an attribute (index into its type's attributes) at *at, or
- * after every change when at is NULL. */
-uint32_t world_attr(const world *w, size_t res, size_t attr, const tlv_time *at,
+ * after every change when at is NULL. Notes in w->read_dynamic when the
+ * attribute is Dynamic. */
+uint32_t world_attr(world *w, size_t res, size_t attr, const tlv_time *at,
                     uint32_t seq_limit);
 
 /* Records an attribute change; returns 0 or -1 (no memory). */
@@ -59,16 +74,6 @@ int world_set(world *w, size_t res, size_t attr, tlv_time t, uint32_t val);
 /* A compiled condition for `text`, from a cache (conditions built from log
  * values repeat). NULL with err filled when malformed. Owned by the world. */
 const cond *world_cond(world *w, const char *text, size_t n, char *err, size_t errsz);
-
-/* The result of resolving a resource reference. */
-typedef struct ref_result {
-    size_t *items;          /* matching resource indexes, in resource order */
-    size_t n, cap;
-    int has_time;
-    tlv_time time;
-    const char *rest;       /* text after the reference (".attr" for $ATTR) */
-    size_t rest_len;
-} ref_result;
 
 /* Resolves `text`: an optional "[T]" time prefix, then a resource name, a
  * type name (every resource of the type), or Type(condition) evaluated at T
