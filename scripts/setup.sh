@@ -12,6 +12,10 @@ PACKAGES=(
   build-essential cmake pkg-config   # compiler and build system
   libpcre2-dev pcre2-utils           # regular expressions (JIT); pcre2grep for the benchmark
   libcjson-dev                       # JSON output
+  libsdl2-dev libsdl2-ttf-dev        # drawing (software renderer) and text
+  libfontconfig-dev                  # finding fonts
+  fonts-noto-cjk fonts-dejavu-core   # a font with Japanese glyphs, and a plain fallback
+  libpng-dev                         # writing PNG files
 )
 
 missing=()

@@ -49,7 +49,15 @@ void progress_update(progress *p, unsigned long long bytes, unsigned long long l
 void progress_end(progress *p);
 double now_seconds(void);
 
+/* Loads rules, converts `input` into a trace and builds its shapes, printing
+ * diagnostics. Returns EXIT_OK, EXIT_PARTIAL (made, with errors) or
+ * EXIT_USAGE (nothing usable); the caller frees what was set. */
+int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cpu_attribute,
+                          tlv_rules **rules, tlv_trace **trace, tlv_shapes **shapes);
+
 int cmd_convert(int argc, char **argv);
+int cmd_shapes(int argc, char **argv);
+int cmd_render(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 
 #endif

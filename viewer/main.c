@@ -14,6 +14,8 @@ static const char main_help[] =
     "commands:\n"
     "  convert   convert a log into a standard-form trace\n"
     "  check     check rule and resource files without a log\n"
+    "  shapes    print the shapes the visualization rules draw, as JSON Lines\n"
+    "  render    draw the timeline of a log into a PNG image\n"
     "  version   print the version\n"
     "\n"
     "'tlv COMMAND --help' documents each command. Rule files are found with -R DIR,\n"
@@ -36,6 +38,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "convert") == 0)
         return cmd_convert(argc - 1, argv + 1);
+    if (strcmp(cmd, "shapes") == 0)
+        return cmd_shapes(argc - 1, argv + 1);
+    if (strcmp(cmd, "render") == 0)
+        return cmd_render(argc - 1, argv + 1);
     if (strcmp(cmd, "check") == 0)
         return cmd_check(argc - 1, argv + 1);
     fprintf(stderr, "%s: unknown command '%s'\n\n%s", prog, cmd, main_help);

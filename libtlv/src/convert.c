@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "cond.h"
+#include "convert_impl.h"
 #include "diag.h"
 #include "macro.h"
 #include "prefilter.h"
@@ -31,6 +32,8 @@ struct tlv_converter {
     char *source;
     tlv_event_fn fn;
     void *user;
+    tlv_event_fn sink;
+    void *sink_user;
     pcre2_match_data *md;
     pcre2_match_context *mctx;
     match_list ml;
@@ -122,6 +125,14 @@ void tlv_converter_set_event_fn(tlv_converter *c, tlv_event_fn fn, void *user)
     c->user = user;
 }
 
+world *converter_world(tlv_converter *c) { return &c->w; }
+
+void converter_set_sink(tlv_converter *c, tlv_event_fn fn, void *user)
+{
+    c->sink = fn;
+    c->sink_user = user;
+}
+
 const tlv_diags *tlv_converter_diags(const tlv_converter *c) { return &c->diags; }
 
 void tlv_converter_stats(const tlv_converter *c, tlv_convert_stats *out) { *out = c->stats; }
@@ -146,7 +157,7 @@ static int deliver(tlv_converter *c, const rt_resource *r, const tlv_event *prot
     ev.resource = r->name;
     ev.input_line = c->stats.lines_read;
     ev.seq = c->stats.events++;
-    if (c->fn && c->fn(c->user, &ev) != 0) {
+    if ((c->fn && c->fn(c->user, &ev) != 0) || (c->sink && c->sink(c->sink_user, &ev) != 0)) {
         c->stopped = 1;
         return -1;
     }

@@ -158,3 +158,5 @@ uint32_t intern_add(intern_pool *p, const char *s, size_t n)
 const char *intern_str(const intern_pool *p, uint32_t id) { return p->items[id].s; }
 
 size_t intern_len(const intern_pool *p, uint32_t id) { return p->items[id].n; }
+
+uint32_t intern_count(const intern_pool *p) { return (uint32_t)p->count; }

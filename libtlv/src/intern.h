@@ -26,6 +26,9 @@ uint32_t intern_find(const intern_pool *p, const char *s, size_t n);
 const char *intern_str(const intern_pool *p, uint32_t id);
 size_t intern_len(const intern_pool *p, uint32_t id);
 
+/* Number of strings in the pool (ids are 0..count-1). */
+uint32_t intern_count(const intern_pool *p);
+
 /* Hash used by the pool, exposed for other string-keyed tables. */
 uint64_t hash_bytes(const char *s, size_t n);
 

@@ -38,10 +38,17 @@ static long skip_class(const char *p, size_t n, size_t i)
         if (p[j] == '\\')
             j++;
         else if (p[j] == '[' && j + 1 < n && p[j + 1] == ':') {
-            const char *end = strstr(p + j, ":]");
-            if (!end)
+            /* only [:name:] or [:^name:]; PCRE2 reads anything else (such as
+               "[:a]") differently, so give up rather than guess */
+            size_t k = j + 2;
+            if (k < n && p[k] == '^')
+                k++;
+            size_t name = k;
+            while (k < n && ((p[k] >= 'a' && p[k] <= 'z') || (p[k] >= 'A' && p[k] <= 'Z')))
+                k++;
+            if (k == name || k + 1 >= n || p[k] != ':' || p[k + 1] != ']')
                 return -1;
-            j = (size_t)(end - p) + 1;
+            j = k + 1;
         } else if (p[j] == ']')
             return (long)j + 1;
     }
@@ -71,6 +78,19 @@ static long skip_group(const char *p, size_t n, size_t i)
  * setting that could change how literals match. */
 static int unsafe_pattern(const char *p, size_t n)
 {
+    /* Anywhere, even inside groups and classes: \Q..\E (quoted text hides
+       the pattern's structure), comments and callouts (free text that may
+       hold brackets), and verbs such as (*ACCEPT), which ends a match early. */
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\\') {
+            if (i + 1 < n && (p[i + 1] == 'Q' || p[i + 1] == 'E'))
+                return 1;
+            i++;
+        } else if (p[i] == '(' && i + 1 < n &&
+                   (p[i + 1] == '*' || (p[i + 1] == '?' && i + 2 < n &&
+                                        (p[i + 2] == '#' || p[i + 2] == 'C'))))
+            return 1;
+    }
     for (size_t i = 0; i < n; i++) {
         if (p[i] == '\\') {
             if (i + 1 < n && (p[i + 1] == 'Q' || p[i + 1] == 'E'))
@@ -115,6 +135,29 @@ static int allows_zero(const char *p, size_t n, size_t i)
     return 0;
 }
 
+/* Length of the counted quantifier ("{2}", "{0,3}", "{,3}", "{ 1 , 2 }")
+ * starting at p[i], or 0 when p[i] is not one (then '{' is a literal). Any
+ * run of digits, commas and spaces counts: reading a literal "{,}" as a
+ * quantifier only loses literal characters. */
+static size_t quantifier_len(const char *p, size_t n, size_t i)
+{
+    if (p[i] != '{')
+        return 0;
+    for (size_t j = i + 1; j < n; j++) {
+        if (p[j] == '}')
+            return j - i + 1;
+        if (!strchr("0123456789, ", p[j]))
+            return 0;
+    }
+    return 0;
+}
+
+/* Bytes in the UTF-8 character starting with byte c (patterns are UTF-8). */
+static size_t utf8_char_len(unsigned char c)
+{
+    return c < 0xc0 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+}
+
 static void keep_longest(buf *best, const buf *run)
 {
     if (run->len > best->len) {
@@ -130,13 +173,18 @@ char *prefilter_required_literal(const char *p, size_t min_len)
         return NULL;
     buf best = BUF_INIT, run = BUF_INIT;
     for (size_t i = 0; i < n;) {
-        char lit;
-        size_t atom_end;
-        if (p[i] == '\\' && i + 1 < n && escaped_literal(p[i + 1], &lit))
+        char lit[4];
+        size_t lit_len = 1, atom_end;
+        if (p[i] == '\\' && i + 1 < n && escaped_literal(p[i + 1], &lit[0]))
             atom_end = i + 2;
         else if (!strchr("\\.[()^$?*+{|", p[i])) {
-            lit = p[i];
-            atom_end = i + 1;
+            /* a multi-byte character is one atom: a quantifier after it
+               repeats all of its bytes */
+            lit_len = utf8_char_len((unsigned char)p[i]);
+            if (lit_len > n - i)
+                break; /* truncated UTF-8: does not compile anyway */
+            memcpy(lit, p + i, lit_len);
+            atom_end = i + lit_len;
         } else {
             /* not a literal: skip the atom, end the run */
             if (p[i] == '\\' && (i + 1 >= n || !strchr("dDwWsShHvVRXbBAzZGK", p[i + 1]))) {
@@ -146,8 +194,9 @@ char *prefilter_required_literal(const char *p, size_t min_len)
             }
             keep_longest(&best, &run);
             buf_clear(&run);
+            size_t q = quantifier_len(p, n, i); /* its digits are no literal */
             long k = p[i] == '[' ? skip_class(p, n, i) : p[i] == '(' ? skip_group(p, n, i)
-                     : p[i] == '\\' ? (long)i + 2 : (long)i + 1;
+                     : p[i] == '\\' ? (long)i + 2 : q ? (long)(i + q) : (long)i + 1;
             if (k < 0)
                 break;
             i = (size_t)k;
@@ -155,13 +204,13 @@ char *prefilter_required_literal(const char *p, size_t min_len)
         }
         if (is_quantifier_start(p, n, atom_end)) {
             if (!allows_zero(p, n, atom_end))
-                buf_putc(&run, lit); /* at least one: it ends the run */
+                buf_append(&run, lit, lit_len); /* at least one: it ends the run */
             keep_longest(&best, &run);
             buf_clear(&run);
             i = atom_end;
             continue;
         }
-        buf_putc(&run, lit);
+        buf_append(&run, lit, lit_len);
         i = atom_end;
     }
     keep_longest(&best, &run);

@@ -7,6 +7,7 @@
 #include "rules_impl.h"
 
 #include "buf.h"
+#include "check.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -101,8 +102,10 @@ static loaded_file *load_file(struct tlv_rules *r, const char *path, const char 
     }
     tj_error err;
     f->root = tj_parse(buf_str(&text), text.len, &err);
-    if (!f->root)
+    if (!f->root) {
+        r->unreadable = 1;
         diags_add(&r->diags, TLV_SEV_ERROR, path, err.line, err.col, "%s", err.message);
+    }
     else if (f->root->type != TJ_OBJECT) {
         diags_add(&r->diags, TLV_SEV_ERROR, path, f->root->line, f->root->col,
                   "the file must hold one JSON object, found %s", tj_type_name(f->root->type));
@@ -286,12 +289,17 @@ static struct tlv_rules *rules_new(const tlv_rules_options *opts)
         opts = &defaults;
     }
     r->allow_scripts = opts->allow_scripts;
+    r->ref_severity = TLV_SEV_WARNING;
     build_search_path(r, opts);
     return r;
 }
 
 static tlv_status status_of(const struct tlv_rules *r)
 {
+    if (r->scripts_refused)
+        return TLV_ERR_SCRIPT;
+    if (r->unreadable)
+        return TLV_ERR_SYNTAX;
     for (size_t i = 0; i < r->diags.count; i++)
         if (r->diags.items[i].severity == TLV_SEV_ERROR)
             return r->res_root ? TLV_ERR_RULE : TLV_ERR_SYNTAX;
@@ -304,6 +312,7 @@ static void refuse_scripts(struct tlv_rules *r)
         return;
     for (size_t i = 0; i < r->nscripts; i++) {
         const script_rule *s = &r->scripts[i];
+        r->scripts_refused = 1;
         diags_add(&r->diags, TLV_SEV_ERROR, s->file, s->line, s->col,
                   "target '%s' is an external-process rule (it runs \"%s %s\"); it runs only "
                   "when scripts are allowed (tlv: --allow-scripts)",
@@ -346,6 +355,8 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
     if (cnv_build_prefilter(r) < 0)
         diags_add(&r->diags, TLV_SEV_ERROR, NULL, 0, 0, "out of memory");
     load_targets(r, "VisualizeRules", ".viz", add_viz_target);
+    check_cnv_references(r);
+    check_viz_references(r);
 }
 
 tlv_status tlv_rules_load(const char *res_path, const tlv_rules_options *opts, tlv_rules **out)
@@ -433,6 +444,7 @@ static void check_one_file(struct tlv_rules *r, const char *path)
         for (size_t i = 0; i < r->ndirs; i++)
             add_dir(sub, r->dirs[i], strlen(r->dirs[i]));
         sub->allow_scripts = 1; /* checking runs nothing */
+        sub->ref_severity = TLV_SEV_ERROR;
         load_resource_file(sub, path);
         diags_merge(&r->diags, &sub->diags);
         tlv_rules_free(sub);
@@ -466,13 +478,17 @@ tlv_status tlv_rules_check(const char *res_path, const char *const *files, size_
     if (!r)
         return TLV_ERR_NOMEM;
     r->allow_scripts = 1; /* checking runs nothing, so script targets are fine */
+    r->ref_severity = TLV_SEV_ERROR;
     for (size_t i = 0; i < n_files; i++)
         check_one_file(r, files[i]);
+    check_cnv_references(r); /* against the types of the .resh files given */
+    check_viz_references(r);
     if (res_path) {
         struct tlv_rules *sub = rules_new(opts);
         if (!sub)
             return TLV_ERR_NOMEM;
         sub->allow_scripts = 1;
+        sub->ref_severity = TLV_SEV_ERROR;
         load_resource_file(sub, res_path);
         diags_merge(&r->diags, &sub->diags);
         tlv_rules_free(sub);

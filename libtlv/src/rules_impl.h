@@ -77,6 +77,11 @@ struct tlv_rules {
     viz_source *viz;
     size_t nviz, viz_cap;
     struct prefilter *prefilter; /* built once all rules are compiled */
+    int unreadable;         /* a file could not be parsed: TLV_ERR_SYNTAX */
+    int scripts_refused;    /* TLV_ERR_SCRIPT */
+    tlv_severity ref_severity; /* of unknown names found by check.c: errors for
+                                  tlv check, warnings when loading (the run goes
+                                  on and reports each use) */
 };
 
 /* Compiles every member of one .cnv target object into rules (cnv.c). */

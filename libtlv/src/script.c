@@ -135,7 +135,8 @@ static int flush_lines(buf *acc, int final, script_line_fn fn, void *ctx)
             return -1;
         start = acc->len;
     }
-    memmove(acc->data, acc->data + start, acc->len - start);
+    if (start && acc->len > start) /* acc->data may be NULL when nothing was read */
+        memmove(acc->data, acc->data + start, acc->len - start);
     acc->len -= start;
     if (acc->data)
         acc->data[acc->len] = '\0';

@@ -204,6 +204,12 @@ static int push_result(ref_result *r, size_t res)
     return 0;
 }
 
+int world_test(world *w, size_t res, const cond *c, const tlv_time *at, uint32_t seq_limit)
+{
+    lookup_ctx k = {w, res, at, seq_limit};
+    return cond_eval(c, lookup_attr, &k);
+}
+
 int world_select(world *w, size_t type, const cond *c, const tlv_time *at, uint32_t seq_limit,
                  ref_result *r)
 {

@@ -83,6 +83,9 @@ const cond *world_cond(world *w, const char *text, size_t n, char *err, size_t e
 int world_resolve(world *w, const char *text, size_t n, ref_result *r, char *err,
                   size_t errsz);
 
+/* Whether resource `res` satisfies condition `c` at (at, seq_limit). */
+int world_test(world *w, size_t res, const cond *c, const tlv_time *at, uint32_t seq_limit);
+
 /* Resolves only a type-and-condition (`Task` + `state==RUNNING`) at a time,
  * appending matches to r->items. seq_limit as for history_at. */
 int world_select(world *w, size_t type, const cond *c, const tlv_time *at,

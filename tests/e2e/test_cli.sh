@@ -107,10 +107,38 @@ expect_line "$TMP/err" "bad.cnv:5:23: warning: \${nosuch} names no group of the 
 expect_line "$TMP/err" "bad.resh:5:1: error: expected ',' or '}' after an object member, found end of file" "malformed JSON"
 expect_line "$TMP/err" "bad2.resh:1:50: error: attribute 'id': unknown VariableType 'Numbr' (expected String, Number or Boolean)" "bad VariableType"
 expect_line "$TMP/err" "bad2.resh:1:75: error: attribute 'id': unknown AllocationType 'Sometimes' (expected Static or Dynamic)" "bad AllocationType"
-expect_line "$TMP/err" "tlv check: 5 errors, 1 warning" "check summary"
+# bad2.resh declares a Task without "state", so k.cnv's use of it is reported too.
+expect_line "$TMP/err" "../k.cnv:3:37: error: type 'Task' has no attribute 'state' (in \"[\${t}]\$RES_NAME{Task(id==\${id})}.state=RUNNING\")" "reference against the checked headers"
+expect_line "$TMP/err" "tlv check: 6 errors, 1 warning" "check summary"
 cd ..
 run "$TLV" check -R . -r k.res
 expect_status 0 "check a good resource file"
 run "$TLV" check
 expect_status 2 "check without files"
+
+# References to types, attributes, behaviors, resources and shapes are checked
+# where they are written literally.
+mkdir refs
+cp k.resh refs/
+cat >refs/k.cnv <<'JSON'
+{"k":{
+ "^(?<t>\\d+) a (?<id>\\d+)$": ["[${t}]$RES_NAME{Tsk(id==${id})}.state=X", "[${t}]$RES_NAME{Task(id==${id})}.stat=X", "[${t}]A.hi()", "[${t}]A.hello(x)"],
+ "^(?<t>\\d+) b$": {"$ATTR{A.nope}==1": "[${t}]Nobody.state=1"}
+}}
+JSON
+cat >refs/k.viz <<'JSON'
+{"k":{"Shapes":{"s1":[{"Type":"Line","Points":["0,0","1,1"]}]},
+ "VisualizeRules":{"r":{"Target":"Task","Shapes":{"e":{"From":"${TARGET}.stte","To":"${TARGET}.state","Figures":["s1","s2(1)"]}}}}}}
+JSON
+printf '{"ConvertRules":["k"],"ResourceHeaders":["k"],"VisualizeRules":["k"],"Resources":{"A":{"Type":"Task"}}}\n' >refs/k.res
+run "$TLV" check -R refs -r refs/k.res
+expect_status 1 "check references"
+expect_line "$TMP/err" "refs/k.cnv:2:33: error: no resource type named 'Tsk' (in \"[\${t}]\$RES_NAME{Tsk(id==\${id})}.state=X\")" "unknown type"
+expect_line "$TMP/err" "refs/k.cnv:2:76: error: type 'Task' has no attribute 'stat' (in \"[\${t}]\$RES_NAME{Task(id==\${id})}.stat=X\")" "unknown attribute"
+expect_line "$TMP/err" "refs/k.cnv:2:119: error: type 'Task' has no behavior 'hi' (in \"[\${t}]A.hi()\")" "unknown behavior"
+expect_line "$TMP/err" "refs/k.cnv:3:41: error: type 'Task' has no attribute 'nope' (in \"\$ATTR{A.nope}==1\")" "unknown attribute in \$ATTR"
+expect_line "$TMP/err" "refs/k.cnv:3:41: error: no resource or resource type named 'Nobody' (in \"[\${t}]Nobody.state=1\")" "unknown resource"
+expect_line "$TMP/err" "refs/k.viz:2:63: error: type 'Task' has no attribute 'stte' (in \"\${TARGET}.stte\")" "unknown attribute in a pattern"
+expect_line "$TMP/err" "refs/k.viz:2:119: error: rule 'r': figure 's2' names no shape of the requested targets" "unknown shape"
+expect_line "$TMP/err" "tlv check: 7 errors, 0 warnings" "reference check summary"
 finish

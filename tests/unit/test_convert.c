@@ -273,6 +273,13 @@ static const char cv_cnv[] =
     "  \"^" T "props$\": \"[${t}]TASK2.log($ATTR{TASK2._name}/$ATTR{TASK2._type}/"
     "$ATTR{TASK2._displayName}, $RES_DISPLAYNAME{TASK2}/$RES_COLOR{TASK2}/$RES_COLOR{TASK1})\",\n"
     /* a malformed condition */
+    /* regex forms that hide or vary their literal text */
+    "  \"(?i)^" T "shout (?<v>\\\\w+)$\": \"[${t}]TASK1.go(i-${v})\",\n"
+    "  \"^" T "(?:alpha|beta)-(?<v>\\\\w+)$\": \"[${t}]TASK1.go(alt-${v})\",\n"
+    "  \"^" T "\\\\x41BC(?<v>\\\\w+)$\": \"[${t}]TASK1.go(hex-${v})\",\n"
+    "  \"^" T "\\\\Qa.b\\\\E(?<v>\\\\w+)$\": \"[${t}]TASK1.go(q-${v})\",\n"
+    "  \"^" T "(?:opt)?tail(?<v>\\\\d)$\": \"[${t}]TASK1.go(opt-${v})\",\n"
+    "  \"^" T "zz|^" T "yy$\": \"[${t}]TASK1.go(top-alt)\",\n"
     "  \"^" T "badcond$\": {\"$ATTR{TASK1.state}==RUNNABLE &&\": \"[${t}]TASK1.go(x)\"}\n"
     "}}\n";
 
@@ -522,15 +529,26 @@ static void test_time_queries(tlv_rules *rules)
                       "[200]CurrentContext.name=C/1\n"
                       "[200]CurrentContext.name=RUNNABLE/1");
     CHECK_INT(ndiags(conv), 0);
+    /* a change inserted before an earlier query's time changes its answer */
+    reset(&c);
+    CHECK_INT(push(conv, "[60] set TASK1 state=Z"), TLV_OK);
+    CHECK_INT(push(conv, "[60] set TASK3 state=RUNNING"), TLV_OK);
+    CHECK_INT(push(conv, "[200] query 75"), TLV_OK);
+    CHECK_INT(push(conv, "[200] query 55"), TLV_OK);
+    CHECK_STR(c.text, "[60]TASK1.state=Z\n[60]TASK3.state=RUNNING\n"
+                      "[200]CurrentContext.name=Z/1\n[200]CurrentContext.name=RUNNING/1");
+    CHECK_INT(push(conv, "[60] set TASK3 state=DORMANT"), TLV_OK);
+    CHECK_INT(push(conv, "[200] query 75"), TLV_OK);
+    CHECK_STR(attr_now(conv, "CurrentContext", "name"), "Z/0");
 
     /* tlv_converter_attr_at: the same answers */
     CHECK_STR(attr_at(conv, "TASK1", "state", 49), "RUNNABLE");
     CHECK_STR(attr_at(conv, "TASK1", "state", 50), "RUNNING");
-    CHECK_STR(attr_at(conv, "TASK1", "state", 99), "RUNNING");
+    CHECK_STR(attr_at(conv, "TASK1", "state", 59), "RUNNING");
+    CHECK_STR(attr_at(conv, "TASK1", "state", 99), "Z");
     CHECK_STR(attr_at(conv, "TASK1", "state", 100), "A");
     CHECK_STR(attr_at(conv, "TASK1", "state", 1000), "C");
     CHECK_STR(attr_now(conv, "TASK1", "state"), "C");
-    CHECK_STR(attr_now(conv, "CurrentContext", "name"), "RUNNABLE/1");
     CHECK_STR(attr_at(conv, "CurrentContext", "name", 199), "None");
     CHECK_STR(attr_at(conv, "TASK3", "state", -6), "DORMANT");
     CHECK_STR(attr_at(conv, "TASK3", "state", -5), "RUNNING");
@@ -551,6 +569,24 @@ static void test_properties(tlv_rules *rules)
     tlv_converter *conv = new_conv(rules, &c, NULL);
     CHECK_INT(push(conv, "[9] props"), TLV_OK);
     CHECK_STR(c.text, "[9]TASK2.log(TASK2/Task/Second task,Second task/a0b0c0/1f77b4)");
+    tlv_converter_free(conv);
+}
+
+static void test_rule_forms(tlv_rules *rules)
+{
+    collector c;
+    tlv_converter *conv = new_conv(rules, &c, NULL);
+    static const char *const in[] = {
+        "[1] SHOUT a", "[2] shout b", "[3] beta-c", "[4] alpha-d", "[5] ABCe", "[6] a.bf",
+        "[7] axbg", "[8] tail1", "[9] opttail2", "[10] yy", "[11] zz",
+    };
+    for (size_t i = 0; i < sizeof in / sizeof *in; i++)
+        CHECK_INT(push(conv, in[i]), TLV_OK);
+    CHECK_STR(c.text, "[1]TASK1.go(i-a)\n[2]TASK1.go(i-b)\n[3]TASK1.go(alt-c)\n"
+                      "[4]TASK1.go(alt-d)\n[5]TASK1.go(hex-e)\n[6]TASK1.go(q-f)\n"
+                      "[8]TASK1.go(opt-1)\n[9]TASK1.go(opt-2)\n[10]TASK1.go(top-alt)\n"
+                      "[11]TASK1.go(top-alt)");
+    CHECK_INT(ndiags(conv), 0);
     tlv_converter_free(conv);
 }
 
@@ -600,6 +636,12 @@ static void test_push_bytes(tlv_rules *rules)
     CHECK_INT(st.lines_read, 4);
     CHECK_INT(st.lines_matched, 3);
     CHECK_INT(st.bytes_read, 37);
+    tlv_converter_free(conv);
+
+    /* push_line ignores a trailing CR */
+    conv = new_conv(rules, &c, NULL);
+    CHECK_INT(push(conv, "[1] mark a\r"), TLV_OK);
+    CHECK_STR(c.text, "[1]TASK1.go(first-a)\n[1]TASK1.go(second)");
     tlv_converter_free(conv);
 
     /* CR CR LF: a line, then an empty line */
@@ -896,6 +938,7 @@ int main(void)
         test_type_condition(rules);
         test_time_queries(rules);
         test_properties(rules);
+        test_rule_forms(rules);
         test_push_bytes(rules);
         test_stop(rules);
         tlv_rules_free(rules);

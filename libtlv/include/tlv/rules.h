@@ -45,10 +45,11 @@ TLV_API void tlv_rules_options_init(tlv_rules_options *opts);
 /* Loads the resource file at `res_path` and the targets it requests.
  * *out is set to a handle even on failure (NULL only when memory ran out),
  * so the diagnostics can be read with tlv_rules_diags(); free it with
- * tlv_rules_free(). Returns TLV_OK, TLV_ERR_IO (a file cannot be read),
- * TLV_ERR_SYNTAX (a file is not TLV JSON), or TLV_ERR_RULE (a requested
- * target is missing, a type or attribute is undeclared, a regex does not
- * compile, ...). Warnings do not make it fail. */
+ * tlv_rules_free(). Returns TLV_OK, TLV_ERR_IO (the resource file cannot be
+ * read), TLV_ERR_SYNTAX (a file is not TLV JSON), TLV_ERR_SCRIPT (a requested
+ * target is an external-process rule and scripts are not allowed), or
+ * TLV_ERR_RULE (a requested target is missing, a type or attribute is
+ * undeclared, a regex does not compile, ...). Warnings do not make it fail. */
 TLV_API tlv_status tlv_rules_load(const char *res_path, const tlv_rules_options *opts,
                                   tlv_rules **out);
 

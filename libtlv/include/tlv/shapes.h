@@ -1,0 +1,111 @@
+/*
+ * shapes.h — turning a converted trace into shapes with the visualization
+ * rules (.viz): rows (one per resource some rule draws, one per rule without
+ * a Target, or one per processor in per-CPU mode), and for each row the
+ * primitives to draw over time intervals.
+ *
+ * Include <tlv/tlv.h> rather than this file.
+ */
+#ifndef TLV_SHAPES_H
+#define TLV_SHAPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A converted trace kept in memory: every event, in (time, line) order, and
+ * the state of every attribute over time. */
+typedef struct tlv_trace tlv_trace;
+
+/* Creates an empty trace for logs described by `rules` (which must outlive
+ * it). Feed it like a converter, then finish it. *out is NULL only on
+ * TLV_ERR_NOMEM. */
+TLV_API tlv_status tlv_trace_new(const tlv_rules *rules, tlv_trace **out);
+TLV_API void tlv_trace_free(tlv_trace *trace);
+
+/* The converter that feeds the trace: set its source name, push lines or
+ * bytes into it, then call tlv_trace_finish(). Owned by the trace. */
+TLV_API tlv_converter *tlv_trace_converter(tlv_trace *trace);
+
+/* Converts a whole file (or standard input for "-") into the trace and
+ * finishes it. Returns as tlv_converter_finish, or TLV_ERR_IO. */
+TLV_API tlv_status tlv_trace_load_file(tlv_trace *trace, const char *path);
+
+/* Ends the input and sorts the events. Returns as tlv_converter_finish. */
+TLV_API tlv_status tlv_trace_finish(tlv_trace *trace);
+
+/* Events in (time, line) order, after tlv_trace_finish. The event's
+ * pointers stay valid as long as the trace. */
+TLV_API size_t tlv_trace_event_count(const tlv_trace *trace);
+TLV_API void tlv_trace_event(const tlv_trace *trace, size_t i, tlv_event *out);
+
+/* First and last event times (both zero for an empty trace). */
+TLV_API tlv_time tlv_trace_start(const tlv_trace *trace);
+TLV_API tlv_time tlv_trace_end(const tlv_trace *trace);
+
+/* The shapes of a trace. */
+typedef struct tlv_shapes tlv_shapes;
+
+typedef struct tlv_shapes_options {
+    /* Per-CPU mode: the attribute that names a resource's processor (the
+     * TOPPERS/FMP rules use "prcId"); NULL for one row per resource. Each
+     * processor gets one row with the shapes of the resources that had that
+     * attribute value when the shape started. */
+    const char *cpu_attribute;
+} tlv_shapes_options;
+
+/* Applies the visualization rules of the trace's rule set. *out is set even
+ * on failure (NULL only on TLV_ERR_NOMEM); rule errors (a figure naming no
+ * shape, a malformed condition, a macro failing for an event) are recorded
+ * with the rule, event and trace line, and the other shapes are still made.
+ * Returns TLV_OK, TLV_ERR_RULE (some rule had errors) or TLV_ERR_NOMEM. The
+ * trace must outlive the shapes. */
+TLV_API tlv_status tlv_shapes_build(const tlv_trace *trace, const tlv_shapes_options *opts,
+                                    tlv_shapes **out);
+TLV_API void tlv_shapes_free(tlv_shapes *shapes);
+TLV_API const tlv_diags *tlv_shapes_diags(const tlv_shapes *shapes);
+
+/* Rows, top to bottom. */
+TLV_API size_t tlv_shapes_row_count(const tlv_shapes *shapes);
+typedef struct tlv_row_info {
+    const char *label;        /* display name of the resource, rule or processor */
+    const char *resource;     /* resource name, or NULL for a rule row / CPU row */
+    const char *group;        /* the resource type's display name (or the rule's) */
+} tlv_row_info;
+TLV_API void tlv_shapes_row(const tlv_shapes *shapes, size_t row, tlv_row_info *out);
+
+/* One drawn primitive, with names resolved. Pointers live as long as the
+ * shapes handle. */
+typedef struct tlv_shape_info {
+    const char *rule;         /* rule name */
+    const char *event;        /* event (shape) name within the rule */
+    const char *resource;     /* NULL for rules without a Target */
+    size_t row;
+    tlv_time from, to;
+    const char *type;         /* "Rectangle", "Line", ... */
+    const char *text;         /* Text primitives: the text, else NULL */
+    uint32_t fill;            /* 0xAARRGGBB; valid when has_fill */
+    int has_fill;
+    uint32_t pen;             /* 0xAARRGGBB; valid when has_pen */
+    int has_pen;
+} tlv_shape_info;
+
+/* All shapes, ordered by rule, event, resource, from (the order of
+ * `tlv shapes`). */
+TLV_API size_t tlv_shapes_count(const tlv_shapes *shapes);
+TLV_API void tlv_shapes_get(const tlv_shapes *shapes, size_t i, tlv_shape_info *out);
+
+/* Calls fn for every shape of `row` overlapping [t0, t1], in drawing order.
+ * O(log n + k). fn returns 0 to go on. */
+typedef int (*tlv_shape_fn)(void *user, const tlv_shape_info *shape);
+TLV_API void tlv_shapes_query(const tlv_shapes *shapes, size_t row, tlv_time t0, tlv_time t1,
+                              tlv_shape_fn fn, void *user);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,18 @@
+/*
+ * convert_impl.h — what other libtlv modules need from a converter beyond
+ * the public API: its world (resources and attribute histories) and an
+ * internal event sink, so a trace can record events while the public event
+ * function stays free for the caller.
+ */
+#ifndef TLV_CONVERT_IMPL_H
+#define TLV_CONVERT_IMPL_H
+
+#include "tlv/tlv.h"
+#include "world.h"
+
+world *converter_world(tlv_converter *c);
+
+/* Called for every event after the public event function. */
+void converter_set_sink(tlv_converter *c, tlv_event_fn fn, void *user);
+
+#endif

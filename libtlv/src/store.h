@@ -1,0 +1,76 @@
+/*
+ * store.h — the shape store: every drawn primitive kept once with its row,
+ * time interval and resolved style, indexed per row so that "the shapes of
+ * row R overlapping [t0, t1]" costs O(log n + k), and summarised per time
+ * bucket at several resolutions so that drawing a zoomed-out frame costs in
+ * proportion to its pixels, not to the number of shapes.
+ */
+#ifndef TLV_STORE_H
+#define TLV_STORE_H
+
+#include "tlv/tlv.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One drawn primitive. `from`/`to` are the shape's area in trace time;
+ * `prim` indexes the caller's table of resolved primitives (style and
+ * geometry); `rule`/`event`/`resource` index the caller's names (resource
+ * UINT32_MAX for rules without a Target). `order` keeps the drawing order
+ * (bottom to top) among shapes of one row. */
+typedef struct shape {
+    tlv_time from, to;
+    uint32_t row;
+    uint32_t prim;
+    uint32_t rule;
+    uint32_t event;
+    uint32_t resource;
+    uint32_t order;
+} shape;
+
+typedef struct store store;
+
+/* An empty store; add shapes, then freeze it before querying. */
+store *store_new(void);
+void store_free(store *s);
+
+/* Appends a shape (any order). Returns 0 or -1 (no memory). Not allowed
+ * after store_freeze. */
+int store_add(store *s, const shape *sh);
+
+/* The trace's TimeRadix, needed to place fractional times in the summaries
+ * built by store_freeze; call before it (default 10). A summary asked in
+ * another radix is still right, but computed from the shapes. */
+void store_set_radix(store *s, int radix);
+
+/* Sorts and indexes. `prim_fill` gives, per primitive index, the ARGB color
+ * a summary should show for it (0 = draws nothing worth summarising, e.g.
+ * text), used to build the per-row summaries. Returns 0 or -1. */
+int store_freeze(store *s, const uint32_t *prim_fill, size_t nprims);
+
+size_t store_count(const store *s);
+/* Shape i in canonical order: by row, then from, then order. */
+const shape *store_get(const store *s, size_t i);
+
+/* Number of rows that have shapes (row indexes are 0..store_rows()-1; a row
+ * may be empty). */
+uint32_t store_rows(const store *s);
+
+/* Calls fn for every shape of `row` whose [from, to] overlaps [t0, t1]
+ * (inclusive), in drawing order. fn returns 0 to go on. O(log n + k). */
+typedef int (*store_visit_fn)(void *ctx, const shape *sh);
+void store_query(const store *s, uint32_t row, tlv_time t0, tlv_time t1, store_visit_fn fn,
+                 void *ctx);
+
+/* Counts the shapes of `row` overlapping [t0, t1] without visiting them,
+ * as cheaply as store_query (used to decide whether to draw a summary). */
+size_t store_count_overlapping(const store *s, uint32_t row, tlv_time t0, tlv_time t1);
+
+/* Fills out[0..ncols-1] with one ARGB color per pixel column of `row` for
+ * the time range [t0, t1] split into ncols equal columns: the summary color
+ * of the shapes covering most of that column (0 = nothing there). Cost
+ * O(ncols * log n) whatever the number of shapes. */
+void store_summary(const store *s, uint32_t row, double t0, double t1, int radix,
+                   uint32_t *out, size_t ncols);
+
+#endif

@@ -1,0 +1,167 @@
+/*
+ * trace.c — tlv_trace: a converted trace kept in memory for drawing. A
+ * converter feeds it; each event is stored compactly (names and values
+ * interned in the converter's world) with the state sequence at which it
+ * happened, so "the state just before this event" is a history look-up.
+ * finish() sorts the events by (time, line order).
+ */
+#include "convert_impl.h"
+#include "viz_impl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int record_event(void *user, const tlv_event *e)
+{
+    tlv_trace *t = user;
+    if (GROW(t->ev, t->cap, t->nev + 1) < 0 || t->nev >= UINT32_MAX - 1)
+        return 1;
+    world *w = t->w;
+    trace_event *te = &t->ev[t->nev];
+    memset(te, 0, sizeof *te);
+    te->time = e->time;
+    long ri = world_find(w, e->resource, strlen(e->resource));
+    te->res = (uint32_t)(ri < 0 ? 0 : ri);
+    te->kind = (uint8_t)e->kind;
+    te->name = intern_add(w->values, e->name, strlen(e->name));
+    /* An attribute change already counted its own sequence number. */
+    te->state_seq = e->kind == TLV_EVENT_ATTRIBUTE ? w->next_seq - 1 : w->next_seq;
+    te->line = (uint32_t)e->input_line;
+    te->order = (uint32_t)t->nev;
+    if (e->kind == TLV_EVENT_ATTRIBUTE) {
+        te->value = intern_add(w->values, e->value, strlen(e->value));
+    } else {
+        if (GROW(t->args, t->args_cap, t->nargs + e->nargs + 1) < 0)
+            return 1;
+        te->value = (uint32_t)t->nargs;
+        te->nargs = (uint32_t)e->nargs;
+        for (size_t i = 0; i < e->nargs; i++)
+            t->args[t->nargs++] = intern_add(w->values, e->args[i], strlen(e->args[i]));
+    }
+    t->nev++;
+    return 0;
+}
+
+tlv_status tlv_trace_new(const tlv_rules *rules, tlv_trace **out)
+{
+    tlv_trace *t = calloc(1, sizeof *t);
+    *out = t;
+    if (!t)
+        return TLV_ERR_NOMEM;
+    t->rules = rules;
+    if (tlv_converter_new(rules, &t->conv) != TLV_OK) {
+        free(t);
+        *out = NULL;
+        return TLV_ERR_NOMEM;
+    }
+    t->w = converter_world(t->conv);
+    converter_set_sink(t->conv, record_event, t);
+    return TLV_OK;
+}
+
+void tlv_trace_free(tlv_trace *t)
+{
+    if (!t)
+        return;
+    tlv_converter_free(t->conv);
+    free(t->ev);
+    free(t->args);
+    free(t->arg_text);
+    free(t);
+}
+
+tlv_converter *tlv_trace_converter(tlv_trace *t) { return t->conv; }
+
+static int by_time_then_order(const void *a, const void *b)
+{
+    const trace_event *x = a, *y = b;
+    int c = tlv_time_cmp(x->time, y->time);
+    if (c)
+        return c;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int is_sorted(const tlv_trace *t)
+{
+    for (size_t i = 1; i < t->nev; i++)
+        if (tlv_time_cmp(t->ev[i - 1].time, t->ev[i].time) > 0)
+            return 0;
+    return 1;
+}
+
+tlv_status tlv_trace_finish(tlv_trace *t)
+{
+    tlv_status st = tlv_converter_finish(t->conv);
+    if (!t->finished && !is_sorted(t)) /* multi-core logs interleave processors */
+        qsort(t->ev, t->nev, sizeof *t->ev, by_time_then_order);
+    free(t->arg_text);
+    t->arg_text = calloc(t->nargs + 1, sizeof *t->arg_text);
+    if (!t->arg_text)
+        return TLV_ERR_NOMEM;
+    for (size_t i = 0; i < t->nargs; i++)
+        t->arg_text[i] = intern_str(t->w->values, t->args[i]);
+    t->finished = 1;
+    return st;
+}
+
+tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return TLV_ERR_IO;
+    tlv_converter_set_source_name(t->conv, is_stdin ? "<stdin>" : path);
+    static const size_t chunk_size = 1 << 20;
+    char *chunk = malloc(chunk_size);
+    if (!chunk) {
+        if (!is_stdin)
+            fclose(f);
+        return TLV_ERR_NOMEM;
+    }
+    size_t n;
+    tlv_status st = TLV_OK;
+    while ((n = fread(chunk, 1, chunk_size, f)) > 0 && st != TLV_ERR_USAGE)
+        st = tlv_converter_push_bytes(t->conv, chunk, n);
+    int failed = ferror(f);
+    free(chunk);
+    if (!is_stdin)
+        fclose(f);
+    if (failed)
+        return TLV_ERR_IO;
+    return tlv_trace_finish(t);
+}
+
+size_t tlv_trace_event_count(const tlv_trace *t) { return t->nev; }
+
+void tlv_trace_event(const tlv_trace *t, size_t i, tlv_event *out)
+{
+    const trace_event *e = &t->ev[i];
+    const world *w = t->w;
+    memset(out, 0, sizeof *out);
+    out->time = e->time;
+    out->resource = w->res[e->res].name;
+    out->kind = (tlv_event_kind)e->kind;
+    out->name = intern_str(w->values, e->name);
+    out->input_line = e->line;
+    out->seq = e->order;
+    if (e->kind == TLV_EVENT_ATTRIBUTE) {
+        out->value = intern_str(w->values, e->value);
+    } else {
+        out->nargs = e->nargs;
+        out->args = t->arg_text ? t->arg_text + e->value : NULL;
+    }
+}
+
+tlv_time tlv_trace_start(const tlv_trace *t)
+{
+    tlv_time zero = {0, 0};
+    return t->nev ? t->ev[0].time : zero;
+}
+
+tlv_time tlv_trace_end(const tlv_trace *t)
+{
+    tlv_time zero = {0, 0};
+    return t->nev ? t->ev[t->nev - 1].time : zero;
+}

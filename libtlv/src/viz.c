@@ -1,0 +1,1219 @@
+/*
+ * viz.c — applying visualization rules (spec §9.2) to a trace: rows, event
+ * patterns, From/To pairing and When instants, figure references with their
+ * substitutions, conditions and macros, and the resulting shapes in the
+ * store. The initial value of every attribute counts as a change at the
+ * start of the trace; an interval still open at the end closes at the
+ * trace's last time.
+ */
+#include "viz_impl.h"
+
+#include "buf.h"
+#include "cond.h"
+#include "macro.h"
+#include "stdform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NEVER UINT32_MAX /* an interned id for text the trace never had */
+#define MAX_KEPT_DIAGS 1000
+
+/* ---- rules as read from the .viz sources --------------------------------- */
+
+typedef struct event_def {
+    const char *name;
+    const char *from, *to, *when;
+    const tj_node *figures;
+    const char *file;
+    long line, col;
+} event_def;
+
+typedef struct viz_rule {
+    const char *name;
+    const char *display;
+    long type;              /* Target type index, -1 for a rule of its own row */
+    event_def *events;
+    size_t nevents;
+    uint32_t name_id;       /* interned in shapes->names */
+    uint32_t row;           /* for rules without Target */
+    const char *file;
+    long line, col;
+} viz_rule;
+
+typedef struct shape_def {
+    const char *name;
+    const tj_node *prims;   /* array of primitive objects */
+    const char *file;
+} shape_def;
+
+/* One event as the pairing sees it: real trace events, or the initial value
+ * of an attribute (a change at the start of the trace). */
+typedef struct vevent {
+    tlv_time time;
+    uint32_t res, name, value, nargs, state_seq, line;
+    uint8_t kind;
+    const uint32_t *args;
+} vevent;
+
+typedef struct pattern {
+    long res;               /* one resource, or -1 */
+    long type;              /* with res < 0: every resource of this type, or -1 = any */
+    cond *c;                /* condition, evaluated just before the event */
+    int kind;               /* -1 any, else tlv_event_kind */
+    uint32_t name;          /* NEVER+1 = any name */
+    int has_value;
+    uint32_t value;
+    size_t nargs;
+    uint32_t args[STD_MAX_ARGS];
+} pattern;
+
+#define ANY_NAME (NEVER - 1)
+
+/* Substitution context of one figure evaluation. */
+typedef struct subst_ctx {
+    const char *target;
+    const vevent *from, *to;   /* From/To events, or When event in `from` */
+    int is_when;
+    tlv_time end;              /* trace end, TO_TIME of an interval closed by it */
+} subst_ctx;
+
+typedef struct builder {
+    struct tlv_shapes *s;
+    const tlv_trace *t;
+    world *w;
+    macro_memo *memo;
+    viz_rule *rules;
+    size_t nrules, rules_cap;
+    shape_def *shapes;
+    size_t nshapes, shapes_cap;
+    vevent *ev;                /* initial values, then the trace's events */
+    size_t nev;
+    size_t **per_res;          /* per resource: indexes into ev */
+    size_t *per_res_n;
+    uint32_t *res_row;         /* per resource: its row, or UINT32_MAX */
+    intern_pool *prim_keys;    /* "shape\x1fargs" -> prim range */
+    uint32_t *key_first, *key_count;
+    size_t keys_cap;
+    uint32_t next_order;
+    buf a, b, err;             /* scratch */
+    const viz_rule *cur_rule;
+    const event_def *cur_event;
+    uint32_t cur_line;
+} builder;
+
+static void viz_error(builder *b, const char *fmt, const char *detail)
+{
+    char where[64];
+    if (b->cur_line)
+        snprintf(where, sizeof where, "trace line %u", (unsigned)b->cur_line);
+    else
+        snprintf(where, sizeof where, "initial values");
+    if (b->cur_rule && b->cur_event)
+        diags_add(&b->s->diags, TLV_SEV_ERROR, b->cur_event->file, b->cur_event->line,
+                  b->cur_event->col, "rule '%s', event '%s' (%s): %s%s", b->cur_rule->name,
+                  b->cur_event->name, where, fmt, detail ? detail : "");
+    else
+        diags_add(&b->s->diags, TLV_SEV_ERROR, NULL, 0, 0, "%s%s", fmt, detail ? detail : "");
+}
+
+/* ---- reading the rules ----------------------------------------------------- */
+
+static const char *str_member(const tj_node *o, const char *key)
+{
+    const tj_node *v = tj_get(o, key);
+    return v && v->type == TJ_STRING ? v->str : NULL;
+}
+
+static void read_event(builder *b, viz_rule *r, const tj_node *e, const char *file)
+{
+    if (e->type != TJ_OBJECT) {
+        diags_add(&b->s->diags, TLV_SEV_ERROR, file, e->line, e->col,
+                  "rule '%s': event '%s' must be an object, found %s", r->name, e->key,
+                  tj_type_name(e->type));
+        return;
+    }
+    event_def *d = &r->events[r->nevents];
+    memset(d, 0, sizeof *d);
+    d->name = e->key;
+    d->from = str_member(e, "From");
+    d->to = str_member(e, "To");
+    d->when = str_member(e, "When");
+    d->figures = tj_get(e, "Figures");
+    d->file = file;
+    d->line = e->key_line;
+    d->col = e->key_col;
+    if (!d->when && !(d->from && d->to)) {
+        diags_add(&b->s->diags, TLV_SEV_ERROR, file, e->key_line, e->key_col,
+                  "rule '%s', event '%s': needs \"From\" and \"To\", or \"When\"", r->name,
+                  e->key);
+        return;
+    }
+    if (!d->figures) {
+        diags_add(&b->s->diags, TLV_SEV_ERROR, file, e->key_line, e->key_col,
+                  "rule '%s', event '%s': no \"Figures\"", r->name, e->key);
+        return;
+    }
+    r->nevents++;
+}
+
+static viz_rule *find_rule(builder *b, const char *name)
+{
+    for (size_t i = 0; i < b->nrules; i++)
+        if (strcmp(b->rules[i].name, name) == 0)
+            return &b->rules[i];
+    return NULL;
+}
+
+static void read_rule(builder *b, const tj_node *rn, const char *file)
+{
+    if (rn->type != TJ_OBJECT) {
+        diags_add(&b->s->diags, TLV_SEV_ERROR, file, rn->line, rn->col,
+                  "visualization rule '%s' must be an object, found %s", rn->key,
+                  tj_type_name(rn->type));
+        return;
+    }
+    const char *style = str_member(rn, "Style");
+    if (style && strcasecmp(style, "Script") == 0) {
+        diags_add(&b->s->diags, TLV_SEV_ERROR, file, rn->key_line, rn->key_col,
+                  "visualization rule '%s' is an external-process rule; tlv does not run "
+                  "those for drawing",
+                  rn->key);
+        return;
+    }
+    viz_rule *r = find_rule(b, rn->key); /* a later definition replaces an earlier one */
+    if (!r) {
+        if (GROW(b->rules, b->rules_cap, b->nrules + 1) < 0)
+            return;
+        r = &b->rules[b->nrules++];
+    } else {
+        free(r->events);
+    }
+    memset(r, 0, sizeof *r);
+    r->name = rn->key;
+    r->display = str_member(rn, "DisplayName");
+    r->file = file;
+    r->line = rn->key_line;
+    r->col = rn->key_col;
+    r->type = -1;
+    const char *target = str_member(rn, "Target");
+    if (target) {
+        r->type = model_type_index(b->w->model, target, strlen(target));
+        if (r->type < 0) {
+            const tj_node *tv = tj_get(rn, "Target");
+            diags_add(&b->s->diags, TLV_SEV_ERROR, file, tv->line, tv->col,
+                      "rule '%s': Target '%s' is not a resource type", rn->key, target);
+            r->type = -2; /* draws nothing */
+        }
+    }
+    const tj_node *evs = tj_get(rn, "Shapes");
+    if (!evs || evs->type != TJ_OBJECT) {
+        diags_add(&b->s->diags, TLV_SEV_ERROR, file, rn->key_line, rn->key_col,
+                  "rule '%s' has no \"Shapes\" object of events", rn->key);
+        return;
+    }
+    r->events = calloc(evs->count + 1, sizeof *r->events);
+    if (!r->events)
+        return;
+    for (const tj_node *e = evs->child; e; e = e->next)
+        if (!tj_shadowed(e))
+            read_event(b, r, e, file);
+}
+
+static void read_shapes(builder *b, const tj_node *sn, const char *file)
+{
+    for (const tj_node *s = sn->child; s; s = s->next) {
+        if (tj_shadowed(s))
+            continue;
+        if (s->type != TJ_ARRAY && s->type != TJ_OBJECT) {
+            diags_add(&b->s->diags, TLV_SEV_ERROR, file, s->line, s->col,
+                      "shape '%s' must be an array of primitives, found %s", s->key,
+                      tj_type_name(s->type));
+            continue;
+        }
+        shape_def *d = NULL;
+        for (size_t i = 0; i < b->nshapes; i++)
+            if (strcmp(b->shapes[i].name, s->key) == 0)
+                d = &b->shapes[i];
+        if (!d) {
+            if (GROW(b->shapes, b->shapes_cap, b->nshapes + 1) < 0)
+                return;
+            d = &b->shapes[b->nshapes++];
+        }
+        d->name = s->key;
+        d->prims = s;
+        d->file = file;
+    }
+}
+
+static void read_sources(builder *b)
+{
+    const struct tlv_rules *r = b->t->rules;
+    for (size_t i = 0; i < r->nviz; i++) {
+        const tj_node *n = r->viz[i].node;
+        if (n->type != TJ_OBJECT)
+            continue;
+        const tj_node *shapes = tj_get(n, "Shapes");
+        if (shapes && shapes->type == TJ_OBJECT)
+            read_shapes(b, shapes, r->viz[i].file);
+    }
+    for (size_t i = 0; i < r->nviz; i++) {
+        const tj_node *n = r->viz[i].node;
+        const tj_node *rules = n->type == TJ_OBJECT ? tj_get(n, "VisualizeRules") : NULL;
+        if (!rules || rules->type != TJ_OBJECT)
+            continue;
+        for (const tj_node *rn = rules->child; rn; rn = rn->next)
+            if (!tj_shadowed(rn))
+                read_rule(b, rn, r->viz[i].file);
+    }
+}
+
+static const shape_def *find_shape(const builder *b, const char *name, size_t n)
+{
+    for (size_t i = 0; i < b->nshapes; i++)
+        if (strlen(b->shapes[i].name) == n && memcmp(b->shapes[i].name, name, n) == 0)
+            return &b->shapes[i];
+    return NULL;
+}
+
+/* ---- events, with initial values first ------------------------------------- */
+
+static int build_events(builder *b)
+{
+    const world *w = b->w;
+    size_t ninit = 0;
+    for (size_t r = 0; r < w->nres; r++)
+        ninit += w->model->types[w->res[r].type].nattrs;
+    b->nev = ninit + b->t->nev;
+    b->ev = calloc(b->nev + 1, sizeof *b->ev);
+    if (!b->ev)
+        return -1;
+    tlv_time start = tlv_trace_start(b->t);
+    size_t k = 0;
+    for (size_t r = 0; r < w->nres; r++) {
+        const res_type *t = &w->model->types[w->res[r].type];
+        for (size_t a = 0; a < t->nattrs; a++) {
+            vevent *v = &b->ev[k++];
+            v->time = start;
+            v->res = (uint32_t)r;
+            v->kind = TLV_EVENT_ATTRIBUTE;
+            v->name = intern_add(w->values, t->attrs[a].name, t->attrs[a].name_len);
+            v->value = w->res[r].attrs[a].init;
+            v->state_seq = 0;
+        }
+    }
+    for (size_t i = 0; i < b->t->nev; i++) {
+        const trace_event *e = &b->t->ev[i];
+        vevent *v = &b->ev[k++];
+        v->time = e->time;
+        v->res = e->res;
+        v->kind = e->kind;
+        v->name = e->name;
+        v->value = e->value;
+        v->nargs = e->nargs;
+        v->args = e->kind == TLV_EVENT_BEHAVIOR ? b->t->args + e->value : NULL;
+        v->state_seq = e->state_seq;
+        v->line = e->line;
+    }
+    b->per_res = calloc(w->nres + 1, sizeof *b->per_res);
+    b->per_res_n = calloc(w->nres + 1, sizeof *b->per_res_n);
+    if (!b->per_res || !b->per_res_n)
+        return -1;
+    for (size_t i = 0; i < b->nev; i++)
+        b->per_res_n[b->ev[i].res]++;
+    for (size_t r = 0; r < w->nres; r++) {
+        b->per_res[r] = malloc((b->per_res_n[r] + 1) * sizeof **b->per_res);
+        if (!b->per_res[r])
+            return -1;
+        b->per_res_n[r] = 0;
+    }
+    for (size_t i = 0; i < b->nev; i++) {
+        uint32_t r = b->ev[i].res;
+        b->per_res[r][b->per_res_n[r]++] = i;
+    }
+    return 0;
+}
+
+/* ---- substitution ------------------------------------------------------------ */
+
+static void put_value(buf *out, const char *s, int escape)
+{
+    if (escape)
+        std_escape(out, s, strlen(s));
+    else
+        buf_puts(out, s);
+}
+
+static void put_time(buf *out, const builder *b, tlv_time t)
+{
+    char text[160];
+    size_t n = tlv_time_format(t, b->w->radix, text, sizeof text);
+    buf_append(out, text, n < sizeof text ? n : sizeof text - 1);
+}
+
+static void put_event_part(buf *out, const builder *b, const vevent *e, const char *part,
+                           size_t n, int escape, tlv_time end)
+{
+    const world *w = b->w;
+    if (n == 6 && memcmp(part, "TARGET", 6) == 0) {
+        if (e)
+            put_value(out, w->res[e->res].name, escape);
+    } else if (n == 3 && memcmp(part, "VAL", 3) == 0) {
+        if (e && e->kind == TLV_EVENT_ATTRIBUTE)
+            put_value(out, intern_str(w->values, e->value), escape);
+    } else if (n == 4 && memcmp(part, "TIME", 4) == 0) {
+        put_time(out, b, e ? e->time : end);
+    } else if (n > 3 && memcmp(part, "ARG", 3) == 0) {
+        unsigned long i = strtoul(part + 3, NULL, 10);
+        if (e && e->kind == TLV_EVENT_BEHAVIOR && i < e->nargs)
+            put_value(out, intern_str(w->values, e->args[i]), escape);
+    }
+}
+
+/* Length of a ${NAME} this context knows at text[i] == '$', writing its value;
+ * 0 when unknown (then the text stays). */
+static size_t subst_one(builder *b, const subst_ctx *c, const char *text, size_t len, size_t i,
+                        buf *out, int escape)
+{
+    if (i + 1 >= len || text[i + 1] != '{')
+        return 0;
+    const char *end = memchr(text + i + 2, '}', len - i - 2);
+    if (!end)
+        return 0;
+    const char *name = text + i + 2;
+    size_t n = (size_t)(end - name);
+    size_t used = n + 3;
+    if (n == 6 && memcmp(name, "TARGET", 6) == 0) {
+        if (c->target)
+            put_value(out, c->target, escape);
+        return used;
+    }
+    if (n > 5 && memcmp(name, "FROM_", 5) == 0 && !c->is_when) {
+        put_event_part(out, b, c->from, name + 5, n - 5, escape, c->end);
+        return used;
+    }
+    if (n > 3 && memcmp(name, "TO_", 3) == 0 && !c->is_when) {
+        put_event_part(out, b, c->to, name + 3, n - 3, escape, c->end);
+        return used;
+    }
+    if (c->is_when && ((n == 3 && memcmp(name, "VAL", 3) == 0) ||
+                       (n == 4 && memcmp(name, "TIME", 4) == 0) ||
+                       (n > 3 && memcmp(name, "ARG", 3) == 0))) {
+        put_event_part(out, b, c->from, name, n, escape, c->end);
+        return used;
+    }
+    return 0;
+}
+
+static void substitute(builder *b, const subst_ctx *c, const char *text, buf *out, int escape)
+{
+    size_t len = strlen(text);
+    buf_clear(out);
+    buf_append(out, "", 0);
+    for (size_t i = 0; i < len; i++) {
+        size_t used = text[i] == '$' ? subst_one(b, c, text, len, i, out, escape) : 0;
+        if (used) {
+            i += used - 1;
+            continue;
+        }
+        buf_putc(out, text[i]);
+    }
+}
+
+/* Substitutes, then expands macros; the result is in b->a. */
+static int expand(builder *b, const subst_ctx *c, const char *text, int escape)
+{
+    substitute(b, c, text, &b->b, escape);
+    if (!memchr(buf_str(&b->b), '$', b->b.len)) {
+        buf_clear(&b->a);
+        return buf_append(&b->a, buf_str(&b->b), b->b.len);
+    }
+    buf_clear(&b->err);
+    if (macro_expand(b->w, b->memo, buf_str(&b->b), b->b.len, &b->a, &b->err) < 0) {
+        viz_error(b, buf_str(&b->err), NULL);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- event patterns ------------------------------------------------------------ */
+
+static uint32_t find_id(const world *w, const char *s, size_t n)
+{
+    uint32_t id = intern_find(w->values, s, n);
+    return id == UINT32_MAX ? NEVER : id;
+}
+
+static void trim(const char **s, size_t *n)
+{
+    while (*n && (**s == ' ' || **s == '\t')) {
+        (*s)++;
+        (*n)--;
+    }
+    while (*n && ((*s)[*n - 1] == ' ' || (*s)[*n - 1] == '\t'))
+        (*n)--;
+}
+
+/* Splits "a,b(c,d),e\,f" at top-level unescaped commas, unescaping each part
+ * into `store`; parts[] point into it. Returns the number of parts. */
+static size_t split_args(const char *s, size_t n, buf *store, const char **parts, size_t *lens,
+                         size_t max)
+{
+    size_t count = 0, offs[STD_MAX_ARGS + 1];
+    int depth = 0;
+    buf_clear(store);
+    buf_reserve(store, n + max + 1);
+    offs[count++] = store->len;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (ch == '\\' && i + 1 < n) {
+            buf_putc(store, s[++i]);
+            continue;
+        }
+        if (ch == '(')
+            depth++;
+        else if (ch == ')' && depth > 0)
+            depth--;
+        else if (ch == ',' && depth == 0 && count < max) {
+            buf_putc(store, '\0');
+            offs[count++] = store->len;
+            continue;
+        }
+        buf_putc(store, ch);
+    }
+    buf_putc(store, '\0');
+    for (size_t i = 0; i < count; i++) {
+        parts[i] = store->data + offs[i];
+        lens[i] = strlen(parts[i]);
+        trim(&parts[i], &lens[i]);
+    }
+    return count;
+}
+
+/* Parses ".name", ".name=value" or ".name(args)" (or nothing) into p. */
+static int parse_pattern_rest(builder *b, pattern *p, const char *rest, size_t n)
+{
+    p->kind = -1;
+    p->name = ANY_NAME;
+    trim(&rest, &n);
+    if (n == 0)
+        return 0;
+    if (rest[0] != '.')
+        return -1;
+    rest++;
+    n--;
+    size_t k = 0;
+    while (k < n && rest[k] != '=' && rest[k] != '(')
+        k++;
+    const char *name = rest;
+    size_t nl = k;
+    trim(&name, &nl);
+    p->name = nl ? find_id(b->w, name, nl) : ANY_NAME;
+    if (k == n) /* ".state": any change of the attribute */
+        return 0;
+    if (rest[k] == '=') {
+        p->kind = TLV_EVENT_ATTRIBUTE;
+        const char *v = rest + k + 1;
+        size_t vl = n - k - 1;
+        trim(&v, &vl);
+        buf store = BUF_INIT;
+        const char *part;
+        size_t plen;
+        split_args(v, vl, &store, &part, &plen, 1); /* unescape */
+        p->has_value = 1;
+        p->value = find_id(b->w, part, plen);
+        buf_free(&store);
+        return 0;
+    }
+    p->kind = TLV_EVENT_BEHAVIOR;
+    const char *close = memchr(rest + k, ')', n - k);
+    const char *end = rest + n;
+    while (end > rest + k && end[-1] != ')')
+        end--;
+    if (!close || end <= rest + k + 1)
+        return -1;
+    const char *a = rest + k + 1;
+    size_t al = (size_t)(end - 1 - a);
+    trim(&a, &al);
+    if (al == 0)
+        return 0; /* "()": any arguments */
+    const char *parts[STD_MAX_ARGS];
+    size_t lens[STD_MAX_ARGS];
+    buf store = BUF_INIT;
+    p->nargs = split_args(a, al, &store, parts, lens, STD_MAX_ARGS);
+    for (size_t i = 0; i < p->nargs; i++)
+        p->args[i] = find_id(b->w, parts[i], lens[i]);
+    buf_free(&store);
+    return 0;
+}
+
+static void pattern_free(pattern *p)
+{
+    cond_free(p->c);
+    p->c = NULL;
+}
+
+/* Compiles the pattern text (already substituted and expanded). */
+static int pattern_compile(builder *b, const char *text, pattern *p)
+{
+    memset(p, 0, sizeof *p);
+    p->res = -1;
+    p->type = -1;
+    int has_time = 0, has_cond = 0;
+    tlv_time t;
+    std_str name, ctext, rest;
+    const char *why = NULL;
+    if (std_parse_resource_ref(text, strlen(text), b->w->radix, &has_time, &t, &name, &has_cond,
+                               &ctext, &rest, &why) < 0) {
+        viz_error(b, "bad event pattern: ", text);
+        return -1;
+    }
+    if (!has_cond)
+        p->res = world_find(b->w, name.s, name.n);
+    if (p->res < 0) {
+        p->type = model_type_index(b->w->model, name.s, name.n);
+        if (p->type < 0) {
+            viz_error(b, "event pattern names no resource or resource type: ", text);
+            return -1;
+        }
+    }
+    if (has_cond) {
+        char err[200];
+        p->c = cond_compile(ctext.s, ctext.n, err, sizeof err);
+        if (!p->c) {
+            viz_error(b, "bad condition in event pattern: ", err);
+            return -1;
+        }
+    }
+    if (parse_pattern_rest(b, p, rest.s, rest.n) < 0) {
+        pattern_free(p);
+        viz_error(b, "bad event pattern (expected Resource.name, Resource.name=value or "
+                     "Resource.name(args)): ", text);
+        return -1;
+    }
+    return 0;
+}
+
+static int pattern_matches(builder *b, const pattern *p, const vevent *e)
+{
+    if (p->res >= 0 ? e->res != (uint32_t)p->res
+                    : p->type >= 0 && b->w->res[e->res].type != (size_t)p->type)
+        return 0;
+    if (p->kind >= 0 && e->kind != p->kind)
+        return 0;
+    if (p->name != ANY_NAME && e->name != p->name)
+        return 0;
+    if (p->has_value && e->value != p->value)
+        return 0;
+    if (p->kind == TLV_EVENT_BEHAVIOR) {
+        if (p->nargs > e->nargs)
+            return 0;
+        for (size_t i = 0; i < p->nargs; i++)
+            if (e->args[i] != p->args[i])
+                return 0;
+    }
+    if (p->c) /* just before the event: earlier changes, not this one */
+        return world_test(b->w, e->res, p->c, &e->time, e->state_seq);
+    return 1;
+}
+
+/* ---- figures --------------------------------------------------------------------- */
+
+static int prims_for(builder *b, const shape_def *sd, const char *const *args, size_t nargs,
+                     uint32_t *first, uint32_t *count)
+{
+    buf key = BUF_INIT;
+    buf_puts(&key, sd->name);
+    for (size_t i = 0; i < nargs; i++) {
+        buf_putc(&key, '\x1f');
+        buf_puts(&key, args[i]);
+    }
+    uint32_t id = intern_add(b->prim_keys, buf_str(&key), key.len);
+    buf_free(&key);
+    if (id == UINT32_MAX)
+        return -1;
+    if (id < b->keys_cap && b->key_count[id] != UINT32_MAX) {
+        *first = b->key_first[id];
+        *count = b->key_count[id];
+        return *count ? 0 : -1;
+    }
+    size_t cap = b->keys_cap;
+    if (GROW(b->key_first, cap, (size_t)id + 1) < 0)
+        return -1;
+    size_t cap2 = b->keys_cap;
+    if (GROW(b->key_count, cap2, (size_t)id + 1) < 0)
+        return -1;
+    for (size_t i = b->keys_cap; i < cap; i++)
+        b->key_count[i] = UINT32_MAX;
+    b->keys_cap = cap;
+    struct tlv_shapes *s = b->s;
+    b->key_first[id] = (uint32_t)s->nprims;
+    b->key_count[id] = 0;
+    for (const tj_node *pn = sd->prims->type == TJ_ARRAY ? sd->prims->child : sd->prims; pn;
+         pn = sd->prims->type == TJ_ARRAY ? pn->next : NULL) {
+        if (GROW(s->prims, s->prims_cap, s->nprims + 1) < 0)
+            return -1;
+        char err[300];
+        if (prim_parse(pn, args, nargs, &s->prims[s->nprims], err, sizeof err) < 0) {
+            char msg[400];
+            snprintf(msg, sizeof msg, "shape '%s': %s", sd->name, err);
+            viz_error(b, msg, NULL);
+            continue;
+        }
+        s->nprims++;
+        b->key_count[id]++;
+    }
+    *first = b->key_first[id];
+    *count = b->key_count[id];
+    return 0;
+}
+
+static int add_shapes(builder *b, const char *ref, tlv_time from, tlv_time to, uint32_t row,
+                      uint32_t event_id, uint32_t res)
+{
+    size_t n = strlen(ref);
+    const char *open = memchr(ref, '(', n);
+    const char *name = ref;
+    size_t nl = open ? (size_t)(open - ref) : n;
+    trim(&name, &nl);
+    const shape_def *sd = find_shape(b, name, nl);
+    if (!sd) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "figure '%.*s' names no shape", (int)nl, name);
+        viz_error(b, msg, NULL);
+        return -1;
+    }
+    const char *args[STD_MAX_ARGS];
+    size_t lens[STD_MAX_ARGS], nargs = 0;
+    buf store = BUF_INIT;
+    if (open) {
+        const char *close = ref + n;
+        while (close > open && close[-1] != ')')
+            close--;
+        if (close <= open + 1 && close[-1] != ')') {
+            viz_error(b, "figure reference without its ')': ", ref);
+            return -1;
+        }
+        nargs = split_args(open + 1, (size_t)(close - 1 - (open + 1)), &store, args, lens,
+                           STD_MAX_ARGS);
+        for (size_t i = 0; i < nargs; i++)
+            ((char *)args[i])[lens[i]] = '\0'; /* trimmed in place */
+    }
+    uint32_t first, count;
+    int rc = prims_for(b, sd, args, nargs, &first, &count);
+    buf_free(&store);
+    if (rc < 0)
+        return -1;
+    for (uint32_t i = 0; i < count; i++) {
+        shape sh = {from, to, row, first + i, b->cur_rule->name_id, event_id, res,
+                    b->next_order++};
+        if (store_add(b->s->store, &sh) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+typedef struct draw_ctx {
+    const subst_ctx *sc;
+    tlv_time from, to;
+    uint32_t row, event_id, res;
+} draw_ctx;
+
+static int eval_figures(builder *b, const tj_node *f, const draw_ctx *d, int depth)
+{
+    if (depth > 32) {
+        viz_error(b, "figures nested more than 32 levels deep", NULL);
+        return -1;
+    }
+    if (f->type == TJ_STRING) {
+        if (expand(b, d->sc, f->str, 1) < 0)
+            return -1;
+        char *ref = xstrndup(buf_str(&b->a), b->a.len);
+        int rc = ref ? add_shapes(b, ref, d->from, d->to, d->row, d->event_id, d->res) : -1;
+        free(ref);
+        return rc;
+    }
+    if (f->type == TJ_ARRAY) {
+        for (const tj_node *c = f->child; c; c = c->next)
+            eval_figures(b, c, d, depth + 1);
+        return 0;
+    }
+    if (f->type == TJ_OBJECT) {
+        for (const tj_node *c = f->child; c; c = c->next) {
+            if (tj_shadowed(c) || expand(b, d->sc, c->key, 0) < 0)
+                continue;
+            char err[200];
+            const cond *k = world_cond(b->w, buf_str(&b->a), b->a.len, err, sizeof err);
+            if (!k) {
+                char msg[400];
+                snprintf(msg, sizeof msg, "condition \"%s\": %s", buf_str(&b->a), err);
+                viz_error(b, msg, NULL);
+                continue;
+            }
+            if (cond_eval(k, NULL, NULL))
+                eval_figures(b, c, d, depth + 1);
+        }
+        return 0;
+    }
+    viz_error(b, "Figures must be a string, an array or an object of conditions", NULL);
+    return -1;
+}
+
+/* ---- pairing ------------------------------------------------------------------------ */
+
+/* The events a pattern can match: one resource's, or all of them. */
+typedef struct scan_list {
+    const size_t *idx;  /* NULL: every event, in order */
+    size_t n;
+} scan_list;
+
+static scan_list scan_for(const builder *b, const pattern *p, long target)
+{
+    scan_list l = {NULL, b->nev};
+    long r = p->res >= 0 ? p->res : target;
+    if (r >= 0) {
+        l.idx = b->per_res[r];
+        l.n = b->per_res_n[r];
+    }
+    return l;
+}
+
+static size_t at(const scan_list *l, size_t k) { return l->idx ? l->idx[k] : k; }
+
+/* First position in l whose event index is greater than ev_index. */
+static size_t after(const scan_list *l, size_t ev_index)
+{
+    if (!l->idx)
+        return ev_index + 1;
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->idx[mid] <= ev_index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static long find_next(builder *b, const pattern *p, long target, size_t from_index)
+{
+    scan_list l = scan_for(b, p, target);
+    for (size_t k = after(&l, from_index); k < l.n; k++)
+        if (pattern_matches(b, p, &b->ev[at(&l, k)]))
+            return (long)at(&l, k);
+    return -1;
+}
+
+static void draw_interval(builder *b, const event_def *d, const subst_ctx *sc, tlv_time from,
+                          tlv_time to, long target)
+{
+    uint32_t res = target >= 0 ? (uint32_t)target : UINT32_MAX;
+    draw_ctx dc = {sc, from, to, target >= 0 ? b->res_row[target] : b->cur_rule->row,
+                   intern_add(b->s->names, d->name, strlen(d->name)), res};
+    if (dc.row == UINT32_MAX)
+        return;
+    eval_figures(b, d->figures, &dc, 0);
+}
+
+static void apply_from_to(builder *b, const event_def *d, const char *target_name, long target)
+{
+    subst_ctx sc = {target_name, NULL, NULL, 0, tlv_trace_end(b->t)};
+    pattern from;
+    if (expand(b, &sc, d->from, 1) < 0 || pattern_compile(b, buf_str(&b->a), &from) < 0)
+        return;
+    if (target >= 0 && from.res >= 0 && from.res != target) {
+        pattern_free(&from); /* a targeted rule draws its own resource's events */
+        return;
+    }
+    scan_list l = scan_for(b, &from, target);
+    for (size_t k = 0; k < l.n; k++) {
+        size_t i = at(&l, k);
+        const vevent *e = &b->ev[i];
+        if (!pattern_matches(b, &from, e))
+            continue;
+        b->cur_line = e->line;
+        sc.from = e;
+        sc.to = NULL;
+        pattern to;
+        if (expand(b, &sc, d->to, 1) < 0 || pattern_compile(b, buf_str(&b->a), &to) < 0)
+            continue;
+        long j = find_next(b, &to, target >= 0 && to.res < 0 ? target : -1, i);
+        pattern_free(&to);
+        sc.to = j >= 0 ? &b->ev[j] : NULL;
+        draw_interval(b, d, &sc, e->time, j >= 0 ? b->ev[j].time : sc.end, target);
+    }
+    pattern_free(&from);
+}
+
+static void apply_when(builder *b, const event_def *d, const char *target_name, long target)
+{
+    subst_ctx sc = {target_name, NULL, NULL, 1, tlv_trace_end(b->t)};
+    pattern p;
+    if (expand(b, &sc, d->when, 1) < 0 || pattern_compile(b, buf_str(&b->a), &p) < 0)
+        return;
+    scan_list l = scan_for(b, &p, target);
+    for (size_t k = 0; k < l.n; k++) {
+        size_t i = at(&l, k);
+        const vevent *e = &b->ev[i];
+        if (!pattern_matches(b, &p, e))
+            continue;
+        b->cur_line = e->line;
+        /* until the next occurrence on the same resource */
+        long j = -1;
+        const size_t *ri = b->per_res[e->res];
+        scan_list same = {ri, b->per_res_n[e->res]};
+        for (size_t m = after(&same, i); m < same.n; m++)
+            if (pattern_matches(b, &p, &b->ev[same.idx[m]])) {
+                j = (long)same.idx[m];
+                break;
+            }
+        sc.from = e;
+        draw_interval(b, d, &sc, e->time, j >= 0 ? b->ev[j].time : sc.end, target);
+    }
+    pattern_free(&p);
+}
+
+static void apply_rule(builder *b, viz_rule *r)
+{
+    b->cur_rule = r;
+    if (r->type == -2)
+        return;
+    size_t ntargets = r->type >= 0 ? b->w->nmembers[r->type] : 1;
+    for (size_t ti = 0; ti < ntargets; ti++) {
+        long target = r->type >= 0 ? (long)b->w->members[r->type][ti] : -1;
+        const char *tname = target >= 0 ? b->w->res[target].name : NULL;
+        for (size_t e = 0; e < r->nevents; e++) {
+            b->cur_event = &r->events[e];
+            b->cur_line = 0;
+            if (r->events[e].when)
+                apply_when(b, &r->events[e], tname, target);
+            else
+                apply_from_to(b, &r->events[e], tname, target);
+        }
+    }
+    b->cur_event = NULL;
+    b->cur_rule = NULL;
+}
+
+/* ---- rows ------------------------------------------------------------------------------ */
+
+static int add_row(struct tlv_shapes *s, const char *label, const char *resource,
+                   const char *group)
+{
+    if (GROW(s->rows, s->rows_cap, s->nrows + 1) < 0)
+        return -1;
+    row_def *r = &s->rows[s->nrows++];
+    r->label = xstrdup(label);
+    r->resource = resource;
+    r->group = xstrdup(group ? group : "");
+    return 0;
+}
+
+/* One row per resource of a type some rule targets, grouped by type in the
+ * order the resource file first uses each type; then one per untargeted rule. */
+static int build_rows(builder *b)
+{
+    const world *w = b->w;
+    b->res_row = malloc((w->nres + 1) * sizeof *b->res_row);
+    if (!b->res_row)
+        return -1;
+    for (size_t i = 0; i < w->nres; i++)
+        b->res_row[i] = UINT32_MAX;
+    for (size_t i = 0; i < w->nres; i++) {
+        size_t type = w->res[i].type;
+        int drawn = 0;
+        for (size_t r = 0; r < b->nrules; r++)
+            drawn |= b->rules[r].type == (long)type;
+        if (!drawn || b->res_row[i] != UINT32_MAX)
+            continue;
+        const res_type *t = &w->model->types[type];
+        for (size_t k = 0; k < w->nmembers[type]; k++) {
+            size_t m = w->members[type][k];
+            b->res_row[m] = (uint32_t)b->s->nrows;
+            if (add_row(b->s, w->res[m].display, w->res[m].name,
+                        t->display ? t->display : t->name) < 0)
+                return -1;
+        }
+    }
+    for (size_t r = 0; r < b->nrules; r++) {
+        if (b->rules[r].type != -1)
+            continue;
+        b->rules[r].row = (uint32_t)b->s->nrows;
+        const char *label = b->rules[r].display ? b->rules[r].display : b->rules[r].name;
+        if (add_row(b->s, label, NULL, label) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- results ------------------------------------------------------------------------------ */
+
+static const char *resource_name(const struct tlv_shapes *s, uint32_t res)
+{
+    return res == UINT32_MAX ? NULL : s->trace->w->res[res].name;
+}
+
+/* Shapes are listed by rule name, event name, resource name, from: sort keys
+ * made of the names' ranks, so qsort needs no context (and no global). */
+typedef struct sort_key {
+    uint32_t rule, event, res;
+    tlv_time from;
+    uint32_t order, index;
+} sort_key;
+
+static int by_key(const void *pa, const void *pb)
+{
+    const sort_key *x = pa, *y = pb;
+    if (x->rule != y->rule)
+        return x->rule < y->rule ? -1 : 1;
+    if (x->event != y->event)
+        return x->event < y->event ? -1 : 1;
+    if (x->res != y->res)
+        return x->res < y->res ? -1 : 1;
+    int c = tlv_time_cmp(x->from, y->from);
+    if (c)
+        return c;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+typedef struct ranked {
+    const char *text;
+    uint32_t id;
+} ranked;
+
+static int by_text(const void *pa, const void *pb)
+{
+    return strcmp(((const ranked *)pa)->text, ((const ranked *)pb)->text);
+}
+
+/* rank[id] = position of the id's text in byte order, for ids 0..n-1. */
+static uint32_t *rank_texts(const char *(*text_of)(const void *, uint32_t), const void *ctx,
+                            uint32_t n)
+{
+    ranked *r = malloc((n + 1) * sizeof *r);
+    uint32_t *rank = malloc((n + 1) * sizeof *rank);
+    if (!r || !rank) {
+        free(r);
+        free(rank);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        r[i].text = text_of(ctx, i);
+        r[i].id = i;
+    }
+    qsort(r, n, sizeof *r, by_text);
+    for (uint32_t i = 0; i < n; i++)
+        rank[r[i].id] = i + 1; /* 0 is kept for "no resource" */
+    free(r);
+    return rank;
+}
+
+static const char *name_text(const void *ctx, uint32_t id)
+{
+    return intern_str(((const struct tlv_shapes *)ctx)->names, id);
+}
+
+static const char *res_text(const void *ctx, uint32_t id)
+{
+    return ((const struct tlv_shapes *)ctx)->trace->w->res[id].name;
+}
+
+static int sort_for_output(struct tlv_shapes *s)
+{
+    size_t n = store_count(s->store);
+    uint32_t nnames = intern_count(s->names);
+    uint32_t *name_rank = rank_texts(name_text, s, nnames);
+    uint32_t *res_rank = rank_texts(res_text, s, (uint32_t)s->trace->w->nres);
+    sort_key *keys = malloc((n + 1) * sizeof *keys);
+    s->order = malloc((n + 1) * sizeof *s->order);
+    int rc = -1;
+    if (name_rank && res_rank && keys && s->order) {
+        for (size_t i = 0; i < n; i++) {
+            const shape *sh = store_get(s->store, i);
+            sort_key *k = &keys[i];
+            k->rule = name_rank[sh->rule];
+            k->event = name_rank[sh->event];
+            k->res = sh->resource == UINT32_MAX ? 0 : res_rank[sh->resource];
+            k->from = sh->from;
+            k->order = sh->order;
+            k->index = (uint32_t)i;
+        }
+        qsort(keys, n, sizeof *keys, by_key);
+        for (size_t i = 0; i < n; i++)
+            s->order[i] = keys[i].index;
+        rc = 0;
+    }
+    free(name_rank);
+    free(res_rank);
+    free(keys);
+    return rc;
+}
+
+static int finish_shapes(builder *b)
+{
+    struct tlv_shapes *s = b->s;
+    uint32_t *fill = calloc(s->nprims + 1, sizeof *fill);
+    if (!fill)
+        return -1;
+    for (size_t i = 0; i < s->nprims; i++) {
+        const prim *p = &s->prims[i];
+        fill[i] = p->has_fill ? p->fill : p->type != PRIM_TEXT && p->has_pen ? p->pen_color : 0;
+    }
+    int rc = store_freeze(s->store, fill, s->nprims);
+    free(fill);
+    if (rc < 0)
+        return -1;
+    return sort_for_output(s);
+}
+
+static void builder_free(builder *b)
+{
+    for (size_t i = 0; i < b->nrules; i++)
+        free(b->rules[i].events);
+    free(b->rules);
+    free(b->shapes);
+    free(b->ev);
+    if (b->per_res)
+        for (size_t r = 0; r < b->w->nres; r++)
+            free(b->per_res[r]);
+    free(b->per_res);
+    free(b->per_res_n);
+    free(b->res_row);
+    intern_free(b->prim_keys);
+    free(b->key_first);
+    free(b->key_count);
+    macro_memo_free(b->memo);
+    buf_free(&b->a);
+    buf_free(&b->b);
+    buf_free(&b->err);
+}
+
+tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
+                            tlv_shapes **out)
+{
+    (void)opts;
+    struct tlv_shapes *s = calloc(1, sizeof *s);
+    *out = s;
+    if (!s)
+        return TLV_ERR_NOMEM;
+    diags_init(&s->diags, MAX_KEPT_DIAGS);
+    s->trace = t;
+    s->radix = t->rules->radix;
+    s->time_scale = t->rules->time_scale ? t->rules->time_scale : "us";
+    s->start = tlv_trace_start(t);
+    s->end = tlv_trace_end(t);
+    s->names = intern_new();
+    s->store = store_new();
+    builder b = {0};
+    b.s = s;
+    b.t = t;
+    b.w = t->w;
+    b.memo = macro_memo_new();
+    b.prim_keys = intern_new();
+    tlv_status st = TLV_OK;
+    if (!s->names || !s->store || !b.memo || !b.prim_keys) {
+        st = TLV_ERR_NOMEM;
+        goto done;
+    }
+    if (!t->rules->nviz)
+        diags_add(&s->diags, TLV_SEV_ERROR, t->rules->res_path, 0, 0,
+                  "no visualization rules: the resource file requests none in "
+                  "\"VisualizeRules\", or none of its targets was found in the rule path");
+    read_sources(&b);
+    for (size_t i = 0; i < b.nrules; i++)
+        b.rules[i].name_id = intern_add(s->names, b.rules[i].name, strlen(b.rules[i].name));
+    if (build_events(&b) < 0 || build_rows(&b) < 0) {
+        st = TLV_ERR_NOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < b.nrules; i++)
+        apply_rule(&b, &b.rules[i]);
+    if (finish_shapes(&b) < 0)
+        st = TLV_ERR_NOMEM;
+done:
+    builder_free(&b);
+    if (st == TLV_OK && s->diags.errors)
+        st = TLV_ERR_RULE;
+    return st;
+}
+
+void tlv_shapes_free(tlv_shapes *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nprims; i++)
+        prim_free(&s->prims[i]);
+    free(s->prims);
+    for (size_t i = 0; i < s->nrows; i++) {
+        free(s->rows[i].label);
+        free(s->rows[i].group);
+    }
+    free(s->rows);
+    store_free(s->store);
+    free(s->order);
+    intern_free(s->names);
+    diags_free(&s->diags);
+    free(s);
+}
+
+const tlv_diags *tlv_shapes_diags(const tlv_shapes *s) { return s ? &s->diags : NULL; }
+
+size_t tlv_shapes_row_count(const tlv_shapes *s) { return s->nrows; }
+
+void tlv_shapes_row(const tlv_shapes *s, size_t row, tlv_row_info *out)
+{
+    memset(out, 0, sizeof *out);
+    if (row >= s->nrows)
+        return;
+    out->label = s->rows[row].label;
+    out->resource = s->rows[row].resource;
+    out->group = s->rows[row].group;
+}
+
+static void shape_info(const struct tlv_shapes *s, const shape *sh, tlv_shape_info *out)
+{
+    const prim *p = &s->prims[sh->prim];
+    memset(out, 0, sizeof *out);
+    out->rule = intern_str(s->names, sh->rule);
+    out->event = intern_str(s->names, sh->event);
+    out->resource = resource_name(s, sh->resource);
+    out->row = sh->row;
+    out->from = sh->from;
+    out->to = sh->to;
+    out->type = prim_type_name(p->type);
+    out->text = p->type == PRIM_TEXT ? p->text : NULL;
+    out->has_fill = p->has_fill;
+    out->fill = p->fill;
+    out->has_pen = p->has_pen;
+    out->pen = p->pen_color;
+}
+
+size_t tlv_shapes_count(const tlv_shapes *s) { return store_count(s->store); }
+
+void tlv_shapes_get(const tlv_shapes *s, size_t i, tlv_shape_info *out)
+{
+    shape_info(s, store_get(s->store, s->order[i]), out);
+}
+
+typedef struct query_ctx {
+    const struct tlv_shapes *s;
+    tlv_shape_fn fn;
+    void *user;
+} query_ctx;
+
+static int visit(void *ctx, const shape *sh)
+{
+    query_ctx *q = ctx;
+    tlv_shape_info info;
+    shape_info(q->s, sh, &info);
+    return q->fn(q->user, &info);
+}
+
+void tlv_shapes_query(const tlv_shapes *s, size_t row, tlv_time t0, tlv_time t1,
+                      tlv_shape_fn fn, void *user)
+{
+    query_ctx q = {s, fn, user};
+    store_query(s->store, (uint32_t)row, t0, t1, visit, &q);
+}

@@ -1,0 +1,65 @@
+/*
+ * viz_impl.h — the inside of tlv_trace and tlv_shapes, shared by the
+ * modules that build them (trace.c, viz.c) and draw them (render.c).
+ */
+#ifndef TLV_VIZ_IMPL_H
+#define TLV_VIZ_IMPL_H
+
+#include "diag.h"
+#include "figure.h"
+#include "intern.h"
+#include "rules_impl.h"
+#include "store.h"
+#include "world.h"
+
+/* One event of a trace, compact: names and values are interned in the
+ * world's pools. */
+typedef struct trace_event {
+    tlv_time time;
+    uint32_t res;          /* resource index in the world */
+    uint32_t name;         /* interned attribute or behavior name */
+    uint32_t value;        /* attribute: interned value; behavior: first arg index */
+    uint32_t nargs;        /* behavior: argument count */
+    uint32_t state_seq;    /* world.next_seq when the event was made: changes
+                              with a smaller seq came before it */
+    uint32_t line;         /* input line */
+    uint32_t order;        /* position in production order (ties in time) */
+    uint8_t kind;          /* tlv_event_kind */
+} trace_event;
+
+struct tlv_trace {
+    const struct tlv_rules *rules;
+    tlv_converter *conv;   /* owns the world */
+    world *w;              /* the converter's world: resources and histories */
+    trace_event *ev;
+    size_t nev, cap;
+    uint32_t *args;        /* interned behavior arguments */
+    size_t nargs, args_cap;
+    const char **arg_text; /* the same as strings, made by finish() */
+    int finished;
+};
+
+typedef struct row_def {
+    char *label;
+    const char *resource;  /* resource name or NULL */
+    char *group;
+} row_def;
+
+struct tlv_shapes {
+    const tlv_trace *trace;
+    tlv_diags diags;
+    intern_pool *names;    /* rule, event and type names */
+    uint32_t *rule_name;   /* by rule index: interned name */
+    size_t nrules;
+    prim *prims;           /* resolved primitives, shared by shapes */
+    size_t nprims, prims_cap;
+    row_def *rows;
+    size_t nrows, rows_cap;
+    store *store;
+    uint32_t *order;       /* shape indexes in rule, event, resource, from order */
+    int radix;
+    const char *time_scale;
+    tlv_time start, end;
+};
+
+#endif

@@ -1,0 +1,99 @@
+# tlv shapes: From/To pairing, When instants, condition figures, a rule
+# without Target, macros in figure arguments, the JSON Lines output, rule
+# errors reported with rule, event and trace line while other shapes are still
+# drawn; and the corpus logs all drawn.
+. "$(dirname "$0")/lib.sh"
+cd "$TMP"
+cat >v.resh <<'JSON'
+{"v":{"Task":{"DisplayName":"Task","Attributes":{"state":{"VariableType":"String","AllocationType":"Dynamic","Default":"IDLE"}},
+  "Behaviors":{"enter":{"Arguments":{"name":"String"}},"leave":{"Arguments":{"name":"String","ret":"String"}},"mark":{}}}}}
+JSON
+cat >v.cnv <<'JSON'
+{"v":{
+ "^(?<t>\\d+) (?<task>\\w+) (?<st>RUN|IDLE|WAIT)$": "[${t}]${task}.state=${st}",
+ "^(?<t>\\d+) (?<task>\\w+) enter (?<n>\\w+)$": "[${t}]${task}.enter(${n})",
+ "^(?<t>\\d+) (?<task>\\w+) leave (?<n>\\w+) (?<r>.*)$": "[${t}]${task}.leave(${n},${r})",
+ "^(?<t>\\d+) (?<task>\\w+) mark$": "[${t}]${task}.mark()"
+}}
+JSON
+cat >v.viz <<'JSON'
+{"v":{
+ "Shapes":{
+   "run":[{"Type":"Rectangle","Size":"100%,80%","Fill":"${ARG0}"}],
+   "line":[{"Type":"Line","Points":["l(0),50%","r(0),50%"],"Pen":{"Color":"ff0000ff"}}],
+   "call":[{"Type":"Rectangle","Size":"100%,40%","Fill":"80ff0000"},{"Type":"Text","Text":"${ARG0} -> ${ARG1}"}],
+   "flag":[{"Type":"Arrow","Points":["0,100%","0,0"]}],
+   "who":[{"Type":"Text","Text":"${ARG0}"}]
+ },
+ "VisualizeRules":{
+   "states":{"Target":"Task","Shapes":{"st":{"From":"${TARGET}.state","To":"${TARGET}.state",
+        "Figures":{"${FROM_VAL}==RUN":"run(00ff00)","${FROM_VAL}!=RUN":["line",{"${TO_VAL}==RUN":"flag"}]}}}},
+   "calls":{"Target":"Task","Shapes":{"call":{"From":"${TARGET}.enter()","To":"${TARGET}.leave(${FROM_ARG0})","Figures":"call(${FROM_ARG0},${TO_ARG1})"}}},
+   "marks":{"Target":"Task","Shapes":{"m":{"When":"${TARGET}.mark()","Figures":"flag"}}},
+   "running":{"DisplayName":"Who runs","Shapes":{"r":{"From":"Task(state!=RUN).state=RUN","To":"${FROM_TARGET}.state","Figures":"who($RES_DISPLAYNAME{${FROM_TARGET}})"}}}
+ }}}
+JSON
+cat >v.res <<'JSON'
+{"TimeScale":"ms","ConvertRules":["v"],"ResourceHeaders":["v"],"VisualizeRules":["v"],
+ "Resources":{"A":{"Type":"Task","DisplayName":"Alpha"},"B":{"Type":"Task"}}}
+JSON
+printf '10 A RUN\n12 A enter foo\n13 A enter bar\n15 A leave foo ok then\n20 A WAIT\n20 B RUN\n25 B mark\n30 B IDLE\n30 A RUN\n40 B mark\n50 A IDLE\n' >v.log
+
+run "$TLV" shapes -R . -r v.res v.log
+expect_status 0 "tlv shapes"
+cat >expected.jsonl <<'EOF2'
+{"rule":"calls","event":"call","resource":"A","from":12,"to":15,"type":"Rectangle","text":null,"fill":"80ff0000","pen":"ff000000","row":0}
+{"rule":"calls","event":"call","resource":"A","from":12,"to":15,"type":"Text","text":"foo -> ok then","fill":null,"pen":null,"row":0}
+{"rule":"calls","event":"call","resource":"A","from":13,"to":50,"type":"Rectangle","text":null,"fill":"80ff0000","pen":"ff000000","row":0}
+{"rule":"calls","event":"call","resource":"A","from":13,"to":50,"type":"Text","text":"bar -> ","fill":null,"pen":null,"row":0}
+{"rule":"marks","event":"m","resource":"B","from":25,"to":40,"type":"Arrow","text":null,"fill":null,"pen":"ff000000","row":1}
+{"rule":"marks","event":"m","resource":"B","from":40,"to":50,"type":"Arrow","text":null,"fill":null,"pen":"ff000000","row":1}
+{"rule":"running","event":"r","resource":null,"from":10,"to":20,"type":"Text","text":"Alpha","fill":null,"pen":null,"row":2}
+{"rule":"running","event":"r","resource":null,"from":20,"to":30,"type":"Text","text":"B","fill":null,"pen":null,"row":2}
+{"rule":"running","event":"r","resource":null,"from":30,"to":50,"type":"Text","text":"Alpha","fill":null,"pen":null,"row":2}
+{"rule":"states","event":"st","resource":"A","from":10,"to":10,"type":"Line","text":null,"fill":null,"pen":"ff0000ff","row":0}
+{"rule":"states","event":"st","resource":"A","from":10,"to":10,"type":"Arrow","text":null,"fill":null,"pen":"ff000000","row":0}
+{"rule":"states","event":"st","resource":"A","from":10,"to":20,"type":"Rectangle","text":null,"fill":"ff00ff00","pen":"ff000000","row":0}
+{"rule":"states","event":"st","resource":"A","from":20,"to":30,"type":"Line","text":null,"fill":null,"pen":"ff0000ff","row":0}
+{"rule":"states","event":"st","resource":"A","from":20,"to":30,"type":"Arrow","text":null,"fill":null,"pen":"ff000000","row":0}
+{"rule":"states","event":"st","resource":"A","from":30,"to":50,"type":"Rectangle","text":null,"fill":"ff00ff00","pen":"ff000000","row":0}
+{"rule":"states","event":"st","resource":"A","from":50,"to":50,"type":"Line","text":null,"fill":null,"pen":"ff0000ff","row":0}
+{"rule":"states","event":"st","resource":"B","from":10,"to":20,"type":"Line","text":null,"fill":null,"pen":"ff0000ff","row":1}
+{"rule":"states","event":"st","resource":"B","from":10,"to":20,"type":"Arrow","text":null,"fill":null,"pen":"ff000000","row":1}
+{"rule":"states","event":"st","resource":"B","from":20,"to":30,"type":"Rectangle","text":null,"fill":"ff00ff00","pen":"ff000000","row":1}
+{"rule":"states","event":"st","resource":"B","from":30,"to":50,"type":"Line","text":null,"fill":null,"pen":"ff0000ff","row":1}
+EOF2
+checks=$((checks + 1))
+diff expected.jsonl "$TMP/out" >diff.txt || fail "tlv shapes output differs: $(cat diff.txt)"
+
+# A figure that names no shape: reported (with rule, event and trace line),
+# the other shapes still drawn, exit 1.
+mkdir bad && cp v.resh v.cnv bad/
+sed 's/"flag"}\]}}}},/"flg"}]}}}},/' v.viz >bad/v.viz
+run "$TLV" shapes -R bad -r v.res v.log
+expect_status 1 "figure naming no shape"
+expect_line "$TMP/err" "bad/v.viz:11:98: warning: rule 'states': figure 'flg' names no shape of the requested targets" "found when loading"
+expect_line "$TMP/err" "bad/v.viz:10:40: error: rule 'states', event 'st' (trace line 5): figure 'flg' names no shape" "reported with its trace line"
+expect_line "$TMP/err" "bad/v.viz:10:40: error: rule 'states', event 'st' (initial values): figure 'flg' names no shape" "initial values"
+expect_contains "$TMP/out" '"rule":"marks","event":"m","resource":"B","from":25,"to":40' "other shapes still drawn"
+
+# No visualization rules requested: a clear error.
+printf '{"ConvertRules":["v"],"ResourceHeaders":["v"],"Resources":{"A":{"Type":"Task"}}}\n' >nov.res
+run "$TLV" shapes -R . -r nov.res v.log
+expect_status 1 "no visualization rules"
+expect_contains "$TMP/err" "nov.res: error: no visualization rules: the resource file requests none in \"VisualizeRules\"" "no rules message"
+
+if have_corpus; then
+  run "$TLV" shapes -R "$CORPUS/rules" -r "$CORPUS/logs/asp/asp_short.res" "$CORPUS/logs/asp/asp_short.log"
+  expect_status 0 "corpus asp_short shapes"
+  checks=$((checks + 1)); [ "$(wc -l <"$TMP/out")" -eq 1789 ] || fail "asp_short: $(wc -l <"$TMP/out") shapes, expected 1789"
+  expect_line "$TMP/out" '{"rule":"callSvc","event":"callSvcEvent","resource":"LOGTASK","from":1926446,"to":1926624,"type":"Text","text":"ena_int(intno=2.)","fill":null,"pen":null,"row":0}' "a service call's text"
+  for res in "$CORPUS"/logs/*/*.res; do
+    dir=$(dirname "$res"); base=$(basename "$res" .res); log="$dir/$base.log"
+    [ -f "$log" ] || log=$(ls "$dir"/*.log | head -n 1)
+    run "$TLV" shapes -R "$CORPUS/rules" -r "$res" "$log"
+    expect_status 0 "shapes of $base"
+    checks=$((checks + 1)); [ -s "$TMP/out" ] || fail "$base: no shapes"
+  done
+fi
+finish

@@ -1,0 +1,187 @@
+/*
+ * cmd_shapes.c — `tlv shapes`: converts a log (or reads a standard-form
+ * trace), applies the visualization rules and prints one JSON object per
+ * drawn primitive (JSON Lines, spec §11).
+ */
+#include "cli.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char shapes_help[] =
+    "usage: tlv shapes [-R DIR]... -r FILE.res [-o OUT] [--per-cpu] [--allow-scripts] LOG|-\n"
+    "\n"
+    "Converts LOG with the conversion rules (or reads it as a standard-form trace\n"
+    "when the resource file says \"ConvertRules\":[\"\"]), applies the visualization\n"
+    "rules, and prints one JSON object per drawn primitive, one per line:\n"
+    "  {\"rule\":R,\"event\":E,\"resource\":NAME or null,\"from\":T0,\"to\":T1,\n"
+    "   \"type\":\"Rectangle\"...,\"text\":STRING or null,\"fill\":\"aarrggbb\" or null,\n"
+    "   \"pen\":\"aarrggbb\" or null,\"row\":N}\n"
+    "ordered by rule, event, resource and start time. Times are base-10 numbers in\n"
+    "trace time units.\n"
+    "\n"
+    "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
+    "  -o, --output OUT          write to OUT instead of standard output\n"
+    "      --per-cpu             group rows per processor (attribute prcId)\n"
+    "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
+    "\n"
+    "Exit status: 0 ok; 1 written, but some lines or rules had errors; 2 bad usage,\n"
+    "unreadable input or rule files with errors.\n";
+
+/* The time as an exact base-10 JSON number. */
+static cJSON *time_number(tlv_time t, int radix)
+{
+    char text[160];
+    if (radix == 10 || t.frac == 0) {
+        if (t.frac == 0)
+            snprintf(text, sizeof text, "%lld", (long long)t.ticks);
+        else
+            tlv_time_format(t, 10, text, sizeof text);
+    } else {
+        snprintf(text, sizeof text, "%.17g", tlv_time_to_double(t, radix));
+    }
+    return cJSON_CreateRaw(text);
+}
+
+static cJSON *color_or_null(int has, uint32_t argb)
+{
+    if (!has)
+        return cJSON_CreateNull();
+    char text[16];
+    snprintf(text, sizeof text, "%08x", (unsigned)argb);
+    return cJSON_CreateString(text);
+}
+
+static cJSON *string_or_null(const char *s)
+{
+    return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+static int print_shape(FILE *out, const tlv_shape_info *sh, int radix)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return -1;
+    cJSON_AddItemToObject(o, "rule", cJSON_CreateString(sh->rule));
+    cJSON_AddItemToObject(o, "event", cJSON_CreateString(sh->event));
+    cJSON_AddItemToObject(o, "resource", string_or_null(sh->resource));
+    cJSON_AddItemToObject(o, "from", time_number(sh->from, radix));
+    cJSON_AddItemToObject(o, "to", time_number(sh->to, radix));
+    cJSON_AddItemToObject(o, "type", cJSON_CreateString(sh->type));
+    cJSON_AddItemToObject(o, "text", string_or_null(sh->text));
+    cJSON_AddItemToObject(o, "fill", color_or_null(sh->has_fill, sh->fill));
+    cJSON_AddItemToObject(o, "pen", color_or_null(sh->has_pen, sh->pen));
+    cJSON_AddItemToObject(o, "row", cJSON_CreateNumber((double)sh->row));
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    if (!text)
+        return -1;
+    int rc = fputs(text, out) < 0 || fputc('\n', out) < 0 ? -1 : 0;
+    free(text);
+    return rc;
+}
+
+typedef struct shapes_args {
+    rule_args rules;
+    const char *output, *input, *cpu_attribute;
+} shapes_args;
+
+static int parse_shapes_args(shapes_args *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        int r = parse_rule_arg(&a->rules, argc, argv, &i);
+        if (r < 0)
+            return -1;
+        if (r > 0)
+            continue;
+        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+            fputs(shapes_help, stdout);
+            exit(EXIT_OK);
+        } else if ((strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) && i + 1 < argc) {
+            a->output = argv[++i];
+        } else if (strcmp(s, "--per-cpu") == 0) {
+            a->cpu_attribute = a->cpu_attribute ? a->cpu_attribute : "prcId";
+        } else if (strcmp(s, "--cpu-attribute") == 0 && i + 1 < argc) {
+            a->cpu_attribute = argv[++i];
+        } else if (s[0] == '-' && s[1]) {
+            usage_error("shapes", "unknown option '%s'", s);
+            return -1;
+        } else if (a->input) {
+            usage_error("shapes", "one log at a time ('%s' and '%s' given)", a->input, s);
+            return -1;
+        } else {
+            a->input = s;
+        }
+    }
+    if (!a->rules.res_path) {
+        usage_error("shapes", "a resource file is needed: -r FILE.res");
+        return -1;
+    }
+    if (!a->input) {
+        usage_error("shapes", "no log given (use '-' for standard input)");
+        return -1;
+    }
+    return 0;
+}
+
+int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cpu_attribute,
+                          tlv_rules **rules, tlv_trace **trace, tlv_shapes **shapes)
+{
+    *trace = NULL;
+    *shapes = NULL;
+    *rules = load_rules(ra);
+    if (!*rules)
+        return EXIT_USAGE;
+    if (tlv_trace_new(*rules, trace) != TLV_OK)
+        return EXIT_USAGE;
+    tlv_status st = tlv_trace_load_file(*trace, input);
+    if (st == TLV_ERR_IO) {
+        fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, input, strerror(errno));
+        return EXIT_USAGE;
+    }
+    print_diags(tlv_converter_diags(tlv_trace_converter(*trace)), 20);
+    int partial = st != TLV_OK;
+    tlv_shapes_options o = {cpu_attribute};
+    tlv_status vs = tlv_shapes_build(*trace, &o, shapes);
+    if (!*shapes)
+        return EXIT_USAGE;
+    print_diags(tlv_shapes_diags(*shapes), 20);
+    return partial || vs != TLV_OK ? EXIT_PARTIAL : EXIT_OK;
+}
+
+int cmd_shapes(int argc, char **argv)
+{
+    shapes_args a;
+    if (parse_shapes_args(&a, argc, argv) < 0)
+        return EXIT_USAGE;
+    tlv_rules *rules;
+    tlv_trace *trace;
+    tlv_shapes *shapes;
+    int rc = load_trace_and_shapes(&a.rules, a.input, a.cpu_attribute, &rules, &trace, &shapes);
+    if (rc != EXIT_USAGE) {
+        FILE *out = a.output ? fopen(a.output, "wb") : stdout;
+        if (!out) {
+            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, a.output, strerror(errno));
+            rc = EXIT_USAGE;
+        } else {
+            int radix = tlv_rules_time_radix(rules);
+            size_t n = tlv_shapes_count(shapes);
+            for (size_t i = 0; i < n && rc != EXIT_USAGE; i++) {
+                tlv_shape_info sh;
+                tlv_shapes_get(shapes, i, &sh);
+                if (print_shape(out, &sh, radix) < 0)
+                    rc = EXIT_USAGE;
+            }
+            if ((out != stdout && fclose(out) != 0) || (out == stdout && fflush(out) != 0))
+                rc = EXIT_USAGE;
+        }
+    }
+    tlv_shapes_free(shapes);
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
+    return rc;
+}
