@@ -145,7 +145,7 @@ int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cp
     }
     print_diags(tlv_converter_diags(tlv_trace_converter(*trace)), 20);
     int partial = st != TLV_OK;
-    tlv_shapes_options o = {cpu_attribute};
+    tlv_shapes_options o = {cpu_attribute, NULL, NULL};
     tlv_status vs = tlv_shapes_build(*trace, &o, shapes);
     if (!*shapes)
         return EXIT_USAGE;

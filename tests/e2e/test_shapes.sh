@@ -88,6 +88,18 @@ if have_corpus; then
   expect_status 0 "corpus asp_short shapes"
   checks=$((checks + 1)); [ "$(wc -l <"$TMP/out")" -eq 1789 ] || fail "asp_short: $(wc -l <"$TMP/out") shapes, expected 1789"
   expect_line "$TMP/out" '{"rule":"callSvc","event":"callSvcEvent","resource":"LOGTASK","from":1926446,"to":1926624,"type":"Text","text":"ena_int(intno=2.)","fill":null,"pen":null,"row":0}' "a service call's text"
+  # Per-CPU mode on the two-processor FMP log: a "CPU n" row per processor
+  # showing what ran on it; at most one task runs on a processor at a time.
+  run "$TLV" shapes --per-cpu -R "$CORPUS/rules" -r "$CORPUS/logs/fmp/fmp_short.res" "$CORPUS/logs/fmp/fmp_short.log"
+  expect_status 0 "per-CPU shapes"
+  expect_contains "$TMP/out" '{"rule":"perCpu","event":"running","resource":"LOGTASK1","from":954133,"to":983500,"type":"Rectangle"' "first bar on CPU 1"
+  grep '"rule":"perCpu"' "$TMP/out" | grep '"type":"Rectangle"' |
+    sed 's/.*"from":\([0-9]*\),"to":\([0-9]*\),.*"row":\([0-9]*\)}/\3 \1 \2/' | sort -n -k1,1 -k2,2 >bars.txt
+  checks=$((checks + 1))
+  [ "$(cut -d' ' -f1 bars.txt | sort -u | wc -l)" -eq 2 ] || fail "per-CPU: expected bars on 2 processor rows"
+  checks=$((checks + 1))
+  awk '$1 == row && $2 < end { bad = 1 } { row = $1; end = $3 } END { exit bad }' bars.txt ||
+    fail "per-CPU: two tasks running on one processor at once"
   for res in "$CORPUS"/logs/*/*.res; do
     dir=$(dirname "$res"); base=$(basename "$res" .res); log="$dir/$base.log"
     [ -f "$log" ] || log=$(ls "$dir"/*.log | head -n 1)

@@ -52,9 +52,16 @@ typedef struct tlv_shapes tlv_shapes;
 typedef struct tlv_shapes_options {
     /* Per-CPU mode: the attribute that names a resource's processor (the
      * TOPPERS/FMP rules use "prcId"); NULL for one row per resource. Each
-     * processor gets one row with the shapes of the resources that had that
-     * attribute value when the shape started. */
+     * processor gets a row "CPU n" showing which resource was running on it
+     * (a bar in the resource's color with its name, rule "perCpu", event
+     * "running"), followed by the rows of the resources that start on it;
+     * a resource that migrates shows on each processor's row while it runs
+     * there. */
     const char *cpu_attribute;
+    /* What "running" means in per-CPU mode: the attribute and its value
+     * (NULL: "state" and "RUNNING", as in the TOPPERS rules). */
+    const char *running_attribute;
+    const char *running_value;
 } tlv_shapes_options;
 
 /* Applies the visualization rules of the trace's rule set. *out is set even
