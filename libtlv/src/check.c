@@ -109,8 +109,8 @@ static long check_ref(struct tlv_rules *r, const char *s, const char **end, cons
 void check_template_refs(struct tlv_rules *r, const char *text, const char *file, long line,
                          long col, int event_line)
 {
-    if (!r->model.ntypes)
-        return; /* nothing to check against */
+    if (!r->model.ntypes || !text)
+        return; /* nothing to check against, or a template that did not compile */
     const char *name;
     size_t nl;
     size_t len = strlen(text);
@@ -242,13 +242,25 @@ static void check_viz_rule(struct tlv_rules *r, const tj_node *rule, const char 
             if (p && p->type == TJ_STRING)
                 check_pattern(r, p->str, target, p, file);
         }
-        check_figures(r, tj_get(e, "Figures"), rule->key, file, 0);
+        if (r->check_figures)
+            check_figures(r, tj_get(e, "Figures"), rule->key, file, 0);
     }
+}
+
+/* Whether the Shapes of `target` were loaded: a rule file checked alone may
+ * take its shapes from another file, which then cannot be checked. */
+static int target_has_shapes(const struct tlv_rules *r, const char *target)
+{
+    for (size_t i = 0; i < r->nviz; i++)
+        if (strcmp(r->viz[i].target, target) == 0 && tj_get(r->viz[i].node, "Shapes"))
+            return 1;
+    return 0;
 }
 
 void check_viz_references(struct tlv_rules *r)
 {
     for (size_t i = 0; i < r->nviz; i++) {
+        r->check_figures = target_has_shapes(r, r->viz[i].target);
         const tj_node *rules = tj_get(r->viz[i].node, "VisualizeRules");
         for (const tj_node *rule = rules ? rules->child : NULL; rule; rule = rule->next)
             if (rule->type == TJ_OBJECT && !tj_get(rule, "Style"))

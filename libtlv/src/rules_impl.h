@@ -79,6 +79,7 @@ struct tlv_rules {
     struct prefilter *prefilter; /* built once all rules are compiled */
     int unreadable;         /* a file could not be parsed: TLV_ERR_SYNTAX */
     int scripts_refused;    /* TLV_ERR_SCRIPT */
+    int check_figures;      /* check.c: the current target's shapes are known */
     tlv_severity ref_severity; /* of unknown names found by check.c: errors for
                                   tlv check, warnings when loading (the run goes
                                   on and reports each use) */

@@ -1,0 +1,613 @@
+/*
+ * render.c — drawing a view of the shapes (render.h): the layout of a view
+ * (label column, time ruler, one band per row), the ruler's ticks and their
+ * time text, the frame itself on any SDL_Renderer (render_frame, which the
+ * interactive viewer calls on its window's renderer), and tlv_render_rgba,
+ * which runs the same frame on a software renderer over the caller's pixels
+ * — no window, no display, no SDL_Init.
+ *
+ * Rows with more shapes in view than about two per pixel column are drawn
+ * from the store's per-column summary instead of shape by shape, so a frame
+ * costs in proportion to its pixels.
+ */
+#include "render_impl.h"
+
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COLOR_BACKGROUND 0xFFFFFFFFu
+#define COLOR_BAND_ALT 0xFFF3F4F6u   /* every other row */
+#define COLOR_SEPARATOR 0xFFDEDEDEu  /* between rows */
+#define COLOR_GROUP_LINE 0xFFA8A8A8u /* above the first row of a group */
+#define COLOR_GRID 0xFFEAEAEAu       /* at major ticks, behind shapes */
+#define COLOR_BORDER 0xFF909090u     /* label column and ruler edges */
+#define COLOR_RULER 0xFFF0F0F0u
+#define COLOR_TICK 0xFF606060u
+#define COLOR_RULER_TEXT 0xFF404040u
+#define COLOR_LABEL 0xFF000000u
+#define COLOR_GROUP 0xFF808080u
+
+/* Font sizes in points; pixels = points * 96 / 72 at scale 1. */
+#define PT_TO_PX (96.0f / 72.0f)
+#define LABEL_PT 9.0f
+#define RULER_PT 8.0f
+
+/* Shapes reaching further than this beyond the view are cut to it, so that
+ * float coordinates keep sub-pixel precision at any zoom. */
+#define AREA_REACH 1e6
+
+/* ---- layout ------------------------------------------------------------------- */
+
+static float view_scale(const tlv_view *v) { return v->scale > 0 ? v->scale : 1.0f; }
+
+/* The label column's width: the view's, or one that depends only on the
+ * view's width (tlv_view_x must agree with the frame without fonts). */
+static int view_label_w(const tlv_view *v)
+{
+    int w = v->label_width;
+    if (w <= 0) {
+        float s = view_scale(v);
+        w = v->width / 6;
+        w = w < (int)(60 * s) ? (int)(60 * s) : w > (int)(240 * s) ? (int)(240 * s) : w;
+        w = w > v->width / 2 ? v->width / 2 : w;
+    }
+    return w >= v->width ? (v->width > 1 ? v->width - 1 : 0) : w;
+}
+
+void render_layout_of(const tlv_view *v, size_t nrows, render_layout *l)
+{
+    memset(l, 0, sizeof *l);
+    l->width = v->width;
+    l->height = v->height;
+    l->scale = view_scale(v);
+    l->label_w = view_label_w(v);
+    l->ruler_h = v->ruler_height > 0 ? v->ruler_height : (int)lroundf(24 * l->scale);
+    l->ruler_h = l->ruler_h > v->height ? v->height : l->ruler_h;
+    l->nrows = nrows;
+    int space = v->height - l->ruler_h;
+    l->row_h = v->row_height > 0 ? v->row_height : nrows && space > 0 ? (double)space / (double)nrows : 1;
+    l->first_row = v->first_row > 0 ? (size_t)v->first_row : 0;
+    l->first_row = l->first_row > nrows ? nrows : l->first_row;
+    double fit = space > 0 ? ceil(space / l->row_h) : 0;
+    l->end_row = l->first_row + (fit < (double)nrows ? (size_t)fit : nrows);
+    l->end_row = l->end_row > nrows ? nrows : l->end_row;
+}
+
+double render_row_top(const render_layout *l, size_t row)
+{
+    return l->ruler_h + ((double)row - (double)l->first_row) * l->row_h;
+}
+
+long render_row_at(const render_layout *l, double y)
+{
+    if (y < l->ruler_h || l->row_h <= 0)
+        return -1;
+    double r = floor((y - l->ruler_h) / l->row_h) + (double)l->first_row;
+    return r < (double)l->nrows ? (long)r : -1;
+}
+
+static double timeline_w(const tlv_view *v)
+{
+    int w = v->width - view_label_w(v);
+    return w > 1 ? w : 1;
+}
+
+double tlv_view_x(const tlv_view *v, double t)
+{
+    return view_label_w(v) + (t - v->t0) * timeline_w(v) / (v->t1 - v->t0);
+}
+
+double tlv_view_time(const tlv_view *v, double x)
+{
+    return v->t0 + (x - view_label_w(v)) * (v->t1 - v->t0) / timeline_w(v);
+}
+
+/* Pixels a label needs at LABEL_PT, guessed without fonts: about 7 px for
+ * a Latin character and 12 for a wide one. */
+static int guess_text_width(const char *s)
+{
+    int w = 0;
+    for (; s && *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            w += (unsigned char)*s < 0x80 ? 7 : 12;
+    return w;
+}
+
+void tlv_view_fit(tlv_view *v, const tlv_shapes *s, int width, int height)
+{
+    memset(v, 0, sizeof *v);
+    v->width = width;
+    v->height = height;
+    v->scale = 1;
+    if (!s) {
+        v->t1 = 1;
+        return;
+    }
+    v->t0 = tlv_time_to_double(s->start, s->radix);
+    v->t1 = tlv_time_to_double(s->end, s->radix);
+    if (!(v->t1 > v->t0))
+        v->t1 = v->t0 + 1;
+    int need = 60;
+    for (size_t i = 0; i < s->nrows; i++) {
+        int w = guess_text_width(s->rows[i].label) + 16;
+        need = w > need ? w : need;
+    }
+    v->label_width = need > width / 3 ? width / 3 : need;
+}
+
+/* ---- time text ---------------------------------------------------------------- */
+
+/* Decimals needed to tell apart values `step` apart (0..9). */
+static int decimals_for(double step)
+{
+    if (!(step > 0))
+        return 3;
+    for (int d = 0; d < 9; d++) {
+        double v = step * pow(10, d);
+        if (fabs(v - round(v)) < 1e-6 * v)
+            return d;
+    }
+    return 9;
+}
+
+/* Prints v with d decimals, trailing fraction zeros removed. */
+static void print_number(char *out, size_t size, double v, int d)
+{
+    if (fabs(v) < 0.5 * pow(10, -d))
+        v = 0; /* no "-0" */
+    snprintf(out, size, "%.*f", d, v);
+    char *dot = strchr(out, '.');
+    if (!dot)
+        return;
+    char *end = out + strlen(out);
+    while (end > dot + 1 && end[-1] == '0')
+        *--end = '\0';
+    if (end == dot + 1)
+        *dot = '\0';
+}
+
+/* Seconds per unit for scales that are units of time, else 0. */
+static double seconds_per(const char *unit)
+{
+    static const struct { const char *name; double s; } units[] = {
+        {"s", 1}, {"sec", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"\xC2\xB5s", 1e-6},
+        {"\xCE\xBCs", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}, {"fs", 1e-15}};
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+        if (strcmp(unit, units[i].name) == 0)
+            return units[i].s;
+    return 0;
+}
+
+char *render_format_time(double t, double step, const char *time_scale, char *out, size_t size)
+{
+    const char *scale = time_scale ? time_scale : "";
+    char *end;
+    double mult = strtod(scale, &end); /* a scale such as "10ns" */
+    if (end == scale || !(mult > 0))
+        mult = 1;
+    else
+        scale = end;
+    while (*scale == ' ')
+        scale++;
+    double unit = seconds_per(scale), v = t * mult, st = step * mult;
+    static const char *const si[] = {"f", "p", "n", "u", "m", ""}, *const big[] = {"", "k", "M", "G", "T"};
+    char num[64];
+    if (unit > 0) { /* SI: choose the prefix by magnitude, seconds at most */
+        double sec = v * unit, mag = fabs(sec) > 0 ? fabs(sec) : st > 0 ? st * unit : unit;
+        int k = 5;
+        while (k > 0 && mag < pow(10, 3 * (k - 5)) * (1 - 1e-9))
+            k--;
+        double p = pow(10, 3 * (k - 5));
+        print_number(num, sizeof num, sec / p, st > 0 ? decimals_for(st * unit / p) : 3);
+        snprintf(out, size, "%s %ss", num, si[k]);
+        return out;
+    }
+    int k = 0;
+    while (k < 4 && fabs(v) >= pow(10, 3 * (k + 1)) * (1 - 1e-9))
+        k++;
+    double p = pow(10, 3 * k);
+    print_number(num, sizeof num, v / p, st > 0 ? decimals_for(st / p) : 3);
+    snprintf(out, size, "%s%s%s%s", num, big[k], *scale ? " " : "", scale);
+    return out;
+}
+
+/* ---- the frame ---------------------------------------------------------------- */
+
+typedef struct frame {
+    SDL_Renderer *ren;
+    render_fonts *fonts;
+    const struct tlv_shapes *s;
+    const tlv_view *v;
+    render_layout l;
+    render_batch b;
+    SDL_Rect timeline;    /* the shapes' clip rectangle */
+    double step;          /* ruler: major tick spacing in trace units */
+    int failed;
+} frame;
+
+static frect box_of(double x, double y, double w, double h)
+{
+    frect r = {(float)x, (float)y, (float)w, (float)h};
+    return r;
+}
+
+static text_style style_of(float pt, float scale, uint32_t argb, int h, int v)
+{
+    text_style st = {NULL, pt * PT_TO_PX * scale, 0, argb, {(uint8_t)h, (uint8_t)v}};
+    return st;
+}
+
+/* Flushes the shapes collected so far and draws a text over them. */
+static void frame_text(frame *f, const char *text, const text_style *st, frect box,
+                       const SDL_Rect *clip)
+{
+    if (!f->fonts || !text || !*text)
+        return;
+    batch_flush(&f->b);
+    render_text(f->fonts, text, st, box, clip);
+}
+
+static void draw_bands(frame *f)
+{
+    const render_layout *l = &f->l;
+    for (size_t r = l->first_row; r < l->end_row; r++) {
+        double top = render_row_top(l, r);
+        if (r % 2)
+            batch_rect(&f->b, box_of(0, top, l->width, l->row_h), COLOR_BAND_ALT);
+        if (l->row_h >= 4)
+            batch_rect(&f->b, box_of(0, floor(top + l->row_h) - 1, l->width, 1), COLOR_SEPARATOR);
+    }
+}
+
+/* Nice spacing of ruler ticks: 1, 2 or 5 times a power of ten, at least
+ * `raw`. */
+static double nice_step(double raw)
+{
+    if (!(raw > 0) || !isfinite(raw))
+        return 1;
+    double p = pow(10, floor(log10(raw))), m = raw / p;
+    return (m <= 1 + 1e-9 ? 1 : m <= 2 + 1e-9 ? 2 : m <= 5 + 1e-9 ? 5 : 10) * p;
+}
+
+/* Ruler spacing: about 100 px, widened until the widest tick text fits. */
+static double choose_step(frame *f)
+{
+    const tlv_view *v = f->v;
+    double px_per_unit = timeline_w(v) / (v->t1 - v->t0);
+    double step = nice_step(100 * f->l.scale / px_per_unit);
+    text_style st = style_of(RULER_PT, f->l.scale, COLOR_RULER_TEXT, 0, 1);
+    for (int i = 0; i < 8 && f->fonts; i++) {
+        char a[64], b[64];
+        render_format_time(floor(v->t0 / step) * step, step, f->s->time_scale, a, sizeof a);
+        render_format_time(ceil(v->t1 / step) * step, step, f->s->time_scale, b, sizeof b);
+        int wa = render_text_width(f->fonts, a, &st), wb = render_text_width(f->fonts, b, &st);
+        int need = (wa > wb ? wa : wb) + (int)(12 * f->l.scale);
+        if (need <= step * px_per_unit)
+            break;
+        step = nice_step(step * 1.5);
+    }
+    return step;
+}
+
+/* The multiples k * step within the view: k0 and how many (bounded, and
+ * counted with an integer, since k0 + 1 == k0 for huge k0). */
+static long ticks_in_view(const tlv_view *v, double step, double *k0)
+{
+    *k0 = ceil(v->t0 / step);
+    double n = floor(v->t1 / step) - *k0 + 1;
+    return n < 0 ? 0 : n > 20000 ? 20000 : (long)n;
+}
+
+static void draw_grid(frame *f)
+{
+    const tlv_view *v = f->v;
+    double k0;
+    long n = ticks_in_view(v, f->step, &k0);
+    for (long i = 0; i < n; i++) {
+        double x = floor(tlv_view_x(v, (k0 + (double)i) * f->step));
+        batch_rect(&f->b, box_of(x, f->l.ruler_h, 1, f->l.height - f->l.ruler_h), COLOR_GRID);
+    }
+}
+
+/* ---- shapes ----------------------------------------------------------------- */
+
+/* The exact time nearest below t, for store queries. */
+static tlv_time time_of(double t, int radix)
+{
+    tlv_time r = {0, 0};
+    double fl = floor(t);
+    if (!(fl > -9.2e18))
+        r.ticks = INT64_MIN;
+    else if (!(fl < 9.2e18))
+        r.ticks = INT64_MAX;
+    else {
+        r.ticks = (int64_t)fl;
+        uint64_t scale = 1;
+        while (radix >= 2 && scale <= (uint64_t)INT64_MAX / (uint64_t)radix)
+            scale *= (uint64_t)radix; /* the fraction scale of tlv_time (tlv.h) */
+        double frac = (t - fl) * (double)scale;
+        r.frac = frac >= (double)scale ? scale - 1 : frac > 0 ? (uint64_t)frac : 0;
+    }
+    return r;
+}
+
+typedef struct row_ctx {
+    frame *f;
+    double top;
+} row_ctx;
+
+static double clamp_x(const frame *f, double x)
+{
+    double lo = -AREA_REACH, hi = f->l.width + AREA_REACH;
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+static void draw_text_prim(frame *f, const prim *p, frect area)
+{
+    frect box = prim_box(p, area);
+    text_style st = {p->font_family, p->font_size * PT_TO_PX * f->l.scale, p->font_style,
+                     p->font_color, p->align};
+    const SDL_Rect *c = &f->timeline;
+    if (box.w < st.px * 0.5f || box.h < 2 || box.x > c->x + c->w || box.x + box.w < c->x ||
+        box.y > c->y + c->h || box.y + box.h < c->y)
+        return; /* narrower than a character, or out of view */
+    frame_text(f, p->text, &st, box, c);
+}
+
+static int draw_shape(void *ctx, const shape *sh)
+{
+    row_ctx *rc = ctx;
+    frame *f = rc->f;
+    const struct tlv_shapes *s = f->s;
+    if (sh->prim >= s->nprims)
+        return 0;
+    double x0 = clamp_x(f, tlv_view_x(f->v, tlv_time_to_double(sh->from, s->radix)));
+    double x1 = clamp_x(f, tlv_view_x(f->v, tlv_time_to_double(sh->to, s->radix)));
+    frect area = box_of(x0, rc->top, x1 - x0, f->l.row_h);
+    const prim *p = &s->prims[sh->prim];
+    if (p->type == PRIM_TEXT)
+        draw_text_prim(f, p, area);
+    else
+        draw_prim(&f->b, p, area, f->l.scale);
+    return 0;
+}
+
+/* A zoomed-out row: one colour per pixel column, runs of a colour merged. */
+static void draw_summary(frame *f, uint32_t row, double top)
+{
+    size_t n = (size_t)f->timeline.w;
+    uint32_t *cols = malloc(n * sizeof *cols);
+    if (!cols) {
+        f->failed = 1;
+        return;
+    }
+    store_summary(f->s->store, row, f->v->t0, f->v->t1, f->s->radix, cols, n);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && cols[j] == cols[i])
+            j++;
+        if (cols[i])
+            batch_rect(&f->b, box_of(f->timeline.x + (double)i, top, (double)(j - i), f->l.row_h),
+                       cols[i]);
+        i = j;
+    }
+    free(cols);
+}
+
+static void draw_shapes(frame *f)
+{
+    const struct tlv_shapes *s = f->s;
+    if (!s->store || f->timeline.w <= 0 || f->timeline.h <= 0)
+        return;
+    /* a little beyond the edges, for pens and arrow heads that stick out */
+    tlv_time q0 = time_of(tlv_view_time(f->v, f->timeline.x - 2), s->radix);
+    tlv_time q1 = time_of(tlv_view_time(f->v, f->timeline.x + f->timeline.w + 2), s->radix);
+    q1.ticks = q1.ticks < INT64_MAX ? q1.ticks + (q1.frac > 0) : q1.ticks;
+    q1.frac = 0;
+    uint32_t nstore = store_rows(s->store);
+    for (size_t r = f->l.first_row; r < f->l.end_row && r < nstore; r++) {
+        row_ctx rc = {f, render_row_top(&f->l, r)};
+        size_t count = store_count_overlapping(s->store, (uint32_t)r, q0, q1);
+        if (count > 2 * (size_t)f->timeline.w)
+            draw_summary(f, (uint32_t)r, rc.top);
+        else if (count)
+            store_query(s->store, (uint32_t)r, q0, q1, draw_shape, &rc);
+    }
+}
+
+/* ---- labels and ruler ---------------------------------------------------------- */
+
+static int group_starts(const struct tlv_shapes *s, const render_layout *l, size_t r)
+{
+    const char *g = s->rows[r].group;
+    if (!g || !*g || (s->rows[r].label && strcmp(g, s->rows[r].label) == 0))
+        return 0;
+    return r == l->first_row || !s->rows[r - 1].group || strcmp(g, s->rows[r - 1].group) != 0;
+}
+
+/* One row's label: the display name, and the group's name in grey where a
+ * new group starts — above the label when the band has room for two lines,
+ * else before it. */
+static void draw_label(frame *f, size_t r, const SDL_Rect *clip)
+{
+    const render_layout *l = &f->l;
+    const row_def *row = &f->s->rows[r];
+    double top = render_row_top(l, r), pad = 6 * l->scale, w = l->label_w - 2 * pad;
+    float px = LABEL_PT * PT_TO_PX * l->scale, fit = (float)(l->row_h * 0.8);
+    text_style st = style_of(LABEL_PT * (fit < px ? fit / px : 1), l->scale, COLOR_LABEL, 0, 1);
+    if (st.px < 6 || w < st.px)
+        return; /* too small to read */
+    frect box = box_of(pad, top, w, l->row_h);
+    if (group_starts(f->s, l, r)) {
+        text_style gs = st;
+        gs.argb = COLOR_GROUP;
+        if (l->row_h >= 3 * st.px) {
+            frame_text(f, row->group, &gs, box_of(pad, top, w, l->row_h / 2), clip);
+            box = box_of(pad + 8 * l->scale, top + l->row_h / 2, w - 8 * l->scale, l->row_h / 2);
+        } else {
+            int gw = render_text_width(f->fonts, row->group, &gs);
+            double gbox = gw < 0 ? 0 : gw < w / 2 ? gw : w / 2, gap = gbox > 0 ? 6 * l->scale : 0;
+            frame_text(f, row->group, &gs, box_of(pad, top, gbox, l->row_h), clip);
+            box = box_of(pad + gbox + gap, top, w - gbox - gap, l->row_h);
+        }
+    }
+    frame_text(f, row->label, &st, box, clip);
+}
+
+static void draw_labels(frame *f)
+{
+    const render_layout *l = &f->l;
+    SDL_Rect clip = {0, l->ruler_h, l->label_w, l->height - l->ruler_h};
+    for (size_t r = l->first_row; r < l->end_row; r++)
+        if (r > l->first_row && group_starts(f->s, l, r))
+            batch_rect(&f->b, box_of(0, floor(render_row_top(l, r)), l->width, 1), COLOR_GROUP_LINE);
+    batch_rect(&f->b, box_of(l->label_w - 1, 0, 1, l->height), COLOR_BORDER);
+    for (size_t r = l->first_row; r < l->end_row && f->fonts; r++)
+        draw_label(f, r, &clip);
+}
+
+static void draw_ruler(frame *f)
+{
+    const render_layout *l = &f->l;
+    const tlv_view *v = f->v;
+    float sc = l->scale;
+    batch_rect(&f->b, box_of(0, 0, l->width, l->ruler_h), COLOR_RULER);
+    batch_rect(&f->b, box_of(0, l->ruler_h - 1, l->width, 1), COLOR_BORDER);
+    batch_rect(&f->b, box_of(l->label_w - 1, 0, 1, l->ruler_h), COLOR_BORDER);
+    double px = f->step * timeline_w(v) / (v->t1 - v->t0), m = f->step / pow(10, floor(log10(f->step)));
+    int sub = m > 1.5 && m < 2.5 ? 4 : 5;
+    double k0, minor = f->step / sub;
+    long n = px / sub >= 5 * sc ? ticks_in_view(v, minor, &k0) : 0;
+    for (long i = 0; i < n; i++)
+        batch_rect(&f->b, box_of(floor(tlv_view_x(v, (k0 + (double)i) * minor)), l->ruler_h - 3 * sc, 1, 3 * sc),
+                   COLOR_TICK);
+    SDL_Rect clip = {l->label_w, 0, l->width - l->label_w, l->ruler_h};
+    text_style st = style_of(RULER_PT, sc, COLOR_RULER_TEXT, 0, 1);
+    n = ticks_in_view(v, f->step, &k0);
+    for (long i = 0; i < n; i++) {
+        double k = k0 + (double)i, x = floor(tlv_view_x(v, k * f->step));
+        batch_rect(&f->b, box_of(x, l->ruler_h - 7 * sc, 1, 7 * sc), COLOR_TICK);
+        char text[64];
+        render_format_time(k * f->step, f->step, f->s->time_scale, text, sizeof text);
+        frame_text(f, text, &st, box_of(x + 3 * sc, 0, px - 6 * sc, l->ruler_h - 6 * sc), &clip);
+    }
+    char span[64], text[80];
+    render_format_time(v->t1 - v->t0, 0, f->s->time_scale, span, sizeof span);
+    snprintf(text, sizeof text, "span %s", span);
+    SDL_Rect corner = {0, 0, l->label_w - 1, l->ruler_h - 1};
+    frame_text(f, text, &st, box_of(6 * sc, 0, l->label_w - 12 * sc, l->ruler_h - 1), &corner);
+}
+
+int render_frame(SDL_Renderer *ren, render_fonts *fonts, const struct tlv_shapes *s,
+                 const tlv_view *v)
+{
+    frame f = {.ren = ren, .fonts = fonts, .s = s, .v = v};
+    render_layout_of(v, s->nrows, &f.l);
+    f.timeline = (SDL_Rect){f.l.label_w, f.l.ruler_h, v->width - f.l.label_w, v->height - f.l.ruler_h};
+    render_text_begin(fonts, ren);
+    SDL_RenderSetClipRect(ren, NULL);
+    SDL_SetRenderDrawBlendMode(ren, SDL_BLENDMODE_NONE);
+    SDL_SetRenderDrawColor(ren, 255, 255, 255, 255);
+    SDL_RenderClear(ren);
+    /* every later fill blends (geometry takes the renderer's draw mode) */
+    SDL_SetRenderDrawBlendMode(ren, SDL_BLENDMODE_BLEND);
+    SDL_FRect all = {-2, -2, (float)v->width + 4, (float)v->height + 4};
+    batch_init(&f.b, ren, all);
+    f.step = choose_step(&f);
+    draw_bands(&f);
+    draw_grid(&f);
+    batch_flush(&f.b);
+    SDL_RenderSetClipRect(ren, &f.timeline);
+    f.b.bounds = (SDL_FRect){(float)f.timeline.x - 2, (float)f.timeline.y - 2,
+                             (float)f.timeline.w + 4, (float)f.timeline.h + 4};
+    draw_shapes(&f);
+    batch_flush(&f.b);
+    SDL_RenderSetClipRect(ren, NULL);
+    f.b.bounds = all;
+    draw_labels(&f);
+    batch_flush(&f.b);
+    draw_ruler(&f);
+    batch_flush(&f.b);
+    int failed = f.failed || f.b.failed;
+    batch_free(&f.b);
+    render_text_end(fonts);
+    return failed ? -1 : 0;
+}
+
+/* ---- the public renderer ------------------------------------------------------ */
+
+struct tlv_renderer {
+    tlv_diags diags;
+    render_fonts *fonts;
+};
+
+tlv_status tlv_renderer_new(tlv_renderer **out)
+{
+    tlv_renderer *r = calloc(1, sizeof *r);
+    *out = r;
+    if (!r)
+        return TLV_ERR_NOMEM;
+    diags_init(&r->diags, 100);
+    r->fonts = render_fonts_new(&r->diags);
+    if (!r->fonts) {
+        tlv_renderer_free(r);
+        *out = NULL;
+        return TLV_ERR_NOMEM;
+    }
+    return TLV_OK;
+}
+
+void tlv_renderer_free(tlv_renderer *r)
+{
+    if (!r)
+        return;
+    render_fonts_free(r->fonts);
+    diags_free(&r->diags);
+    free(r);
+}
+
+const tlv_diags *tlv_renderer_diags(const tlv_renderer *r) { return r ? &r->diags : NULL; }
+
+static int view_ok(const tlv_view *v, size_t stride)
+{
+    return v->width > 0 && v->height > 0 && v->width <= 32768 && v->height <= 32768 &&
+           isfinite(v->t0) && isfinite(v->t1) && v->t1 > v->t0 && stride >= (size_t)v->width * 4 &&
+           stride <= INT_MAX && isfinite(v->scale) && v->scale >= 0;
+}
+
+/* SDL's blending of triangles rounds the destination alpha of an opaque
+ * pixel down a little (255 becomes 253); the frame is opaque by design. */
+static void make_opaque(uint8_t *pixels, int w, int h, size_t stride)
+{
+    for (int y = 0; y < h; y++) {
+        uint8_t *p = pixels + (size_t)y * stride + 3;
+        for (int x = 0; x < w; x++, p += 4)
+            *p = 255;
+    }
+}
+
+tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view *v,
+                           uint8_t *pixels, size_t stride)
+{
+    if (!r || !s || !v || !pixels || !view_ok(v, stride))
+        return TLV_ERR_USAGE;
+    /* RGBA32 is the byte order R, G, B, A whatever the machine's endianness */
+    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormatFrom(pixels, v->width, v->height, 32,
+                                                           (int)stride, SDL_PIXELFORMAT_RGBA32);
+    SDL_Renderer *ren = surf ? SDL_CreateSoftwareRenderer(surf) : NULL;
+    int rc = -1;
+    if (ren) {
+        rc = render_frame(ren, r->fonts, s, v);
+        SDL_RenderFlush(ren); /* the software renderer draws queued commands here */
+        render_text_release(r->fonts);
+        SDL_DestroyRenderer(ren);
+    }
+    SDL_FreeSurface(surf);
+    if (rc == 0)
+        make_opaque(pixels, v->width, v->height, stride);
+    return rc == 0 ? TLV_OK : TLV_ERR_NOMEM;
+}

@@ -1,0 +1,559 @@
+/*
+ * render_draw.c — the vector half of the renderer: fills, thick and dashed
+ * strokes, arrows, polygons, ellipses and pies, all turned into triangles
+ * batched for SDL_RenderGeometry (which every SDL renderer, software
+ * included, supports), with the semantics of the GDI+ calls the original
+ * made (see figure.h for the primitives and render_impl.h for the pixel
+ * convention).
+ *
+ * Each triangle is clipped to the batch's bounds before it is stored, so a
+ * shape that spans millions of pixels when zoomed in costs what its visible
+ * part costs, and dashes are generated only along the visible part of a
+ * segment.
+ */
+#include "render_impl.h"
+
+#include "buf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Vertices per SDL_RenderGeometry call at most: bounds the batch's memory
+ * on frames with very many shapes. */
+#define BATCH_FLUSH_AT (3 * 8192)
+
+/* ---- the batch ------------------------------------------------------------ */
+
+void batch_init(render_batch *b, SDL_Renderer *ren, SDL_FRect bounds)
+{
+    memset(b, 0, sizeof *b);
+    b->ren = ren;
+    b->bounds = bounds;
+}
+
+void batch_flush(render_batch *b)
+{
+    if (b->n)
+        SDL_RenderGeometry(b->ren, NULL, b->v, (int)b->n, NULL, 0);
+    b->n = 0;
+}
+
+void batch_free(render_batch *b)
+{
+    free(b->v);
+    b->v = NULL;
+    b->n = b->cap = 0;
+}
+
+static SDL_Color color_of(uint32_t argb)
+{
+    SDL_Color c = {(Uint8)(argb >> 16), (Uint8)(argb >> 8), (Uint8)argb, (Uint8)(argb >> 24)};
+    return c;
+}
+
+/* Stores one triangle already inside the bounds. The +0.5 maps GDI+ pixel
+ * centres (integers) onto SDL's (half-integers). */
+static void put_triangle(render_batch *b, const double *xy, SDL_Color c)
+{
+    if (b->n + 3 > BATCH_FLUSH_AT)
+        batch_flush(b);
+    if (GROW(b->v, b->cap, b->n + 3) < 0) {
+        b->failed = 1;
+        return;
+    }
+    for (int i = 0; i < 3; i++) {
+        SDL_Vertex *v = &b->v[b->n++];
+        v->position.x = (float)(xy[2 * i] + 0.5);
+        v->position.y = (float)(xy[2 * i + 1] + 0.5);
+        v->color = c;
+        v->tex_coord.x = v->tex_coord.y = 0;
+    }
+}
+
+/* Clips the convex polygon in[0..n-1] (x,y pairs) to one side of an axis
+ * line: keeps points with sign * (coord - limit) <= 0. Returns the new
+ * count (at most n + 1). */
+static int clip_side(const double *in, int n, double *out, int axis, double limit, double sign)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        const double *p = in + 2 * i, *q = in + 2 * ((i + 1) % n);
+        double dp = sign * (p[axis] - limit), dq = sign * (q[axis] - limit);
+        if (dp <= 0) {
+            out[2 * m] = p[0];
+            out[2 * m + 1] = p[1];
+            m++;
+        }
+        if ((dp < 0 && dq > 0) || (dp > 0 && dq < 0)) {
+            double t = dp / (dp - dq);
+            out[2 * m] = p[0] + t * (q[0] - p[0]);
+            out[2 * m + 1] = p[1] + t * (q[1] - p[1]);
+            m++;
+        }
+    }
+    return m;
+}
+
+/* Sutherland–Hodgman against the four sides, then a fan: the clipped
+ * triangle is convex, so the fan covers it exactly. */
+static void put_clipped(render_batch *b, const double *tri, SDL_Color c)
+{
+    double a[2 * 8], z[2 * 8];
+    const SDL_FRect *r = &b->bounds;
+    int n = clip_side(tri, 3, a, 0, r->x, -1);
+    n = clip_side(a, n, z, 0, (double)r->x + r->w, 1);
+    n = clip_side(z, n, a, 1, r->y, -1);
+    n = clip_side(a, n, z, 1, (double)r->y + r->h, 1);
+    for (int i = 1; i + 1 < n; i++) {
+        double t[6] = {z[0], z[1], z[2 * i], z[2 * i + 1], z[2 * i + 2], z[2 * i + 3]};
+        put_triangle(b, t, c);
+    }
+}
+
+/* Bit k set when the point is outside side k (left, right, top, bottom). */
+static unsigned outcode(const SDL_FRect *r, double x, double y)
+{
+    return (x < r->x) | (x > (double)r->x + r->w) << 1 | (y < r->y) << 2 |
+           (y > (double)r->y + r->h) << 3;
+}
+
+void batch_triangle(render_batch *b, fpoint p, fpoint q, fpoint r, uint32_t argb)
+{
+    if ((argb >> 24) == 0)
+        return; /* fully transparent: nothing to blend */
+    double t[6] = {p.x, p.y, q.x, q.y, r.x, r.y};
+    for (int i = 0; i < 6; i++)
+        if (!isfinite(t[i]))
+            return;
+    unsigned c0 = outcode(&b->bounds, t[0], t[1]), c1 = outcode(&b->bounds, t[2], t[3]),
+             c2 = outcode(&b->bounds, t[4], t[5]);
+    if (c0 & c1 & c2)
+        return; /* wholly beyond one side */
+    if ((c0 | c1 | c2) == 0)
+        put_triangle(b, t, color_of(argb));
+    else
+        put_clipped(b, t, color_of(argb));
+}
+
+void batch_rect(render_batch *b, frect r, uint32_t argb)
+{
+    if (!(r.w > 0) || !(r.h > 0))
+        return; /* GDI+ fills nothing for an empty or negative size */
+    fpoint p = {r.x, r.y}, q = {r.x + r.w, r.y}, s = {r.x + r.w, r.y + r.h}, t = {r.x, r.y + r.h};
+    batch_triangle(b, p, q, s, argb);
+    batch_triangle(b, p, s, t, argb);
+}
+
+/* ---- strokes ---------------------------------------------------------------- */
+
+static fpoint pt(double x, double y)
+{
+    fpoint p = {(float)x, (float)y};
+    return p;
+}
+
+static void put_quad(render_batch *b, fpoint p, fpoint q, fpoint r, fpoint s, uint32_t argb)
+{
+    batch_triangle(b, p, q, r, argb);
+    batch_triangle(b, p, r, s, argb);
+}
+
+/* The unit left normal of p -> q (zero for a zero-length segment). */
+static void normal_of(fpoint p, fpoint q, double *nx, double *ny)
+{
+    double dx = (double)q.x - p.x, dy = (double)q.y - p.y, len = hypot(dx, dy);
+    *nx = len > 0 ? -dy / len : 0;
+    *ny = len > 0 ? dx / len : 0;
+}
+
+/* The offset of the stroke's edge at a vertex joining segments with normals
+ * (ax,ay) and (bx,by): along their bisector, long enough to keep the stroke
+ * width on both sides (a mitre), but at most 4 half-widths at sharp turns. */
+static void miter(double ax, double ay, double bx, double by, double hw, double *ox, double *oy)
+{
+    double mx = ax + bx, my = ay + by, ml = hypot(mx, my);
+    if (ml < 1e-9) { /* a U-turn: no bisector */
+        *ox = bx * hw;
+        *oy = by * hw;
+        return;
+    }
+    mx /= ml;
+    my /= ml;
+    double cosh = mx * bx + my * by, len = hw / (cosh > 0.25 ? cosh : 0.25);
+    *ox = mx * len;
+    *oy = my * len;
+}
+
+/* A solid stroke as a strip of quads between per-vertex offsets, so joins
+ * are seamless and nothing is drawn twice (which would show with a
+ * translucent pen). */
+static void stroke_solid(render_batch *b, const fpoint *p, size_t n, int closed, double hw,
+                         uint32_t argb)
+{
+    size_t nseg = closed ? n : n - 1;
+    double fx = 0, fy = 0, prevx = 0, prevy = 0; /* offsets at vertex 0 and at the previous vertex */
+    for (size_t i = 0; i <= nseg; i++) {
+        size_t cur = i % n;
+        double ix = 0, iy = 0, ox = 0, oy = 0, mx, my; /* normals in and out at this vertex */
+        int has_in = closed || i > 0, has_out = closed || i < nseg;
+        if (has_in)
+            normal_of(p[(cur + n - 1) % n], p[cur], &ix, &iy);
+        if (has_out)
+            normal_of(p[cur], p[(cur + 1) % n], &ox, &oy);
+        if (!has_in) {
+            mx = ox * hw;
+            my = oy * hw;
+        } else if (!has_out) {
+            mx = ix * hw;
+            my = iy * hw;
+        } else {
+            miter(ix, iy, ox, oy, hw, &mx, &my);
+        }
+        if (closed && i == nseg) { /* the closing vertex is vertex 0 */
+            mx = fx;
+            my = fy;
+        }
+        if (i == 0) {
+            fx = mx;
+            fy = my;
+        } else {
+            fpoint a = p[(i - 1) % n], c = p[cur];
+            put_quad(b, pt(a.x + prevx, a.y + prevy), pt(c.x + mx, c.y + my),
+                     pt(c.x - mx, c.y - my), pt(a.x - prevx, a.y - prevy), argb);
+        }
+        prevx = mx;
+        prevy = my;
+    }
+}
+
+/* GDI+ dash patterns, in pen widths: on, off, on, off, ... */
+static const float *dash_pattern(dash_style d, int *n)
+{
+    static const float dash[] = {3, 1}, dot[] = {1, 1}, dashdot[] = {3, 1, 1, 1},
+                       dashdotdot[] = {3, 1, 1, 1, 1, 1};
+    switch (d) {
+    case DASH_DASH: *n = 2; return dash;
+    case DASH_DOT: *n = 2; return dot;
+    case DASH_DASHDOT: *n = 4; return dashdot;
+    case DASH_DASHDOTDOT: *n = 6; return dashdotdot;
+    default: *n = 0; return NULL;
+    }
+}
+
+/* Liang–Barsky: the part [*t0, *t1] of p + t (q - p), t in [0, 1], inside r
+ * grown by `m`. Returns 0 when nothing is inside. */
+static int clip_segment(const SDL_FRect *r, double m, fpoint p, fpoint q, double *t0, double *t1)
+{
+    double dx = (double)q.x - p.x, dy = (double)q.y - p.y;
+    double pv[4] = {-dx, dx, -dy, dy};
+    double qv[4] = {p.x - (r->x - m), (r->x + r->w + m) - p.x, p.y - (r->y - m),
+                    (r->y + r->h + m) - p.y};
+    *t0 = 0;
+    *t1 = 1;
+    for (int i = 0; i < 4; i++) {
+        if (pv[i] == 0) {
+            if (qv[i] < 0)
+                return 0;
+            continue;
+        }
+        double t = qv[i] / pv[i];
+        if (pv[i] < 0 && t > *t0)
+            *t0 = t;
+        if (pv[i] > 0 && t < *t1)
+            *t1 = t;
+    }
+    return *t0 < *t1;
+}
+
+/* One flat-capped piece [d0, d1] (distances along p -> q of length len). */
+static void dash_piece(render_batch *b, fpoint p, fpoint q, double len, double d0, double d1,
+                       double hw, uint32_t argb)
+{
+    double ux = ((double)q.x - p.x) / len, uy = ((double)q.y - p.y) / len;
+    double nx = -uy * hw, ny = ux * hw;
+    double ax = p.x + ux * d0, ay = p.y + uy * d0, cx = p.x + ux * d1, cy = p.y + uy * d1;
+    put_quad(b, pt(ax + nx, ay + ny), pt(cx + nx, cy + ny), pt(cx - nx, cy - ny),
+             pt(ax - nx, ay - ny), argb);
+}
+
+/* Dashes along one segment; `phase` is the distance along the whole
+ * polyline where the segment starts, so the pattern runs on across joins.
+ * Only the visible part of the segment is walked. */
+static void dash_segment(render_batch *b, fpoint p, fpoint q, double phase, const float *pat,
+                         int npat, double unit, double hw, uint32_t argb)
+{
+    double len = hypot((double)q.x - p.x, (double)q.y - p.y), t0, t1;
+    if (len <= 0 || !clip_segment(&b->bounds, hw + 1, p, q, &t0, &t1))
+        return;
+    double period = 0;
+    for (int i = 0; i < npat; i++)
+        period += pat[i] * unit;
+    double d = t0 * len, end = t1 * len;
+    double pos = fmod(phase + d, period); /* where in the pattern d falls */
+    int k = 0;
+    while (pos >= pat[k] * unit) {
+        pos -= pat[k] * unit;
+        k = (k + 1) % npat;
+    }
+    while (d < end) {
+        double piece = pat[k] * unit - pos, stop = d + piece < end ? d + piece : end;
+        if (k % 2 == 0)
+            dash_piece(b, p, q, len, d, stop, hw, argb);
+        d = stop;
+        pos = 0;
+        k = (k + 1) % npat;
+    }
+}
+
+static void stroke_dashed(render_batch *b, const fpoint *p, size_t n, int closed, double hw,
+                          const pen_style *pen)
+{
+    int npat;
+    const float *pat = dash_pattern(pen->dash, &npat);
+    double unit = 2 * hw, phase = 0;
+    size_t nseg = closed ? n : n - 1;
+    for (size_t i = 0; i < nseg; i++) {
+        fpoint a = p[i], c = p[(i + 1) % n];
+        dash_segment(b, a, c, phase, pat, npat, unit, hw, pen->argb);
+        phase += hypot((double)c.x - a.x, (double)c.y - a.y);
+    }
+}
+
+/* Drops repeated points (they have no direction to join along). Returns the
+ * new count. */
+static size_t dedupe(fpoint *p, size_t n, int closed)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || p[i].x != p[m - 1].x || p[i].y != p[m - 1].y)
+            p[m++] = p[i];
+    while (closed && m > 1 && p[m - 1].x == p[0].x && p[m - 1].y == p[0].y)
+        m--;
+    return m;
+}
+
+void stroke_polyline(render_batch *b, const fpoint *pts, size_t n, int closed,
+                     const pen_style *pen)
+{
+    if (n < 2 || (pen->argb >> 24) == 0)
+        return;
+    fpoint local[16], *p = n <= 16 ? local : malloc(n * sizeof *p);
+    if (!p) {
+        b->failed = 1;
+        return;
+    }
+    memcpy(p, pts, n * sizeof *p);
+    size_t m = dedupe(p, n, closed);
+    double hw = (pen->width > 1 ? pen->width : 1) / 2.0;
+    if (m >= 2) {
+        int is_closed = closed && m > 2;
+        if (pen->dash == DASH_SOLID)
+            stroke_solid(b, p, m, is_closed, hw, pen->argb);
+        else
+            stroke_dashed(b, p, m, is_closed, hw, pen);
+    }
+    if (p != local)
+        free(p);
+}
+
+/* ---- primitives --------------------------------------------------------------- */
+
+/* An Arrow: the line up to the base of a filled head whose tip is the end
+ * point; the head is about twice the pen width (GDI+'s arrow cap) but at
+ * least 5 px, so thin arrows still show a head. */
+static void draw_arrow(render_batch *b, fpoint p0, fpoint p1, const pen_style *pen)
+{
+    double dx = (double)p1.x - p0.x, dy = (double)p1.y - p0.y, len = hypot(dx, dy);
+    if (len <= 0)
+        return;
+    double w = pen->width > 1 ? pen->width : 1, head = 2 * w > 5 ? 2 * w : 5;
+    if (head > len)
+        head = len;
+    double ux = dx / len, uy = dy / len;
+    fpoint base = pt(p1.x - ux * head, p1.y - uy * head);
+    if (len > head) {
+        fpoint line[2] = {p0, base};
+        stroke_polyline(b, line, 2, 0, pen);
+    }
+    double hx = -uy * head / 2, hy = ux * head / 2;
+    batch_triangle(b, p1, pt(base.x + hx, base.y + hy), pt(base.x - hx, base.y - hy), pen->argb);
+}
+
+/* Twice the signed area of the polygon (positive when clockwise on screen). */
+static double signed_area2(const fpoint *p, const size_t *idx, size_t n)
+{
+    double a = 0;
+    for (size_t i = 0; i < n; i++) {
+        fpoint u = p[idx[i]], v = p[idx[(i + 1) % n]];
+        a += (double)u.x * v.y - (double)v.x * u.y;
+    }
+    return a;
+}
+
+static double cross3(fpoint a, fpoint b, fpoint c)
+{
+    return ((double)b.x - a.x) * ((double)c.y - a.y) - ((double)b.y - a.y) * ((double)c.x - a.x);
+}
+
+static int in_triangle(fpoint p, fpoint a, fpoint b, fpoint c, double sign)
+{
+    return sign * cross3(a, b, p) > 0 && sign * cross3(b, c, p) > 0 && sign * cross3(c, a, p) > 0;
+}
+
+/* Whether vertex i of the remaining polygon is an ear: convex, and no other
+ * vertex inside the triangle it cuts off. */
+static int is_ear(const fpoint *p, const size_t *idx, size_t n, size_t i, double sign)
+{
+    fpoint a = p[idx[(i + n - 1) % n]], c = p[idx[i]], d = p[idx[(i + 1) % n]];
+    if (sign * cross3(a, c, d) <= 0)
+        return 0;
+    for (size_t j = 0; j < n; j++)
+        if (j != i && j != (i + n - 1) % n && j != (i + 1) % n && in_triangle(p[idx[j]], a, c, d, sign))
+            return 0;
+    return 1;
+}
+
+/* Fills a polygon by ear clipping, which is exact for simple polygons (the
+ * shapes rule files draw); when no ear is left (a self-crossing polygon),
+ * the rest is filled as a fan. */
+static void fill_polygon(render_batch *b, const fpoint *p, size_t n, uint32_t argb)
+{
+    size_t local[32], *idx = n <= 32 ? local : malloc(n * sizeof *idx);
+    if (!idx) {
+        b->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    double sign = signed_area2(p, idx, n) >= 0 ? 1 : -1;
+    size_t m = n;
+    while (m > 3 && n <= 512) { /* beyond 512 points the quadratic search is not worth it */
+        size_t i = 0;
+        while (i < m && !is_ear(p, idx, m, i, sign))
+            i++;
+        if (i == m)
+            break;
+        batch_triangle(b, p[idx[(i + m - 1) % m]], p[idx[i]], p[idx[(i + 1) % m]], argb);
+        memmove(idx + i, idx + i + 1, (m - i - 1) * sizeof *idx);
+        m--;
+    }
+    for (size_t i = 1; i + 1 < m; i++)
+        batch_triangle(b, p[idx[0]], p[idx[i]], p[idx[i + 1]], argb);
+    if (idx != local)
+        free(idx);
+}
+
+/* Segments for a full ellipse: about one per 3 px of its outline. */
+static size_t ellipse_segments(double rx, double ry)
+{
+    double around = 2 * M_PI * (rx > ry ? rx : ry) / 3;
+    return around < 12 ? 12 : around > 720 ? 720 : (size_t)around;
+}
+
+/* The point of the ellipse (centre cx,cy, radii rx,ry) on the ray at `deg`
+ * degrees, clockwise from 3 o'clock — GDI+ measures pie angles along rays,
+ * not along the ellipse's parameter. */
+static fpoint ellipse_ray(double cx, double cy, double rx, double ry, double deg)
+{
+    double a = deg * M_PI / 180, c = cos(a), s = sin(a);
+    double d = hypot(ry * c, rx * s), r = d > 0 ? rx * ry / d : 0;
+    return pt(cx + r * c, cy + r * s);
+}
+
+/* Fills and outlines the sector [start, start + sweep] of the ellipse in
+ * `box`; a sweep of 360 or more is the whole ellipse (no radii drawn). */
+static void draw_sector(render_batch *b, const prim *p, frect box, double start, double sweep,
+                        const pen_style *pen)
+{
+    double rx = fabs(box.w) / 2, ry = fabs(box.h) / 2;
+    double cx = box.x + box.w / 2.0, cy = box.y + box.h / 2.0;
+    int whole = fabs(sweep) >= 360;
+    if (whole)
+        sweep = 360;
+    size_t full = ellipse_segments(rx, ry), n = (size_t)ceil(full * fabs(sweep) / 360);
+    n = n < 2 ? 2 : n;
+    fpoint *pts = malloc((n + 2) * sizeof *pts);
+    if (!pts) {
+        b->failed = 1;
+        return;
+    }
+    fpoint c = pt(cx, cy);
+    for (size_t i = 0; i <= n; i++)
+        pts[i] = ellipse_ray(cx, cy, rx, ry, start + sweep * (double)i / (double)n);
+    if (p->has_fill)
+        for (size_t i = 0; i < n; i++)
+            batch_triangle(b, c, pts[i], pts[i + 1], p->fill);
+    if (p->has_pen && whole) {
+        stroke_polyline(b, pts, n, 1, pen);
+    } else if (p->has_pen) { /* centre, arc, back to the centre */
+        memmove(pts + 1, pts, (n + 1) * sizeof *pts);
+        pts[0] = c;
+        stroke_polyline(b, pts, n + 2, 1, pen);
+    }
+    free(pts);
+}
+
+/* The resolved points of a Line, Arrow or Polygon. */
+static fpoint *prim_points(const prim *p, frect box)
+{
+    fpoint *pts = malloc((p->npoints ? p->npoints : 1) * sizeof *pts);
+    for (size_t i = 0; pts && i < p->npoints; i++)
+        prim_point(p, i, box, &pts[i].x, &pts[i].y);
+    return pts;
+}
+
+static void draw_rectangle(render_batch *b, const prim *p, frect box, const pen_style *pen)
+{
+    if (p->has_fill)
+        batch_rect(b, box, p->fill);
+    if (p->has_pen && box.w >= 0 && box.h >= 0) {
+        fpoint c[4] = {{box.x, box.y}, {box.x + box.w, box.y}, {box.x + box.w, box.y + box.h},
+                       {box.x, box.y + box.h}};
+        stroke_polyline(b, c, 4, 1, pen);
+    }
+}
+
+static void draw_pointed(render_batch *b, const prim *p, frect box, const pen_style *pen)
+{
+    fpoint *pts = prim_points(p, box);
+    if (!pts) {
+        b->failed = 1;
+        return;
+    }
+    if (p->type == PRIM_POLYGON && p->npoints >= 3) {
+        if (p->has_fill)
+            fill_polygon(b, pts, p->npoints, p->fill);
+        if (p->has_pen)
+            stroke_polyline(b, pts, p->npoints, 1, pen);
+    } else if (p->type == PRIM_ARROW && p->npoints >= 2) {
+        draw_arrow(b, pts[0], pts[1], pen);
+    } else if (p->type == PRIM_LINE && p->npoints >= 2) {
+        stroke_polyline(b, pts, 2, 0, pen);
+    }
+    free(pts);
+}
+
+void draw_prim(render_batch *b, const prim *p, frect area, float scale)
+{
+    frect box = prim_box(p, area);
+    pen_style pen = {p->has_pen ? p->pen_color : 0, p->pen_width * (scale > 0 ? scale : 1), p->dash};
+    switch (p->type) {
+    case PRIM_RECTANGLE:
+        draw_rectangle(b, p, box, &pen);
+        break;
+    case PRIM_LINE:
+    case PRIM_ARROW:
+    case PRIM_POLYGON:
+        draw_pointed(b, p, box, &pen);
+        break;
+    case PRIM_ELLIPSE:
+        draw_sector(b, p, box, 0, 360, &pen);
+        break;
+    case PRIM_PIE:
+        draw_sector(b, p, box, p->arc_start, p->arc_sweep, &pen);
+        break;
+    case PRIM_TEXT:
+        break; /* text needs fonts: render.c draws it */
+    }
+}

@@ -1,0 +1,145 @@
+/*
+ * render_impl.h — the drawing module behind tlv_render_rgba, shared with the
+ * interactive viewer: a whole frame drawn onto any SDL_Renderer (a software
+ * renderer over a caller's pixels, or a window's), the layout of a view (where
+ * the label column, the ruler and each row band are), the vector primitives
+ * (render_draw.c: fills, thick and dashed strokes, arrows, ellipses, pies,
+ * clipped so that far off-screen geometry stays cheap and exact) and text
+ * with fonts found through fontconfig (render_text.c).
+ *
+ * Coordinates follow GDI+, which the original drew with: a pixel's centre is
+ * at integer coordinates, so a 1-px line at y = 40 lights exactly row 40 and
+ * a fill of [100, 200) lights columns 100..199.
+ */
+#ifndef TLV_RENDER_IMPL_H
+#define TLV_RENDER_IMPL_H
+
+#include "diag.h"
+#include "figure.h"
+#include "viz_impl.h"
+
+#include <SDL.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- layout ------------------------------------------------------------- */
+
+/* Where things are in a view, in pixels. Rows [first_row, end_row) are
+ * (at least partly) visible. */
+typedef struct render_layout {
+    int width, height;
+    int label_w;          /* the label column is x in [0, label_w) */
+    int ruler_h;          /* the ruler is y in [0, ruler_h) */
+    double row_h;         /* band height; fractional when all rows are fitted */
+    size_t nrows, first_row, end_row;
+    float scale;          /* HiDPI factor, >= some small positive value */
+} render_layout;
+
+/* The layout of `v` for a trace with `nrows` rows. */
+void render_layout_of(const tlv_view *v, size_t nrows, render_layout *out);
+
+/* The top pixel of row `row`'s band (may be off-screen). */
+double render_row_top(const render_layout *l, size_t row);
+
+/* The row under pixel y, or -1 (ruler, or below the last row). */
+long render_row_at(const render_layout *l, double y);
+
+/* ---- time text ---------------------------------------------------------- */
+
+/* Writes trace time `t` (in units of `time_scale`) readably: with an SI
+ * prefix chosen by magnitude when the scale is a unit of seconds ("us": 1250
+ * -> "1.25 ms"), else plain with k/M/G and the scale's word ("cycles": 1500
+ * -> "1.5k cycles"). `step` > 0 is the spacing of neighbouring values, which
+ * decides how many decimals are kept; 0 keeps up to 3. Returns buf. */
+char *render_format_time(double t, double step, const char *time_scale, char *buf,
+                         size_t size);
+
+/* ---- text (render_text.c) ------------------------------------------------ */
+
+/* Fonts (fontconfig, SDL_ttf), the TTF_Font cache and a cache of text
+ * textures for the SDL_Renderer in use. Problems (no font, no Japanese
+ * glyphs) are recorded once each in the diags given at creation, which must
+ * outlive it. */
+typedef struct render_fonts render_fonts;
+
+render_fonts *render_fonts_new(tlv_diags *diags);
+void render_fonts_free(render_fonts *f);
+
+/* Brackets one frame on `ren`: textures made for another renderer are
+ * destroyed; textures not used during the frame are evicted at its end. */
+void render_text_begin(render_fonts *f, SDL_Renderer *ren);
+void render_text_end(render_fonts *f);
+
+/* Destroys every cached texture. Call it before destroying the renderer the
+ * last frame was drawn on (the cache holds that renderer's textures). */
+void render_text_release(render_fonts *f);
+
+typedef struct text_style {
+    const char *family;   /* NULL = the system sans-serif */
+    float px;             /* em size in pixels */
+    unsigned style;       /* font_style_bits */
+    uint32_t argb;
+    text_align align;
+} text_style;
+
+/* Draws `text` as one line aligned in `box`, cut with an ellipsis when it
+ * does not fit and clipped to box ∩ clip (the renderer's clip is put back
+ * afterwards). Returns 0, or -1 when there is no usable font (nothing
+ * drawn). */
+int render_text(render_fonts *f, const char *text, const text_style *st, frect box,
+                const SDL_Rect *clip);
+
+/* The width in pixels `text` would take, or -1 without a usable font. */
+int render_text_width(render_fonts *f, const char *text, const text_style *st);
+
+/* ---- vector drawing (render_draw.c) ------------------------------------- */
+
+/* Triangles collected for one SDL_RenderGeometry call. Every triangle is
+ * clipped to `bounds` first: shapes zoomed to millions of pixels stay exact
+ * and cheap, and the renderer never sees coordinates beyond its range. */
+typedef struct render_batch {
+    SDL_Renderer *ren;
+    SDL_Vertex *v;
+    size_t n, cap;
+    SDL_FRect bounds;
+    int failed;           /* an allocation failed: some triangles are lost */
+} render_batch;
+
+void batch_init(render_batch *b, SDL_Renderer *ren, SDL_FRect bounds);
+/* Draws what was collected (call before drawing anything else on ren). */
+void batch_flush(render_batch *b);
+void batch_free(render_batch *b);
+
+typedef struct fpoint {
+    float x, y;
+} fpoint;
+
+void batch_triangle(render_batch *b, fpoint p, fpoint q, fpoint r, uint32_t argb);
+void batch_rect(render_batch *b, frect r, uint32_t argb);
+
+typedef struct pen_style {
+    uint32_t argb;
+    float width;          /* pixels; thinner than 1 draws 1 */
+    dash_style dash;
+} pen_style;
+
+/* Strokes the polyline pts[0..n-1] (closed: back to pts[0]) with mitred
+ * joins and flat caps, dashed as GDI+ does (pattern lengths in pen widths). */
+void stroke_polyline(render_batch *b, const fpoint *pts, size_t n, int closed,
+                     const pen_style *pen);
+
+/* Draws a non-text primitive for a shape whose area is `area`; pens are
+ * scaled by `scale`. */
+void draw_prim(render_batch *b, const prim *p, frect area, float scale);
+
+/* ---- frame (render.c) --------------------------------------------------- */
+
+/* Draws the whole view of `s` onto `ren`, whose output is v->width x
+ * v->height pixels: background, ruler, labels, row bands and shapes.
+ * `fonts` may be NULL (no text). Returns 0, or -1 when memory ran out (the
+ * frame may be incomplete). */
+int render_frame(SDL_Renderer *ren, render_fonts *fonts, const struct tlv_shapes *s,
+                 const tlv_view *v);
+
+#endif

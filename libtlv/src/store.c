@@ -1,0 +1,1042 @@
+/*
+ * store.c — the shape store (store.h): owns the shapes, kept in one array,
+ * and the read-only per-row indexes store_freeze builds over them.
+ *
+ * Overlap index. Frozen, a row's shapes sit at positions first..first+count-1
+ * sorted by `from`. The shapes overlapping [t0, t1] are those at positions
+ * <= B (the last one with from <= t1) whose `to` >= t0: a three-sided query,
+ * answered by a priority search tree in O(log n + k). The tree is a complete
+ * binary tree in heap layout (children of node i: 2i+1, 2i+2), one node per
+ * shape. A node holds the shape ending latest among its subtree's shapes not
+ * held higher up, and the smallest position in its subtree; the subtree's
+ * other shapes are split by position, lower ones to the left. A search stops
+ * at a node whose shape ends before t0 (nothing below ends later) or whose
+ * smallest position is past B. Every other node either reports its shape or
+ * straddles B, and at most one node per depth straddles B.
+ * Counting does not walk the tree: when every shape of the row has to >= from,
+ * the overlapping shapes are those with from <= t1 less those with to < t0 —
+ * two binary searches, the second in the row's positions sorted by `to`.
+ * A window with t0 > t1 is empty. Shapes equal in (row, from, order) stay
+ * in the order they were added.
+ *
+ * Summary rule. A shape whose prim_fill is not 0 is a candidate for a time
+ * span [a, b) when its extent meets the span: the extent is [from, to) when
+ * to > from, the instant `from` otherwise. Its coverage is the length of the
+ * intersection (0 for an instant). The span's color is the fill of the
+ * candidate with the largest coverage; equal coverage goes to the higher
+ * `order` (drawn later, on top); no candidate gives 0. Summary columns are
+ * such spans, [c0, c1), except that the last also holds instants at its end.
+ *
+ * Summaries. A column [c0, c1) of a summary gets exactly that rule, computed
+ * from the shapes in view, when that is cheap: at most 4 shapes of the row in
+ * view per column, or 64 per column when columns are narrower than the
+ * pyramid's finest buckets (below). Otherwise the color comes from the row's
+ * pyramid, built at freeze: N = 2^K equal buckets over the row's span
+ * [first from, last end] (and half a bucket more), N the least power of two
+ * >= the row's shape count,
+ * at most 65536; level L has N/2^L buckets, each the union of two of level
+ * L-1: 2N nodes of 16 bytes, fewer than 4 per shape. Every bucket of every
+ * level keeps the rule's winner, computed exactly, the part of the bucket the
+ * winner covers, and the hull of the parts all its candidates cover (both in
+ * 16-bit fractions of the bucket). A column uses the coarsest level whose
+ * bucket width is <= the column width (level 0 when none is). Each bucket
+ * meeting the column votes for its winner's color: weighted by the length of
+ * the winner's part inside the column; with weight 0 when only other
+ * candidates reach inside (something is there; the winner's color is the best
+ * guess); not at all when nothing reaches inside. Votes add up per color, the
+ * largest sum wins, equal sums go to the color whose voters include the
+ * higher order. With buckets no wider than the column, a column is colored
+ * exactly when some candidate reaches into it (to 16-bit rounding), and only
+ * with the color of a shape within one column of it. At most three buckets
+ * meet a column: a pyramid summary costs O(ncols), an exact one
+ * O(ncols log ncols).
+ *
+ * Times become doubles with tlv_time_to_double in the radix store_set_radix
+ * gave (10 by default). A summary asked in another radix, for a row with
+ * fractional times, cannot use the pyramid and is computed exactly from the
+ * shapes, at a cost in proportion to the shapes in view.
+ */
+#include "store.h"
+
+#include "buf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_RADIX 10
+#define SUMMARY_MAX_BUCKETS 65536u
+#define EXACT_SHAPES_PER_COLUMN 4
+#define EXACT_SHAPES_PER_FINE_COLUMN 64
+#define EXACT_MAX_COLUMNS (1u << 24)
+#define QUERY_STACK_KEYS 256
+
+/* A bucket of a pyramid: where its winner lies within it, and the hull of
+ * where all its candidates lie, in 1/65535ths of the bucket. */
+typedef struct kept_bucket {
+    uint16_t w0, w1;
+    uint16_t o0, o1;
+    uint32_t order;
+    uint32_t color; /* the winner's fill; 0 = no candidate */
+} kept_bucket;
+
+typedef struct row_index {
+    uint32_t first, count;  /* shapes[first .. first + count) */
+    int ends_after_starts;  /* every shape has to >= from: counting needs no walk */
+    int has_fraction;       /* some time has a fraction, so its double depends on the radix */
+    kept_bucket *pyramid;   /* 2 * nbuckets nodes, root at 1; NULL when nothing is filled */
+    uint32_t nbuckets;
+    int levels;
+    double base, bucket_width; /* level 0 bucket j spans base + j * bucket_width */
+} row_index;
+
+struct store {
+    shape *shapes;
+    size_t n, cap;
+    int frozen;
+    int radix;
+    uint32_t nrows;
+    row_index *rows;
+    uint32_t *tree_shape; /* per row, the search tree: the position each node holds */
+    uint32_t *tree_min;   /* the smallest position in the node's subtree */
+    uint32_t *by_end;     /* per row, its positions sorted by `to` */
+    uint32_t *fill;       /* prim_fill, copied */
+    size_t nfill;
+    kept_bucket *pyramids; /* every row's pyramid, in one block */
+};
+
+/* ---- building ------------------------------------------------------------ */
+
+store *store_new(void)
+{
+    store *s = calloc(1, sizeof *s);
+    if (s)
+        s->radix = DEFAULT_RADIX;
+    return s;
+}
+
+void store_set_radix(store *s, int radix)
+{
+    if (s && !s->frozen)
+        s->radix = radix;
+}
+
+static void drop_index(store *s)
+{
+    free(s->rows);
+    free(s->tree_shape);
+    free(s->tree_min);
+    free(s->by_end);
+    free(s->fill);
+    free(s->pyramids);
+    s->rows = NULL;
+    s->tree_shape = s->tree_min = s->by_end = s->fill = NULL;
+    s->pyramids = NULL;
+    s->nrows = 0;
+    s->nfill = 0;
+}
+
+void store_free(store *s)
+{
+    if (!s)
+        return;
+    drop_index(s);
+    free(s->shapes);
+    free(s);
+}
+
+int store_add(store *s, const shape *sh)
+{
+    /* Positions are 32-bit, and UINT32_MAX is no row. */
+    if (!s || s->frozen || s->n >= UINT32_MAX - 1 || sh->row == UINT32_MAX)
+        return -1;
+    if (GROW(s->shapes, s->cap, s->n + 1) < 0)
+        return -1;
+    s->shapes[s->n++] = *sh;
+    return 0;
+}
+
+/* ---- sorting ------------------------------------------------------------------ */
+
+/* What the store sorts by: (major, time, minor, then pos), compared inline —
+ * qsort's indirect calls on whole shapes were most of a freeze. `pos`, the
+ * index before sorting, makes equal keys come out the same on every run. */
+typedef struct sort_key {
+    int64_t ticks;
+    uint64_t frac;
+    uint32_t major, minor;
+    uint32_t pos;
+} sort_key;
+
+static int key_less(const sort_key *a, const sort_key *b)
+{
+    if (a->major != b->major)
+        return a->major < b->major;
+    if (a->ticks != b->ticks)
+        return a->ticks < b->ticks;
+    if (a->frac != b->frac)
+        return a->frac < b->frac;
+    if (a->minor != b->minor)
+        return a->minor < b->minor;
+    return a->pos < b->pos;
+}
+
+#define SORT_RUN 16
+
+static void insertion_sort(sort_key *k, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        sort_key v = k[i];
+        size_t j = i;
+        for (; j > 0 && key_less(&v, &k[j - 1]); j--)
+            k[j] = k[j - 1];
+        k[j] = v;
+    }
+}
+
+static void merge_runs(const sort_key *src, sort_key *dst, size_t lo, size_t mid, size_t hi)
+{
+    size_t i = lo, j = mid, o = lo;
+    if (mid == hi || !key_less(&src[mid], &src[mid - 1])) { /* in order already */
+        memcpy(dst + lo, src + lo, (hi - lo) * sizeof *dst);
+        return;
+    }
+    while (i < mid && j < hi)
+        dst[o++] = key_less(&src[j], &src[i]) ? src[j++] : src[i++];
+    memcpy(dst + o, src + i, (mid - i) * sizeof *dst);
+    o += mid - i;
+    memcpy(dst + o, src + j, (hi - j) * sizeof *dst);
+}
+
+static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
+
+/* Sorts keys[0..n) using tmp[0..n). */
+static void sort_keys(sort_key *keys, sort_key *tmp, size_t n)
+{
+    for (size_t lo = 0; lo < n; lo += SORT_RUN)
+        insertion_sort(keys + lo, min_size(SORT_RUN, n - lo));
+    sort_key *src = keys, *dst = tmp;
+    for (size_t width = SORT_RUN; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width)
+            merge_runs(src, dst, lo, min_size(lo + width, n), min_size(lo + 2 * width, n));
+        sort_key *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != keys)
+        memcpy(keys, src, n * sizeof *keys);
+}
+
+/* Moves shapes[keys[i].pos] to i for every i, following the permutation's
+ * cycles: no second copy of the shapes, but a cache miss per move. */
+static void permute_in_place(shape *shapes, sort_key *keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (keys[i].pos == i)
+            continue;
+        shape first = shapes[i];
+        size_t j = i;
+        while (keys[j].pos != i) {
+            size_t from = keys[j].pos;
+            shapes[j] = shapes[from];
+            keys[j].pos = (uint32_t)j;
+            j = from;
+        }
+        shapes[j] = first;
+        keys[j].pos = (uint32_t)j;
+    }
+}
+
+/* Reorders the shapes by keys; into a new array when memory allows, since
+ * its independent reads run several times faster than following cycles. */
+static void permute_shapes(store *s, sort_key *keys)
+{
+    shape *sorted = malloc((s->n ? s->n : 1) * sizeof *sorted);
+    if (!sorted) {
+        permute_in_place(s->shapes, keys, s->n);
+        return;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        sorted[i] = s->shapes[keys[i].pos];
+    free(s->shapes);
+    s->shapes = sorted;
+    s->cap = s->n ? s->n : 1;
+}
+
+/* Canonical order: row, from, order, then the order shapes were added in. */
+static int sort_canonical(store *s)
+{
+    size_t n = s->n;
+    sort_key *keys = malloc((n ? n : 1) * sizeof *keys);
+    sort_key *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    int rc = keys && tmp ? 0 : -1;
+    if (!rc) {
+        for (size_t i = 0; i < n; i++) {
+            const shape *sh = &s->shapes[i];
+            keys[i] = (sort_key){sh->from.ticks, sh->from.frac, sh->row, sh->order, (uint32_t)i};
+        }
+        sort_keys(keys, tmp, n);
+        free(tmp);
+        tmp = NULL;
+        permute_shapes(s, keys);
+    }
+    free(keys);
+    free(tmp);
+    return rc;
+}
+
+static int copy_fills(store *s, const uint32_t *prim_fill, size_t nprims)
+{
+    if (!prim_fill || !nprims)
+        return 0;
+    s->fill = malloc(nprims * sizeof *s->fill);
+    if (!s->fill)
+        return -1;
+    memcpy(s->fill, prim_fill, nprims * sizeof *s->fill);
+    s->nfill = nprims;
+    return 0;
+}
+
+static uint32_t fill_of(const store *s, const shape *sh)
+{
+    return sh->prim < s->nfill ? s->fill[sh->prim] : 0;
+}
+
+static int index_rows(store *s)
+{
+    s->nrows = s->n ? s->shapes[s->n - 1].row + 1 : 0;
+    s->rows = calloc(s->nrows ? s->nrows : 1, sizeof *s->rows);
+    if (!s->rows)
+        return -1;
+    for (size_t i = 0; i < s->n; i++) {
+        const shape *sh = &s->shapes[i];
+        row_index *r = &s->rows[sh->row];
+        if (!r->count) {
+            r->first = (uint32_t)i;
+            r->ends_after_starts = 1;
+        }
+        r->count++;
+        if (tlv_time_cmp(sh->to, sh->from) < 0)
+            r->ends_after_starts = 0;
+        if (sh->from.frac || sh->to.frac)
+            r->has_fraction = 1;
+    }
+    return 0;
+}
+
+static uint32_t longest_row(const store *s)
+{
+    uint32_t longest = 0;
+    for (uint32_t r = 0; r < s->nrows; r++)
+        if (s->rows[r].count > longest)
+            longest = s->rows[r].count;
+    return longest;
+}
+
+/* ---- the search tree --------------------------------------------------------- */
+
+/* Nodes in the subtree of `node` in a complete tree of m nodes. */
+static uint32_t subtree_size(uint64_t node, uint64_t m)
+{
+    uint64_t size = 0;
+    for (uint64_t lo = node, hi = node; lo < m; lo = 2 * lo + 1, hi = 2 * hi + 2)
+        size += (hi < m ? hi : m - 1) - lo + 1;
+    return (uint32_t)size;
+}
+
+static uint32_t latest_ending(const store *s, const uint32_t *run, uint32_t len)
+{
+    uint32_t best = 0;
+    for (uint32_t i = 1; i < len; i++)
+        if (tlv_time_cmp(s->shapes[run[i]].to, s->shapes[run[best]].to) > 0)
+            best = i;
+    return best;
+}
+
+/* Fills the subtree of `node` with the positions in run[0..len), ascending;
+ * len is the subtree's size. Scrambles run. */
+static void place_subtree(store *s, const row_index *r, uint32_t *run, uint32_t len,
+                          uint64_t node)
+{
+    if (!len)
+        return;
+    size_t at = r->first + node;
+    uint32_t top = latest_ending(s, run, len);
+    s->tree_min[at] = run[0];
+    s->tree_shape[at] = run[top];
+    memmove(run + top, run + top + 1, (len - top - 1) * sizeof *run);
+    uint32_t left = subtree_size(2 * node + 1, r->count);
+    place_subtree(s, r, run, left, 2 * node + 1);
+    place_subtree(s, r, run + left, len - 1 - left, 2 * node + 2);
+}
+
+static void build_tree(store *s, const row_index *r, uint32_t *run)
+{
+    for (uint32_t i = 0; i < r->count; i++)
+        run[i] = r->first + i;
+    place_subtree(s, r, run, r->count, 0);
+}
+
+static void sort_ends(store *s, const row_index *r, sort_key *keys, sort_key *tmp)
+{
+    for (uint32_t i = 0; i < r->count; i++) {
+        tlv_time to = s->shapes[r->first + i].to;
+        keys[i] = (sort_key){to.ticks, to.frac, 0, 0, r->first + i};
+    }
+    sort_keys(keys, tmp, r->count);
+    for (uint32_t i = 0; i < r->count; i++)
+        s->by_end[r->first + i] = keys[i].pos;
+}
+
+static int build_trees(store *s)
+{
+    size_t n = s->n ? s->n : 1, longest = longest_row(s);
+    s->tree_shape = malloc(n * sizeof *s->tree_shape);
+    s->tree_min = malloc(n * sizeof *s->tree_min);
+    s->by_end = malloc(n * sizeof *s->by_end);
+    uint32_t *run = malloc((longest ? longest : 1) * sizeof *run);
+    sort_key *keys = malloc((longest ? longest : 1) * sizeof *keys);
+    sort_key *tmp = malloc((longest ? longest : 1) * sizeof *tmp);
+    int ok = s->tree_shape && s->tree_min && s->by_end && run && keys && tmp;
+    for (uint32_t r = 0; ok && r < s->nrows; r++) {
+        build_tree(s, &s->rows[r], run);
+        sort_ends(s, &s->rows[r], keys, tmp);
+    }
+    free(run);
+    free(keys);
+    free(tmp);
+    return ok ? 0 : -1;
+}
+
+/* ---- summary grids ----------------------------------------------------------- */
+
+/* A bucket while candidates are added; parts in fractions of the bucket. */
+typedef struct bucket {
+    double w0, w1; /* the winner's part */
+    double o0, o1; /* the hull of every candidate's part */
+    uint32_t order;
+    uint32_t color; /* 0 = no candidate yet */
+} bucket;
+
+/* The latest-drawn shape covering a bucket whole. */
+typedef struct cover {
+    uint32_t order;
+    uint32_t color;
+} cover;
+
+/* Buckets at every level in segment-tree layout: node 1 is the whole range,
+ * level L bucket j is node (nb >> L) + j. A shape covering buckets whole is
+ * marked once on the fewest nodes that make up its run, in `full`, and
+ * pushed down to every bucket below at the end. */
+typedef struct grid {
+    bucket *node;
+    cover *full;
+    uint32_t nb;
+    int levels; /* partly covered buckets are tracked on levels 0 .. levels-1 */
+} grid;
+
+/* A shape placed on a grid, in level-0 bucket units. */
+typedef struct extent {
+    double x0, x1;
+    uint32_t inside_from, inside_to; /* the level-0 buckets [from, to) it covers whole */
+    uint32_t order, color;
+} extent;
+
+/* Inline min/max: the grid's hot loops would otherwise call libm's. */
+static double lesser(double a, double b) { return a < b ? a : b; }
+static double greater(double a, double b) { return a > b ? a : b; }
+
+static int wins(double cov, uint32_t order, const bucket *b)
+{
+    if (!b->color)
+        return 1;
+    double held = b->w1 - b->w0;
+    return cov != held ? cov > held : order > b->order;
+}
+
+static void add_candidate(bucket *b, double p0, double p1, uint32_t order, uint32_t color)
+{
+    b->o0 = b->color ? lesser(b->o0, p0) : p0;
+    b->o1 = b->color ? greater(b->o1, p1) : p1;
+    if (wins(p1 - p0, order, b))
+        *b = (bucket){p0, p1, b->o0, b->o1, order, color};
+}
+
+static void keep_cover(cover *slot, cover c)
+{
+    if (!slot->color || c.order > slot->order)
+        *slot = c;
+}
+
+static void mark_covered(grid *g, uint32_t from, uint32_t to, cover c)
+{
+    for (uint32_t l = from + g->nb, r = to + g->nb; l < r; l >>= 1, r >>= 1) {
+        if (l & 1)
+            keep_cover(&g->full[l++], c);
+        if (r & 1)
+            keep_cover(&g->full[--r], c);
+    }
+}
+
+/* The bucket holding x >= 0, of n. */
+static uint32_t bucket_at(double x, uint32_t n)
+{
+    return x >= (double)n ? n - 1 : (uint32_t)x;
+}
+
+/* Bucket j of the level whose buckets are `size` level-0 buckets wide, first
+ * node `level_first`. */
+static void add_partial(grid *g, uint32_t level_first, double size, uint32_t j, const extent *e)
+{
+    double lo = j * size, hi = lo + size;
+    if (lo >= e->inside_from && hi <= e->inside_to)
+        return; /* covered whole: marked in `full` */
+    double p0 = (greater(e->x0, lo) - lo) / size, p1 = (lesser(e->x1, hi) - lo) / size;
+    add_candidate(&g->node[level_first + j], p0, greater(p0, p1), e->order, e->color);
+}
+
+/* The smallest integer >= x >= 0, without a libm call per level. */
+static uint32_t round_up(double x)
+{
+    uint32_t i = (uint32_t)x;
+    return i < x ? i + 1 : i;
+}
+
+/* Adds a shape spanning [x0, x1] (0 <= x0 <= x1 <= nb) to every level: it
+ * covers some buckets whole and meets at most two others per level. */
+static void grid_add(grid *g, double x0, double x1, uint32_t order, uint32_t color)
+{
+    extent e = {x0, x1, round_up(x0), (uint32_t)x1, order, color};
+    if (e.inside_from < e.inside_to)
+        mark_covered(g, e.inside_from, e.inside_to, (cover){order, color});
+    uint32_t n = g->nb;
+    double size = 1;
+    for (int level = 0; level < g->levels; level++, n >>= 1, size *= 2) {
+        uint32_t j0 = bucket_at(x0 / size, n);
+        uint32_t j1 = x1 > x0 ? bucket_at(round_up(x1 / size) - 1.0, n) : j0;
+        add_partial(g, n, size, j0, &e);
+        if (j1 != j0)
+            add_partial(g, n, size, j1, &e);
+    }
+}
+
+static void grid_finish(grid *g)
+{
+    for (uint32_t i = 1; i < g->nb; i++)
+        if (g->full[i].color) {
+            keep_cover(&g->full[2 * i], g->full[i]);
+            keep_cover(&g->full[2 * i + 1], g->full[i]);
+        }
+    for (uint32_t i = 1; i < 2 * g->nb; i++)
+        if (g->full[i].color)
+            add_candidate(&g->node[i], 0, 1, g->full[i].order, g->full[i].color);
+}
+
+/* Column c of a summary spans [t0 + c * width, t0 + (c + 1) * width); a
+ * pyramid's level 0 is such a set of columns too. */
+typedef struct columns {
+    double t0, width;
+    size_t n;
+    int radix;
+} columns;
+
+static void add_shape(const store *s, grid *g, const columns *c, const shape *sh)
+{
+    uint32_t color = fill_of(s, sh);
+    if (!color)
+        return;
+    double from = tlv_time_to_double(sh->from, c->radix);
+    double to = tlv_time_cmp(sh->to, sh->from) > 0 ? tlv_time_to_double(sh->to, c->radix) : from;
+    double x0 = (from - c->t0) / c->width, x1 = (to - c->t0) / c->width, n = (double)c->n;
+    if (x1 > x0 ? x1 <= 0 || x0 >= n : x0 < 0 || x0 > n)
+        return;
+    if (x0 == n) /* an instant at the right edge: the last column's, not one past it */
+        x0 = x1 = nextafter(n, 0);
+    grid_add(g, greater(x0, 0), lesser(x1, n), sh->order, color);
+}
+
+static uint32_t bucket_count(uint32_t shapes)
+{
+    uint32_t nb = 1;
+    while (nb < shapes && nb < SUMMARY_MAX_BUCKETS)
+        nb *= 2;
+    return nb;
+}
+
+static int levels_of(uint32_t nb)
+{
+    int levels = 1;
+    for (; nb > 1; nb >>= 1)
+        levels++;
+    return levels;
+}
+
+static int row_has_fill(const store *s, const row_index *r)
+{
+    for (uint32_t i = 0; i < r->count; i++)
+        if (fill_of(s, &s->shapes[r->first + i]))
+            return 1;
+    return 0;
+}
+
+static double row_end(const store *s, const row_index *r)
+{
+    double end = -INFINITY;
+    for (uint32_t i = 0; i < r->count; i++) {
+        const shape *sh = &s->shapes[r->first + i];
+        double from = tlv_time_to_double(sh->from, s->radix);
+        double to = tlv_time_to_double(sh->to, s->radix);
+        end = greater(end, greater(from, to));
+    }
+    return end;
+}
+
+static uint16_t sixteenths(double fraction)
+{
+    return (uint16_t)lround(fmin(fmax(fraction, 0), 1) * 65535);
+}
+
+static kept_bucket keep(const bucket *b)
+{
+    if (!b->color)
+        return (kept_bucket){0, 0, 0, 0, 0, 0};
+    return (kept_bucket){sixteenths(b->w0), sixteenths(b->w1), sixteenths(b->o0),
+                         sixteenths(b->o1), b->order, b->color};
+}
+
+/* Scratch space for building the widest pyramid. */
+typedef struct workspace {
+    bucket *node;
+    cover *full;
+} workspace;
+
+static void build_pyramid(const store *s, row_index *r, workspace *w)
+{
+    double base = tlv_time_to_double(s->shapes[r->first].from, s->radix);
+    double span = row_end(s, r) - base;
+    if (!(span > 0) || !isfinite(span))
+        span = 1; /* everything at one instant: any width places it in bucket 0 */
+    r->base = base;
+    /* Half a bucket to spare after the end, so that an instant there lies
+     * inside the last bucket rather than on its edge. */
+    r->bucket_width = span / (r->nbuckets - 0.5);
+    r->levels = levels_of(r->nbuckets);
+    size_t nodes = 2 * (size_t)r->nbuckets;
+    memset(w->node, 0, nodes * sizeof *w->node);
+    memset(w->full, 0, nodes * sizeof *w->full);
+    grid g = {w->node, w->full, r->nbuckets, r->levels};
+    columns level0 = {base, r->bucket_width, r->nbuckets, s->radix};
+    for (uint32_t i = 0; i < r->count; i++)
+        add_shape(s, &g, &level0, &s->shapes[r->first + i]);
+    grid_finish(&g);
+    for (size_t i = 0; i < nodes; i++)
+        r->pyramid[i] = keep(&w->node[i]);
+}
+
+static int build_pyramids(store *s)
+{
+    size_t total = 0;
+    uint32_t widest = 0;
+    for (uint32_t i = 0; i < s->nrows; i++) {
+        row_index *r = &s->rows[i];
+        if (!r->count || !row_has_fill(s, r))
+            continue;
+        r->nbuckets = bucket_count(r->count);
+        total += 2 * (size_t)r->nbuckets;
+        if (r->nbuckets > widest)
+            widest = r->nbuckets;
+    }
+    if (!total)
+        return 0;
+    s->pyramids = malloc(total * sizeof *s->pyramids);
+    workspace w = {malloc(2 * (size_t)widest * sizeof *w.node),
+                   malloc(2 * (size_t)widest * sizeof *w.full)};
+    int ok = s->pyramids && w.node && w.full;
+    kept_bucket *next = s->pyramids;
+    for (uint32_t i = 0; ok && i < s->nrows; i++) {
+        row_index *r = &s->rows[i];
+        if (!r->nbuckets)
+            continue;
+        r->pyramid = next;
+        next += 2 * (size_t)r->nbuckets;
+        build_pyramid(s, r, &w);
+    }
+    free(w.node);
+    free(w.full);
+    return ok ? 0 : -1;
+}
+
+int store_freeze(store *s, const uint32_t *prim_fill, size_t nprims)
+{
+    if (!s)
+        return -1;
+    if (s->frozen)
+        return 0;
+    if (sort_canonical(s) < 0 || copy_fills(s, prim_fill, nprims) < 0 || index_rows(s) < 0 ||
+        build_trees(s) < 0 || build_pyramids(s) < 0) {
+        drop_index(s);
+        return -1;
+    }
+    s->frozen = 1;
+    return 0;
+}
+
+/* ---- reading ----------------------------------------------------------------- */
+
+size_t store_count(const store *s) { return s ? s->n : 0; }
+
+const shape *store_get(const store *s, size_t i)
+{
+    return s && i < s->n ? &s->shapes[i] : NULL;
+}
+
+uint32_t store_rows(const store *s) { return s && s->frozen ? s->nrows : 0; }
+
+/* The row's index, or NULL when there is nothing to find in it. */
+static const row_index *row_of(const store *s, uint32_t row)
+{
+    if (!s || !s->frozen || row >= s->nrows || !s->rows[row].count)
+        return NULL;
+    return &s->rows[row];
+}
+
+/* How many of the row's shapes have from <= t1: they are the first ones. */
+static size_t count_starting_by(const store *s, const row_index *r, tlv_time t1)
+{
+    size_t lo = 0, hi = r->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tlv_time_cmp(s->shapes[r->first + mid].from, t1) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static size_t count_ending_before(const store *s, const row_index *r, tlv_time t0)
+{
+    size_t lo = 0, hi = r->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tlv_time_cmp(s->shapes[s->by_end[r->first + mid]].to, t0) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* A search of the tree for the shapes at positions <= last ending at or
+ * after t0. */
+typedef struct walk {
+    const store *s;
+    const row_index *r;
+    uint32_t last;
+    tlv_time t0;
+    size_t found, limit; /* the walk stops when `limit` shapes are found */
+    uint64_t *keys;      /* where to put the shapes' drawing keys; NULL to count */
+} walk;
+
+/* Sorting these sorts by order, then position, i.e. then by from. */
+static uint64_t drawing_key(const shape *sh, uint32_t pos)
+{
+    return (uint64_t)sh->order << 32 | pos;
+}
+
+static void walk_subtree(walk *w, uint64_t node)
+{
+    if (node >= w->r->count || w->found == w->limit)
+        return;
+    size_t at = w->r->first + node;
+    if (w->s->tree_min[at] > w->last)
+        return;
+    uint32_t pos = w->s->tree_shape[at];
+    const shape *sh = &w->s->shapes[pos];
+    if (tlv_time_cmp(sh->to, w->t0) < 0)
+        return;
+    if (pos <= w->last) {
+        if (w->keys)
+            w->keys[w->found] = drawing_key(sh, pos);
+        w->found++;
+    }
+    walk_subtree(w, 2 * node + 1);
+    walk_subtree(w, 2 * node + 2);
+}
+
+/* Shapes of the row overlapping [t0, t1] (t0 <= t1), put in keys[0..limit)
+ * when keys is given. Counting stops past `limit`. */
+static size_t find_overlaps(const store *s, const row_index *r, tlv_time t0, tlv_time t1,
+                            uint64_t *keys, size_t limit)
+{
+    size_t started = count_starting_by(s, r, t1);
+    if (!started)
+        return 0;
+    if (!keys && r->ends_after_starts)
+        return started - count_ending_before(s, r, t0);
+    walk w = {s, r, r->first + (uint32_t)started - 1, t0, 0, limit, keys};
+    walk_subtree(&w, 0);
+    return w.found;
+}
+
+static int compare_keys(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Without memory to sort in, the shapes still all get visited, by `from`. */
+static void visit_by_start(const store *s, const row_index *r, tlv_time t0, tlv_time t1,
+                           store_visit_fn fn, void *ctx)
+{
+    size_t end = r->first + count_starting_by(s, r, t1);
+    for (size_t i = r->first; i < end; i++)
+        if (tlv_time_cmp(s->shapes[i].to, t0) >= 0 && fn(ctx, &s->shapes[i]))
+            return;
+}
+
+void store_query(const store *s, uint32_t row, tlv_time t0, tlv_time t1, store_visit_fn fn,
+                 void *ctx)
+{
+    const row_index *r = row_of(s, row);
+    if (!r || !fn || tlv_time_cmp(t0, t1) > 0)
+        return;
+    size_t k = find_overlaps(s, r, t0, t1, NULL, SIZE_MAX);
+    if (!k)
+        return;
+    uint64_t on_stack[QUERY_STACK_KEYS];
+    uint64_t *keys = k <= QUERY_STACK_KEYS ? on_stack : malloc(k * sizeof *keys);
+    if (!keys) {
+        visit_by_start(s, r, t0, t1, fn, ctx);
+        return;
+    }
+    k = find_overlaps(s, r, t0, t1, keys, k);
+    qsort(keys, k, sizeof *keys, compare_keys);
+    for (size_t i = 0; i < k; i++)
+        if (fn(ctx, &s->shapes[(uint32_t)keys[i]]))
+            break;
+    if (keys != on_stack)
+        free(keys);
+}
+
+size_t store_count_overlapping(const store *s, uint32_t row, tlv_time t0, tlv_time t1)
+{
+    const row_index *r = row_of(s, row);
+    if (!r || tlv_time_cmp(t0, t1) > 0)
+        return 0;
+    return find_overlaps(s, r, t0, t1, NULL, SIZE_MAX);
+}
+
+/* ---- summaries --------------------------------------------------------------- */
+
+static int radix_is_valid(int radix) { return radix >= 2 && radix <= 36; }
+
+/* radix^F, the scale of tlv_time fractions (see tlv.h). */
+static uint64_t fraction_scale(int radix)
+{
+    uint64_t scale = 1;
+    while (scale <= (uint64_t)INT64_MAX / (uint64_t)radix)
+        scale *= (uint64_t)radix;
+    return scale;
+}
+
+/* The time nearest below d (d finite). */
+static tlv_time time_from_double(double d, int radix)
+{
+    if (d <= -0x1p63)
+        return (tlv_time){INT64_MIN, 0};
+    if (d >= 0x1p63)
+        return (tlv_time){INT64_MAX, 0};
+    double whole = floor(d);
+    tlv_time t = {(int64_t)whole, 0};
+    if (radix_is_valid(radix)) {
+        uint64_t scale = fraction_scale(radix);
+        double frac = (d - whole) * (double)scale;
+        t.frac = frac <= 0 ? 0 : frac >= (double)scale ? scale - 1 : (uint64_t)frac;
+    }
+    return t;
+}
+
+/* Doubles of times are rounded: a window widened by a few ulps in exact time
+ * cannot miss a shape whose doubles meet it; the grid then clips exactly. */
+static double rounding_margin(double d) { return fabs(d) * 0x1p-50 + 0x1p-60; }
+
+static tlv_time window_start(double t0, int radix)
+{
+    return time_from_double(t0 - rounding_margin(t0), radix);
+}
+
+static tlv_time window_end(double t1, int radix)
+{
+    tlv_time t = time_from_double(t1 + rounding_margin(t1), radix);
+    if (!radix_is_valid(radix))
+        t.frac = UINT64_MAX; /* the doubles ignore fractions: take the whole tick */
+    return t;
+}
+
+static uint32_t pow2_at_least(size_t n)
+{
+    uint32_t p = 1;
+    while (p < n)
+        p *= 2;
+    return p;
+}
+
+/* The rule applied to each column exactly. Returns -1, writing nothing, when
+ * more than `limit` shapes are in view or memory is short. */
+static int summary_from_shapes(const store *s, const row_index *r, const columns *c,
+                               size_t limit, uint32_t *out)
+{
+    if (c->n > EXACT_MAX_COLUMNS)
+        return -1;
+    tlv_time lo = window_start(c->t0, c->radix);
+    tlv_time hi = window_end(c->t0 + c->width * (double)c->n, c->radix);
+    size_t k = find_overlaps(s, r, lo, hi, NULL, limit == SIZE_MAX ? limit : limit + 1);
+    if (k > limit)
+        return -1;
+    uint32_t nb = pow2_at_least(c->n);
+    uint64_t *keys = malloc((k ? k : 1) * sizeof *keys);
+    bucket *node = calloc(2 * (size_t)nb, sizeof *node);
+    cover *full = calloc(2 * (size_t)nb, sizeof *full);
+    int rc = -1;
+    if (keys && node && full) {
+        grid g = {node, full, nb, 1};
+        k = find_overlaps(s, r, lo, hi, keys, k);
+        for (size_t i = 0; i < k; i++)
+            add_shape(s, &g, c, &s->shapes[(uint32_t)keys[i]]);
+        grid_finish(&g);
+        for (size_t i = 0; i < c->n; i++)
+            out[i] = node[nb + i].color;
+        rc = 0;
+    }
+    free(keys);
+    free(node);
+    free(full);
+    return rc;
+}
+
+typedef struct vote {
+    uint32_t color, order;
+    double weight;
+} vote;
+
+#define MAX_VOTES 4 /* buckets meeting a column: 3, one more for rounding */
+
+/* Parts closer than this are one point to 16-bit fractions. */
+#define EDGE (1.5 / 65535)
+
+/* A column of a pyramid summary, in bucket widths from the start of the
+ * bucket at hand. The view's last column also holds instants at its end. */
+typedef struct span {
+    double p0, p1;
+    int closed;
+} span;
+
+/* How much of [a, b] lies in the column, or -1 when none of it does. An
+ * instant (a == b) lies in the column it starts. */
+static double part_inside(double a, double b, const span *c)
+{
+    if (b <= a)
+        return a >= c->p0 - EDGE && (a < c->p1 - EDGE || (c->closed && a <= c->p1 + EDGE))
+                   ? 0
+                   : -1;
+    double inside = fmin(b, c->p1) - fmax(a, c->p0);
+    return inside > EDGE ? inside : -1;
+}
+
+static void add_vote(vote *votes, int *n, const kept_bucket *b, double weight)
+{
+    for (int i = 0; i < *n; i++)
+        if (votes[i].color == b->color) {
+            votes[i].weight += weight;
+            if (b->order > votes[i].order)
+                votes[i].order = b->order;
+            return;
+        }
+    votes[(*n)++] = (vote){b->color, b->order, weight};
+}
+
+/* A bucket votes for its winner, weighted by the part of the winner inside
+ * the column; with weight 0 when only other candidates reach inside, since
+ * something is there; not at all when nothing does. */
+static void vote_for(vote *votes, int *n, const kept_bucket *b, const span *c)
+{
+    if (!b->color)
+        return;
+    double weight = part_inside(b->w0 / 65535.0, b->w1 / 65535.0, c);
+    if (weight < 0 && part_inside(b->o0 / 65535.0, b->o1 / 65535.0, c) >= 0)
+        weight = 0;
+    if (weight >= 0)
+        add_vote(votes, n, b, weight);
+}
+
+/* The color of the column spanning [u0, u1) in units of buckets[0..n). */
+static uint32_t column_color(const kept_bucket *buckets, uint32_t n, double u0, double u1,
+                             int closed)
+{
+    if (u1 <= 0 || u0 >= n)
+        return 0;
+    vote votes[MAX_VOTES];
+    int nvotes = 0;
+    uint32_t j = (uint32_t)fmax(u0, 0);
+    for (int seen = 0; j < n && j < u1 && seen < MAX_VOTES; j++, seen++) {
+        span c = {u0 - j, u1 - j, closed};
+        vote_for(votes, &nvotes, &buckets[j], &c);
+    }
+    if (!nvotes)
+        return 0;
+    const vote *best = &votes[0];
+    for (int i = 1; i < nvotes; i++)
+        if (votes[i].weight > best->weight ||
+            (votes[i].weight == best->weight && votes[i].order > best->order))
+            best = &votes[i];
+    return best->color;
+}
+
+/* The coarsest level whose buckets are no wider than a column. */
+static int level_for(const row_index *r, double column_width)
+{
+    int level = 0;
+    while (level + 1 < r->levels && r->bucket_width * ldexp(1.0, level + 1) <= column_width)
+        level++;
+    return level;
+}
+
+static void summary_from_pyramid(const row_index *r, const columns *c, uint32_t *out)
+{
+    int level = level_for(r, c->width);
+    double size = r->bucket_width * ldexp(1.0, level);
+    uint32_t n = r->nbuckets >> level;
+    const kept_bucket *buckets = r->pyramid + n;
+    for (size_t i = 0; i < c->n; i++) {
+        double c0 = c->t0 + (double)i * c->width, c1 = c->t0 + (double)(i + 1) * c->width;
+        out[i] = column_color(buckets, n, (c0 - r->base) / size, (c1 - r->base) / size,
+                              i + 1 == c->n);
+    }
+}
+
+/* How many shapes in view still make an exact summary worth its cost. */
+static size_t exact_limit(const store *s, const row_index *r, const columns *c)
+{
+    if (c->radix != s->radix && r->has_fraction)
+        return SIZE_MAX; /* the pyramid placed fractions in another radix */
+    size_t per = c->width < r->bucket_width ? EXACT_SHAPES_PER_FINE_COLUMN
+                                            : EXACT_SHAPES_PER_COLUMN;
+    return c->n > SIZE_MAX / per ? SIZE_MAX : c->n * per;
+}
+
+void store_summary(const store *s, uint32_t row, double t0, double t1, int radix,
+                   uint32_t *out, size_t ncols)
+{
+    if (!out || !ncols)
+        return;
+    memset(out, 0, ncols * sizeof *out);
+    const row_index *r = row_of(s, row);
+    if (!r || !r->pyramid || !isfinite(t0) || !isfinite(t1) || !(t1 > t0))
+        return;
+    columns c = {t0, (t1 - t0) / (double)ncols, ncols, radix};
+    if (!(c.width > 0) || !isfinite(c.width))
+        return;
+    if (summary_from_shapes(s, r, &c, exact_limit(s, r, &c), out) < 0)
+        summary_from_pyramid(r, &c, out);
+}

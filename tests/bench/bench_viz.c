@@ -1,0 +1,110 @@
+/*
+ * bench_viz.c — how long drawing takes on a large trace, next to how long
+ * converting it takes in the same run (the baseline the ratios are printed
+ * against): building every shape, then rendering a full-range 1920x1080
+ * frame and a deeply zoomed one (median and worst of several frames).
+ *
+ *   bench_viz [-R DIR] -r FILE.res LOG [frames]
+ *
+ * Goals (issue 3): shapes in under 3 s for 1,000,000 lines; each frame under
+ * 16 ms. Run by tests/bench/bench_viz.sh; not a unit test.
+ */
+#include <tlv/tlv.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void frames(tlv_renderer *r, const tlv_shapes *s, tlv_view *v, int n, const char *what)
+{
+    size_t stride = (size_t)v->width * 4;
+    uint8_t *px = malloc(stride * (size_t)v->height);
+    double *t = calloc((size_t)n, sizeof *t);
+    for (int i = 0; i < n; i++) {
+        double t0 = now();
+        tlv_render_rgba(r, s, v, px, stride);
+        t[i] = (now() - t0) * 1000;
+    }
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    printf("%-34s median %7.2f ms   worst %7.2f ms   (goal < 16 ms)  %s\n", what, t[n / 2],
+           t[n - 1], t[n / 2] < 16 ? "PASS" : "FAIL");
+    free(t);
+    free(px);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dirs[8];
+    size_t ndirs = 0;
+    const char *res = NULL, *log = NULL;
+    int nframes = 15;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-R") == 0 && i + 1 < argc && ndirs < 8)
+            dirs[ndirs++] = argv[++i];
+        else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
+            res = argv[++i];
+        else if (!log)
+            log = argv[i];
+        else
+            nframes = atoi(argv[i]);
+    }
+    if (!res || !log || nframes < 1) {
+        fprintf(stderr, "usage: bench_viz [-R DIR]... -r FILE.res LOG [frames]\n");
+        return 2;
+    }
+    tlv_rules_options o;
+    tlv_rules_options_init(&o);
+    o.search_dirs = dirs;
+    o.n_search_dirs = ndirs;
+    tlv_rules *rules;
+    if (tlv_rules_load(res, &o, &rules) != TLV_OK) {
+        fprintf(stderr, "bench_viz: the rules do not load (run tlv check)\n");
+        return 2;
+    }
+    tlv_trace *trace;
+    tlv_trace_new(rules, &trace);
+    double t0 = now();
+    if (tlv_trace_load_file(trace, log) == TLV_ERR_IO) {
+        fprintf(stderr, "bench_viz: cannot read %s\n", log);
+        return 2;
+    }
+    double convert_s = now() - t0;
+    t0 = now();
+    tlv_shapes *shapes;
+    tlv_shapes_build(trace, NULL, &shapes);
+    double shapes_s = now() - t0;
+    printf("events %zu, shapes %zu, rows %zu\n", tlv_trace_event_count(trace),
+           tlv_shapes_count(shapes), tlv_shapes_row_count(shapes));
+    printf("%-34s %7.3f s  (baseline)\n", "convert into a trace", convert_s);
+    printf("%-34s %7.3f s  = %.2f x convert   (goal < 3 s)  %s\n", "build all shapes", shapes_s,
+           shapes_s / convert_s, shapes_s < 3 ? "PASS" : "FAIL");
+    tlv_renderer *r;
+    if (tlv_renderer_new(&r) == TLV_OK) {
+        tlv_view v;
+        tlv_view_fit(&v, shapes, 1920, 1080);
+        frames(r, shapes, &v, nframes, "render full range 1920x1080");
+        double mid = (v.t0 + v.t1) / 2, span = (v.t1 - v.t0) / 100000;
+        v.t0 = mid - span;
+        v.t1 = mid + span;
+        frames(r, shapes, &v, nframes, "render 1/100000 zoom 1920x1080");
+        tlv_renderer_free(r);
+    }
+    tlv_shapes_free(shapes);
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
+    return 0;
+}

@@ -1,0 +1,486 @@
+/*
+ * test_render.c — the headless renderer: time text on the ruler, the view's
+ * pixel mapping, and pixels of frames drawn from hand-made shapes (a
+ * translucent rectangle blended over its row, a red line, an arrow with a
+ * head, a pie in the right quadrant, an ellipse, a concave polygon, a dashed
+ * line with gaps, text in labels, cells and ruler), the per-column summary of a row of 100,000
+ * shapes, and the font fallbacks (no Japanese font, no font at all) through
+ * private fontconfig configurations.
+ */
+#include "check.h"
+#include "json.h"
+#include "render_impl.h"
+#include "viz_impl.h"
+
+#include <math.h>
+#include <png.h>
+#include <stdint.h>
+#include <unistd.h>
+
+/* ---- building shapes by hand ---------------------------------------------- */
+
+typedef struct spec {
+    uint32_t row;
+    long from, to;
+    const char *json;     /* one primitive */
+} spec;
+
+static void add_prim(struct tlv_shapes *s, const char *json)
+{
+    tj_error err;
+    tj_node *n = tj_parse(json, strlen(json), &err);
+    char msg[256] = "";
+    CHECK(n != NULL);
+    if (GROW(s->prims, s->prims_cap, s->nprims + 1) < 0)
+        abort();
+    int rc = prim_parse(n, NULL, 0, &s->prims[s->nprims], msg, sizeof msg);
+    if (rc != 0)
+        fprintf(stderr, "prim_parse(%s): %s\n", json, msg);
+    CHECK(rc == 0);
+    s->nprims++;
+    tj_free(n);
+}
+
+static void add_row(struct tlv_shapes *s, const char *label, const char *group)
+{
+    if (GROW(s->rows, s->rows_cap, s->nrows + 1) < 0)
+        abort();
+    row_def *r = &s->rows[s->nrows++];
+    r->label = xstrdup(label);
+    r->resource = NULL;
+    r->group = group ? xstrdup(group) : NULL;
+}
+
+static void add_shape(struct tlv_shapes *s, uint32_t row, long from, long to, uint32_t prim,
+                      uint32_t order)
+{
+    shape sh = {{from, 0}, {to, 0}, row, prim, 0, 0, UINT32_MAX, order};
+    CHECK(store_add(s->store, &sh) == 0);
+}
+
+static void freeze(struct tlv_shapes *s)
+{
+    uint32_t *fill = calloc(s->nprims + 1, sizeof *fill);
+    for (size_t i = 0; i < s->nprims; i++) {
+        const prim *p = &s->prims[i];
+        fill[i] = p->has_fill ? p->fill : p->type != PRIM_TEXT && p->has_pen ? p->pen_color : 0;
+    }
+    CHECK(store_freeze(s->store, fill, s->nprims) == 0);
+    free(fill);
+}
+
+static struct tlv_shapes *new_shapes(long start, long end)
+{
+    struct tlv_shapes *s = calloc(1, sizeof *s);
+    s->radix = 10;
+    s->time_scale = "us";
+    s->start.ticks = start;
+    s->end.ticks = end;
+    s->store = store_new();
+    return s;
+}
+
+static void free_shapes(struct tlv_shapes *s)
+{
+    for (size_t i = 0; i < s->nprims; i++)
+        prim_free(&s->prims[i]);
+    free(s->prims);
+    for (size_t i = 0; i < s->nrows; i++) {
+        free(s->rows[i].label);
+        free(s->rows[i].group);
+    }
+    free(s->rows);
+    store_free(s->store);
+    free(s);
+}
+
+/* The main scene, 300 us long: see the checks in test_scene. */
+static struct tlv_shapes *scene(const char *label0)
+{
+    static const spec specs[] = {
+        {0, 100, 200, "{\"Type\":\"Rectangle\",\"Fill\":\"6600ff00\",\"Pen\":{\"Color\":\"ff00ff00\"}}"},
+        {1, 0, 300, "{\"Type\":\"Line\",\"Points\":[\"0,40%\",\"100%,40%\"],\"Pen\":{\"Color\":\"ff0000\"}}"},
+        {0, 220, 300, "{\"Type\":\"Text\",\"Text\":\"hello\",\"Font\":{\"Size\":12}}"},
+        {1, 0, 60, "{\"Type\":\"Arrow\",\"Points\":[\"0,70%\",\"100%,70%\"],"
+                   "\"Pen\":{\"Color\":\"0000ff\",\"Width\":3}}"},
+        {1, 200, 300, "{\"Type\":\"Pie\",\"Location\":\"10px,10px\",\"Size\":\"60px,60px\","
+                      "\"Arc\":[0,90],\"Fill\":\"0000ff\",\"Pen\":{\"Alpha\":0}}"},
+        {0, 0, 80, "{\"Type\":\"Line\",\"Points\":[\"0,90%\",\"100%,90%\"],"
+                   "\"Pen\":{\"Color\":\"800080\",\"DashStyle\":\"Dash\"}}"},
+        {0, 20, 60, "{\"Type\":\"Ellipse\",\"Size\":\"100%,50%\",\"Fill\":\"ffff00\","
+                    "\"Pen\":{\"Alpha\":0}}"},
+        {1, 160, 200, "{\"Type\":\"Polygon\",\"Points\":[\"0,0\",\"100%,50%\",\"0,100%\","
+                      "\"50%,50%\"],\"Fill\":\"00ffff\",\"Pen\":{\"Alpha\":0}}"},
+        {1, 80, 140, "{\"Type\":\"Text\",\"Size\":\"100%,30%\",\"Text\":\"a text far too long "
+                     "for its box\",\"Font\":{\"Size\":12,\"Align\":\"TopLeft\"}}"},
+    };
+    struct tlv_shapes *s = new_shapes(0, 300);
+    add_row(s, label0, "Task");
+    add_row(s, "Line row", "Task");
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        add_prim(s, specs[i].json);
+        add_shape(s, specs[i].row, specs[i].from, specs[i].to, (uint32_t)i, (uint32_t)i);
+    }
+    freeze(s);
+    return s;
+}
+
+/* ---- pixels ------------------------------------------------------------------ */
+
+typedef struct image {
+    int w, h;
+    uint8_t *px;
+} image;
+
+static const uint8_t *at(const image *im, int x, int y) { return im->px + ((size_t)y * im->w + x) * 4; }
+
+static int near(int a, int b) { return abs(a - b) <= 2; }
+
+static int is_rgb(const image *im, int x, int y, int r, int g, int b)
+{
+    const uint8_t *p = at(im, x, y);
+    return near(p[0], r) && near(p[1], g) && near(p[2], b) && p[3] == 255;
+}
+
+#define CHECK_RGB(im, x, y, r, g, b)                                                           \
+    do {                                                                                       \
+        const uint8_t *p_ = at(im, x, y);                                                      \
+        if (!is_rgb(im, x, y, r, g, b)) {                                                      \
+            fprintf(stderr, "%s:%d: pixel (%d,%d) is %d,%d,%d,%d, expected %d,%d,%d\n",        \
+                    __FILE__, __LINE__, x, y, p_[0], p_[1], p_[2], p_[3], r, g, b);            \
+            check_failures++;                                                                  \
+        }                                                                                      \
+    } while (0)
+
+/* Pixels in [x0,x1) x [y0,y1) for which pred holds. */
+static int count_if(const image *im, int x0, int y0, int x1, int y1,
+                    int (*pred)(const uint8_t *p, const void *arg), const void *arg)
+{
+    int n = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++)
+            n += pred(at(im, x, y), arg);
+    return n;
+}
+
+static int dark(const uint8_t *p, const void *arg)
+{
+    (void)arg;
+    return p[0] < 110 && p[1] < 110 && p[2] < 110;
+}
+
+static int same_rgb(const uint8_t *p, const void *arg)
+{
+    const uint8_t *c = arg;
+    return near(p[0], c[0]) && near(p[1], c[1]) && near(p[2], c[2]);
+}
+
+/* With TLV_TEST_PNG_DIR set, each frame is also saved there, to look at. */
+static void save(const image *im)
+{
+    static int n;
+    const char *dir = getenv("TLV_TEST_PNG_DIR");
+    if (!dir)
+        return;
+    char path[512];
+    snprintf(path, sizeof path, "%s/render-%d.png", dir, n++);
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    img.width = (png_uint_32)im->w;
+    img.height = (png_uint_32)im->h;
+    img.format = PNG_FORMAT_RGBA;
+    if (!png_image_write_to_file(&img, path, 0, im->px, im->w * 4, NULL))
+        fprintf(stderr, "cannot save %s: %s\n", path, img.message);
+}
+
+static int render(tlv_renderer *r, const struct tlv_shapes *s, const tlv_view *v, image *im)
+{
+    im->w = v->width;
+    im->h = v->height;
+    im->px = malloc((size_t)im->w * im->h * 4);
+    memset(im->px, 0x5a, (size_t)im->w * im->h * 4); /* garbage: every pixel must be drawn */
+    int rc = tlv_render_rgba(r, s, v, im->px, (size_t)im->w * 4);
+    save(im);
+    return rc;
+}
+
+/* A fixed view: labels 200 px, ruler 40 px, rows 80 px, 2 px per us. */
+static tlv_view fixed_view(double t0, double t1)
+{
+    tlv_view v = {t0, t1, 800, 200, 200, 40, 80, 0, 1};
+    return v;
+}
+
+static int has_warning(const tlv_renderer *r, const char *part)
+{
+    const tlv_diags *d = tlv_renderer_diags(r);
+    for (size_t i = 0; i < tlv_diags_count(d); i++)
+        if (strstr(tlv_diags_get(d, i)->message, part))
+            return 1;
+    return 0;
+}
+
+/* ---- the tests ------------------------------------------------------------------ */
+
+static void test_format_time(void)
+{
+    char b[64];
+    CHECK_STR(render_format_time(1250, 0, "us", b, sizeof b), "1.25 ms");
+    CHECK_STR(render_format_time(1300, 50, "us", b, sizeof b), "1.3 ms");
+    CHECK_STR(render_format_time(0, 50, "us", b, sizeof b), "0 us");
+    CHECK_STR(render_format_time(250, 50, "us", b, sizeof b), "250 us");
+    CHECK_STR(render_format_time(2.5e9, 0, "ns", b, sizeof b), "2.5 s");
+    CHECK_STR(render_format_time(123, 1, "ms", b, sizeof b), "123 ms");
+    CHECK_STR(render_format_time(90, 10, "s", b, sizeof b), "90 s");
+    CHECK_STR(render_format_time(150, 0, "10ns", b, sizeof b), "1.5 us");
+    CHECK_STR(render_format_time(1500, 0, "cycles", b, sizeof b), "1.5k cycles");
+    CHECK_STR(render_format_time(500, 100, "cycles", b, sizeof b), "500 cycles");
+    CHECK_STR(render_format_time(2e6, 1e6, "cycles", b, sizeof b), "2M cycles");
+    CHECK_STR(render_format_time(1000001, 1, "us", b, sizeof b), "1.000001 s");
+    CHECK_STR(render_format_time(-500, 100, "us", b, sizeof b), "-500 us");
+    CHECK_STR(render_format_time(42, 1, NULL, b, sizeof b), "42");
+}
+
+static void test_view_math(void)
+{
+    tlv_view v = fixed_view(0, 300);
+    CHECK(fabs(tlv_view_x(&v, 0) - 200) < 1e-9);
+    CHECK(fabs(tlv_view_x(&v, 150) - 500) < 1e-9);
+    CHECK(fabs(tlv_view_time(&v, 500) - 150) < 1e-9);
+    render_layout l;
+    render_layout_of(&v, 2, &l);
+    CHECK_INT(l.label_w, 200);
+    CHECK_INT(l.ruler_h, 40);
+    CHECK_INT(l.end_row, 2);
+    CHECK_INT(render_row_at(&l, 10), -1);
+    CHECK_INT(render_row_at(&l, 45), 0);
+    CHECK_INT(render_row_at(&l, 130), 1);
+    v.row_height = 0; /* fit: 160 px for 2 rows */
+    render_layout_of(&v, 2, &l);
+    CHECK(fabs(l.row_h - 80) < 1e-9);
+
+    struct tlv_shapes *s = scene("Task1");
+    tlv_view f;
+    tlv_view_fit(&f, s, 1600, 900);
+    CHECK(f.t0 == 0 && f.t1 == 300);
+    CHECK(f.label_width >= 60 && f.label_width <= 1600 / 3);
+    CHECK_INT(f.width, 1600);
+    free_shapes(s);
+}
+
+static void test_scene(void)
+{
+    struct tlv_shapes *s = scene("Task1");
+    tlv_renderer *r;
+    CHECK(tlv_renderer_new(&r) == TLV_OK);
+    tlv_view v = fixed_view(0, 300);
+    image im;
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    /* row 0 is y 40..119 on white, row 1 y 120..199 on the alternate band;
+     * time t is at x = 200 + 2t; ticks every 50 us (x = 200, 300, ...) */
+    const int ar = 0xF3, ag = 0xF4, ab = 0xF6;
+    /* the rectangle [100,200] us: x 400..600; 0x66 green over white */
+    int a = 0x66, blend = 255 - (255 * a + 127) / 255;
+    CHECK_RGB(&im, 457, 80, blend, 255, blend);
+    CHECK_RGB(&im, 557, 60, blend, 255, blend);
+    CHECK_RGB(&im, 400, 80, 0, 255, 0); /* its pen: the left edge */
+    CHECK_RGB(&im, 397, 80, 255, 255, 255);
+    CHECK_RGB(&im, 603, 80, 255, 255, 255);
+    /* the red line at 40% of row 1: y = 152, all along */
+    CHECK_RGB(&im, 333, 152, 255, 0, 0);
+    CHECK_RGB(&im, 777, 152, 255, 0, 0);
+    CHECK_RGB(&im, 333, 150, ar, ag, ab);
+    CHECK_RGB(&im, 333, 154, ar, ag, ab);
+    /* the arrow [0,60] us at 70%: a 3 px shaft at y = 176, a head ending at x = 320 */
+    static const uint8_t blue[3] = {0, 0, 255};
+    CHECK_RGB(&im, 250, 176, 0, 0, 255);
+    int shaft = count_if(&im, 260, 166, 261, 187, same_rgb, blue);
+    int head = count_if(&im, 316, 166, 317, 187, same_rgb, blue);
+    CHECK_INT(shaft, 3);
+    CHECK(head > shaft);
+    CHECK_RGB(&im, 323, 176, ar, ag, ab);
+    /* the pie: centre (640,160), radius 30, 0..90 degrees clockwise = lower right */
+    CHECK_RGB(&im, 652, 172, 0, 0, 255);
+    CHECK_RGB(&im, 652, 146, ar, ag, ab);
+    CHECK_RGB(&im, 628, 172, ar, ag, ab);
+    CHECK_RGB(&im, 628, 146, ar, ag, ab);
+    /* the ellipse [20,60] in the top half of row 0: centre (280,60), radii 40 x 20 */
+    CHECK_RGB(&im, 280, 60, 255, 255, 0);
+    CHECK_RGB(&im, 315, 60, 255, 255, 0);
+    CHECK_RGB(&im, 245, 45, 255, 255, 255);
+    CHECK_RGB(&im, 280, 84, 255, 255, 255);
+    /* the concave polygon [160,200] on row 1: (520,120) (600,160) (520,200)
+     * (560,160); the notch left of (560,160) stays empty */
+    CHECK_RGB(&im, 590, 160, 0, 255, 255);
+    CHECK_RGB(&im, 545, 139, 0, 255, 255);
+    CHECK_RGB(&im, 545, 181, 0, 255, 255);
+    CHECK_RGB(&im, 530, 160, ar, ag, ab);
+    /* the dashed line [0,80] at 90% of row 0 (y = 112): 3 on, 1 off */
+    static const uint8_t purple[3] = {0x80, 0, 0x80};
+    int on = count_if(&im, 210, 112, 250, 113, same_rgb, purple);
+    CHECK(on >= 26 && on <= 34);
+    CHECK(count_if(&im, 210, 110, 250, 111, same_rgb, purple) == 0);
+    /* the ruler: its background, bottom edge, a major and a minor tick */
+    CHECK_RGB(&im, 290, 20, 0xF0, 0xF0, 0xF0);
+    CHECK_RGB(&im, 290, 39, 0x90, 0x90, 0x90);
+    CHECK_RGB(&im, 300, 34, 0x60, 0x60, 0x60);
+    CHECK_RGB(&im, 320, 37, 0x60, 0x60, 0x60);
+    CHECK_RGB(&im, 320, 34, 0xF0, 0xF0, 0xF0);
+    /* background away from shapes and grid lines */
+    CHECK_RGB(&im, 237, 60, 255, 255, 255);
+    CHECK_RGB(&im, 777, 190, ar, ag, ab);
+    CHECK_INT(count_if(&im, 0, 0, 800, 200, dark, NULL) > 0, 1);
+    if (has_warning(r, "no font found")) {
+        printf("NOTE: no font found through fontconfig: text pixels not checked\n");
+    } else {
+        CHECK(count_if(&im, 0, 40, 200, 120, dark, NULL) > 10);   /* label "Task1" */
+        CHECK(count_if(&im, 0, 120, 200, 200, dark, NULL) > 10);  /* label "Line row" */
+        CHECK(count_if(&im, 640, 40, 800, 120, dark, NULL) > 10); /* text "hello" */
+        CHECK(count_if(&im, 200, 0, 800, 40, dark, NULL) > 10);   /* ruler values */
+        /* the long text [80,140] in x 360..480, y 120..144: cut, not spilt */
+        CHECK(count_if(&im, 360, 120, 480, 144, dark, NULL) > 10);
+        CHECK(count_if(&im, 360, 120, 366, 144, dark, NULL) > 0); /* aligned left */
+        CHECK_INT(count_if(&im, 480, 120, 520, 200, dark, NULL), 0);
+        CHECK_INT(count_if(&im, 360, 144, 480, 200, dark, NULL), 0);
+        CHECK_INT(tlv_diags_count(tlv_renderer_diags(r)), 0);
+    }
+    free(im.px);
+    /* the same renderer again (caches in use), zoomed into the rectangle:
+     * it reaches beyond both edges and is cut to the view, still blended */
+    v = fixed_view(120, 180);
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    CHECK_RGB(&im, 207, 80, blend, 255, blend);
+    CHECK_RGB(&im, 457, 80, blend, 255, blend);
+    CHECK_RGB(&im, 797, 80, blend, 255, blend);
+    free(im.px);
+    /* zoomed a million times: the rectangle spans 10^8 px and is still exact */
+    v = fixed_view(150, 150.0006);
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    CHECK_RGB(&im, 457, 80, blend, 255, blend);
+    free(im.px);
+    /* HiDPI: twice the pens and fonts, same layout */
+    v = fixed_view(0, 300);
+    v.scale = 2;
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    CHECK_RGB(&im, 457, 80, blend, 255, blend);
+    CHECK_RGB(&im, 333, 152, 255, 0, 0);
+    CHECK_RGB(&im, 333, 151, 255, 0, 0); /* a 2 px line now: rows 151 and 152 */
+    CHECK_RGB(&im, 333, 154, ar, ag, ab);
+    free(im.px);
+    /* bad views are refused */
+    v = fixed_view(5, 5);
+    uint8_t px[16];
+    CHECK(tlv_render_rgba(r, s, &v, px, 4) == TLV_ERR_USAGE);
+    tlv_renderer_free(r);
+    free_shapes(s);
+}
+
+/* A row with 100,000 one-microsecond rectangles, black-outlined orange. */
+static struct tlv_shapes *crowded(void)
+{
+    struct tlv_shapes *s = new_shapes(0, 100000);
+    add_row(s, "Busy", NULL);
+    add_prim(s, "{\"Type\":\"Rectangle\",\"Fill\":\"ff8000\",\"Pen\":{\"Color\":\"000000\"}}");
+    for (long i = 0; i < 100000; i++)
+        add_shape(s, 0, i, i + 1, 0, (uint32_t)i);
+    freeze(s);
+    return s;
+}
+
+static void test_summary(void)
+{
+    struct tlv_shapes *s = crowded();
+    tlv_renderer *r;
+    CHECK(tlv_renderer_new(&r) == TLV_OK);
+    tlv_view v = fixed_view(0, 100000);
+    v.height = 120;
+    image im;
+    static const uint8_t orange[3] = {0xFF, 0x80, 0};
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    /* drawn from the summary: orange columns, none of the 100,000 outlines */
+    int n = count_if(&im, 200, 50, 800, 110, same_rgb, orange);
+    CHECK(n > 600 * 60 / 2);
+    CHECK_INT(count_if(&im, 200, 50, 800, 110, dark, NULL), 0);
+    free(im.px);
+    /* zoomed in to 100 shapes: drawn one by one, outlines and all */
+    v = fixed_view(0, 100);
+    v.height = 120;
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    CHECK(count_if(&im, 200, 50, 800, 110, dark, NULL) > 1000);
+    CHECK(count_if(&im, 200, 50, 800, 110, same_rgb, orange) > 1000);
+    free(im.px);
+    tlv_renderer_free(r);
+    free_shapes(s);
+}
+
+/* Writes a fontconfig file that knows only `dir` (may be empty) and points
+ * FONTCONFIG_FILE at it. Returns 0 or -1. */
+static int private_fontconfig(const char *path, const char *dir, const char *cache)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "<?xml version=\"1.0\"?>\n<fontconfig>\n%s%s%s<cachedir>%s</cachedir>\n</fontconfig>\n",
+            *dir ? "<dir>" : "", dir, *dir ? "</dir>\n" : "", cache);
+    fclose(f);
+    return setenv("FONTCONFIG_FILE", path, 1);
+}
+
+static void render_once(const struct tlv_shapes *s, tlv_renderer **out)
+{
+    CHECK(tlv_renderer_new(out) == TLV_OK);
+    tlv_view v = fixed_view(0, 300);
+    image im;
+    CHECK(render(*out, s, &v, &im) == TLV_OK);
+    free(im.px);
+}
+
+static void test_font_fallbacks(void)
+{
+    struct tlv_shapes *s = scene("\xE3\x82\xBF\xE3\x82\xB9\xE3\x82\xAF" "1"); /* タスク1 */
+    tlv_renderer *r;
+    render_once(s, &r);
+    if (!has_warning(r, "no font"))
+        printf("a Japanese font is installed: labels drawn with it\n");
+    else
+        printf("NOTE: %s\n", tlv_diags_get(tlv_renderer_diags(r), 0)->message);
+    tlv_renderer_free(r);
+
+    char dir[] = "/tmp/tlv-render-test-XXXXXX", conf[64], cache[64];
+    const char *dejavu = "/usr/share/fonts/truetype/dejavu";
+    if (!mkdtemp(dir))
+        return;
+    snprintf(conf, sizeof conf, "%s/fonts.conf", dir);
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    if (access(dejavu, R_OK) == 0 && private_fontconfig(conf, dejavu, cache) == 0) {
+        render_once(s, &r); /* only DejaVu: no Japanese glyphs */
+        CHECK(has_warning(r, "no font with Japanese glyphs found (install fonts-noto-cjk); "
+                             "drawing labels with DejaVu"));
+        CHECK_INT(tlv_diags_count(tlv_renderer_diags(r)), 1);
+        tlv_renderer_free(r);
+    } else {
+        printf("NOTE: %s missing: the no-Japanese-font fallback is not checked\n", dejavu);
+    }
+    if (private_fontconfig(conf, "", cache) == 0) {
+        render_once(s, &r); /* no fonts at all: no text, one warning */
+        CHECK(has_warning(r, "no font found"));
+        CHECK_INT(tlv_diags_count(tlv_renderer_diags(r)), 1);
+        tlv_renderer_free(r);
+    }
+    unsetenv("FONTCONFIG_FILE");
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+    free_shapes(s);
+}
+
+int main(void)
+{
+    test_format_time();
+    test_view_math();
+    test_scene();
+    test_summary();
+    test_font_fallbacks();
+    return CHECK_DONE();
+}

@@ -1,0 +1,624 @@
+/*
+ * test_store.c — the shape store (libtlv/src/store.c): canonical order;
+ * overlap queries and counts against a brute-force scan of random rows (long,
+ * short, zero-length and reversed intervals, fractional times), visited in
+ * drawing order; empty rows and rows past the end; summary colors, both the
+ * exact ones and those read from the pyramid, on constructed rows and
+ * against a brute-force rule on random rows; a 100,000-shape row zoomed out.
+ */
+#include "check.h"
+
+#include "store.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCALE10 1000000000000000000ull /* 10^18: radix-10 fraction scale */
+#define SCALE16 (1ull << 60)           /* 16^15 */
+
+#define RED 0xffff0000u
+#define BLUE 0xff0000ffu
+#define GREEN 0xff00ff00u
+#define GRAY 0xff808080u
+
+/* Primitive index -> fill; primitive 0 draws nothing a summary shows. */
+enum { P_TEXT, P_RED, P_BLUE, P_GREEN, P_GRAY, NPRIMS };
+static const uint32_t fills[NPRIMS] = {0, RED, BLUE, GREEN, GRAY};
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static uint64_t below(uint64_t n) { return rnd() % n; }
+
+static tlv_time at(int64_t ticks, uint64_t frac) { return (tlv_time){ticks, frac}; }
+
+static void add(store *s, uint32_t row, tlv_time from, tlv_time to, uint32_t prim,
+                uint32_t order)
+{
+    shape sh = {from, to, row, prim, 7, 8, 9, order};
+    CHECK_INT(store_add(s, &sh), 0);
+}
+
+static void add_ticks(store *s, uint32_t row, int64_t from, int64_t to, uint32_t prim,
+                      uint32_t order)
+{
+    add(s, row, at(from, 0), at(to, 0), prim, order);
+}
+
+static store *frozen(store *s)
+{
+    CHECK_INT(store_freeze(s, fills, NPRIMS), 0);
+    return s;
+}
+
+/* ---- random rows and brute force ----------------------------------------- */
+
+static tlv_time random_time(int64_t lo, int64_t hi)
+{
+    uint64_t frac = below(2) ? 0 : below(SCALE10);
+    return at(lo + (int64_t)below((uint64_t)(hi - lo)), frac);
+}
+
+static tlv_time plus(tlv_time t, int64_t ticks, uint64_t frac)
+{
+    t.frac += frac;
+    if (t.frac >= SCALE10) {
+        t.frac -= SCALE10;
+        t.ticks++;
+    }
+    t.ticks += ticks;
+    return t;
+}
+
+static shape random_shape(uint32_t row)
+{
+    shape sh = {{0, 0}, {0, 0}, row, (uint32_t)below(NPRIMS), 0, 0, 0, (uint32_t)below(5000)};
+    unsigned kind = (unsigned)below(100);
+    if (kind < 3) { /* spanning (nearly) the whole trace */
+        sh.from = random_time(-100, 500);
+        sh.to = random_time(9000, 10100);
+    } else if (kind < 13) {
+        sh.from = sh.to = random_time(-100, 10100);
+    } else if (kind < 15) { /* ends before it starts */
+        sh.to = random_time(-100, 10000);
+        sh.from = plus(sh.to, 1 + (int64_t)below(30), 0);
+    } else {
+        sh.from = random_time(-100, 10100);
+        sh.to = plus(sh.from, (int64_t)below(60), below(2) ? 0 : below(SCALE10));
+    }
+    return sh;
+}
+
+static int compare_all_fields(const void *pa, const void *pb)
+{
+    const shape *a = pa, *b = pb;
+    int c = (a->row > b->row) - (a->row < b->row);
+    if (!c)
+        c = tlv_time_cmp(a->from, b->from);
+    if (!c)
+        c = (a->order > b->order) - (a->order < b->order);
+    if (!c)
+        c = tlv_time_cmp(a->to, b->to);
+    if (!c)
+        c = (a->prim > b->prim) - (a->prim < b->prim);
+    return c;
+}
+
+/* Rows 0..nrows-1, every third one left empty. */
+static shape *random_shapes(uint32_t nrows, size_t *count)
+{
+    size_t n = 0, cap = 64;
+    shape *all = malloc(cap * sizeof *all);
+    for (uint32_t r = 0; r < nrows; r++) {
+        if (r % 3 == 1)
+            continue;
+        size_t m = below(1500);
+        for (size_t i = 0; i < m; i++) {
+            if (n == cap)
+                all = realloc(all, (cap *= 2) * sizeof *all);
+            all[n++] = random_shape(r);
+        }
+    }
+    *count = n;
+    return all;
+}
+
+typedef struct visits {
+    const store *s;
+    size_t *pos;
+    size_t n, cap, stop_after;
+} visits;
+
+static int record(void *ctx, const shape *sh)
+{
+    visits *v = ctx;
+    if (v->n < v->cap)
+        v->pos[v->n] = (size_t)(sh - store_get(v->s, 0));
+    v->n++;
+    return v->stop_after && v->n == v->stop_after;
+}
+
+static const store *sort_store; /* brute force only, one thread */
+
+/* Drawing order: order, then from, i.e. canonical position. */
+static int by_drawing_order(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    uint32_t oa = store_get(sort_store, a)->order, ob = store_get(sort_store, b)->order;
+    if (oa != ob)
+        return oa < ob ? -1 : 1;
+    return (a > b) - (a < b);
+}
+
+static size_t brute_overlaps(const store *s, uint32_t row, tlv_time t0, tlv_time t1, size_t *pos)
+{
+    size_t k = 0;
+    if (tlv_time_cmp(t0, t1) > 0)
+        return 0;
+    for (size_t i = 0; i < store_count(s); i++) {
+        const shape *sh = store_get(s, i);
+        if (sh->row == row && tlv_time_cmp(sh->from, t1) <= 0 && tlv_time_cmp(sh->to, t0) >= 0)
+            pos[k++] = i;
+    }
+    sort_store = s;
+    qsort(pos, k, sizeof *pos, by_drawing_order);
+    return k;
+}
+
+static void check_canonical(const store *s, shape *added, size_t n)
+{
+    CHECK_INT(store_count(s), n);
+    for (size_t i = 1; i < n; i++) {
+        const shape *a = store_get(s, i - 1), *b = store_get(s, i);
+        int c = a->row != b->row ? (a->row < b->row ? -1 : 1) : tlv_time_cmp(a->from, b->from);
+        CHECK(c < 0 || (c == 0 && a->order <= b->order));
+    }
+    qsort(added, n, sizeof *added, compare_all_fields);
+    shape *got = malloc((n ? n : 1) * sizeof *got);
+    for (size_t i = 0; i < n; i++)
+        got[i] = *store_get(s, i);
+    qsort(got, n, sizeof *got, compare_all_fields);
+    CHECK(n == 0 || memcmp(got, added, n * sizeof *got) == 0);
+    free(got);
+    CHECK(store_get(s, n) == NULL);
+}
+
+/* A window: sometimes exactly at a shape's ends, sometimes reversed. */
+static void random_window(const store *s, tlv_time *t0, tlv_time *t1)
+{
+    unsigned kind = (unsigned)below(10);
+    if (kind == 0 && store_count(s)) {
+        const shape *sh = store_get(s, below(store_count(s)));
+        *t0 = sh->to;
+        *t1 = below(2) ? sh->to : sh->from;
+        return;
+    }
+    *t0 = random_time(-300, 10300);
+    if (kind == 1)
+        *t1 = *t0;
+    else if (kind == 2)
+        *t1 = plus(*t0, 20000, 0);
+    else if (kind == 3)
+        *t1 = random_time(-300, 10300); /* may come before t0 */
+    else
+        *t1 = plus(*t0, (int64_t)below(300), below(SCALE10));
+}
+
+static void check_random_queries(const store *s, uint32_t nrows)
+{
+    size_t n = store_count(s);
+    size_t *want = malloc((n + 1) * sizeof *want), *got = malloc((n + 1) * sizeof *got);
+    for (int q = 0; q < 300; q++) {
+        uint32_t row = (uint32_t)below(nrows + 2);
+        tlv_time t0, t1;
+        random_window(s, &t0, &t1);
+        size_t k = brute_overlaps(s, row, t0, t1, want);
+        visits v = {s, got, 0, n + 1, 0};
+        store_query(s, row, t0, t1, record, &v);
+        CHECK_INT(v.n, k);
+        CHECK(v.n == k && memcmp(got, want, k * sizeof *got) == 0);
+        CHECK_INT(store_count_overlapping(s, row, t0, t1), k);
+        if (k > 3) { /* fn returning non-zero stops the walk */
+            visits stop = {s, got, 0, n + 1, 3};
+            store_query(s, row, t0, t1, record, &stop);
+            CHECK_INT(stop.n, 3);
+            CHECK(memcmp(got, want, 3 * sizeof *got) == 0);
+        }
+    }
+    free(want);
+    free(got);
+}
+
+static void test_random_rows(void)
+{
+    for (int round = 0; round < 4; round++) {
+        uint32_t nrows = 1 + (uint32_t)below(8);
+        size_t n;
+        shape *all = random_shapes(nrows, &n);
+        store *s = store_new();
+        for (size_t i = 0; i < n; i++)
+            CHECK_INT(store_add(s, &all[i]), 0);
+        frozen(s);
+        check_canonical(s, all, n);
+        uint32_t last_row = 0;
+        for (size_t i = 0; i < n; i++)
+            if (all[i].row > last_row)
+                last_row = all[i].row;
+        CHECK_INT(store_rows(s), n ? last_row + 1 : 0);
+        check_random_queries(s, nrows);
+        store_free(s);
+        free(all);
+    }
+}
+
+/* ---- small fixed cases ---------------------------------------------------- */
+
+static void test_empty_and_missing_rows(void)
+{
+    store *s = store_new();
+    CHECK_INT(store_rows(s), 0);
+    frozen(s);
+    CHECK_INT(store_count(s), 0);
+    CHECK_INT(store_rows(s), 0);
+    CHECK(store_get(s, 0) == NULL);
+    visits v = {s, NULL, 0, 0, 0};
+    store_query(s, 0, at(-1000, 0), at(1000, 0), record, &v);
+    CHECK_INT(v.n, 0);
+    CHECK_INT(store_count_overlapping(s, 0, at(-1000, 0), at(1000, 0)), 0);
+    uint32_t out[4] = {1, 2, 3, 4};
+    store_summary(s, 0, 0, 100, 10, out, 4);
+    CHECK(out[0] == 0 && out[3] == 0);
+    store_free(s);
+
+    s = store_new();
+    add_ticks(s, 3, 10, 20, P_RED, 1);
+    add_ticks(s, 0, 10, 20, P_RED, 2);
+    frozen(s);
+    shape late = {{0, 0}, {1, 0}, 0, 0, 0, 0, 0, 0};
+    CHECK_INT(store_add(s, &late), -1); /* frozen */
+    CHECK_INT(store_rows(s), 4);
+    for (uint32_t row = 1; row < 8; row++) {
+        if (row == 3)
+            continue;
+        CHECK_INT(store_count_overlapping(s, row, at(0, 0), at(100, 0)), 0);
+        store_query(s, row, at(0, 0), at(100, 0), record, &v);
+        store_summary(s, row, 0, 100, 10, out, 4);
+        CHECK(out[0] == 0 && out[1] == 0 && out[2] == 0 && out[3] == 0);
+    }
+    CHECK_INT(v.n, 0);
+    CHECK_INT(store_count_overlapping(s, 3, at(20, 0), at(30, 0)), 1); /* ends inclusive */
+    CHECK_INT(store_count_overlapping(s, 3, at(0, 0), at(10, 0)), 1);
+    CHECK_INT(store_count_overlapping(s, 3, at(20, 1), at(30, 0)), 0);
+    CHECK_INT(store_count_overlapping(s, 3, at(15, 0), at(14, 0)), 0); /* t0 > t1: empty */
+    store_free(s);
+    store_free(NULL);
+}
+
+/* Shapes drawn in one order, added in another: the visit follows `order`. */
+static void test_drawing_order(void)
+{
+    store *s = store_new();
+    add_ticks(s, 0, 0, 1000, P_GRAY, 5);
+    add_ticks(s, 0, 10, 20, P_RED, 2);
+    add_ticks(s, 0, 5, 30, P_BLUE, 9);
+    add_ticks(s, 0, 12, 12, P_TEXT, 2);
+    add_ticks(s, 0, 40, 50, P_GREEN, 1);
+    frozen(s);
+    const uint32_t want_canonical[] = {5, 9, 2, 2, 1}; /* by from: 0, 5, 10, 12, 40 */
+    for (size_t i = 0; i < 5; i++)
+        CHECK_INT(store_get(s, i)->order, want_canonical[i]);
+    size_t pos[8];
+    visits v = {s, pos, 0, 8, 0};
+    store_query(s, 0, at(11, 0), at(45, 0), record, &v);
+    CHECK_INT(v.n, 5);
+    const uint32_t want_order[] = {1, 2, 2, 5, 9};
+    const int64_t want_from[] = {40, 10, 12, 0, 5};
+    for (size_t i = 0; i < 5 && i < v.n; i++) {
+        CHECK_INT(store_get(s, pos[i])->order, want_order[i]);
+        CHECK_INT(store_get(s, pos[i])->from.ticks, want_from[i]);
+    }
+    store_free(s);
+}
+
+/* ---- summaries ------------------------------------------------------------- */
+
+/* 1000 invisible instants over [0, 100): many shapes in view, so summaries of
+ * 10 columns come from the pyramid instead of the shapes. */
+static void pad(store *s, uint32_t row)
+{
+    for (int i = 0; i < 1000; i++)
+        add(s, row, at(i / 10, (uint64_t)(i % 10) * (SCALE10 / 10)),
+            at(i / 10, (uint64_t)(i % 10) * (SCALE10 / 10)), P_TEXT, 100000 + (uint32_t)i);
+}
+
+static void check_columns(const store *s, uint32_t row, const uint32_t *want, const char *what)
+{
+    uint32_t out[10];
+    store_summary(s, row, 0, 100, 10, out, 10);
+    for (int i = 0; i < 10; i++)
+        if (out[i] != want[i]) {
+            fprintf(stderr, "%s: row %u column %d: %08x, expected %08x\n", what, row, i,
+                    out[i], want[i]);
+            check_failures++;
+        }
+}
+
+static void test_summary_examples(int from_pyramid)
+{
+    const char *what = from_pyramid ? "pyramid" : "exact";
+    store *s = store_new();
+    add_ticks(s, 0, 0, 50, P_RED, 1);
+    add_ticks(s, 0, 50, 100, P_BLUE, 2);
+    add_ticks(s, 1, 0, 15, P_RED, 1); /* column 1 half covered */
+    add_ticks(s, 2, 20, 23, P_RED, 1);
+    add_ticks(s, 2, 25, 30, P_BLUE, 2); /* covers more of column 2 */
+    add_ticks(s, 3, 0, 100, P_GRAY, 0);
+    add_ticks(s, 3, 10, 20, P_RED, 5);  /* ties the background: drawn later, wins */
+    add_ticks(s, 3, 30, 34, P_BLUE, 6); /* covers less than the background */
+    add_ticks(s, 3, 0, 100, P_TEXT, 9); /* no fill: not summarised */
+    add_ticks(s, 4, 55, 55, P_GREEN, 1); /* an instant still shows */
+    add_ticks(s, 5, 30, 40, P_BLUE, 1);
+    add_ticks(s, 5, 100, 100, P_GREEN, 2); /* an instant at the row's end */
+    if (from_pyramid)
+        for (uint32_t row = 0; row < 6; row++)
+            pad(s, row);
+    frozen(s);
+    const uint32_t row0[10] = {RED, RED, RED, RED, RED, BLUE, BLUE, BLUE, BLUE, BLUE};
+    const uint32_t row1[10] = {RED, RED};
+    const uint32_t row2[10] = {0, 0, BLUE};
+    const uint32_t row3[10] = {GRAY, RED, GRAY, GRAY, GRAY, GRAY, GRAY, GRAY, GRAY, GRAY};
+    const uint32_t row4[10] = {0, 0, 0, 0, 0, GREEN};
+    check_columns(s, 0, row0, what);
+    check_columns(s, 1, row1, what);
+    check_columns(s, 2, row2, what);
+    check_columns(s, 3, row3, what);
+    check_columns(s, 4, row4, what);
+    const uint32_t row5[10] = {0, 0, 0, BLUE, 0, 0, 0, 0, 0, GREEN}; /* t1 is in the last */
+    check_columns(s, 5, row5, what);
+    uint32_t halves[2];
+    store_summary(s, 5, 0, 200, 10, halves, 2); /* on a column edge: the column it starts */
+    CHECK_INT(halves[0], BLUE);
+    CHECK_INT(halves[1], GREEN);
+
+    uint32_t out[5];
+    store_summary(s, 3, -100, 400, 10, out, 5); /* columns of 100: wider than the row */
+    CHECK(out[0] == 0 && out[1] == GRAY && out[2] == 0 && out[3] == 0 && out[4] == 0);
+    store_summary(s, 0, 100, 0, 10, out, 5); /* no range */
+    CHECK(out[0] == 0 && out[4] == 0);
+    store_free(s);
+}
+
+/* Equal coverage in a column goes to the shape drawn later. */
+static void test_summary_tie(void)
+{
+    store *s = store_new();
+    add_ticks(s, 0, 20, 25, P_RED, 2);
+    add_ticks(s, 0, 25, 30, P_BLUE, 1);
+    add_ticks(s, 1, 20, 25, P_RED, 1);
+    add_ticks(s, 1, 25, 30, P_BLUE, 2);
+    frozen(s);
+    uint32_t out[10];
+    store_summary(s, 0, 0, 100, 10, out, 10);
+    CHECK_INT(out[2], RED);
+    store_summary(s, 1, 0, 100, 10, out, 10);
+    CHECK_INT(out[2], BLUE);
+    store_free(s);
+}
+
+/* 100,000 alternating shapes: red [i, i+1) for even i, blue [i, i+0.5) for
+ * odd i; red covers twice what blue covers at any zoom. */
+static void test_summary_many_shapes(void)
+{
+    store *s = store_new();
+    for (int64_t i = 0; i < 100000; i++)
+        add(s, 0, at(i, 0), i % 2 ? at(i, SCALE10 / 2) : at(i + 1, 0), i % 2 ? P_BLUE : P_RED,
+            (uint32_t)i);
+    frozen(s);
+    static uint32_t out[1000];
+    store_summary(s, 0, 0, 100000, 10, out, 1000);
+    int all_red = 1;
+    for (int c = 0; c < 1000; c++)
+        all_red &= out[c] == RED;
+    CHECK(all_red);
+
+    store_summary(s, 0, -50000, 150000, 10, out, 1000); /* columns of 200 */
+    int outside_empty = 1, inside_red = 1;
+    for (int c = 0; c < 1000; c++) {
+        if (c < 250 || c >= 750)
+            outside_empty &= out[c] == 0;
+        else
+            inside_red &= out[c] == RED;
+    }
+    CHECK(outside_empty);
+    CHECK(inside_red);
+
+    store_summary(s, 0, 0, 2000, 10, out, 1000); /* columns of 2 */
+    all_red = 1;
+    for (int c = 0; c < 1000; c++)
+        all_red &= out[c] == RED;
+    CHECK(all_red);
+
+    store_summary(s, 0, 0, 10, 10, out, 1000); /* columns of 0.01: each shape shows */
+    int exact = 1;
+    for (int c = 0; c < 1000; c++) {
+        int unit = c / 100, sub = c % 100;
+        uint32_t want = unit % 2 == 0 ? RED : sub < 50 ? BLUE : 0;
+        exact &= out[c] == want;
+    }
+    CHECK(exact);
+    store_free(s);
+}
+
+/* Fractions mean different times in different radixes: 0.c in radix 16 is
+ * 0.75, read as radix 10 it would be 0.8646. */
+static void test_summary_radix(void)
+{
+    uint64_t three_quarters = 12ull << 56;
+    for (int set = 0; set < 2; set++) {
+        store *s = store_new();
+        if (set)
+            store_set_radix(s, 16);
+        add(s, 0, at(0, 0), at(0, three_quarters), P_RED, 1);
+        add(s, 0, at(0, three_quarters), at(1, 0), P_BLUE, 2);
+        for (uint64_t i = 0; i < 1000; i++)
+            add(s, 0, at(0, i << 50), at(0, i << 50), P_TEXT, 10 + (uint32_t)i);
+        frozen(s);
+        uint32_t out[8];
+        store_summary(s, 0, 0, 1, 16, out, 8);
+        const uint32_t want[8] = {RED, RED, RED, RED, RED, RED, BLUE, BLUE};
+        for (int c = 0; c < 8; c++)
+            CHECK_INT(out[c], want[c]);
+        CHECK(three_quarters < SCALE16);
+        store_free(s);
+    }
+}
+
+/* The summary rule by brute force, on integer times and columns of integer
+ * width: the fill of the shape covering most of the column, ties to the
+ * higher order; an instant covers nothing but is a candidate in its column. */
+static uint32_t brute_column(const store *s, uint32_t row, int64_t c0, int64_t c1, int last)
+{
+    int64_t best_cov = -1;
+    uint32_t best_order = 0, color = 0;
+    for (size_t i = 0; i < store_count(s); i++) {
+        const shape *sh = store_get(s, i);
+        uint32_t fill = sh->prim < NPRIMS ? fills[sh->prim] : 0;
+        if (sh->row != row || !fill)
+            continue;
+        int64_t from = sh->from.ticks, to = sh->to.ticks, cov;
+        if (to > from) {
+            cov = (to < c1 ? to : c1) - (from > c0 ? from : c0);
+            if (cov <= 0)
+                continue;
+        } else {
+            if (from < c0 || from > c1 || (from == c1 && !last))
+                continue;
+            cov = 0;
+        }
+        if (cov > best_cov || (cov == best_cov && sh->order > best_order)) {
+            best_cov = cov;
+            best_order = sh->order;
+            color = fill;
+        }
+    }
+    return color;
+}
+
+static void shuffle(uint32_t *v, size_t n)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = below(i);
+        uint32_t t = v[i - 1];
+        v[i - 1] = v[j];
+        v[j] = t;
+    }
+}
+
+static void add_random_row(store *s, uint32_t row, size_t n, const uint32_t *orders,
+                           int64_t gap_from, int64_t gap_to)
+{
+    for (size_t i = 0; i < n; i++) {
+        int64_t from = (int64_t)below(1024), len = (int64_t)below(41);
+        unsigned kind = (unsigned)below(100);
+        if (kind < 2)
+            len = 300 + (int64_t)below(700);
+        else if (kind < 12)
+            len = 0;
+        else if (kind < 14)
+            len = -(int64_t)below(20);
+        int64_t to = from + len;
+        if (to >= gap_from && from < gap_to)
+            continue;
+        add_ticks(s, row, from, to, (uint32_t)below(NPRIMS), orders[i]);
+    }
+}
+
+/* Few shapes in view: the summary is the rule itself, exactly. */
+static void test_summary_exact_random(void)
+{
+    for (int round = 0; round < 20; round++) {
+        uint32_t orders[300];
+        for (uint32_t i = 0; i < 300; i++)
+            orders[i] = i * 3;
+        shuffle(orders, 300);
+        store *s = store_new();
+        add_random_row(s, 0, 300, orders, 0, 0);
+        frozen(s);
+        uint32_t out[128];
+        const int64_t starts[] = {0, 256, -64}, widths[] = {8, 2, 16};
+        for (int w = 0; w < 3; w++) {
+            int64_t t0 = starts[w], cw = widths[w];
+            store_summary(s, 0, (double)t0, (double)(t0 + 128 * cw), 10, out, 128);
+            for (int c = 0; c < 128; c++) {
+                uint32_t want = brute_column(s, 0, t0 + c * cw, t0 + (c + 1) * cw, c == 127);
+                if (out[c] != want) {
+                    fprintf(stderr, "exact summary round %d view %d column %d: %08x, "
+                                    "expected %08x\n", round, w, c, out[c], want);
+                    check_failures++;
+                }
+            }
+        }
+        store_free(s);
+    }
+}
+
+/* Many shapes in view: the pyramid's colors are estimates, but a column is
+ * colored exactly when some filled shape covers part of it or an instant lies
+ * in it, and only with the fill of a shape near it (within a column on
+ * either side). */
+static void test_summary_pyramid_random(void)
+{
+    static uint32_t orders[3000];
+    for (uint32_t i = 0; i < 3000; i++)
+        orders[i] = i;
+    for (int round = 0; round < 5; round++) {
+        shuffle(orders, 3000);
+        store *s = store_new();
+        add_random_row(s, 0, 3000, orders, 400, 600);
+        frozen(s);
+        uint32_t out[16];
+        store_summary(s, 0, 0, 1024, 10, out, 16);
+        for (int c = 0; c < 16; c++) {
+            int64_t c0 = c * 64, c1 = c0 + 64;
+            int covered = 0, near = 0;
+            for (size_t i = 0; i < store_count(s); i++) {
+                const shape *sh = store_get(s, i);
+                uint32_t fill = fills[sh->prim];
+                int64_t from = sh->from.ticks, to = sh->to.ticks > from ? sh->to.ticks : from;
+                if (!fill)
+                    continue;
+                if (to > from ? from < c1 && to > c0 : from >= c0 && from < c1)
+                    covered = 1;
+                if (fill == out[c] && from <= c1 + 64 && to >= c0 - 64)
+                    near = 1;
+            }
+            CHECK_INT(out[c] != 0, covered);
+            CHECK(!out[c] || near);
+        }
+        CHECK(out[7] == 0 && out[8] == 0); /* [448, 576) lies in the gap */
+        store_free(s);
+    }
+}
+
+int main(void)
+{
+    test_empty_and_missing_rows();
+    test_drawing_order();
+    test_random_rows();
+    test_summary_examples(0);
+    test_summary_examples(1);
+    test_summary_tie();
+    test_summary_many_shapes();
+    test_summary_radix();
+    test_summary_exact_random();
+    test_summary_pyramid_random();
+    return CHECK_DONE();
+}
