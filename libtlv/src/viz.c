@@ -54,6 +54,7 @@ typedef struct vevent {
     tlv_time time;
     uint32_t res, name, value, nargs, state_seq, line;
     uint8_t kind;
+    uint8_t initial;           /* the initial value, not a trace event */
     const uint32_t *args;
 } vevent;
 
@@ -306,6 +307,7 @@ static int build_events(builder *b)
             v->name = intern_add(w->values, t->attrs[a].name, t->attrs[a].name_len);
             v->value = w->res[r].attrs[a].init;
             v->state_seq = 0;
+            v->initial = 1;
         }
     }
     for (size_t i = 0; i < b->t->nev; i++) {
@@ -846,6 +848,12 @@ static void apply_from_to(builder *b, const event_def *d, const char *target_nam
             continue;
         long j = find_next(b, &to, target >= 0 && to.res < 0 ? target : -1, i);
         pattern_free(&to);
+        /* An attribute that never changes in the whole trace draws nothing
+         * (TOPPERS rules paint "user state 0" red on every task otherwise);
+         * an interval opened by a real event and never closed still runs to
+         * the end of the trace. */
+        if (j < 0 && e->initial)
+            continue;
         sc.to = j >= 0 ? &b->ev[j] : NULL;
         draw_interval(b, d, &sc, e->time, j >= 0 ? b->ev[j].time : sc.end, target);
     }
