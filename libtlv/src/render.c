@@ -505,6 +505,12 @@ static void draw_ruler(frame *f)
 int render_frame(SDL_Renderer *ren, render_fonts *fonts, const struct tlv_shapes *s,
                  const tlv_view *v)
 {
+    return render_frame_direct(ren, NULL, fonts, s, v);
+}
+
+int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fonts,
+                        const struct tlv_shapes *s, const tlv_view *v)
+{
     frame f = {.ren = ren, .fonts = fonts, .s = s, .v = v};
     render_layout_of(v, s->nrows, &f.l);
     f.timeline = (SDL_Rect){f.l.label_w, f.l.ruler_h, v->width - f.l.label_w, v->height - f.l.ruler_h};
@@ -517,16 +523,20 @@ int render_frame(SDL_Renderer *ren, render_fonts *fonts, const struct tlv_shapes
     SDL_SetRenderDrawBlendMode(ren, SDL_BLENDMODE_BLEND);
     SDL_FRect all = {-2, -2, (float)v->width + 4, (float)v->height + 4};
     batch_init(&f.b, ren, all);
+    f.b.direct = target;
     f.step = choose_step(&f);
     draw_bands(&f);
     draw_grid(&f);
     batch_flush(&f.b);
     SDL_RenderSetClipRect(ren, &f.timeline);
+    f.b.clip = f.timeline;
+    f.b.has_clip = 1;
     f.b.bounds = (SDL_FRect){(float)f.timeline.x - 2, (float)f.timeline.y - 2,
                              (float)f.timeline.w + 4, (float)f.timeline.h + 4};
     draw_shapes(&f);
     batch_flush(&f.b);
     SDL_RenderSetClipRect(ren, NULL);
+    f.b.has_clip = 0;
     f.b.bounds = all;
     draw_labels(&f);
     batch_flush(&f.b);
@@ -540,10 +550,36 @@ int render_frame(SDL_Renderer *ren, render_fonts *fonts, const struct tlv_shapes
 
 /* ---- the public renderer ------------------------------------------------------ */
 
+/* The software renderer and its surface are kept from frame to frame (and
+ * remade when the size changes), so the text textures cached on the
+ * renderer survive: rendering text anew every frame cost a third of it. */
 struct tlv_renderer {
     tlv_diags diags;
     render_fonts *fonts;
+    SDL_Surface *surf;
+    SDL_Renderer *ren;
 };
+
+static void drop_target(tlv_renderer *r)
+{
+    if (r->ren) {
+        render_text_release(r->fonts);
+        SDL_DestroyRenderer(r->ren);
+    }
+    SDL_FreeSurface(r->surf);
+    r->ren = NULL;
+    r->surf = NULL;
+}
+
+static int ensure_target(tlv_renderer *r, int w, int h)
+{
+    if (r->surf && r->surf->w == w && r->surf->h == h)
+        return 0;
+    drop_target(r);
+    r->surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGBA32);
+    r->ren = r->surf ? SDL_CreateSoftwareRenderer(r->surf) : NULL;
+    return r->ren ? 0 : -1;
+}
 
 tlv_status tlv_renderer_new(tlv_renderer **out)
 {
@@ -565,6 +601,7 @@ void tlv_renderer_free(tlv_renderer *r)
 {
     if (!r)
         return;
+    drop_target(r);
     render_fonts_free(r->fonts);
     diags_free(&r->diags);
     free(r);
@@ -583,10 +620,13 @@ static int view_ok(const tlv_view *v, size_t stride)
  * pixel down a little (255 becomes 253); the frame is opaque by design. */
 static void make_opaque(uint8_t *pixels, int w, int h, size_t stride)
 {
+    uint8_t opaque_bytes[4] = {0, 0, 0, 255};
+    uint32_t mask;
+    memcpy(&mask, opaque_bytes, 4);
     for (int y = 0; y < h; y++) {
-        uint8_t *p = pixels + (size_t)y * stride + 3;
-        for (int x = 0; x < w; x++, p += 4)
-            *p = 255;
+        uint32_t *p = (uint32_t *)(void *)(pixels + (size_t)y * stride);
+        for (int x = 0; x < w; x++) /* word by word, vectorised */
+            p[x] |= mask;
     }
 }
 
@@ -595,18 +635,14 @@ tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view 
 {
     if (!r || !s || !v || !pixels || !view_ok(v, stride))
         return TLV_ERR_USAGE;
-    /* RGBA32 is the byte order R, G, B, A whatever the machine's endianness */
-    SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormatFrom(pixels, v->width, v->height, 32,
-                                                           (int)stride, SDL_PIXELFORMAT_RGBA32);
-    SDL_Renderer *ren = surf ? SDL_CreateSoftwareRenderer(surf) : NULL;
-    int rc = -1;
-    if (ren) {
-        rc = render_frame(ren, r->fonts, s, v);
-        SDL_RenderFlush(ren); /* the software renderer draws queued commands here */
-        render_text_release(r->fonts);
-        SDL_DestroyRenderer(ren);
-    }
-    SDL_FreeSurface(surf);
+    if (ensure_target(r, v->width, v->height) < 0)
+        return TLV_ERR_NOMEM;
+    int rc = render_frame_direct(r->ren, r->surf, r->fonts, s, v);
+    SDL_RenderFlush(r->ren); /* the software renderer draws queued commands here */
+    for (int y = 0; y < v->height; y++) /* RGBA32: bytes R, G, B, A on any machine */
+        memcpy(pixels + (size_t)y * stride,
+               (const uint8_t *)r->surf->pixels + (size_t)y * (size_t)r->surf->pitch,
+               (size_t)v->width * 4);
     if (rc == 0)
         make_opaque(pixels, v->width, v->height, stride);
     return rc == 0 ? TLV_OK : TLV_ERR_NOMEM;

@@ -136,13 +136,107 @@ void batch_triangle(render_batch *b, fpoint p, fpoint q, fpoint r, uint32_t argb
         put_clipped(b, t, color_of(argb));
 }
 
+/* x / 255, rounded, for x in [0, 255 * 255]. */
+static inline uint32_t div255(uint32_t x)
+{
+    x += 128;
+    return (x + (x >> 8)) >> 8;
+}
+
+/* Eight 16-bit lanes: two pixels' R, G, B, A at once, with GCC/Clang vector
+ * extensions (portable; SSE2/NEON code where available). Translucent fills
+ * of whole rows are the bulk of a zoomed-in frame. */
+typedef uint16_t u16x8 __attribute__((vector_size(16)));
+typedef uint8_t u8x8 __attribute__((vector_size(8)));
+
+static void blend_row(uint8_t *q, int w, uint32_t r_a, uint32_t g_a, uint32_t b_a, uint32_t ia)
+{
+    const u16x8 src = {(uint16_t)r_a, (uint16_t)g_a, (uint16_t)b_a, 0xFF00,
+                       (uint16_t)r_a, (uint16_t)g_a, (uint16_t)b_a, 0xFF00};
+    const u16x8 inv = {(uint16_t)ia, (uint16_t)ia, (uint16_t)ia, 0,
+                       (uint16_t)ia, (uint16_t)ia, (uint16_t)ia, 0};
+    const u16x8 half = {128, 128, 128, 128, 128, 128, 128, 128};
+    int x = 0;
+    for (; x + 2 <= w; x += 2, q += 8) {
+        u8x8 db;
+        memcpy(&db, q, 8);
+        u16x8 d = __builtin_convertvector(db, u16x8);
+        u16x8 t = src + d * inv + half; /* at most 255*255+128: fits 16 bits */
+        t = (t + (t >> 8)) >> 8;
+        u8x8 out = __builtin_convertvector(t, u8x8);
+        memcpy(q, &out, 8);
+    }
+    for (; x < w; x++, q += 4) {
+        q[0] = (uint8_t)div255(r_a + q[0] * ia);
+        q[1] = (uint8_t)div255(g_a + q[1] * ia);
+        q[2] = (uint8_t)div255(b_a + q[2] * ia);
+        q[3] = 255;
+    }
+}
+
+/* Blends a rectangle into the RGBA32 target directly (after everything
+ * queued on the renderer has been drawn), clipped as the renderer would.
+ * Opaque fills store whole words; translucent ones blend byte by byte (a
+ * loop the compiler vectorises). */
+static void blend_rect(render_batch *b, SDL_Rect px, uint32_t argb)
+{
+    SDL_Rect bounds = {0, 0, b->direct->w, b->direct->h}, r;
+    if (!SDL_IntersectRect(&px, &bounds, &r) || (b->has_clip && !SDL_IntersectRect(&r, &b->clip, &r)))
+        return;
+    SDL_RenderFlush(b->ren);
+    uint32_t a = argb >> 24, ia = 255 - a;
+    uint32_t sr = (argb >> 16) & 255, sg = (argb >> 8) & 255, sb = argb & 255;
+    /* RGBA32 in memory is R, G, B, A: as a little- or big-endian word the
+     * byte positions differ, so build the source word from the bytes. */
+    uint8_t src_bytes[4] = {(uint8_t)sr, (uint8_t)sg, (uint8_t)sb, 255};
+    uint32_t src_pixel;
+    memcpy(&src_pixel, src_bytes, 4);
+    uint8_t *row = (uint8_t *)b->direct->pixels + (size_t)r.y * (size_t)b->direct->pitch +
+                   (size_t)r.x * 4;
+    for (int y = 0; y < r.h; y++, row += b->direct->pitch) {
+        if (a == 255) {
+            /* SDL's fill is vectorised; it obeys the surface's own clip, which
+             * the software renderer leaves set from its last command */
+            SDL_Rect old, line = {r.x, r.y + y, r.w, r.h - y};
+            SDL_GetClipRect(b->direct, &old);
+            SDL_SetClipRect(b->direct, NULL);
+            SDL_FillRect(b->direct, &line, src_pixel);
+            SDL_SetClipRect(b->direct, &old);
+            break;
+        }
+        blend_row(row, r.w, sr * a, sg * a, sb * a, ia);
+    }
+}
+
+/* Axis-aligned fills are most of what a timeline draws, and large when
+ * zoomed in: SDL's rectangle fill blends row by row, many times faster than
+ * its general triangle rasteriser, so rectangles bypass the triangle batch
+ * (flushing it first to keep the drawing order). Pixel (i, j) is covered when
+ * its centre (GDI+ integer coordinates) lies in [x, x+w) x [y, y+h), as the
+ * triangles would cover it. */
 void batch_rect(render_batch *b, frect r, uint32_t argb)
 {
-    if (!(r.w > 0) || !(r.h > 0))
+    if (!(r.w > 0) || !(r.h > 0) || (argb >> 24) == 0)
         return; /* GDI+ fills nothing for an empty or negative size */
-    fpoint p = {r.x, r.y}, q = {r.x + r.w, r.y}, s = {r.x + r.w, r.y + r.h}, t = {r.x, r.y + r.h};
-    batch_triangle(b, p, q, s, argb);
-    batch_triangle(b, p, s, t, argb);
+    double x0 = ceil(r.x), x1 = ceil((double)r.x + r.w);
+    double y0 = ceil(r.y), y1 = ceil((double)r.y + r.h);
+    double bx0 = ceil(b->bounds.x - 0.5), bx1 = ceil((double)b->bounds.x + b->bounds.w - 0.5);
+    double by0 = ceil(b->bounds.y - 0.5), by1 = ceil((double)b->bounds.y + b->bounds.h - 0.5);
+    x0 = x0 < bx0 ? bx0 : x0;
+    x1 = x1 > bx1 ? bx1 : x1;
+    y0 = y0 < by0 ? by0 : y0;
+    y1 = y1 > by1 ? by1 : y1;
+    if (!isfinite(x0) || !isfinite(x1) || !isfinite(y0) || !isfinite(y1) || x1 <= x0 || y1 <= y0)
+        return;
+    batch_flush(b);
+    SDL_Rect px = {(int)x0, (int)y0, (int)(x1 - x0), (int)(y1 - y0)};
+    if (b->direct) {
+        blend_rect(b, px, argb);
+        return;
+    }
+    SDL_Color c = color_of(argb);
+    SDL_SetRenderDrawColor(b->ren, c.r, c.g, c.b, c.a);
+    SDL_RenderFillRect(b->ren, &px);
 }
 
 /* ---- strokes ---------------------------------------------------------------- */
@@ -155,6 +249,18 @@ static fpoint pt(double x, double y)
 
 static void put_quad(render_batch *b, fpoint p, fpoint q, fpoint r, fpoint s, uint32_t argb)
 {
+    /* Strokes of the axis-aligned outlines and lines that make up most
+     * timelines are rectangles: fill those directly (far cheaper than two
+     * triangles through SDL's rasteriser, above all for the many short
+     * pieces of a dashed pen). */
+    if (b->direct && ((p.y == q.y && r.y == s.y && p.x == s.x && q.x == r.x) ||
+                      (p.x == q.x && r.x == s.x && p.y == s.y && q.y == r.y))) {
+        float x0 = fminf(fminf(p.x, q.x), fminf(r.x, s.x)), x1 = fmaxf(fmaxf(p.x, q.x), fmaxf(r.x, s.x));
+        float y0 = fminf(fminf(p.y, q.y), fminf(r.y, s.y)), y1 = fmaxf(fmaxf(p.y, q.y), fmaxf(r.y, s.y));
+        frect box = {x0, y0, x1 - x0, y1 - y0};
+        batch_rect(b, box, argb);
+        return;
+    }
     batch_triangle(b, p, q, r, argb);
     batch_triangle(b, p, r, s, argb);
 }

@@ -104,6 +104,10 @@ typedef struct render_batch {
     size_t n, cap;
     SDL_FRect bounds;
     int failed;           /* an allocation failed: some triangles are lost */
+    SDL_Surface *direct;  /* the renderer's RGBA32 target when we may write its
+                             pixels ourselves (rectangles), else NULL */
+    SDL_Rect clip;        /* the clip rectangle set on ren, when has_clip */
+    int has_clip;
 } render_batch;
 
 void batch_init(render_batch *b, SDL_Renderer *ren, SDL_FRect bounds);
@@ -134,6 +138,12 @@ void stroke_polyline(render_batch *b, const fpoint *pts, size_t n, int closed,
 void draw_prim(render_batch *b, const prim *p, frect area, float scale);
 
 /* ---- frame (render.c) --------------------------------------------------- */
+
+/* render_frame on a software renderer whose target surface (RGBA32) may be
+ * written directly: rectangles are then blended by our own loop, several
+ * times faster than SDL's generic fill (most of a timeline is rectangles). */
+int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fonts,
+                        const struct tlv_shapes *s, const tlv_view *v);
 
 /* Draws the whole view of `s` onto `ren`, whose output is v->width x
  * v->height pixels: background, ruler, labels, row bands and shapes.

@@ -506,15 +506,22 @@ int render_text(render_fonts *f, const char *text, const text_style *st, frect b
         if (!(cut = ellipsize(font, text, (int)floorf(box.w))))
             return 0;
         text = cut;
+        TTF_SizeUTF8(font, text, &w, &h);
+    }
+    SDL_Rect dst = {place(st->align.h, box.x, box.w, w), place(st->align.v, box.y, box.h, h), w, h};
+    SDL_Rect b = {(int)floorf(box.x + 0.5f), (int)floorf(box.y + 0.5f), (int)floorf(box.w + 0.5f),
+                  (int)floorf(box.h + 0.5f)}, c, seen;
+    /* Zoomed in, most texts of long intervals sit far outside the view:
+     * skip them before making a texture. */
+    if (!intersect(&b, clip, &c) || !SDL_IntersectRect(&dst, &c, &seen)) {
+        free(cut);
+        return 0;
     }
     SDL_Texture *t = text_texture(f, font, st->argb & 0xFFFFFF, text, &w, &h, &owned);
     free(cut);
     if (!t)
         return 0;
-    SDL_Rect dst = {place(st->align.h, box.x, box.w, w), place(st->align.v, box.y, box.h, h), w, h};
-    SDL_Rect b = {(int)floorf(box.x + 0.5f), (int)floorf(box.y + 0.5f), (int)floorf(box.w + 0.5f),
-                  (int)floorf(box.h + 0.5f)}, c;
-    if (intersect(&b, clip, &c)) {
+    {
         SDL_Rect before; /* the caller's clip, put back afterwards */
         int had_clip = SDL_RenderIsClipEnabled(f->ren);
         SDL_RenderGetClipRect(f->ren, &before);

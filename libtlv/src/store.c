@@ -13,11 +13,13 @@
  * at a node whose shape ends before t0 (nothing below ends later) or whose
  * smallest position is past B. Every other node either reports its shape or
  * straddles B, and at most one node per depth straddles B.
- * Counting does not walk the tree: when every shape of the row has to >= from,
- * the overlapping shapes are those with from <= t1 less those with to < t0 —
- * two binary searches, the second in the row's positions sorted by `to`.
- * A window with t0 > t1 is empty. Shapes equal in (row, from, order) stay
- * in the order they were added.
+ * Counting does not walk the tree: as to >= from, the overlapping shapes are
+ * those with from <= t1 less those with to < t0 — two binary searches, the
+ * second in the row's positions sorted by `to`.
+ * A shape whose `to` is before its `from` is the instant `from`, here and in
+ * summaries alike (the index uses max(from, to) as its end). A window with
+ * t0 > t1 is empty. Shapes equal in (row, from, order) stay in the order
+ * they were added.
  *
  * Summary rule. A shape whose prim_fill is not 0 is a candidate for a time
  * span [a, b) when its extent meets the span: the extent is [from, to) when
@@ -82,7 +84,6 @@ typedef struct kept_bucket {
 
 typedef struct row_index {
     uint32_t first, count;  /* shapes[first .. first + count) */
-    int ends_after_starts;  /* every shape has to >= from: counting needs no walk */
     int has_fraction;       /* some time has a fraction, so its double depends on the radix */
     kept_bucket *pyramid;   /* 2 * nbuckets nodes, root at 1; NULL when nothing is filled */
     uint32_t nbuckets;
@@ -99,7 +100,7 @@ struct store {
     row_index *rows;
     uint32_t *tree_shape; /* per row, the search tree: the position each node holds */
     uint32_t *tree_min;   /* the smallest position in the node's subtree */
-    uint32_t *by_end;     /* per row, its positions sorted by `to` */
+    uint32_t *by_end;     /* per row, its positions sorted by end_of() */
     uint32_t *fill;       /* prim_fill, copied */
     size_t nfill;
     kept_bucket *pyramids; /* every row's pyramid, in one block */
@@ -311,13 +312,9 @@ static int index_rows(store *s)
     for (size_t i = 0; i < s->n; i++) {
         const shape *sh = &s->shapes[i];
         row_index *r = &s->rows[sh->row];
-        if (!r->count) {
+        if (!r->count)
             r->first = (uint32_t)i;
-            r->ends_after_starts = 1;
-        }
         r->count++;
-        if (tlv_time_cmp(sh->to, sh->from) < 0)
-            r->ends_after_starts = 0;
         if (sh->from.frac || sh->to.frac)
             r->has_fraction = 1;
     }
@@ -335,6 +332,12 @@ static uint32_t longest_row(const store *s)
 
 /* ---- the search tree --------------------------------------------------------- */
 
+/* Where a shape ends: a shape ending before it starts is the instant `from`. */
+static tlv_time end_of(const shape *sh)
+{
+    return tlv_time_cmp(sh->to, sh->from) < 0 ? sh->from : sh->to;
+}
+
 /* Nodes in the subtree of `node` in a complete tree of m nodes. */
 static uint32_t subtree_size(uint64_t node, uint64_t m)
 {
@@ -348,7 +351,7 @@ static uint32_t latest_ending(const store *s, const uint32_t *run, uint32_t len)
 {
     uint32_t best = 0;
     for (uint32_t i = 1; i < len; i++)
-        if (tlv_time_cmp(s->shapes[run[i]].to, s->shapes[run[best]].to) > 0)
+        if (tlv_time_cmp(end_of(&s->shapes[run[i]]), end_of(&s->shapes[run[best]])) > 0)
             best = i;
     return best;
 }
@@ -380,8 +383,8 @@ static void build_tree(store *s, const row_index *r, uint32_t *run)
 static void sort_ends(store *s, const row_index *r, sort_key *keys, sort_key *tmp)
 {
     for (uint32_t i = 0; i < r->count; i++) {
-        tlv_time to = s->shapes[r->first + i].to;
-        keys[i] = (sort_key){to.ticks, to.frac, 0, 0, r->first + i};
+        tlv_time end = end_of(&s->shapes[r->first + i]);
+        keys[i] = (sort_key){end.ticks, end.frac, 0, 0, r->first + i};
     }
     sort_keys(keys, tmp, r->count);
     for (uint32_t i = 0; i < r->count; i++)
@@ -719,7 +722,7 @@ static size_t count_ending_before(const store *s, const row_index *r, tlv_time t
     size_t lo = 0, hi = r->count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (tlv_time_cmp(s->shapes[s->by_end[r->first + mid]].to, t0) < 0)
+        if (tlv_time_cmp(end_of(&s->shapes[s->by_end[r->first + mid]]), t0) < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -734,8 +737,8 @@ typedef struct walk {
     const row_index *r;
     uint32_t last;
     tlv_time t0;
-    size_t found, limit; /* the walk stops when `limit` shapes are found */
-    uint64_t *keys;      /* where to put the shapes' drawing keys; NULL to count */
+    uint64_t *keys;     /* the drawing keys of the shapes found */
+    size_t found, room; /* how many so far, how many keys fit */
 } walk;
 
 /* Sorting these sorts by order, then position, i.e. then by from. */
@@ -746,37 +749,37 @@ static uint64_t drawing_key(const shape *sh, uint32_t pos)
 
 static void walk_subtree(walk *w, uint64_t node)
 {
-    if (node >= w->r->count || w->found == w->limit)
+    if (node >= w->r->count || w->found == w->room)
         return;
     size_t at = w->r->first + node;
     if (w->s->tree_min[at] > w->last)
         return;
     uint32_t pos = w->s->tree_shape[at];
     const shape *sh = &w->s->shapes[pos];
-    if (tlv_time_cmp(sh->to, w->t0) < 0)
+    if (tlv_time_cmp(end_of(sh), w->t0) < 0)
         return;
-    if (pos <= w->last) {
-        if (w->keys)
-            w->keys[w->found] = drawing_key(sh, pos);
-        w->found++;
-    }
+    if (pos <= w->last)
+        w->keys[w->found++] = drawing_key(sh, pos);
     walk_subtree(w, 2 * node + 1);
     walk_subtree(w, 2 * node + 2);
 }
 
-/* Shapes of the row overlapping [t0, t1] (t0 <= t1), put in keys[0..limit)
- * when keys is given. Counting stops past `limit`. */
-static size_t find_overlaps(const store *s, const row_index *r, tlv_time t0, tlv_time t1,
-                            uint64_t *keys, size_t limit)
+/* How many shapes of the row overlap [t0, t1] (t0 <= t1). */
+static size_t count_overlaps(const store *s, const row_index *r, tlv_time t0, tlv_time t1)
+{
+    return count_starting_by(s, r, t1) - count_ending_before(s, r, t0);
+}
+
+/* Puts the drawing keys of the row's shapes overlapping [t0, t1] (t0 <= t1)
+ * in keys[0..k), k their count. */
+static void find_overlaps(const store *s, const row_index *r, tlv_time t0, tlv_time t1,
+                          uint64_t *keys, size_t k)
 {
     size_t started = count_starting_by(s, r, t1);
     if (!started)
-        return 0;
-    if (!keys && r->ends_after_starts)
-        return started - count_ending_before(s, r, t0);
-    walk w = {s, r, r->first + (uint32_t)started - 1, t0, 0, limit, keys};
+        return;
+    walk w = {s, r, r->first + (uint32_t)started - 1, t0, keys, 0, k};
     walk_subtree(&w, 0);
-    return w.found;
 }
 
 static int compare_keys(const void *pa, const void *pb)
@@ -791,7 +794,7 @@ static void visit_by_start(const store *s, const row_index *r, tlv_time t0, tlv_
 {
     size_t end = r->first + count_starting_by(s, r, t1);
     for (size_t i = r->first; i < end; i++)
-        if (tlv_time_cmp(s->shapes[i].to, t0) >= 0 && fn(ctx, &s->shapes[i]))
+        if (tlv_time_cmp(end_of(&s->shapes[i]), t0) >= 0 && fn(ctx, &s->shapes[i]))
             return;
 }
 
@@ -801,7 +804,7 @@ void store_query(const store *s, uint32_t row, tlv_time t0, tlv_time t1, store_v
     const row_index *r = row_of(s, row);
     if (!r || !fn || tlv_time_cmp(t0, t1) > 0)
         return;
-    size_t k = find_overlaps(s, r, t0, t1, NULL, SIZE_MAX);
+    size_t k = count_overlaps(s, r, t0, t1);
     if (!k)
         return;
     uint64_t on_stack[QUERY_STACK_KEYS];
@@ -810,7 +813,7 @@ void store_query(const store *s, uint32_t row, tlv_time t0, tlv_time t1, store_v
         visit_by_start(s, r, t0, t1, fn, ctx);
         return;
     }
-    k = find_overlaps(s, r, t0, t1, keys, k);
+    find_overlaps(s, r, t0, t1, keys, k);
     qsort(keys, k, sizeof *keys, compare_keys);
     for (size_t i = 0; i < k; i++)
         if (fn(ctx, &s->shapes[(uint32_t)keys[i]]))
@@ -824,7 +827,7 @@ size_t store_count_overlapping(const store *s, uint32_t row, tlv_time t0, tlv_ti
     const row_index *r = row_of(s, row);
     if (!r || tlv_time_cmp(t0, t1) > 0)
         return 0;
-    return find_overlaps(s, r, t0, t1, NULL, SIZE_MAX);
+    return count_overlaps(s, r, t0, t1);
 }
 
 /* ---- summaries --------------------------------------------------------------- */
@@ -891,7 +894,7 @@ static int summary_from_shapes(const store *s, const row_index *r, const columns
         return -1;
     tlv_time lo = window_start(c->t0, c->radix);
     tlv_time hi = window_end(c->t0 + c->width * (double)c->n, c->radix);
-    size_t k = find_overlaps(s, r, lo, hi, NULL, limit == SIZE_MAX ? limit : limit + 1);
+    size_t k = count_overlaps(s, r, lo, hi);
     if (k > limit)
         return -1;
     uint32_t nb = pow2_at_least(c->n);
@@ -901,7 +904,7 @@ static int summary_from_shapes(const store *s, const row_index *r, const columns
     int rc = -1;
     if (keys && node && full) {
         grid g = {node, full, nb, 1};
-        k = find_overlaps(s, r, lo, hi, keys, k);
+        find_overlaps(s, r, lo, hi, keys, k);
         for (size_t i = 0; i < k; i++)
             add_shape(s, &g, c, &s->shapes[(uint32_t)keys[i]]);
         grid_finish(&g);

@@ -158,6 +158,12 @@ static int by_drawing_order(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
+/* A shape ending before it starts is the instant `from`. */
+static tlv_time end_of(const shape *sh)
+{
+    return tlv_time_cmp(sh->to, sh->from) < 0 ? sh->from : sh->to;
+}
+
 static size_t brute_overlaps(const store *s, uint32_t row, tlv_time t0, tlv_time t1, size_t *pos)
 {
     size_t k = 0;
@@ -165,7 +171,8 @@ static size_t brute_overlaps(const store *s, uint32_t row, tlv_time t0, tlv_time
         return 0;
     for (size_t i = 0; i < store_count(s); i++) {
         const shape *sh = store_get(s, i);
-        if (sh->row == row && tlv_time_cmp(sh->from, t1) <= 0 && tlv_time_cmp(sh->to, t0) >= 0)
+        if (sh->row == row && tlv_time_cmp(sh->from, t1) <= 0 &&
+            tlv_time_cmp(end_of(sh), t0) >= 0)
             pos[k++] = i;
     }
     sort_store = s;
@@ -280,6 +287,7 @@ static void test_empty_and_missing_rows(void)
 
     s = store_new();
     add_ticks(s, 3, 10, 20, P_RED, 1);
+    add_ticks(s, 3, 30, 25, P_BLUE, 3); /* ends before it starts: the instant 30 */
     add_ticks(s, 0, 10, 20, P_RED, 2);
     frozen(s);
     shape late = {{0, 0}, {1, 0}, 0, 0, 0, 0, 0, 0};
@@ -294,10 +302,12 @@ static void test_empty_and_missing_rows(void)
         CHECK(out[0] == 0 && out[1] == 0 && out[2] == 0 && out[3] == 0);
     }
     CHECK_INT(v.n, 0);
-    CHECK_INT(store_count_overlapping(s, 3, at(20, 0), at(30, 0)), 1); /* ends inclusive */
+    CHECK_INT(store_count_overlapping(s, 3, at(20, 0), at(29, 0)), 1); /* ends inclusive */
     CHECK_INT(store_count_overlapping(s, 3, at(0, 0), at(10, 0)), 1);
-    CHECK_INT(store_count_overlapping(s, 3, at(20, 1), at(30, 0)), 0);
+    CHECK_INT(store_count_overlapping(s, 3, at(20, 1), at(29, 0)), 0);
     CHECK_INT(store_count_overlapping(s, 3, at(15, 0), at(14, 0)), 0); /* t0 > t1: empty */
+    CHECK_INT(store_count_overlapping(s, 3, at(25, 0), at(40, 0)), 1); /* [30, 25]: at 30 */
+    CHECK_INT(store_count_overlapping(s, 3, at(26, 0), at(29, 0)), 0);
     store_free(s);
     store_free(NULL);
 }
