@@ -103,6 +103,8 @@ typedef struct builder {
     const event_def *cur_event;
     uint32_t cur_line;
     const tlv_shapes_options *opts;
+    struct event_index *index; /* events by (resource, name[, first value]) */
+    size_t index_slots;
     long *cpu_attr;            /* per type: index of the CPU attribute, or -1 */
     uint32_t *cpu_values;      /* distinct CPU values (interned), sorted */
     size_t ncpus;
@@ -804,9 +806,104 @@ static size_t after(const scan_list *l, size_t ev_index)
     return lo;
 }
 
+/* ---- events by resource and name ----------------------------------------------------- */
+
+/* Closing patterns name a resource, an attribute or behavior, and usually a
+ * value or first argument (`${FROM_TARGET}.leaveSVC(${FROM_ARG0})`): lists of
+ * the events with each (resource, name) and (resource, name, value) let the
+ * search for the closing event start at the right place (binary search)
+ * instead of walking every later event of the resource. */
+#define NO_VALUE UINT32_MAX
+
+typedef struct event_index {
+    uint32_t res, name, value; /* value NO_VALUE: the (resource, name) list */
+    int used;
+    size_t *idx;
+    size_t n, cap;
+} event_index;
+
+static uint64_t index_hash(uint32_t res, uint32_t name, uint32_t value)
+{
+    uint64_t h = ((uint64_t)res * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)name << 21) ^ value;
+    h ^= h >> 31;
+    return h * 0xbf58476d1ce4e5b9ULL;
+}
+
+static event_index *index_slot(builder *b, uint32_t res, uint32_t name, uint32_t value,
+                               int create)
+{
+    size_t mask = b->index_slots - 1;
+    for (size_t i = index_hash(res, name, value) & mask;; i = (i + 1) & mask) {
+        event_index *e = &b->index[i];
+        if (!e->used) {
+            if (!create)
+                return NULL;
+            e->used = 1;
+            e->res = res;
+            e->name = name;
+            e->value = value;
+            return e;
+        }
+        if (e->res == res && e->name == name && e->value == value)
+            return e;
+    }
+}
+
+static int index_add(builder *b, uint32_t res, uint32_t name, uint32_t value, size_t ev)
+{
+    event_index *e = index_slot(b, res, name, value, 1);
+    if (GROW(e->idx, e->cap, e->n + 1) < 0)
+        return -1;
+    e->idx[e->n++] = ev;
+    return 0;
+}
+
+static int build_index(builder *b)
+{
+    size_t slots = 1024;
+    while (slots < b->nev * 4 + 1024 && slots < ((size_t)1 << 40))
+        slots *= 2;
+    /* at most two lists per event, and far fewer distinct keys */
+    b->index = calloc(slots, sizeof *b->index);
+    if (!b->index)
+        return -1;
+    b->index_slots = slots;
+    for (size_t i = 0; i < b->nev; i++) {
+        const vevent *e = &b->ev[i];
+        uint32_t v = e->kind == TLV_EVENT_ATTRIBUTE ? e->value : e->nargs ? e->args[0] : NO_VALUE;
+        if (index_add(b, e->res, e->name, NO_VALUE, i) < 0 ||
+            (v != NO_VALUE && index_add(b, e->res, e->name, v, i) < 0))
+            return -1;
+    }
+    return 0;
+}
+
+static void free_index(builder *b)
+{
+    for (size_t i = 0; b->index && i < b->index_slots; i++)
+        free(b->index[i].idx);
+    free(b->index);
+}
+
+/* The narrowest event list a pattern on resource r can match in. */
+static int indexed_list(builder *b, const pattern *p, long r, scan_list *l)
+{
+    if (r < 0 || p->name == ANY_NAME || !b->index)
+        return 0;
+    uint32_t v = p->has_value ? p->value
+                 : p->kind == TLV_EVENT_BEHAVIOR && p->nargs ? p->args[0] : NO_VALUE;
+    const event_index *e = index_slot(b, (uint32_t)r, p->name, v, 0);
+    l->idx = e ? e->idx : NULL;
+    l->n = e ? e->n : 0;
+    return 1;
+}
+
 static long find_next(builder *b, const pattern *p, long target, size_t from_index)
 {
     scan_list l = scan_for(b, p, target);
+    long r = p->res >= 0 ? p->res : target;
+    if (indexed_list(b, p, r, &l) && !l.idx)
+        return -1; /* no such event at all */
     for (size_t k = after(&l, from_index); k < l.n; k++)
         if (pattern_matches(b, p, &b->ev[at(&l, k)]))
             return (long)at(&l, k);
@@ -834,12 +931,26 @@ static void apply_from_to(builder *b, const event_def *d, const char *target_nam
         pattern_free(&from); /* a targeted rule draws its own resource's events */
         return;
     }
+    /* Per resource: the latest From that no To closed. It is still open at
+     * the end of the trace only if no later From of the same event on the
+     * same resource superseded it (a task that called ext_tsk and was later
+     * activated again does not stay inside ext_tsk forever). */
+    size_t *open = malloc((b->w->nres + 1) * sizeof *open);
+    if (!open) {
+        pattern_free(&from);
+        return;
+    }
+    for (size_t r = 0; r < b->w->nres; r++)
+        open[r] = SIZE_MAX;
     scan_list l = scan_for(b, &from, target);
+    if (indexed_list(b, &from, from.res >= 0 ? from.res : target, &l) && !l.idx)
+        l.n = 0;
     for (size_t k = 0; k < l.n; k++) {
         size_t i = at(&l, k);
         const vevent *e = &b->ev[i];
         if (!pattern_matches(b, &from, e))
             continue;
+        open[e->res] = SIZE_MAX;
         b->cur_line = e->line;
         sc.from = e;
         sc.to = NULL;
@@ -849,14 +960,25 @@ static void apply_from_to(builder *b, const event_def *d, const char *target_nam
         long j = find_next(b, &to, target >= 0 && to.res < 0 ? target : -1, i);
         pattern_free(&to);
         /* An attribute that never changes in the whole trace draws nothing
-         * (TOPPERS rules paint "user state 0" red on every task otherwise);
-         * an interval opened by a real event and never closed still runs to
-         * the end of the trace. */
-        if (j < 0 && e->initial)
+         * (TOPPERS rules paint "user state 0" red on every task otherwise). */
+        if (j < 0) {
+            if (!e->initial)
+                open[e->res] = i;
             continue;
-        sc.to = j >= 0 ? &b->ev[j] : NULL;
-        draw_interval(b, d, &sc, e->time, j >= 0 ? b->ev[j].time : sc.end, target);
+        }
+        sc.to = &b->ev[j];
+        draw_interval(b, d, &sc, e->time, b->ev[j].time, target);
     }
+    for (size_t r = 0; r < b->w->nres; r++) {
+        if (open[r] == SIZE_MAX)
+            continue;
+        const vevent *e = &b->ev[open[r]];
+        b->cur_line = e->line;
+        sc.from = e;
+        sc.to = NULL;
+        draw_interval(b, d, &sc, e->time, sc.end, target);
+    }
+    free(open);
     pattern_free(&from);
 }
 
@@ -1265,6 +1387,7 @@ static void builder_free(builder *b)
     free(b->per_res);
     free(b->per_res_n);
     free(b->res_row);
+    free_index(b);
     free(b->cpu_attr);
     free(b->cpu_values);
     free(b->cpu_row);
@@ -1314,7 +1437,7 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
     read_sources(&b);
     for (size_t i = 0; i < b.nrules; i++)
         b.rules[i].name_id = intern_add(s->names, b.rules[i].name, strlen(b.rules[i].name));
-    if (build_events(&b) < 0 || build_rows(&b) < 0) {
+    if (build_events(&b) < 0 || build_index(&b) < 0 || build_rows(&b) < 0) {
         st = TLV_ERR_NOMEM;
         goto done;
     }
