@@ -104,7 +104,7 @@ typedef struct builder {
     uint32_t cur_line;
     const tlv_shapes_options *opts;
     struct event_index *index; /* events by (resource, name[, first value]) */
-    size_t index_slots;
+    size_t index_slots, index_used;
     long *cpu_attr;            /* per type: index of the CPU attribute, or -1 */
     uint32_t *cpu_values;      /* distinct CPU values (interned), sorted */
     size_t ncpus;
@@ -849,9 +849,33 @@ static event_index *index_slot(builder *b, uint32_t res, uint32_t name, uint32_t
     }
 }
 
+/* Doubles the table: keys are few (resources x names x values seen), so it
+ * starts small and grows, rather than being sized by the number of events. */
+static int index_grow(builder *b)
+{
+    event_index *old = b->index;
+    size_t n = b->index_slots;
+    b->index_slots = n * 2;
+    b->index = calloc(b->index_slots, sizeof *b->index);
+    if (!b->index) {
+        b->index = old;
+        b->index_slots = n;
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (old[i].used)
+            *index_slot(b, old[i].res, old[i].name, old[i].value, 1) = old[i];
+    free(old);
+    return 0;
+}
+
 static int index_add(builder *b, uint32_t res, uint32_t name, uint32_t value, size_t ev)
 {
+    if (b->index_used * 2 >= b->index_slots && index_grow(b) < 0)
+        return -1;
     event_index *e = index_slot(b, res, name, value, 1);
+    if (e->n == 0 && e->cap == 0)
+        b->index_used++;
     if (GROW(e->idx, e->cap, e->n + 1) < 0)
         return -1;
     e->idx[e->n++] = ev;
@@ -860,14 +884,10 @@ static int index_add(builder *b, uint32_t res, uint32_t name, uint32_t value, si
 
 static int build_index(builder *b)
 {
-    size_t slots = 1024;
-    while (slots < b->nev * 4 + 1024 && slots < ((size_t)1 << 40))
-        slots *= 2;
-    /* at most two lists per event, and far fewer distinct keys */
-    b->index = calloc(slots, sizeof *b->index);
+    b->index_slots = 1024;
+    b->index = calloc(b->index_slots, sizeof *b->index);
     if (!b->index)
         return -1;
-    b->index_slots = slots;
     for (size_t i = 0; i < b->nev; i++) {
         const vevent *e = &b->ev[i];
         uint32_t v = e->kind == TLV_EVENT_ATTRIBUTE ? e->value : e->nargs ? e->args[0] : NO_VALUE;
