@@ -4,7 +4,7 @@
  *
  * Overlap index. Frozen, a row's shapes sit at positions first..first+count-1
  * sorted by `from`. The shapes overlapping [t0, t1] are those at positions
- * <= B (the last one with from <= t1) whose `to` >= t0: a three-sided query,
+ * <= B (the last one with from <= t1) that end at or after t0: a three-sided query,
  * answered by a priority search tree in O(log n + k). The tree is a complete
  * binary tree in heap layout (children of node i: 2i+1, 2i+2), one node per
  * shape. A node holds the shape ending latest among its subtree's shapes not
@@ -13,9 +13,9 @@
  * at a node whose shape ends before t0 (nothing below ends later) or whose
  * smallest position is past B. Every other node either reports its shape or
  * straddles B, and at most one node per depth straddles B.
- * Counting does not walk the tree: as to >= from, the overlapping shapes are
- * those with from <= t1 less those with to < t0 — two binary searches, the
- * second in the row's positions sorted by `to`.
+ * Counting does not walk the tree: as no shape ends before it starts, the
+ * overlapping shapes are those with from <= t1 less those ending before t0 —
+ * two binary searches, the second in the row's positions sorted by end.
  * A shape whose `to` is before its `from` is the instant `from`, here and in
  * summaries alike (the index uses max(from, to) as its end). A window with
  * t0 > t1 is empty. Shapes equal in (row, from, order) stay in the order
@@ -34,24 +34,23 @@
  * view per column, or 64 per column when columns are narrower than the
  * pyramid's finest buckets (below). Otherwise the color comes from the row's
  * pyramid, built at freeze: N = 2^K equal buckets over the row's span
- * [first from, last end] (and half a bucket more), N the least power of two
- * >= the row's shape count,
- * at most 65536; level L has N/2^L buckets, each the union of two of level
- * L-1: 2N nodes of 16 bytes, fewer than 4 per shape. Every bucket of every
- * level keeps the rule's winner, computed exactly, the part of the bucket the
- * winner covers, and the hull of the parts all its candidates cover (both in
- * 16-bit fractions of the bucket). A column uses the coarsest level whose
- * bucket width is <= the column width (level 0 when none is). Each bucket
- * meeting the column votes for its winner's color: weighted by the length of
- * the winner's part inside the column; with weight 0 when only other
- * candidates reach inside (something is there; the winner's color is the best
- * guess); not at all when nothing reaches inside. Votes add up per color, the
- * largest sum wins, equal sums go to the color whose voters include the
- * higher order. With buckets no wider than the column, a column is colored
- * exactly when some candidate reaches into it (to 16-bit rounding), and only
- * with the color of a shape within one column of it. At most three buckets
- * meet a column: a pyramid summary costs O(ncols), an exact one
- * O(ncols log ncols).
+ * [first from, last end] and half a bucket more, N the least power of two
+ * >= the row's shape count, at most 65536; level L has N/2^L buckets, each
+ * the union of two of level L-1: 2N nodes of 16 bytes, fewer than 4 per
+ * shape. Every bucket of every level keeps the rule's winner, computed
+ * exactly, the part of the bucket the winner covers, and the hull of the
+ * parts all its candidates cover (both in 16-bit fractions of the bucket).
+ * A column uses the coarsest level whose bucket width is <= the column width
+ * (level 0 when none is). Each bucket meeting the column votes for its
+ * winner's color: weighted by the length of the winner's part inside the
+ * column; with weight 0 when only other candidates reach inside (something
+ * is there; the winner's color is the best guess); not at all when nothing
+ * reaches inside. Votes add up per color, the largest sum wins, equal sums
+ * go to the color whose voters include the higher order. With buckets no
+ * wider than the column, a column is colored exactly when some candidate
+ * reaches into it (to 16-bit rounding), and only with the color of a shape
+ * within one column of it. At most three buckets meet a column: a pyramid
+ * summary costs O(ncols), an exact one O(ncols log ncols).
  *
  * Times become doubles with tlv_time_to_double in the radix store_set_radix
  * gave (10 by default). A summary asked in another radix, for a row with

@@ -1387,6 +1387,7 @@ static int finish_shapes(builder *b)
         const prim *p = &s->prims[i];
         fill[i] = p->has_fill ? p->fill : p->type != PRIM_TEXT && p->has_pen ? p->pen_color : 0;
     }
+    store_set_radix(s->store, s->radix);
     int rc = store_freeze(s->store, fill, s->nprims);
     free(fill);
     if (rc < 0)
