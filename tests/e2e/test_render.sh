@@ -52,5 +52,14 @@ if have_corpus; then
     -o "$TMP/fmp.png" --size 800x600 "$CORPUS/logs/fmp/fmp_short.log"
   expect_status 0 "render fmp_short per CPU"
   expect_png "$TMP/fmp.png" 800 600 "fmp_short"
+
+  # Every corpus log renders without an error.
+  for res in "$CORPUS"/logs/*/*.res; do
+    dir=$(dirname "$res"); base=$(basename "$res" .res); log="$dir/$base.log"
+    [ -f "$log" ] || log=$(ls "$dir"/*.log | head -n 1)
+    run "$TLV" render -q -R "$CORPUS/rules" -r "$res" -o "$TMP/$base.png" --size 800x450 "$log"
+    expect_status 0 "render $base"
+    expect_png "$TMP/$base.png" 800 450 "$base"
+  done
 fi
 finish

@@ -1,0 +1,277 @@
+/*
+ * test_viz.c — the visualization engine through the public API, on small
+ * rule sets written here: state timelines (initial values, the last interval
+ * running to the end), enter/leave pairs matched on their arguments, When
+ * instants, figure conditions with FROM_/TO_ values, macros in figure
+ * arguments, rows (order, grouping, rule rows, per-CPU rows), queries by row
+ * and time, and rule errors reported with rule, event and trace line.
+ */
+#include "check.h"
+
+#include <tlv/tlv.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/tlv-test-viz-XXXXXX";
+
+static void write_file(const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char resh[] =
+    "{\"v\":{\"Task\":{\"DisplayName\":\"Task\",\"Attributes\":{"
+    "\"state\":{\"VariableType\":\"String\",\"AllocationType\":\"Dynamic\",\"Default\":\"IDLE\"},"
+    "\"cpu\":{\"VariableType\":\"Number\",\"AllocationType\":\"Dynamic\",\"Default\":1}},"
+    "\"Behaviors\":{\"enter\":{},\"leave\":{},\"mark\":{}}},"
+    "\"Irq\":{\"DisplayName\":\"Interrupt\",\"Attributes\":{\"state\":{\"VariableType\":\"String\","
+    "\"AllocationType\":\"Dynamic\",\"Default\":\"OFF\"}}}}}";
+
+static const char res[] =
+    "{\"TimeScale\":\"us\",\"ConvertRules\":[\"\"],\"ResourceHeaders\":[\"v\"],"
+    "\"VisualizeRules\":[\"v\"],\"Resources\":{"
+    "\"I\":{\"Type\":\"Irq\"},"
+    "\"A\":{\"Type\":\"Task\",\"DisplayName\":\"Alpha\",\"Attributes\":{\"cpu\":1}},"
+    "\"B\":{\"Type\":\"Task\",\"Attributes\":{\"cpu\":2}}}}";
+
+static const char viz[] =
+    "{\"v\":{\"Shapes\":{"
+    "\"bar\":[{\"Type\":\"Rectangle\",\"Fill\":\"${ARG0}\"}],"
+    "\"txt\":[{\"Type\":\"Text\",\"Text\":\"${ARG0}|${ARG1}\"}],"
+    "\"tick\":[{\"Type\":\"Line\",\"Points\":[\"0,0\",\"0,100%\"]}]},"
+    "\"VisualizeRules\":{"
+    "\"st\":{\"Target\":\"Task\",\"Shapes\":{\"s\":{\"From\":\"${TARGET}.state\",\"To\":\"${TARGET}.state\","
+    "  \"Figures\":{\"${FROM_VAL}==RUN\":\"bar(ff00ff00)\",\"${FROM_VAL}==WAIT && ${TO_VAL}==RUN\":\"bar(ffff0000)\"}}}},"
+    "\"calls\":{\"Target\":\"Task\",\"Shapes\":{\"c\":{\"From\":\"${TARGET}.enter()\","
+    "  \"To\":\"${TARGET}.leave(${FROM_ARG0})\",\"Figures\":\"txt(${FROM_ARG0},${TO_ARG1})\"}}},"
+    "\"marks\":{\"Target\":\"Task\",\"Shapes\":{\"m\":{\"When\":\"${TARGET}.mark()\",\"Figures\":\"tick\"}}},"
+    "\"who\":{\"DisplayName\":\"Running\",\"Shapes\":{\"w\":{\"From\":\"Task(state!=RUN).state=RUN\","
+    "  \"To\":\"${FROM_TARGET}.state\",\"Figures\":\"txt($RES_DISPLAYNAME{${FROM_TARGET}},$RES_COLOR{${FROM_TARGET}})\"}}}"
+    "}}}";
+
+/* Standard-form trace: the rules above read it without conversion. */
+static const char trace_text[] =
+    "[10]A.state=RUN\n"
+    "[12]A.enter(open,x)\n"
+    "[13]A.enter(read,y)\n"
+    "[15]A.leave(open,ok)\n"
+    "[20]A.state=WAIT\n"
+    "[20]B.state=RUN\n"
+    "[25]B.mark()\n"
+    "[30]B.state=IDLE\n"
+    "[30]A.state=RUN\n"
+    "[40]B.mark()\n"
+    "[50]A.state=IDLE\n"
+    "[50]B.cpu=1\n"
+    "[55]B.state=RUN\n"
+    "[60]B.state=IDLE\n";
+
+typedef struct collected {
+    char lines[64][200];
+    int n;
+} collected;
+
+static int collect(void *user, const tlv_shape_info *sh)
+{
+    collected *c = user;
+    if (c->n < 64)
+        snprintf(c->lines[c->n++], 200, "%s/%s %s %lld-%lld %s %s", sh->rule, sh->event,
+                 sh->resource ? sh->resource : "-", (long long)sh->from.ticks,
+                 (long long)sh->to.ticks, sh->type, sh->text ? sh->text : "");
+    return 0;
+}
+
+static int has(const collected *c, const char *line)
+{
+    for (int i = 0; i < c->n; i++)
+        if (strcmp(c->lines[i], line) == 0)
+            return 1;
+    fprintf(stderr, "missing: %s\n", line);
+    return 0;
+}
+
+static tlv_shapes *build(tlv_rules **rules, tlv_trace **trace, const char *cpu_attribute)
+{
+    char res_path[256], log_path[256];
+    snprintf(res_path, sizeof res_path, "%s/v.res", dir);
+    snprintf(log_path, sizeof log_path, "%s/v.std", dir);
+    const char *dirs[] = {dir};
+    tlv_rules_options o;
+    tlv_rules_options_init(&o);
+    o.search_dirs = dirs;
+    o.n_search_dirs = 1;
+    o.no_default_dirs = 1;
+    o.rules_path_env = "";
+    CHECK_INT(tlv_rules_load(res_path, &o, rules), TLV_OK);
+    CHECK_INT(tlv_trace_new(*rules, trace), TLV_OK);
+    CHECK_INT(tlv_trace_load_file(*trace, log_path), TLV_OK);
+    tlv_shapes_options so = {cpu_attribute, "state", "RUN"};
+    tlv_shapes *s = NULL;
+    CHECK_INT(tlv_shapes_build(*trace, &so, &s), TLV_OK);
+    return s;
+}
+
+static void all_shapes(const tlv_shapes *s, collected *c)
+{
+    c->n = 0;
+    for (size_t i = 0; i < tlv_shapes_count(s); i++) {
+        tlv_shape_info sh;
+        tlv_shapes_get(s, i, &sh);
+        collect(c, &sh);
+    }
+}
+
+static void test_pairing_and_figures(void)
+{
+    tlv_rules *rules;
+    tlv_trace *trace;
+    tlv_shapes *s = build(&rules, &trace, NULL);
+    collected c;
+    all_shapes(s, &c);
+    /* state timeline: initial IDLE [10,10] draws nothing (no figure), RUN bars,
+     * WAIT->RUN drawn red by the two-value condition, the last interval of B
+     * (IDLE from 60) draws nothing, A's last RUN closed at 50 */
+    CHECK(has(&c, "st/s A 10-20 Rectangle "));
+    CHECK(has(&c, "st/s A 20-30 Rectangle "));
+    CHECK(has(&c, "st/s A 30-50 Rectangle "));
+    CHECK(has(&c, "st/s B 20-30 Rectangle "));
+    CHECK(has(&c, "st/s B 55-60 Rectangle "));
+    /* enter/leave matched on the first argument; read never returns: open to the end */
+    CHECK(has(&c, "calls/c A 12-15 Text open|ok"));
+    CHECK(has(&c, "calls/c A 13-60 Text read|"));
+    /* When: to the next occurrence, the last to the end */
+    CHECK(has(&c, "marks/m B 25-40 Line "));
+    CHECK(has(&c, "marks/m B 40-60 Line "));
+    /* rule without Target, resource condition just before the event, macros */
+    CHECK(has(&c, "who/w - 10-20 Text Alpha|ff7f0e"));
+    CHECK(has(&c, "who/w - 20-30 Text B|2ca02c"));
+    CHECK(has(&c, "who/w - 30-50 Text Alpha|ff7f0e"));
+    CHECK(has(&c, "who/w - 55-60 Text B|2ca02c"));
+    CHECK_INT(c.n, 13);
+    /* the red WAIT->RUN bar is A's [20,30] */
+    for (size_t i = 0; i < tlv_shapes_count(s); i++) {
+        tlv_shape_info sh;
+        tlv_shapes_get(s, i, &sh);
+        if (strcmp(sh.rule, "st") == 0 && sh.from.ticks == 20 && strcmp(sh.resource, "A") == 0)
+            CHECK_INT(sh.fill, 0xffff0000);
+    }
+    /* rows: resources of targeted types in file order (I is not drawn), then the rule row */
+    CHECK_INT(tlv_shapes_row_count(s), 3);
+    tlv_row_info row;
+    tlv_shapes_row(s, 0, &row);
+    CHECK_STR(row.label, "Alpha");
+    CHECK_STR(row.resource, "A");
+    CHECK_STR(row.group, "Task");
+    tlv_shapes_row(s, 2, &row);
+    CHECK_STR(row.label, "Running");
+    CHECK(row.resource == NULL);
+    /* query by row and time */
+    collected q = {0};
+    tlv_time t0 = {14, 0}, t1 = {16, 0};
+    tlv_shapes_query(s, 0, t0, t1, collect, &q);
+    CHECK_INT(q.n, 3);
+    CHECK(has(&q, "calls/c A 12-15 Text open|ok"));
+    CHECK(has(&q, "calls/c A 13-60 Text read|"));
+    CHECK(has(&q, "st/s A 10-20 Rectangle "));
+    tlv_shapes_free(s);
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
+}
+
+static void test_per_cpu_rows(void)
+{
+    tlv_rules *rules;
+    tlv_trace *trace;
+    tlv_shapes *s = build(&rules, &trace, "cpu");
+    tlv_row_info row;
+    CHECK_INT(tlv_shapes_row_count(s), 5); /* CPU 1, A, CPU 2, B, Running */
+    tlv_shapes_row(s, 0, &row);
+    CHECK_STR(row.label, "CPU 1");
+    tlv_shapes_row(s, 1, &row);
+    CHECK_STR(row.resource, "A");
+    CHECK_STR(row.group, "CPU 1");
+    tlv_shapes_row(s, 2, &row);
+    CHECK_STR(row.label, "CPU 2");
+    tlv_shapes_row(s, 3, &row);
+    CHECK_STR(row.resource, "B");
+    /* B ran on CPU 2 at 20 and, after migrating, on CPU 1 at 55 */
+    collected c = {0};
+    tlv_time t0 = {0, 0}, t1 = {100, 0};
+    tlv_shapes_query(s, 0, t0, t1, collect, &c);
+    CHECK(has(&c, "perCpu/running A 10-20 Rectangle "));
+    CHECK(has(&c, "perCpu/running A 30-50 Rectangle "));
+    CHECK(has(&c, "perCpu/running B 55-60 Text B"));
+    c.n = 0;
+    tlv_shapes_query(s, 2, t0, t1, collect, &c);
+    CHECK(has(&c, "perCpu/running B 20-30 Rectangle "));
+    CHECK_INT(c.n, 2);
+    tlv_shapes_free(s);
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
+}
+
+static void test_rule_errors(void)
+{
+    write_file("v.viz",
+               "{\"v\":{\"Shapes\":{\"bar\":[{\"Type\":\"Rectangle\"}]},\"VisualizeRules\":{"
+               "\"st\":{\"Target\":\"Task\",\"Shapes\":{\"s\":{\"From\":\"${TARGET}.state\","
+               "\"To\":\"${TARGET}.state\",\"Figures\":{\"${FROM_VAL}==RUN\":\"nobar\","
+               "\"${FROM_VAL}==RUN &&\":\"bar\"}}}}}}}");
+    char res_path[256], log_path[256];
+    snprintf(res_path, sizeof res_path, "%s/v.res", dir);
+    snprintf(log_path, sizeof log_path, "%s/v.std", dir);
+    const char *dirs[] = {dir};
+    tlv_rules_options o;
+    tlv_rules_options_init(&o);
+    o.search_dirs = dirs;
+    o.n_search_dirs = 1;
+    o.no_default_dirs = 1;
+    o.rules_path_env = "";
+    tlv_rules *rules;
+    tlv_trace *trace;
+    CHECK_INT(tlv_rules_load(res_path, &o, &rules), TLV_OK); /* unknown shape: a warning */
+    tlv_trace_new(rules, &trace);
+    tlv_trace_load_file(trace, log_path);
+    tlv_shapes *s;
+    CHECK_INT(tlv_shapes_build(trace, NULL, &s), TLV_ERR_RULE);
+    char line[512];
+    tlv_diag_format(tlv_diags_get(tlv_shapes_diags(s), 0), line, sizeof line);
+    CHECK(strstr(line, "error: rule 'st', event 's' (initial values): condition \"IDLE==RUN &&\": expected an operand after") != NULL);
+    int found = 0;
+    for (size_t i = 0; i < tlv_diags_count(tlv_shapes_diags(s)); i++) {
+        tlv_diag_format(tlv_diags_get(tlv_shapes_diags(s), i), line, sizeof line);
+        found |= strstr(line, "error: rule 'st', event 's' (trace line 1): figure 'nobar' names no shape") != NULL;
+    }
+    CHECK(found);
+    tlv_shapes_free(s);
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir))
+        return 1;
+    write_file("v.resh", resh);
+    write_file("v.res", res);
+    write_file("v.viz", viz);
+    write_file("v.std", trace_text);
+    test_pairing_and_figures();
+    test_per_cpu_rows();
+    test_rule_errors();
+    const char *names[] = {"v.resh", "v.res", "v.viz", "v.std"};
+    for (size_t i = 0; i < 4; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+    return CHECK_DONE();
+}
