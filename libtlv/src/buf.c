@@ -120,3 +120,24 @@ int grow_array(void **arr, size_t *cap, size_t need, size_t size)
     *cap = n;
     return 0;
 }
+
+size_t buf_copy_out(const buf *b, char *out, size_t size)
+{
+    if (size) {
+        size_t k = b->len < size - 1 ? b->len : size - 1;
+        memcpy(out, buf_str(b), k);
+        out[k] = '\0';
+    }
+    return b->len;
+}
+
+int hex_digit_value(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}

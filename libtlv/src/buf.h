@@ -70,6 +70,13 @@ void buf_free(buf *b);
 /* The contents as a C string ("" for an unused buffer). */
 const char *buf_str(const buf *b);
 
+/* Copies the buffer into out[size] like snprintf (cut, NUL-terminated when
+ * size > 0) and returns its full length. */
+size_t buf_copy_out(const buf *b, char *out, size_t size);
+
+/* The value of a hexadecimal digit, or -1. */
+int hex_digit_value(int c);
+
 /* strdup / strndup that return NULL on allocation failure. */
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);

@@ -530,12 +530,7 @@ size_t tlv_event_format(const tlv_event *ev, int radix, char *out, size_t size)
         std_format_attr(&b, ev->time, radix, ev->resource, ev->name, ev->value);
     else
         std_format_behavior(&b, ev->time, radix, ev->resource, ev->name, ev->args, ev->nargs);
-    size_t n = b.len;
-    if (size) {
-        size_t k = n < size - 1 ? n : size - 1;
-        memcpy(out, buf_str(&b), k);
-        out[k] = '\0';
-    }
+    size_t n = buf_copy_out(&b, out, size);
     buf_free(&b);
     return n;
 }

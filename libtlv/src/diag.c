@@ -96,12 +96,7 @@ size_t tlv_diag_format(const tlv_diag *g, char *out, size_t size)
     }
     buf_puts(&b, g->severity == TLV_SEV_ERROR ? "error: " : "warning: ");
     buf_puts(&b, g->message);
-    size_t n = b.len;
-    if (size) {
-        size_t k = n < size - 1 ? n : size - 1;
-        memcpy(out, buf_str(&b), k);
-        out[k] = '\0';
-    }
+    size_t n = buf_copy_out(&b, out, size);
     buf_free(&b);
     return n;
 }

@@ -48,17 +48,6 @@ static void trim(const char **s, size_t *n)
         (*n)--;
 }
 
-static int hex_value(char c)
-{
-    if (is_digit(c))
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static double power_of_ten(int e)
 {
     double p = 1;
@@ -265,7 +254,7 @@ int color_parse(const char *text, uint32_t *argb)
         return -1;
     uint32_t v = 0;
     for (size_t i = 0; i < n; i++) {
-        int h = hex_value(text[i]);
+        int h = hex_digit_value((unsigned char)text[i]);
         if (h < 0)
             return -1;
         v = v << 4 | (uint32_t)h;

@@ -166,17 +166,6 @@ static char *copy_bytes(parser *ps, const char *s, size_t n)
 
 /* ---- strings ------------------------------------------------------------- */
 
-static int hex_digit(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Reads the four hex digits after "\u" (the parser is at the first digit). */
 static long read_hex4(parser *ps)
 {
@@ -184,7 +173,7 @@ static long read_hex4(parser *ps)
         return -1;
     long v = 0;
     for (int i = 0; i < 4; i++) {
-        int d = hex_digit(ps->p[i]);
+        int d = hex_digit_value((unsigned char)ps->p[i]);
         if (d < 0)
             return -1;
         v = v * 16 + d;

@@ -325,10 +325,7 @@ static int parse_color(const char *s, uint32_t *out)
         return -1;
     uint32_t v = 0;
     for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        int dgt = c >= '0' && c <= '9' ? c - '0'
-                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                  : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        int dgt = hex_digit_value((unsigned char)s[i]);
         if (dgt < 0)
             return -1;
         v = v * 16 + (uint32_t)dgt;
