@@ -271,7 +271,15 @@ int macro_expand(world *w, macro_memo *memo, const char *text, size_t len, buf *
     buf_clear(out);
     buf_append(out, "", 0);
     for (size_t i = 0; i < len; i++) {
-        size_t plain = plain_run(text, len, i);
+        /* Outside any brace only '$' matters (a lone '{' or '}' there changes
+         * no macro), so the text up to the next '$' is copied in one go. */
+        size_t plain;
+        if (depth == 0) {
+            const char *dollar = memchr(text + i, '$', len - i);
+            plain = (dollar ? (size_t)(dollar - text) : len) - i;
+        } else {
+            plain = plain_run(text, len, i);
+        }
         if (plain) {
             buf_append(out, text + i, plain);
             i += plain - 1;
@@ -279,6 +287,10 @@ int macro_expand(world *w, macro_memo *memo, const char *text, size_t len, buf *
         }
         char c = text[i];
         size_t nl = c == '$' ? call_name_len(text, len, i) : 0;
+        if (depth == 0 && !nl) { /* a '$' that starts no macro */
+            buf_putc(out, c);
+            continue;
+        }
         if (nl || c == '{') {
             int id = nl ? lookup_macro(text + i + 1, nl) : M_PLAIN;
             if (nl && id < 0) {
