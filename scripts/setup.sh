@@ -16,6 +16,9 @@ PACKAGES=(
   libfontconfig-dev                  # finding fonts
   fonts-noto-cjk fonts-dejavu-core   # a font with Japanese glyphs, and a plain fallback
   libpng-dev                         # writing PNG files
+  xvfb xauth jq                      # the viewer's tests: a virtual display, reading its state dumps
+  clang libclang-rt-14-dev           # libFuzzer and its sanitizer runtimes (tests/fuzz/run.sh)
+  strace                             # recording Linux samples (samples/linux/record.sh)
 )
 
 missing=()

@@ -1,6 +1,6 @@
 /*
  * cli.c — helpers shared by the tlv subcommands: rule options, printing
- * diagnostics, usage errors and the terminal progress bar.
+ * diagnostics, usage errors, the terminal progress bar and times as text.
  */
 #include "cli.h"
 
@@ -152,4 +152,14 @@ void progress_end(progress *p)
 {
     if (p->enabled && p->last > p->start)
         fprintf(stderr, "\r%*s\r", 79, "");
+}
+
+void time_text(tlv_time t, int radix, char *buf, size_t size)
+{
+    if (t.frac == 0)
+        snprintf(buf, size, "%lld", (long long)t.ticks);
+    else if (radix == 10)
+        tlv_time_format(t, 10, buf, size);
+    else /* a fraction in another radix has no exact decimal form of bounded length */
+        snprintf(buf, size, "%.17g", tlv_time_to_double(t, radix));
 }

@@ -8,6 +8,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -203,6 +204,39 @@ static FILE *open_output(const char *output, char **tmp_path)
     return f;
 }
 
+/* The temporary output of the run in progress: a run ended by a signal
+ * (Ctrl-C, kill, a closed terminal) removes it rather than leave it behind. */
+static const char *volatile tmp_in_progress;
+
+static void remove_tmp_and_die(int sig)
+{
+    const char *p = tmp_in_progress;
+    if (p)
+        unlink(p); /* async-signal-safe */
+    raise(sig);    /* the default action again (SA_RESETHAND): the status tells the signal */
+}
+
+static void remove_tmp_on_signals(const char *tmp_path)
+{
+    tmp_in_progress = tmp_path;
+    if (!tmp_path)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = remove_tmp_and_die;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaddset(&sa.sa_mask, sigs[i]); /* one handler at a time */
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        /* a signal ignored on entry (nohup, a background job) stays ignored */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
+    }
+}
+
 static int close_output(FILE *f, const char *output, char *tmp_path, int ok)
 {
     int failed = fflush(f) != 0 || ferror(f);
@@ -213,6 +247,7 @@ static int close_output(FILE *f, const char *output, char *tmp_path, int ok)
             failed = 1;
         if (!ok || failed)
             unlink(tmp_path);
+        tmp_in_progress = NULL;
         free(tmp_path);
     }
     if (failed)
@@ -237,8 +272,11 @@ int cmd_convert(int argc, char **argv)
     }
     char *tmp_path;
     FILE *out = open_output(a.output, &tmp_path);
+    remove_tmp_on_signals(tmp_path);
     tlv_converter *conv = NULL;
     if (!out || tlv_converter_new(rules, &conv) != TLV_OK) {
+        if (out)
+            close_output(out, a.output, tmp_path, 0);
         if (in != stdin)
             fclose(in);
         tlv_rules_free(rules);

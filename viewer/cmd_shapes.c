@@ -34,14 +34,7 @@ static const char shapes_help[] =
 static cJSON *time_number(tlv_time t, int radix)
 {
     char text[160];
-    if (radix == 10 || t.frac == 0) {
-        if (t.frac == 0)
-            snprintf(text, sizeof text, "%lld", (long long)t.ticks);
-        else
-            tlv_time_format(t, 10, text, sizeof text);
-    } else {
-        snprintf(text, sizeof text, "%.17g", tlv_time_to_double(t, radix));
-    }
+    time_text(t, radix, text, sizeof text);
     return cJSON_CreateRaw(text);
 }
 
@@ -128,11 +121,9 @@ static int parse_shapes_args(shapes_args *a, int argc, char **argv)
     return 0;
 }
 
-int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cpu_attribute,
-                          tlv_rules **rules, tlv_trace **trace, tlv_shapes **shapes)
+int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_trace **trace)
 {
     *trace = NULL;
-    *shapes = NULL;
     *rules = load_rules(ra);
     if (!*rules)
         return EXIT_USAGE;
@@ -144,13 +135,22 @@ int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cp
         return EXIT_USAGE;
     }
     print_diags(tlv_converter_diags(tlv_trace_converter(*trace)), 20);
-    int partial = st != TLV_OK;
+    return st != TLV_OK ? EXIT_PARTIAL : EXIT_OK;
+}
+
+int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cpu_attribute,
+                          tlv_rules **rules, tlv_trace **trace, tlv_shapes **shapes)
+{
+    *shapes = NULL;
+    int rc = load_trace(ra, input, rules, trace);
+    if (rc == EXIT_USAGE)
+        return rc;
     tlv_shapes_options o = {cpu_attribute, NULL, NULL};
     tlv_status vs = tlv_shapes_build(*trace, &o, shapes);
     if (!*shapes)
         return EXIT_USAGE;
     print_diags(tlv_shapes_diags(*shapes), 20);
-    return partial || vs != TLV_OK ? EXIT_PARTIAL : EXIT_OK;
+    return rc == EXIT_PARTIAL || vs != TLV_OK ? EXIT_PARTIAL : EXIT_OK;
 }
 
 int cmd_shapes(int argc, char **argv)

@@ -16,6 +16,9 @@ static const char main_help[] =
     "  check     check rule and resource files without a log\n"
     "  shapes    print the shapes the visualization rules draw, as JSON Lines\n"
     "  render    draw the timeline of a log into a PNG image\n"
+    "  export    write the drawn trace as Chrome Trace Event JSON (Perfetto) or CSV\n"
+    "  stats     time spent per resource and state, CPU utilization per processor\n"
+    "  view      open a window with the timeline of a log, to zoom, pan and mark\n"
     "  version   print the version\n"
     "\n"
     "'tlv COMMAND --help' documents each command. Rule files are found with -R DIR,\n"
@@ -42,8 +45,14 @@ int main(int argc, char **argv)
         return cmd_shapes(argc - 1, argv + 1);
     if (strcmp(cmd, "render") == 0)
         return cmd_render(argc - 1, argv + 1);
+    if (strcmp(cmd, "view") == 0)
+        return cmd_view(argc - 1, argv + 1);
     if (strcmp(cmd, "check") == 0)
         return cmd_check(argc - 1, argv + 1);
+    if (strcmp(cmd, "export") == 0)
+        return cmd_export(argc - 1, argv + 1);
+    if (strcmp(cmd, "stats") == 0)
+        return cmd_stats(argc - 1, argv + 1);
     fprintf(stderr, "%s: unknown command '%s'\n\n%s", prog, cmd, main_help);
     return EXIT_USAGE;
 }

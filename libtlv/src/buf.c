@@ -89,9 +89,10 @@ int read_file(const char *path, buf *out)
     char chunk[65536];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (buf_append(out, chunk, n) < 0) {
+        int too_big = out->len + n > READ_FILE_MAX;
+        if (too_big || buf_append(out, chunk, n) < 0) {
             fclose(f);
-            errno = ENOMEM;
+            errno = too_big ? EFBIG : ENOMEM;
             return -1;
         }
     }

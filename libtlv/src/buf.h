@@ -82,8 +82,13 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
 /* Reads a whole file into *out (NUL-terminated). Returns 0, or -1 with errno
- * set. */
+ * set (EFBIG beyond READ_FILE_MAX bytes). */
 int read_file(const char *path, buf *out);
+
+/* Files read whole are rule and resource files, a few hundred KB at most: a
+ * path naming an endless device or a huge file by mistake must not take all
+ * the memory. */
+#define READ_FILE_MAX ((size_t)64 << 20)
 
 /* Grows a dynamic array: ensures room for `need` elements of `size` bytes in
  * *arr whose capacity is *cap. Returns 0 or -1 on allocation failure. */

@@ -32,7 +32,12 @@ static long type_of_ref(const struct tlv_rules *r, const char *s, size_t n, int 
         for (size_t i = 0; i < r->model.nres; i++)
             if (strlen(r->model.res[i].name) == n && memcmp(r->model.res[i].name, s, n) == 0)
                 return (long)r->model.res[i].type;
-    return model_type_index(&r->model, s, n);
+    long t = model_type_index(&r->model, s, n);
+    if (t < 0 && !has_cond) { /* a name that will be created on first use */
+        long di = model_dynamic_match(&r->model, s, n, NULL);
+        t = di < 0 ? -1 : (long)r->model.dyn[di].type;
+    }
+    return t;
 }
 
 /* Skips a balanced "(...)" at s; returns the character after it. */
@@ -117,6 +122,8 @@ void check_template_refs(struct tlv_rules *r, const char *text, const char *file
     for (long at = macro_find_call(text, len, 0, &name, &nl); at >= 0;
          at = macro_find_call(text, len, (size_t)at + 1, &name, &nl)) {
         const char *end;
+        if (nl == 3 && memcmp(name, "SUM", 3) == 0)
+            continue; /* numbers, not resources */
         long t = check_ref(r, text + at + nl + 2, &end, text, file, line, col);
         if (nl == 4 && memcmp(name, "ATTR", 4) == 0)
             check_member(r, t, end, 0, text, file, line, col);

@@ -32,7 +32,7 @@ static void check_template(struct tlv_rules *r, const tmpl *t, const char *file,
             char *nm = strndup(name, n);
             add_diag_at(r, file, line, col, TLV_SEV_ERROR,
                         "unknown macro $%s in \"%s\" (known: $EXIST, $COUNT, $ATTR, $RES_NAME, "
-                        "$RES_DISPLAYNAME, $RES_COLOR)",
+                        "$RES_DISPLAYNAME, $RES_COLOR, $SUM)",
                         nm ? nm : "?", t->text);
             free(nm);
         }

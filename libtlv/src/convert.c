@@ -17,12 +17,23 @@
 #include "prefilter.h"
 #include "script.h"
 #include "stdform.h"
+#include "utf8.h"
 #include "world.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_KEPT_DIAGS 1000
+/* Lines with bytes that are not text listed one by one; a garbage log would
+ * otherwise fill the kept diagnostics and hide the conversion errors. */
+#define MAX_LISTED_NONTEXT 100
+/* Lines longer than this are skipped and reported rather than held: a device
+ * that never sends a line end must not take all the memory (the converter
+ * is tested with 10 MB lines). */
+#define MAX_LINE ((size_t)64 << 20)
+
+enum { LINE_HELD, LINE_TOO_LONG, LINE_NO_MEMORY };
 #define MAX_ARGS STD_MAX_ARGS
 
 struct tlv_converter {
@@ -56,6 +67,9 @@ struct tlv_converter {
     tlv_convert_stats stats;
     int stopped;
     int pending_cr; /* the last byte pushed was CR: a following LF ends nothing */
+    buf text;       /* a line whose non-text bytes were read as U+FFFD */
+    uint64_t nontext_lines; /* lines that had such bytes */
+    int dropping;   /* LINE_TOO_LONG, LINE_NO_MEMORY: the unfinished line is given up */
 };
 
 tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
@@ -110,6 +124,7 @@ void tlv_converter_free(tlv_converter *c)
     free(c->candidate);
     macro_memo_free(c->memo);
     buf_free(&c->script_input);
+    buf_free(&c->text);
     free(c);
 }
 
@@ -137,19 +152,25 @@ const tlv_diags *tlv_converter_diags(const tlv_converter *c) { return &c->diags;
 
 void tlv_converter_stats(const tlv_converter *c, tlv_convert_stats *out) { *out = c->stats; }
 
-/* Records a conversion error for the current line: "rule "REGEX": why". */
-static void line_error(tlv_converter *c, const char *why)
+/* Records a problem of the current line (col 0: the whole line), naming the
+ * external-process rule's output line or the conversion rule involved. */
+static void line_diag(tlv_converter *c, tlv_severity sev, long col, const char *why)
 {
+    char where[48] = "";
+    if (c->script && col)
+        snprintf(where, sizeof where, ", column %ld", col);
     if (c->script)
-        diags_add(&c->diags, TLV_SEV_ERROR, c->source, 0, 0,
-                  "external-process rule '%s', output line %llu: %s", c->script->target,
-                  (unsigned long long)c->script_line, why);
+        diags_add(&c->diags, sev, c->source, 0, 0, "external-process rule '%s', output line %llu%s: %s",
+                  c->script->target, (unsigned long long)c->script_line, where, why);
     else if (c->rule)
-        diags_add(&c->diags, TLV_SEV_ERROR, c->source, (long)c->stats.lines_read, 0,
+        diags_add(&c->diags, sev, c->source, (long)c->stats.lines_read, col,
                   "rule \"%s\": %s", c->rule->regex, why);
     else
-        diags_add(&c->diags, TLV_SEV_ERROR, c->source, (long)c->stats.lines_read, 0, "%s", why);
+        diags_add(&c->diags, sev, c->source, (long)c->stats.lines_read, col, "%s", why);
 }
+
+/* A conversion error for the current line: "rule "REGEX": why". */
+static void line_error(tlv_converter *c, const char *why) { line_diag(c, TLV_SEV_ERROR, 0, why); }
 
 static int deliver(tlv_converter *c, const rt_resource *r, const tlv_event *proto)
 {
@@ -257,10 +278,17 @@ static int apply_std_text(tlv_converter *c, const char *text, size_t len)
             return -1;
     } else {
         long ri = world_find(&c->w, c->sl.resource.s, c->sl.resource.n);
+        if (ri < 0)
+            ri = world_create(&c->w, c->sl.resource.s, c->sl.resource.n);
         if (ri < 0) {
             buf_clear(&c->err);
-            buf_printf(&c->err, "unknown resource '%.*s' in '%.*s'", (int)c->sl.resource.n,
-                       c->sl.resource.s, (int)len, text);
+            if (ri == -2)
+                buf_puts(&c->err, "out of memory");
+            else
+                buf_printf(&c->err, "unknown resource '%.*s' in '%.*s'%s", (int)c->sl.resource.n,
+                           c->sl.resource.s, (int)len, text,
+                           c->w.model->ndyn ? " (it matches no pattern of \"DynamicResources\")"
+                                            : "");
             return -1;
         }
         c->targets.n = 0;
@@ -392,6 +420,34 @@ static tlv_status convert_std_line(tlv_converter *c, const char *line, size_t le
     return TLV_OK;
 }
 
+/* Reads each byte of the line that is not text (invalid UTF-8, NUL) as
+ * U+FFFD, in c->text, so that the rest of the line still converts and events
+ * stay valid UTF-8 C strings, and says where. Returns -1 when memory ran out
+ * (the line is then reported and skipped). */
+static int read_as_text(tlv_converter *c, const char **line, size_t *len)
+{
+    size_t bad = utf8_first_bad(*line, *len);
+    if (bad == *len)
+        return 0;
+    c->rule = NULL;
+    buf_clear(&c->text);
+    long n = utf8_sanitize(*line, *len, &c->text);
+    if (n < 0) {
+        line_error(c, "out of memory");
+        c->stats.error_lines++;
+        return -1;
+    }
+    if (++c->nontext_lines <= MAX_LISTED_NONTEXT) {
+        char why[100];
+        snprintf(why, sizeof why, "%ld byte%s not text (invalid UTF-8 or NUL), read as U+FFFD",
+                 n, n == 1 ? " is" : "s are");
+        line_diag(c, TLV_SEV_WARNING, (long)bad + 1, why);
+    }
+    *line = c->text.data;
+    *len = c->text.len;
+    return 0;
+}
+
 tlv_status tlv_converter_push_line(tlv_converter *c, const char *line, size_t len)
 {
     if (c->stopped)
@@ -399,6 +455,8 @@ tlv_status tlv_converter_push_line(tlv_converter *c, const char *line, size_t le
     if (len && line[len - 1] == '\r')
         len--;
     c->stats.lines_read++;
+    if (read_as_text(c, &line, &len) < 0)
+        return TLV_ERR_CONVERT;
     if (c->rules->nscripts && c->rules->allow_scripts) {
         buf_append(&c->script_input, line, len);
         buf_putc(&c->script_input, '\n');
@@ -425,6 +483,38 @@ static size_t line_end(const char *data, size_t i, size_t len)
     return cr ? (size_t)(cr - data) : end;
 }
 
+/* Keeps more of an unfinished line, or gives up on it when it grows too
+ * long (or memory runs out). */
+static void hold(tlv_converter *c, const char *s, size_t n)
+{
+    if (c->dropping)
+        return;
+    if (c->pending.len + n > MAX_LINE)
+        c->dropping = LINE_TOO_LONG;
+    else if (buf_append(&c->pending, s, n) < 0)
+        c->dropping = LINE_NO_MEMORY;
+    if (c->dropping)
+        buf_free(&c->pending);
+}
+
+/* The end of a line given up on: counted and reported. */
+static tlv_status drop_line(tlv_converter *c)
+{
+    if (c->stopped)
+        return TLV_ERR_USAGE;
+    char why[80];
+    if (c->dropping == LINE_TOO_LONG)
+        snprintf(why, sizeof why, "the line is longer than %zu MB; skipped", MAX_LINE >> 20);
+    else
+        snprintf(why, sizeof why, "out of memory for the line; skipped");
+    c->dropping = LINE_HELD;
+    c->stats.lines_read++;
+    c->stats.error_lines++;
+    c->rule = NULL;
+    line_error(c, why);
+    return TLV_ERR_CONVERT;
+}
+
 tlv_status tlv_converter_push_bytes(tlv_converter *c, const char *data, size_t len)
 {
     tlv_status st = TLV_OK;
@@ -436,11 +526,16 @@ tlv_status tlv_converter_push_bytes(tlv_converter *c, const char *data, size_t l
     while (i < len && st != TLV_ERR_USAGE) {
         size_t end = line_end(data, i, len);
         if (end == len) { /* unfinished: wait for more bytes */
-            buf_append(&c->pending, data + i, len - i);
+            hold(c, data + i, len - i);
             break;
         }
-        if (c->pending.len) {
-            buf_append(&c->pending, data + i, end - i);
+        if (c->pending.len || c->dropping)
+            hold(c, data + i, end - i);
+        else if (end - i > MAX_LINE)
+            c->dropping = LINE_TOO_LONG;
+        if (c->dropping) {
+            st = worse(st, drop_line(c));
+        } else if (c->pending.len) {
             st = worse(st, tlv_converter_push_line(c, c->pending.data, c->pending.len));
             buf_clear(&c->pending);
         } else {
@@ -464,6 +559,8 @@ static int script_output_line(void *ctx, const char *line, size_t len)
 {
     tlv_converter *c = ctx;
     c->script_line++;
+    if (read_as_text(c, &line, &len) < 0)
+        return 0;
     return convert_std_line(c, line, len) == TLV_ERR_USAGE ? -1 : 0;
 }
 
@@ -492,15 +589,46 @@ static void run_scripts(tlv_converter *c)
     buf_free(&err);
 }
 
+/* The last line had no line end: when no rule took it, it is most likely
+ * the cut-off end of a truncated capture, worth saying so. */
+static tlv_status push_last_line(tlv_converter *c)
+{
+    tlv_convert_stats before = c->stats;
+    int blank = is_blank(c->pending.data, c->pending.len);
+    tlv_status st = tlv_converter_push_line(c, c->pending.data, c->pending.len);
+    if (st == TLV_OK && !blank && !c->rules->standard_form && c->rules->nrules &&
+        c->stats.lines_matched == before.lines_matched)
+        diags_add(&c->diags, TLV_SEV_WARNING, c->source, (long)c->stats.lines_read, 0,
+                  "the last line has no line end and no rule matched it (a truncated log?)");
+    buf_clear(&c->pending);
+    return st;
+}
+
+/* Summaries of what was not listed line by line, and of a log that no
+ * rule read at all (usually the wrong resource file for the log). */
+static void summarize(tlv_converter *c)
+{
+    if (c->nontext_lines > MAX_LISTED_NONTEXT)
+        diags_add(&c->diags, TLV_SEV_WARNING, c->source, 0, 0,
+                  "%llu more lines had bytes that are not text, read as U+FFFD (not listed)",
+                  (unsigned long long)(c->nontext_lines - MAX_LISTED_NONTEXT));
+    if (c->stats.lines_read && !c->stats.lines_matched && !c->stats.error_lines &&
+        c->rules->nrules && !c->rules->standard_form)
+        diags_add(&c->diags, TLV_SEV_WARNING, c->source, 0, 0,
+                  "no rule matched any of the %llu lines read",
+                  (unsigned long long)c->stats.lines_read);
+}
+
 tlv_status tlv_converter_finish(tlv_converter *c)
 {
     tlv_status st = TLV_OK;
-    if (c->pending.len) {
-        st = tlv_converter_push_line(c, c->pending.data, c->pending.len);
-        buf_clear(&c->pending);
-    }
+    if (c->dropping)
+        st = drop_line(c);
+    else if (c->pending.len)
+        st = push_last_line(c);
     if (st == TLV_ERR_USAGE)
         return st;
+    summarize(c);
     run_scripts(c);
     if (c->stopped)
         return TLV_ERR_USAGE;

@@ -26,6 +26,31 @@ void diags_free(tlv_diags *d)
     memset(d, 0, sizeof *d);
 }
 
+/* Messages quote the text they are about, and a log line can be megabytes
+ * long: a thousand kept messages must not hold gigabytes, and the reason,
+ * which comes last, must stay readable. Keeps the head and the tail. */
+#define MESSAGE_MAX 1600
+#define MESSAGE_HEAD 1000
+#define MESSAGE_TAIL 500
+
+static int is_continuation(char ch) { return ((unsigned char)ch & 0xC0) == 0x80; }
+
+static void elide_middle(buf *msg)
+{
+    if (msg->len <= MESSAGE_MAX)
+        return;
+    size_t head = MESSAGE_HEAD, tail = msg->len - MESSAGE_TAIL;
+    while (head > 0 && is_continuation(msg->data[head])) /* whole UTF-8 sequences only */
+        head--;
+    while (tail < msg->len && is_continuation(msg->data[tail]))
+        tail++;
+    char mid[64];
+    int m = snprintf(mid, sizeof mid, " [... %zu bytes ...] ", tail - head);
+    memmove(msg->data + head + (size_t)m, msg->data + tail, msg->len - tail + 1);
+    memcpy(msg->data + head, mid, (size_t)m);
+    msg->len = head + (size_t)m + (msg->len - tail);
+}
+
 void diags_vadd(tlv_diags *d, tlv_severity sev, const char *file, long line,
                 long col, const char *fmt, va_list ap)
 {
@@ -43,6 +68,7 @@ void diags_vadd(tlv_diags *d, tlv_severity sev, const char *file, long line,
         d->dropped++;
         return;
     }
+    elide_middle(&msg);
     tlv_diag *g = &d->items[d->count++];
     g->severity = sev;
     g->file = file ? xstrdup(file) : NULL;

@@ -13,11 +13,11 @@
 #include <string.h>
 
 typedef enum macro_id {
-    M_PLAIN = -1, M_EXIST, M_COUNT, M_ATTR, M_RES_NAME, M_RES_DISPLAYNAME, M_RES_COLOR
+    M_PLAIN = -1, M_EXIST, M_COUNT, M_ATTR, M_RES_NAME, M_RES_DISPLAYNAME, M_RES_COLOR, M_SUM
 } macro_id;
 
 static const char *const macro_names[] = {
-    "EXIST", "COUNT", "ATTR", "RES_NAME", "RES_DISPLAYNAME", "RES_COLOR",
+    "EXIST", "COUNT", "ATTR", "RES_NAME", "RES_DISPLAYNAME", "RES_COLOR", "SUM",
 };
 
 #define NMACROS (sizeof macro_names / sizeof *macro_names)
@@ -100,7 +100,7 @@ static memo_entry *memo_find(macro_memo *m, const world *w, int id, const char *
     if (!e->used || e->hash != h || e->id != id || e->arg.len != n ||
         memcmp(e->arg.data, arg, n) != 0)
         return NULL;
-    if (e->seq == w->next_seq)
+    if (e->seq == w->next_seq && e->nres == w->nres) /* created resources change answers */
         return e;
     if (e->lasting && e->static_changes == w->static_changes && e->nres == w->nres)
         return e;
@@ -183,9 +183,89 @@ static int attr_value(world *w, const char *arg, size_t n, const ref_result *r, 
     return -1;
 }
 
+/* Reads a decimal number "[-]digits[.digits]" as value * 10^scale, with
+ * scale its number of fraction digits. Returns 0, or -1 when it is not one
+ * (or has more than 18 digits). */
+static int read_decimal(const char *s, size_t n, int64_t *value, int *scale)
+{
+    while (n && (*s == ' ' || *s == '\t'))
+        s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    int neg = n && *s == '-';
+    size_t i = neg, digits = 0;
+    int64_t v = 0;
+    *scale = -1;
+    for (; i < n; i++) {
+        if (s[i] == '.' && *scale < 0) {
+            *scale = 0;
+            continue;
+        }
+        if (s[i] < '0' || s[i] > '9' || ++digits > 18)
+            return -1;
+        v = v * 10 + (s[i] - '0');
+        if (*scale >= 0)
+            (*scale)++;
+    }
+    if (!digits)
+        return -1;
+    if (*scale < 0)
+        *scale = 0;
+    *value = neg ? -v : v;
+    return 0;
+}
+
+/* $SUM{a,b,...}: the exact sum of decimal numbers, with as many fraction
+ * digits as the most precise of them (strace's "<0.000123>" durations added
+ * to entry times). Reads no state. */
+static int sum_value(const char *arg, size_t n, buf *val, buf *err)
+{
+    int64_t total = 0;
+    int scale = 0;
+    for (size_t start = 0; start <= n;) {
+        const char *comma = memchr(arg + start, ',', n - start);
+        size_t end = comma ? (size_t)(comma - arg) : n;
+        int64_t v;
+        int sc;
+        if (read_decimal(arg + start, end - start, &v, &sc) < 0) {
+            describe(err, M_SUM, arg, n);
+            buf_printf(err, ": '%.*s' is not a decimal number", (int)(end - start), arg + start);
+            return -1;
+        }
+        int overflow = 0;
+        for (; scale < sc; scale++)
+            overflow |= __builtin_mul_overflow(total, 10, &total);
+        for (; sc < scale; sc++)
+            overflow |= __builtin_mul_overflow(v, 10, &v);
+        if (overflow || __builtin_add_overflow(total, v, &total)) {
+            describe(err, M_SUM, arg, n);
+            buf_puts(err, ": the sum is too large");
+            return -1;
+        }
+        start = end + 1;
+    }
+    /* Digits from the last: the fraction, then the point, then the rest. */
+    char tmp[48];
+    size_t at = sizeof tmp;
+    uint64_t mag = total < 0 ? (uint64_t)0 - (uint64_t)total : (uint64_t)total;
+    tmp[--at] = '\0';
+    for (int i = 0; i < scale; i++, mag /= 10)
+        tmp[--at] = (char)('0' + mag % 10);
+    if (scale)
+        tmp[--at] = '.';
+    do
+        tmp[--at] = (char)('0' + mag % 10);
+    while ((mag /= 10) > 0);
+    if (total < 0)
+        tmp[--at] = '-';
+    return buf_puts(val, tmp + at);
+}
+
 /* Evaluates one macro call on its (already expanded) argument. */
 static int evaluate(world *w, int id, const char *arg, size_t n, buf *val, buf *err)
 {
+    if (id == M_SUM)
+        return sum_value(arg, n, val, err);
     ref_result r = w->scratch_ref; /* reuse its array: one allocation per run, not per macro */
     char why[300];
     int rc = 0;
@@ -295,7 +375,7 @@ int macro_expand(world *w, macro_memo *memo, const char *text, size_t len, buf *
             int id = nl ? lookup_macro(text + i + 1, nl) : M_PLAIN;
             if (nl && id < 0) {
                 buf_printf(err, "unknown macro $%.*s (known: $EXIST, $COUNT, $ATTR, "
-                                "$RES_NAME, $RES_DISPLAYNAME, $RES_COLOR)", (int)nl, text + i + 1);
+                                "$RES_NAME, $RES_DISPLAYNAME, $RES_COLOR, $SUM)", (int)nl, text + i + 1);
                 goto fail;
             }
             if (depth == MAX_FRAMES) {

@@ -1,7 +1,8 @@
 /*
  * macro.h — the conversion macros (spec §8): $EXIST{}, $COUNT{}, $ATTR{},
- * $RES_NAME{}, $RES_DISPLAYNAME{}, $RES_COLOR{}, expanded innermost first
- * against the current state of a world.
+ * $RES_NAME{}, $RES_DISPLAYNAME{}, $RES_COLOR{}, and our $SUM{a,b,...} (the
+ * exact sum of decimal numbers), expanded innermost first against the
+ * current state of a world.
  */
 #ifndef TLV_MACRO_H
 #define TLV_MACRO_H

@@ -106,6 +106,25 @@ double tlv_view_time(const tlv_view *v, double x)
     return v->t0 + (x - view_label_w(v)) * (v->t1 - v->t0) / timeline_w(v);
 }
 
+void tlv_view_get_layout(const tlv_view *v, const tlv_shapes *s, tlv_view_layout *out)
+{
+    render_layout l;
+    render_layout_of(v, s ? s->nrows : 0, &l);
+    out->label_width = l.label_w;
+    out->ruler_height = l.ruler_h;
+    out->row_height = l.row_h;
+    out->row_count = l.nrows;
+    out->first_row = l.first_row;
+    out->end_row = l.end_row;
+}
+
+long tlv_view_row_at(const tlv_view *v, const tlv_shapes *s, double y)
+{
+    render_layout l;
+    render_layout_of(v, s ? s->nrows : 0, &l);
+    return render_row_at(&l, y);
+}
+
 /* Pixels a label needs at LABEL_PT, guessed without fonts: about 7 px for
  * a Latin character and 12 for a wide one. */
 static int guess_text_width(const char *s)
@@ -213,6 +232,13 @@ char *render_format_time(double t, double step, const char *time_scale, char *ou
     print_number(num, sizeof num, v / p, st > 0 ? decimals_for(st / p) : 3);
     snprintf(out, size, "%s%s%s%s", num, big[k], *scale ? " " : "", scale);
     return out;
+}
+
+char *tlv_view_time_text(double t, double step, const char *time_scale, char *buf, size_t size)
+{
+    if (!buf || !size)
+        return buf;
+    return render_format_time(t, step, time_scale, buf, size);
 }
 
 /* ---- the frame ---------------------------------------------------------------- */

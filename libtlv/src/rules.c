@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "check.h"
+#include "locate.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -75,8 +76,9 @@ static void build_search_path(struct tlv_rules *r, const tlv_rules_options *o)
     }
     if (o->no_default_dirs)
         return;
-    if (is_dir(TLV_INSTALLED_RULES_DIR))
-        add_dir(r, TLV_INSTALLED_RULES_DIR, strlen(TLV_INSTALLED_RULES_DIR));
+    char installed[4200];
+    if (locate_installed_rules(installed, sizeof installed))
+        add_dir(r, installed, strlen(installed));
     else if (is_dir(TLV_SOURCE_RULES_DIR)) /* running from a build tree */
         add_dir(r, TLV_SOURCE_RULES_DIR, strlen(TLV_SOURCE_RULES_DIR));
 }
@@ -350,6 +352,9 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
     const tj_node *res = tj_get(r->res_root, "Resources");
     if (res)
         model_add_resources(&r->model, res, r->res_path, &r->diags);
+    const tj_node *dyn = tj_get(r->res_root, "DynamicResources");
+    if (dyn)
+        model_add_dynamic(&r->model, dyn, r->res_path, &r->diags);
     model_assign_colors(&r->model);
     load_targets(r, "ConvertRules", ".cnv", cnv_compile_target);
     if (cnv_build_prefilter(r) < 0)

@@ -1,7 +1,10 @@
 /*
  * state.h — the history of one attribute of one resource: its changes kept
  * sorted by (time, sequence), so "the value at time T" is a binary search
- * (spec §7 requires O(log n); the original scanned every event).
+ * (spec §7 requires O(log n); the original scanned every event). A log whose
+ * time jumps backwards (a reset, a wrapped timer) would make every later
+ * change an insertion into the middle; such changes start a new sorted run
+ * instead, and runs are merged as they grow (at most ~log2 n of them).
  */
 #ifndef TLV_STATE_H
 #define TLV_STATE_H
@@ -17,16 +20,21 @@ typedef struct change {
 } change;
 
 typedef struct history {
-    change *c;
+    change *c;      /* the runs, one after the other */
     uint32_t n, cap;
     uint32_t init;  /* value before the first change */
+    uint32_t nruns; /* sorted runs in c when runs != NULL (else c is one run) */
+    uint32_t *runs; /* start of each run; each run is at least twice as long
+                       as the next, so there are at most HISTORY_MAX_RUNS */
 } history;
+
+#define HISTORY_MAX_RUNS 40
 
 #define SEQ_ALL UINT32_MAX
 
-/* Records a change. Changes usually arrive in time order; out-of-order ones
- * (multi-core logs) are moved into place from the end. Returns 0 or -1 when
- * memory ran out. */
+/* Records a change. Changes usually arrive in time order; slightly
+ * out-of-order ones (multi-core logs) are moved into place from the end,
+ * ones further back start a new run. Returns 0 or -1 when memory ran out. */
 int history_set(history *h, tlv_time t, uint32_t seq, uint32_t val);
 
 /* The value at time `at`: the latest change with (time, seq) before

@@ -55,6 +55,23 @@ int tlv_time_cmp(tlv_time a, tlv_time b)
     return 0;
 }
 
+/* Wraps rather than overflows (unsigned arithmetic): the documented range
+ * is the caller's to keep, and a wrap is not undefined behavior. */
+tlv_time tlv_time_sub(tlv_time a, tlv_time b, int radix)
+{
+    tlv_time d;
+    uint64_t ticks = (uint64_t)a.ticks - (uint64_t)b.ticks;
+    if (a.frac >= b.frac) {
+        d.frac = a.frac - b.frac;
+    } else {
+        uint64_t scale = radix_is_valid(radix) ? fraction_scale(radix, NULL) : 0;
+        d.frac = a.frac + (scale - b.frac);
+        ticks--;
+    }
+    d.ticks = (int64_t)ticks;
+    return d;
+}
+
 double tlv_time_to_double(tlv_time t, int radix)
 {
     if (!radix_is_valid(radix) || t.frac == 0)

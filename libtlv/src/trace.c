@@ -3,7 +3,8 @@
  * converter feeds it; each event is stored compactly (names and values
  * interned in the converter's world) with the state sequence at which it
  * happened, so "the state just before this event" is a history look-up.
- * finish() sorts the events by (time, line order).
+ * finish() sorts the events by (time, line order). Also answers attribute
+ * queries at a time on the trace's state histories.
  */
 #include "convert_impl.h"
 #include "viz_impl.h"
@@ -164,4 +165,48 @@ tlv_time tlv_trace_end(const tlv_trace *t)
 {
     tlv_time zero = {0, 0};
     return t->nev ? t->ev[t->nev - 1].time : zero;
+}
+
+size_t tlv_trace_resource_count(const tlv_trace *t) { return t->w->nres; }
+
+const char *tlv_trace_resource_name(const tlv_trace *t, size_t i)
+{
+    return i < t->w->nres ? t->w->res[i].name : NULL;
+}
+
+const char *tlv_trace_resource_type(const tlv_trace *t, size_t i)
+{
+    return i < t->w->nres ? t->w->model->types[t->w->res[i].type].name : NULL;
+}
+
+size_t tlv_trace_seek(const tlv_trace *t, tlv_time at)
+{
+    size_t lo = 0, hi = t->nev;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tlv_time_cmp(t->ev[mid].time, at) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Reads the history directly rather than through world_attr, which notes
+ * Dynamic reads for the converter's macro cache: a query must not disturb
+ * a conversion in progress. */
+tlv_status tlv_trace_attr_at(const tlv_trace *t, const char *resource, const char *attr,
+                             const tlv_time *at, const char **value)
+{
+    const world *w = t->w;
+    long ri = world_find(w, resource, strlen(resource));
+    if (ri < 0)
+        return TLV_ERR_USAGE;
+    const rt_resource *r = &w->res[ri];
+    long ai = model_attr_index(&w->model->types[r->type], attr, strlen(attr));
+    if (ai < 0)
+        return TLV_ERR_USAGE;
+    const history *h = &r->attrs[ai];
+    *value = intern_str(w->values, at ? history_at(h, *at, SEQ_ALL) : history_last(h));
+    return TLV_OK;
 }

@@ -98,6 +98,7 @@ typedef struct builder {
     uint32_t *key_first, *key_count;
     size_t keys_cap;
     uint32_t next_order;
+    uint32_t cur_value;        /* value of the event being drawn, or UINT32_MAX */
     buf a, b, err;             /* scratch */
     const viz_rule *cur_rule;
     const event_def *cur_event;
@@ -287,6 +288,24 @@ static const shape_def *find_shape(const builder *b, const char *name, size_t n)
 
 /* ---- events, with initial values first ------------------------------------- */
 
+/* When each resource first appears in the trace: a resource created on
+ * first use has its initial values from then on, not from the start. */
+static tlv_time *first_times(const builder *b)
+{
+    const world *w = b->w;
+    tlv_time *t = calloc(w->nres + 1, sizeof *t);
+    char *seen = calloc(w->nres + 1, 1);
+    for (size_t i = 0; t && seen && i < b->t->nev; i++) {
+        uint32_t r = b->t->ev[i].res;
+        if (!seen[r]) {
+            seen[r] = 1;
+            t[r] = b->t->ev[i].time;
+        }
+    }
+    free(seen);
+    return t;
+}
+
 static int build_events(builder *b)
 {
     const world *w = b->w;
@@ -298,12 +317,15 @@ static int build_events(builder *b)
     if (!b->ev)
         return -1;
     tlv_time start = tlv_trace_start(b->t);
+    tlv_time *born = first_times(b);
+    if (!born)
+        return -1;
     size_t k = 0;
     for (size_t r = 0; r < w->nres; r++) {
         const res_type *t = &w->model->types[w->res[r].type];
         for (size_t a = 0; a < t->nattrs; a++) {
             vevent *v = &b->ev[k++];
-            v->time = start;
+            v->time = w->res[r].dynamic ? born[r] : start;
             v->res = (uint32_t)r;
             v->kind = TLV_EVENT_ATTRIBUTE;
             v->name = intern_add(w->values, t->attrs[a].name, t->attrs[a].name_len);
@@ -312,6 +334,7 @@ static int build_events(builder *b)
             v->initial = 1;
         }
     }
+    free(born);
     for (size_t i = 0; i < b->t->nev; i++) {
         const trace_event *e = &b->t->ev[i];
         vevent *v = &b->ev[k++];
@@ -678,6 +701,20 @@ static int prims_for(builder *b, const shape_def *sd, const char *const *args, s
     return 0;
 }
 
+/* Adds one shape in drawing order, remembering its event's value by order
+ * (the store sorts shapes, the order stays theirs). */
+static int store_shape(builder *b, tlv_time from, tlv_time to, uint32_t row, uint32_t prim,
+                       uint32_t rule, uint32_t event, uint32_t res)
+{
+    struct tlv_shapes *s = b->s;
+    if (GROW(s->values, s->values_cap, (size_t)b->next_order + 1) < 0)
+        return -1;
+    s->values[b->next_order] = b->cur_value;
+    s->nvalues = (size_t)b->next_order + 1;
+    shape sh = {from, to, row, prim, rule, event, res, b->next_order++};
+    return store_add(s->store, &sh);
+}
+
 static int add_shapes(builder *b, const char *ref, tlv_time from, tlv_time to, uint32_t row,
                       uint32_t event_id, uint32_t res)
 {
@@ -714,12 +751,9 @@ static int add_shapes(builder *b, const char *ref, tlv_time from, tlv_time to, u
     buf_free(&store);
     if (rc < 0)
         return -1;
-    for (uint32_t i = 0; i < count; i++) {
-        shape sh = {from, to, row, first + i, b->cur_rule->name_id, event_id, res,
-                    b->next_order++};
-        if (store_add(b->s->store, &sh) < 0)
+    for (uint32_t i = 0; i < count; i++)
+        if (store_shape(b, from, to, row, first + i, b->cur_rule->name_id, event_id, res) < 0)
             return -1;
-    }
     return 0;
 }
 
@@ -938,6 +972,7 @@ static void draw_interval(builder *b, const event_def *d, const subst_ctx *sc, t
                    intern_add(b->s->names, d->name, strlen(d->name)), res};
     if (dc.row == UINT32_MAX)
         return;
+    b->cur_value = sc->from->kind == TLV_EVENT_ATTRIBUTE ? sc->from->value : UINT32_MAX;
     eval_figures(b, d->figures, &dc, 0);
 }
 
@@ -1229,11 +1264,10 @@ static void draw_running(builder *b)
                 uint32_t v = world_attr(b->w, r, (size_t)cpu, &open->time, open->state_seq + 1);
                 long c = cpu_index(b, v);
                 tlv_time end = e ? e->time : tlv_trace_end(b->t);
-                for (uint32_t i = 0; c >= 0 && i < 2; i++) {
-                    shape sh = {open->time, end, b->cpu_row[c], first + i, rule, event,
-                                (uint32_t)r, b->next_order++};
-                    store_add(b->s->store, &sh);
-                }
+                b->cur_value = open->value;
+                for (uint32_t i = 0; c >= 0 && i < 2; i++)
+                    store_shape(b, open->time, end, b->cpu_row[c], first + i, rule, event,
+                                (uint32_t)r);
             }
             open = e && e->value == running ? e : NULL;
         }
@@ -1395,6 +1429,40 @@ static int finish_shapes(builder *b)
     return sort_for_output(s);
 }
 
+static int cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+static uint64_t when_key(uint32_t rule_name, uint32_t event_name)
+{
+    return (uint64_t)rule_name << 32 | event_name;
+}
+
+/* Remembers which (rule, event) pairs are When events: a shape keeps only
+ * the names, and readers need to know its [from, to] is not a duration. */
+static int note_when_events(builder *b)
+{
+    struct tlv_shapes *s = b->s;
+    size_t n = 0;
+    for (size_t i = 0; i < b->nrules; i++)
+        for (size_t e = 0; e < b->rules[i].nevents; e++)
+            n += b->rules[i].events[e].when != NULL;
+    s->when_keys = malloc((n + 1) * sizeof *s->when_keys);
+    if (!s->when_keys)
+        return -1;
+    for (size_t i = 0; i < b->nrules; i++)
+        for (size_t e = 0; e < b->rules[i].nevents; e++) {
+            const event_def *d = &b->rules[i].events[e];
+            if (d->when)
+                s->when_keys[s->nwhen++] = when_key(
+                    b->rules[i].name_id, intern_add(s->names, d->name, strlen(d->name)));
+        }
+    qsort(s->when_keys, s->nwhen, sizeof *s->when_keys, cmp_u64);
+    return 0;
+}
+
 static void builder_free(builder *b)
 {
     for (size_t i = 0; i < b->nrules; i++)
@@ -1458,7 +1526,8 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
     read_sources(&b);
     for (size_t i = 0; i < b.nrules; i++)
         b.rules[i].name_id = intern_add(s->names, b.rules[i].name, strlen(b.rules[i].name));
-    if (build_events(&b) < 0 || build_index(&b) < 0 || build_rows(&b) < 0) {
+    if (build_events(&b) < 0 || build_index(&b) < 0 || build_rows(&b) < 0 ||
+        note_when_events(&b) < 0) {
         st = TLV_ERR_NOMEM;
         goto done;
     }
@@ -1489,6 +1558,8 @@ void tlv_shapes_free(tlv_shapes *s)
     free(s->rows);
     store_free(s->store);
     free(s->order);
+    free(s->when_keys);
+    free(s->values);
     intern_free(s->names);
     diags_free(&s->diags);
     free(s);
@@ -1524,6 +1595,10 @@ static void shape_info(const struct tlv_shapes *s, const shape *sh, tlv_shape_in
     out->fill = p->fill;
     out->has_pen = p->has_pen;
     out->pen = p->pen_color;
+    uint64_t key = when_key(sh->rule, sh->event);
+    out->is_when = s->nwhen && bsearch(&key, s->when_keys, s->nwhen, sizeof key, cmp_u64);
+    uint32_t v = sh->order < s->nvalues ? s->values[sh->order] : UINT32_MAX;
+    out->value = v == UINT32_MAX ? NULL : intern_str(s->trace->w->values, v);
 }
 
 size_t tlv_shapes_count(const tlv_shapes *s) { return store_count(s->store); }

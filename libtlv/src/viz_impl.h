@@ -57,6 +57,12 @@ struct tlv_shapes {
     size_t nrows, rows_cap;
     store *store;
     uint32_t *order;       /* shape indexes in rule, event, resource, from order */
+    uint32_t *values;      /* by shape order: the From/When event's value
+                              (interned in the trace's world), or UINT32_MAX */
+    size_t nvalues, values_cap;
+    uint64_t *when_keys;   /* sorted (rule name id << 32 | event name id) of the
+                              When events, to tell their shapes apart */
+    size_t nwhen;
     int radix;
     const char *time_scale;
     tlv_time start, end;

@@ -1,6 +1,6 @@
 /*
- * world.c — run-time resources, their attribute state, and resolving
- * resource references (see world.h).
+ * world.c — run-time resources (declared, or created on first use), their
+ * attribute state, and resolving resource references (see world.h).
  */
 #include "world.h"
 
@@ -27,31 +27,89 @@ static int add_member(world *w, size_t type, size_t res)
     return 0;
 }
 
-static int add_declared(world *w, const res_decl *d)
+
+/* Appends a resource of type `type` whose attribute i starts at init[i]
+ * (NULL: the type's Default, else empty). */
+static long add_resource(world *w, const char *name, size_t n, size_t type, const char *display,
+                         uint32_t color, const char *const *init)
 {
-    const res_type *t = &w->model->types[d->type];
+    const res_type *t = &w->model->types[type];
     if (GROW(w->res, w->res_cap, w->nres + 1) < 0)
         return -1;
-    uint32_t id = intern_add(w->names, d->name, strlen(d->name));
+    uint32_t id = intern_add(w->names, name, n);
     if (id == UINT32_MAX)
         return -1;
     rt_resource *r = &w->res[w->nres];
+    memset(r, 0, sizeof *r);
     r->name = intern_str(w->names, id);
-    r->type = d->type;
-    r->display = d->display ? d->display : r->name;
-    r->color = d->color;
+    r->type = type;
+    r->display = display ? display : r->name;
+    r->color = color;
     r->attrs = calloc(t->nattrs + 1, sizeof *r->attrs);
     if (!r->attrs)
         return -1;
     w->nres++;
     for (size_t i = 0; i < t->nattrs; i++) {
-        const char *v = d->init[i] ? d->init[i] : t->attrs[i].deflt ? t->attrs[i].deflt : "";
+        const char *v = init[i] ? init[i] : t->attrs[i].deflt ? t->attrs[i].deflt : "";
         uint32_t vid = intern_add(w->values, v, strlen(v));
         if (vid == UINT32_MAX)
             return -1;
         r->attrs[i].init = vid;
     }
-    return add_member(w, d->type, w->nres - 1);
+    return add_member(w, type, w->nres - 1) < 0 ? -1 : (long)w->nres - 1;
+}
+
+static int add_declared(world *w, const res_decl *d)
+{
+    return add_resource(w, d->name, strlen(d->name), d->type, d->display, d->color,
+                        (const char *const *)d->init) < 0 ? -1 : 0;
+}
+
+/* Expands a declaration's template over the name its pattern matched, into
+ * the world's value pool (so the text lives as long as the world). */
+static const char *expand_dyn(world *w, const tmpl *t, const char *name, size_t n,
+                              pcre2_match_data *md, const dyn_decl *y)
+{
+    if (!t->text)
+        return NULL;
+    match_list ml = {pcre2_get_ovector_pointer(md), 1, 1, y->ngroups};
+    buf out = BUF_INIT;
+    const char *s = NULL;
+    if (tmpl_expand(t, name, n, &ml, &out) == 0) {
+        uint32_t id = intern_add(w->values, buf_str(&out), out.len);
+        s = id == UINT32_MAX ? NULL : intern_str(w->values, id);
+    }
+    buf_free(&out);
+    return s;
+}
+
+long world_create(world *w, const char *name, size_t n)
+{
+    const model *m = w->model;
+    pcre2_match_data *md = NULL;
+    long di = m->ndyn ? model_dynamic_match(m, name, n, &md) : -1;
+    if (di < 0)
+        return -1;
+    const dyn_decl *y = &m->dyn[di];
+    size_t na = m->types[y->type].nattrs;
+    const char **init = calloc(na + 1, sizeof *init);
+    long ri = -2;
+    if (init) {
+        for (size_t i = 0; i < na; i++)
+            init[i] = expand_dyn(w, &y->init[i], name, n, md, y);
+        const char *display = expand_dyn(w, &y->display, name, n, md, y);
+        size_t k = m->palette_used + w->palette_next;
+        uint32_t color = model_next_palette_color(m, &k);
+        w->palette_next = k - m->palette_used;
+        ri = add_resource(w, name, n, y->type, display, color, init);
+        if (ri >= 0)
+            w->res[ri].dynamic = 1;
+        else
+            ri = -2;
+    }
+    free(init);
+    pcre2_match_data_free(md);
+    return ri;
 }
 
 int world_init(world *w, const model *m, int radix)
@@ -223,6 +281,20 @@ int world_select(world *w, size_t type, const cond *c, const tlv_time *at, uint3
     return 0;
 }
 
+/* A long condition is quoted by its start (whole UTF-8 sequences), so that
+ * the reason after it still fits the caller's fixed-size message. */
+#define QUOTE_MAX 60
+
+static int quote_len(const char *s, size_t n)
+{
+    if (n <= QUOTE_MAX)
+        return (int)n;
+    size_t cut = QUOTE_MAX;
+    while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+        cut--;
+    return (int)cut;
+}
+
 int world_resolve(world *w, const char *text, size_t n, ref_result *r, char *err, size_t errsz)
 {
     std_str name, ctext, rest;
@@ -254,7 +326,8 @@ int world_resolve(world *w, const char *text, size_t n, ref_result *r, char *err
         char cerr[200];
         c = world_cond(w, ctext.s, ctext.n, cerr, sizeof cerr);
         if (!c) {
-            snprintf(err, errsz, "condition '%.*s': %s", (int)ctext.n, ctext.s, cerr);
+            snprintf(err, errsz, "condition '%.*s%s': %s", quote_len(ctext.s, ctext.n), ctext.s,
+                     ctext.n > QUOTE_MAX ? "..." : "", cerr);
             return -1;
         }
     }

@@ -22,6 +22,7 @@ typedef struct rt_resource {
     const char *display;   /* display name, or the name */
     uint32_t color;
     history *attrs;        /* one per attribute of the type */
+    int dynamic;           /* created on first use ("DynamicResources") */
 } rt_resource;
 
 /* The result of resolving a resource reference. */
@@ -54,6 +55,7 @@ typedef struct world {
     cond_cache_entry *cache;
     size_t cache_slots, cache_used;
     ref_result scratch_ref; /* reused by macros so resolving allocates nothing */
+    size_t palette_next;   /* palette color of the next resource created on first use */
 } world;
 
 int world_init(world *w, const model *m, int radix);
@@ -61,6 +63,14 @@ void world_free(world *w);
 
 /* Index of the resource with that name, or -1. */
 long world_find(const world *w, const char *name, size_t n);
+
+/* Creates the resource `name` when the resource file's "DynamicResources"
+ * declare its type by a pattern it matches (the first such declaration wins),
+ * with the declaration's display name and attribute values, else the type's
+ * defaults. Returns its index, -1 when no declaration matches (or there are
+ * none: files without them behave as before), -2 when memory ran out.
+ * w->nres grows, which tells remembered macro answers they are stale. */
+long world_create(world *w, const char *name, size_t n);
 
 /* The value of an attribute (index into its type's attributes) at *at, or
  * after every change when at is NULL. Notes in w->read_dynamic when the

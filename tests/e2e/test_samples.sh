@@ -1,10 +1,17 @@
 # The project's own rules and bundled samples: they pass tlv check, and the
-# sample converts without errors into the events a user expects.
+# sample converts without errors into the events a user expects. The key
+# shapes of each sample are in test_sample_shapes.sh.
 . "$(dirname "$0")/lib.sh"
 
-run "$TLV" check "$SRC"/rules/*.cnv "$SRC"/rules/*.resh
+run "$TLV" check "$SRC"/rules/*
 expect_status 0 "tlv check rules/"
 expect_line "$TMP/err" "tlv check: 0 errors, 0 warnings" "rules/ are clean"
+# Each bundled resource file with the rules it requests.
+for res in "$SRC"/samples/asp/*.res "$SRC"/samples/fmp/*.res "$SRC"/samples/linux/*.res; do
+  run "$TLV" check -r "$res"
+  expect_status 0 "tlv check -r $(basename "$res")"
+  expect_line "$TMP/err" "tlv check: 0 errors, 0 warnings" "$(basename "$res") is clean"
+done
 
 # Found without -R: the source tree's rules/ is the default rules directory
 # of an uninstalled build.

@@ -67,4 +67,30 @@ JSON
 run "$TLV" convert -q --allow-scripts -R . -r s.res s.log
 expect_status 1 "missing program"
 expect_contains "$TMP/err" "cannot run \"/nonexistent/ruby\": No such file or directory" "missing program message"
+cd ..
+
+# Only `tlv convert --allow-scripts` runs a program: checking, drawing and
+# rendering the same rule files never do. And output bytes that are not text
+# (NUL, invalid UTF-8) are read as U+FFFD with a warning naming the output line.
+mkdir bytes && cd bytes && cp ../s.resh ../s.res ../s.log .
+cat >s.cnv <<'JSON'
+{"s":{"$STYLE":"script","fileName":"sh","arguments":"{0}",
+      "script":"touch ran.marker\nprintf '[1]A.state=a\\000b\\n[2]A.state=\\377\\n[3]A.state=ok\\n'\n"}}
+JSON
+run "$TLV" check -R . -r s.res
+expect_status 0 "check a script rule"
+run "$TLV" check s.cnv
+expect_status 0 "check a script rule file"
+run "$TLV" shapes -R . -r s.res s.log
+expect_status 2 "shapes refuses scripts"
+run "$TLV" render -R . -r s.res s.log -o s.png
+expect_status 2 "render refuses scripts"
+checks=$((checks + 1)); [ ! -e ran.marker ] || fail "check, shapes or render ran the program"
+run "$TLV" convert -q --allow-scripts -R . -r s.res s.log
+expect_status 0 "script output bytes"
+expect_line "$TMP/out" "[1]A.state=a$(printf '\357\277\275')b" "NUL in script output"
+expect_line "$TMP/out" "[2]A.state=$(printf '\357\277\275')" "invalid UTF-8 in script output"
+expect_line "$TMP/out" "[3]A.state=ok" "script output after the bad bytes"
+expect_line "$TMP/err" "s.log: warning: external-process rule 's', output line 1, column 13: 1 byte is not text (invalid UTF-8 or NUL), read as U+FFFD" "NUL warning"
+expect_line "$TMP/err" "s.log: warning: external-process rule 's', output line 2, column 12: 1 byte is not text (invalid UTF-8 or NUL), read as U+FFFD" "invalid UTF-8 warning"
 finish

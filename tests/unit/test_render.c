@@ -1,6 +1,6 @@
 /*
  * test_render.c — the headless renderer: time text on the ruler, the view's
- * pixel mapping, and pixels of frames drawn from hand-made shapes (a
+ * pixel mapping and public layout (rows at a pixel), and pixels of frames drawn from hand-made shapes (a
  * translucent rectangle blended over its row, a red line, an arrow with a
  * head, a pie in the right quadrant, an ellipse, a concave polygon, a dashed
  * line with gaps, text in labels, cells and ruler), the per-column summary of a row of 100,000
@@ -269,6 +269,40 @@ static void test_view_math(void)
     free_shapes(s);
 }
 
+/* The public layout and hit-testing agree with the frame's own layout. */
+static void test_public_layout(void)
+{
+    struct tlv_shapes *s = scene("Task1");
+    size_t nrows = s->nrows;
+    tlv_view v = fixed_view(0, 300);
+    tlv_view_layout pl;
+    tlv_view_get_layout(&v, s, &pl);
+    CHECK_INT(pl.label_width, 200);
+    CHECK_INT(pl.ruler_height, 40);
+    CHECK(fabs(pl.row_height - 80) < 1e-9);
+    CHECK_INT(pl.row_count, nrows);
+    CHECK_INT(pl.first_row, 0);
+    CHECK_INT(pl.end_row, nrows < 2 ? nrows : 2);
+    CHECK_INT(tlv_view_row_at(&v, s, 10), -1);
+    CHECK_INT(tlv_view_row_at(&v, s, 45), 0);
+    CHECK_INT(tlv_view_row_at(&v, s, 40 + 80.0 * (double)nrows), -1);
+    v.first_row = 1; /* scrolled by a row: the top band is row 1 */
+    tlv_view_get_layout(&v, s, &pl);
+    CHECK_INT(pl.first_row, 1);
+    CHECK_INT(tlv_view_row_at(&v, s, 45), nrows > 1 ? 1 : -1);
+    tlv_view_get_layout(&v, NULL, &pl);
+    CHECK_INT(pl.row_count, 0);
+    CHECK_INT(pl.end_row, 0);
+    CHECK_INT(tlv_view_row_at(&v, NULL, 45), -1);
+    free_shapes(s);
+
+    char b[64], tiny[4];
+    CHECK_STR(tlv_view_time_text(1250, 0, "us", b, sizeof b), "1.25 ms");
+    CHECK_STR(tlv_view_time_text(1500, 0, "cycles", b, sizeof b), "1.5k cycles");
+    CHECK_STR(tlv_view_time_text(1250, 0, "us", tiny, sizeof tiny), "1.2");
+    CHECK(tlv_view_time_text(1, 0, "us", NULL, 8) == NULL);
+}
+
 static void test_scene(void)
 {
     struct tlv_shapes *s = scene("Task1");
@@ -479,6 +513,7 @@ int main(void)
 {
     test_format_time();
     test_view_math();
+    test_public_layout();
     test_scene();
     test_summary();
     test_font_fallbacks();

@@ -2,7 +2,8 @@
  * test_state.c — attribute histories (libtlv/src/state.c) and interned
  * strings (libtlv/src/intern.c): the value at a time with changes given in
  * and out of time order, ties at one time decided by sequence (the later
- * line wins), the sequence limit, the initial value before the first change;
+ * line wins), the sequence limit, the initial value before the first change,
+ * logs whose time jumps back (sorted runs, against a scan of every change);
  * stable string ids, id 0 = "", many strings, find versus add.
  */
 #include "check.h"
@@ -221,12 +222,67 @@ static void test_intern(void)
     CHECK(hash_bytes("abc", 3) != hash_bytes("abc", 2));
 }
 
+/* The value at (at, limit) by looking at every change: the reference. */
+static uint32_t naive_at(const change *all, size_t n, uint32_t init, tlv_time at, uint32_t limit)
+{
+    const change *best = NULL;
+    for (size_t i = 0; i < n; i++) {
+        int k = tlv_time_cmp(all[i].t, at);
+        if (k > 0 || (k == 0 && all[i].seq >= limit))
+            continue;
+        if (!best || tlv_time_cmp(best->t, all[i].t) < 0 ||
+            (tlv_time_cmp(best->t, all[i].t) == 0 && best->seq < all[i].seq))
+            best = &all[i];
+    }
+    return best ? best->val : init;
+}
+
+static uint32_t rng_state = 12345;
+static uint32_t rng(void) { return rng_state = rng_state * 1103515245u + 12345u; }
+
+/* Logs whose time jumps back (resets), drifts back a little (multi-core) or
+ * is random: the sorted runs answer exactly like a scan of every change,
+ * after every insertion, and there are never more than HISTORY_MAX_RUNS. */
+static void test_time_jumps_back(void)
+{
+    for (int pattern = 0; pattern < 3; pattern++) {
+        history h = {0};
+        h.init = 999999;
+        change all[3000];
+        int64_t t = 0;
+        uint32_t most_runs = 0;
+        for (uint32_t i = 0; i < 3000; i++) {
+            if (pattern == 0)
+                t = i % 700 == 0 ? (int64_t)(rng() % 50) : t + 1 + (int64_t)(rng() % 3);
+            else if (pattern == 1)
+                t = (int64_t)i * 4 - (int64_t)(rng() % 300);
+            else
+                t = (int64_t)(rng() % 2000);
+            all[i] = (change){T(t), i, i};
+            CHECK_INT(history_set(&h, T(t), i, i), 0);
+            CHECK(h.nruns <= HISTORY_MAX_RUNS);
+            most_runs = h.nruns > most_runs ? h.nruns : most_runs;
+            tlv_time q = T((int64_t)(rng() % 3000) - 10);
+            uint32_t limit = rng() % 2 ? SEQ_ALL : rng() % (i + 1);
+            CHECK_INT(history_at(&h, q, limit), naive_at(all, i + 1, h.init, q, limit));
+        }
+        for (int64_t q = -5; q < 12100; q += 7)
+            CHECK_INT(history_at(&h, T(q), SEQ_ALL), naive_at(all, 3000, h.init, T(q), SEQ_ALL));
+        CHECK_INT(history_last(&h), naive_at(all, 3000, h.init, T(INT64_MAX), SEQ_ALL));
+        /* a small drift is moved into place; jumps start runs */
+        CHECK(pattern == 1 ? most_runs == 0 : most_runs > 1);
+        history_free(&h);
+        CHECK(h.runs == NULL);
+    }
+}
+
 int main(void)
 {
     test_in_order();
     test_out_of_order();
     test_ties();
     test_many_changes();
+    test_time_jumps_back();
     test_intern();
     return CHECK_DONE();
 }

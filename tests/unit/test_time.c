@@ -1,7 +1,8 @@
 /*
  * test_time.c — exact times (libtlv/src/time.c): parsing in radixes 2..36,
  * fractions and their floor form for negatives, the 64-bit limits, error
- * reasons, ordering, conversion to double, and the canonical text form.
+ * reasons, ordering, differences, conversion to double, and the canonical
+ * text form.
  */
 #include "check.h"
 
@@ -287,6 +288,17 @@ static void test_round_trips(void)
     }
 }
 
+static void test_sub(void)
+{
+    char buf[160];
+    CHECK_TIME(tlv_time_sub(mk(700, 0), mk(250, 0), 10), 450, 0);
+    CHECK_TIME(tlv_time_sub(mk(2, SCALE10 / 4), mk(1, SCALE10 / 2), 10), 0, SCALE10 * 3 / 4);
+    CHECK_STR(format(tlv_time_sub(parse_ok("1.25", 10), parse_ok("3.5", 10), 10), 10, buf),
+              "-2.25");
+    CHECK_STR(format(tlv_time_sub(parse_ok("a.8", 16), parse_ok("1.c", 16), 16), 16, buf), "8.c");
+    CHECK_TIME(tlv_time_sub(mk(INT64_MIN, 0), mk(1, 0), 10), INT64_MAX, 0); /* wraps, no UB */
+}
+
 int main(void)
 {
     test_integers();
@@ -298,5 +310,6 @@ int main(void)
     test_to_double();
     test_format();
     test_round_trips();
+    test_sub();
     return CHECK_DONE();
 }

@@ -161,6 +161,14 @@ static void test_pairing_and_figures(void)
         tlv_shapes_get(s, i, &sh);
         if (strcmp(sh.rule, "st") == 0 && sh.from.ticks == 20 && strcmp(sh.resource, "A") == 0)
             CHECK_INT(sh.fill, 0xffff0000);
+        /* only the When event's shapes say their [from, to] is not a duration */
+        CHECK_INT(sh.is_when, strcmp(sh.rule, "marks") == 0);
+        /* the From event's value: attribute changes only (A waits at 20) */
+        int a_waits = sh.from.ticks == 20 && sh.resource && strcmp(sh.resource, "A") == 0;
+        if (strcmp(sh.rule, "st") == 0 || strcmp(sh.rule, "who") == 0)
+            CHECK_STR(sh.value, a_waits ? "WAIT" : "RUN");
+        else
+            CHECK(sh.value == NULL);
     }
     /* rows: resources of targeted types in file order (I is not drawn), then the rule row */
     CHECK_INT(tlv_shapes_row_count(s), 3);

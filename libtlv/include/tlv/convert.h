@@ -55,21 +55,27 @@ TLV_API void tlv_converter_set_source_name(tlv_converter *conv, const char *name
 TLV_API void tlv_converter_set_event_fn(tlv_converter *conv, tlv_event_fn fn, void *user);
 
 /* Converts one input line (without its line end; a trailing CR is ignored).
- * Returns TLV_OK, TLV_ERR_CONVERT when the line had a conversion error (the
+ * Bytes that are not text (invalid UTF-8, NUL) are read as U+FFFD, with a
+ * warning naming the line and the column of the first (the first 100 such
+ * lines are listed, the rest counted at tlv_converter_finish()). Returns TLV_OK, TLV_ERR_CONVERT when the line had a conversion error (the
  * diagnostic is recorded and the converter is ready for the next line), or
  * TLV_ERR_USAGE when the event function asked to stop. */
 TLV_API tlv_status tlv_converter_push_line(tlv_converter *conv, const char *line, size_t len);
 
 /* Feeds raw bytes; lines end at LF, CRLF or a bare CR. An unfinished last
- * line is kept until more bytes or tlv_converter_finish(). Returns as
- * tlv_converter_push_line, after converting every complete line. */
+ * line is kept until more bytes or tlv_converter_finish(). A line longer
+ * than 64 MB is not kept: it is skipped and reported as a conversion error.
+ * Returns as tlv_converter_push_line, after converting every complete line. */
 TLV_API tlv_status tlv_converter_push_bytes(tlv_converter *conv, const char *data, size_t len);
 
 /* Converts the unfinished last line, if any, and runs external-process
  * rules (when allowed): each gets the resource data as JSON, a line "---",
  * and every raw line on its standard input, and its standard output is read
- * as standard-form lines (so with such rules the raw log is kept in memory). Returns TLV_OK, or TLV_ERR_CONVERT when any line of
- * the whole conversion had an error (the output is then partial). */
+ * as standard-form lines (so with such rules the raw log is kept in memory).
+ * Adds warnings (which change no status) when the unfinished last line
+ * matched no rule (a truncated log) and when no line matched any rule.
+ * Returns TLV_OK, or TLV_ERR_CONVERT when any line of the whole conversion
+ * had an error (the output is then partial). */
 TLV_API tlv_status tlv_converter_finish(tlv_converter *conv);
 
 /* How long an external-process rule may run before it is killed and
@@ -89,6 +95,7 @@ typedef struct tlv_convert_stats {
     uint64_t error_lines;     /* lines with a conversion error */
 } tlv_convert_stats;
 
+/* Fills *out with the counts so far (cheap; may be called after any push). */
 TLV_API void tlv_converter_stats(const tlv_converter *conv, tlv_convert_stats *out);
 
 /* The value of resource.attr at time *at (NULL: after every event converted

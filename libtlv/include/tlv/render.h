@@ -51,6 +51,37 @@ TLV_API tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *shapes,
 TLV_API double tlv_view_x(const tlv_view *view, double t);
 TLV_API double tlv_view_time(const tlv_view *view, double x);
 
+/* Where tlv_render_rgba puts the parts of a view over the rows of `shapes`
+ * (NULL: no rows), in pixels: the same arithmetic as the frame, without
+ * fonts, so that an interactive viewer can hit-test and scroll. */
+typedef struct tlv_view_layout {
+    int label_width;     /* the label column is x in [0, label_width) */
+    int ruler_height;    /* the ruler is y in [0, ruler_height) */
+    double row_height;   /* pixels per row band; fractional when rows are fitted */
+    size_t row_count;    /* rows of the shapes */
+    size_t first_row;    /* rows [first_row, end_row) are at least partly visible; */
+    size_t end_row;      /* row r's band starts at y = ruler_height + (r - first_row) * row_height */
+} tlv_view_layout;
+
+/* Fills *out for `view` (which must satisfy what tlv_render_rgba asks of
+ * it; the result is unspecified otherwise). */
+TLV_API void tlv_view_get_layout(const tlv_view *view, const tlv_shapes *shapes,
+                                 tlv_view_layout *out);
+
+/* The row whose band holds pixel row y of the view, or -1 when y is in the
+ * ruler or below the last row. */
+TLV_API long tlv_view_row_at(const tlv_view *view, const tlv_shapes *shapes, double y);
+
+/* Writes time (or duration) t, in units of `time_scale` (the trace's
+ * TimeScale, see tlv_rules_time_scale; NULL for none), as the ruler does:
+ * with an SI prefix chosen by magnitude when the scale is a unit of seconds
+ * ("us": 1250 -> "1.25 ms"), else with k/M/G and the scale's word. `step` > 0
+ * is the spacing of neighbouring values, which decides the decimals kept; 0
+ * keeps up to 3. The text is NUL-terminated and cut to `size` (64 bytes are
+ * always enough). Returns buf. */
+TLV_API char *tlv_view_time_text(double t, double step, const char *time_scale, char *buf,
+                                 size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -24,6 +24,8 @@ typedef struct tlv_trace tlv_trace;
  * it). Feed it like a converter, then finish it. *out is NULL only on
  * TLV_ERR_NOMEM. */
 TLV_API tlv_status tlv_trace_new(const tlv_rules *rules, tlv_trace **out);
+/* Frees the trace, its converter and every event (NULL is allowed). Shapes
+ * built from it must be freed first. */
 TLV_API void tlv_trace_free(tlv_trace *trace);
 
 /* The converter that feeds the trace: set its source name, push lines or
@@ -45,6 +47,30 @@ TLV_API void tlv_trace_event(const tlv_trace *trace, size_t i, tlv_event *out);
 /* First and last event times (both zero for an empty trace). */
 TLV_API tlv_time tlv_trace_start(const tlv_trace *trace);
 TLV_API tlv_time tlv_trace_end(const tlv_trace *trace);
+
+/* The trace's resources: those of the rule set in resource-file order, then
+ * any created while converting (in order of creation). Name and type name
+ * of resource i (NULL when i is out of range) live as long as the trace. */
+TLV_API size_t tlv_trace_resource_count(const tlv_trace *trace);
+TLV_API const char *tlv_trace_resource_name(const tlv_trace *trace, size_t i);
+TLV_API const char *tlv_trace_resource_type(const tlv_trace *trace, size_t i);
+
+/* Index of the first event at or after time t in (time, line) order, or
+ * tlv_trace_event_count() when every event is before t: iterate a time range
+ * from there with tlv_trace_event(). O(log n). Call after tlv_trace_finish. */
+TLV_API size_t tlv_trace_seek(const tlv_trace *trace, tlv_time t);
+
+/* The value of resource.attr at time *at (NULL: at the end of the trace):
+ * its last change at or before *at — every change at *at itself included —
+ * else its initial value from the resource file or the type's Default (ask
+ * at a time before tlv_trace_start() for that initial value). Sets *value to
+ * a string that lives as long as the trace. Returns TLV_OK, or TLV_ERR_USAGE
+ * (and leaves *value alone) when the resource is not in the rule set or its
+ * type has no such attribute. O(log n) in the number of changes of that
+ * attribute; reads the trace only, so it may be called during conversion
+ * (the state so far) as well as after tlv_trace_finish. */
+TLV_API tlv_status tlv_trace_attr_at(const tlv_trace *trace, const char *resource,
+                                     const char *attr, const tlv_time *at, const char **value);
 
 /* The shapes of a trace. */
 typedef struct tlv_shapes tlv_shapes;
@@ -72,10 +98,13 @@ typedef struct tlv_shapes_options {
  * trace must outlive the shapes. */
 TLV_API tlv_status tlv_shapes_build(const tlv_trace *trace, const tlv_shapes_options *opts,
                                     tlv_shapes **out);
+/* Frees the shapes (NULL is allowed). */
 TLV_API void tlv_shapes_free(tlv_shapes *shapes);
+/* Rule errors found while building, owned by the shapes (NULL for NULL). */
 TLV_API const tlv_diags *tlv_shapes_diags(const tlv_shapes *shapes);
 
-/* Rows, top to bottom. */
+/* Rows, top to bottom: their number, and row `row` (< the count) described
+ * in *out, whose strings live as long as the shapes. */
 TLV_API size_t tlv_shapes_row_count(const tlv_shapes *shapes);
 typedef struct tlv_row_info {
     const char *label;        /* display name of the resource, rule or processor */
@@ -98,10 +127,18 @@ typedef struct tlv_shape_info {
     int has_fill;
     uint32_t pen;             /* 0xAARRGGBB; valid when has_pen */
     int has_pen;
+    int is_when;              /* drawn for a "When" event: it happened at `from`;
+                                 `to` is its next occurrence on the same resource
+                                 (or the trace end), the area its figures are
+                                 placed in, not a duration */
+    const char *value;        /* the value the From (or When) event set, when it
+                                 is an attribute change (e.g. "RUNNING" for a
+                                 state bar; the initial value for an interval
+                                 from the trace start), else NULL */
 } tlv_shape_info;
 
 /* All shapes, ordered by rule, event, resource, from (the order of
- * `tlv shapes`). */
+ * `tlv shapes`): their number, and shape i (< the count) in *out. */
 TLV_API size_t tlv_shapes_count(const tlv_shapes *shapes);
 TLV_API void tlv_shapes_get(const tlv_shapes *shapes, size_t i, tlv_shape_info *out);
 

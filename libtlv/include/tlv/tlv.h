@@ -113,6 +113,10 @@ typedef struct tlv_time {
 /* Compares two times: negative, zero or positive. */
 TLV_API int tlv_time_cmp(tlv_time a, tlv_time b);
 
+/* a - b, exact, for times of the same `radix` (a duration when a >= b). The
+ * difference must fit in 64-bit ticks. */
+TLV_API tlv_time tlv_time_sub(tlv_time a, tlv_time b, int radix);
+
 /* The time as a double, in units of the trace's TimeScale. */
 TLV_API double tlv_time_to_double(tlv_time t, int radix);
 

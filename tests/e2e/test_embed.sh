@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# test_embed.sh — libtlv as an embedder gets it: installs the build into a
+# temporary prefix (cmake --install), checks what is installed, then builds
+# samples/embed/embed.c against the installed library three ways — a cc line
+# with pkg-config, the sample's Makefile, and a CMake project using
+# find_package(tlv) (tlv::tlv and tlv::tlv_static) — and runs each on the
+# mini log fed through standard input, expecting the exact running times;
+# and that the installed library and command find the installed rules.
+. "$(dirname "$0")/lib.sh"
+
+BUILD="$(dirname "$TLV")"
+PREFIX="$TMP/prefix"
+MINI="$SRC/tests/e2e/mini"
+# A sanitizer build installs an instrumented library: its users need the runtime too.
+SAN=""
+[ "${TLV_SANITIZE:-0}" = 1 ] && SAN="-fsanitize=address,undefined"
+
+run cmake --install "$BUILD" --prefix "$PREFIX"
+expect_status 0 "cmake --install"
+for f in bin/tlv include/tlv/tlv.h include/tlv/convert.h include/tlv/shapes.h \
+         include/tlv/render.h include/tlv/rules.h share/tlv/rules/toppers_asp.cnv; do
+  checks=$((checks + 1))
+  [ -f "$PREFIX/$f" ] || fail "not installed: $f"
+done
+pc="$(find "$PREFIX" -name libtlv.pc)"
+for f in libtlv.a libtlv.so libtlv.so.0 pkgconfig/libtlv.pc cmake/tlv/tlvConfig.cmake; do
+  checks=$((checks + 1))
+  [ -e "$(dirname "$(dirname "$pc")")/$f" ] || fail "not installed in the library directory: $f"
+done
+
+export PKG_CONFIG_PATH="$(dirname "$pc")"
+run pkg-config --modversion libtlv
+expect_line "$TMP/out" "$(sed -n 's/^#define TLV_VERSION_STRING "\(.*\)"$/\1/p' "$SRC/libtlv/include/tlv/tlv.h")" "pkg-config --modversion"
+libdir="$(pkg-config --variable=libdir libtlv)"
+
+cat >"$TMP/expected" <<'OUT'
+IDLE_LOOP 400 us
+ctrl 300 us
+log 150 us
+OUT
+
+# run_embed BINARY WHAT: the mini log through standard input, exact output.
+run_embed() {
+  "$1" -R "$MINI" "$MINI/mini.res" <"$MINI/mini.log" >"$TMP/out" 2>"$TMP/err"
+  status=$?
+  expect_status 0 "$2"
+  checks=$((checks + 1))
+  cmp -s "$TMP/out" "$TMP/expected" || fail "$2: output differs:$(echo; diff "$TMP/expected" "$TMP/out")"
+}
+
+# 1. A cc line, as the sample's README gives it.
+# shellcheck disable=SC2046
+run cc -std=c11 -Wall -Wextra -Werror $SAN $(pkg-config --cflags libtlv) \
+  -o "$TMP/embed" "$SRC/samples/embed/embed.c" $(pkg-config --libs libtlv) -Wl,-rpath,"$libdir"
+expect_status 0 "cc embed.c with pkg-config"
+[ "$status" -eq 0 ] && run_embed "$TMP/embed" "embed (cc + pkg-config)"
+checks=$((checks + 1))
+readelf -d "$TMP/embed" | grep -q 'NEEDED.*libtlv\.so\.0' || fail "embed is not linked to libtlv.so.0"
+
+# 2. The sample's Makefile.
+mkdir -p "$TMP/make" && cp "$SRC/samples/embed/embed.c" "$SRC/samples/embed/Makefile" "$TMP/make/"
+run make -C "$TMP/make" CFLAGS="-std=c11 -O2 -Wall -Wextra -Werror $SAN"
+expect_status 0 "make in samples/embed"
+[ "$status" -eq 0 ] && run_embed "$TMP/make/embed" "embed (Makefile)"
+
+# 2b. Installed under another prefix than configured, the library (shared, in
+# embed; static, in the tlv command) finds its rules under that prefix: put
+# the mini rules there and leave out -R (the source tree does not have them).
+cp "$MINI"/mini.cnv "$MINI"/mini.resh "$MINI"/mini.viz "$PREFIX/share/tlv/rules/"
+"$TMP/embed" "$MINI/mini.res" <"$MINI/mini.log" >"$TMP/out" 2>"$TMP/err"
+status=$?
+expect_status 0 "embed without -R: installed rules"
+checks=$((checks + 1))
+cmp -s "$TMP/out" "$TMP/expected" || fail "embed without -R: output differs"
+run "$PREFIX/bin/tlv" convert -r "$MINI/mini.res" "$MINI/mini.log"
+expect_status 0 "installed tlv: installed rules"
+expect_line "$TMP/out" "[380]ctrl.call(sleep\(10\))" "installed tlv converts with the installed rules"
+
+# 3. find_package(tlv): the shared and the static imported targets.
+mkdir -p "$TMP/cm"
+cp "$SRC/samples/embed/embed.c" "$TMP/cm/"
+cat >"$TMP/cm/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.16)
+project(embed_cmake LANGUAGES C)
+find_package(tlv 0.1 REQUIRED)
+add_executable(embed embed.c)
+target_link_libraries(embed PRIVATE tlv::tlv)
+add_executable(embed_static embed.c)
+target_link_libraries(embed_static PRIVATE tlv::tlv_static)
+CM
+run cmake -S "$TMP/cm" -B "$TMP/cm/build" -DCMAKE_PREFIX_PATH="$PREFIX" \
+  -DCMAKE_C_FLAGS="$SAN" -DCMAKE_EXE_LINKER_FLAGS="$SAN"
+expect_status 0 "cmake configure with find_package(tlv)"
+run cmake --build "$TMP/cm/build"
+expect_status 0 "cmake build against tlv::tlv and tlv::tlv_static"
+if [ "$status" -eq 0 ]; then
+  run_embed "$TMP/cm/build/embed" "embed (find_package, tlv::tlv)"
+  run_embed "$TMP/cm/build/embed_static" "embed (find_package, tlv::tlv_static)"
+fi
+
+finish

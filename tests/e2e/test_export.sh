@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# test_export.sh — tlv export --format csv on the mini rule set: the header,
+# known rows (quoting per RFC 4180, CRLF line ends, When instants with a zero
+# duration), one row per distinct shape group of `tlv shapes`; and the usage
+# errors of tlv export. The Chrome JSON is checked by tests/unit/test_export.c.
+. "$(dirname "$0")/lib.sh"
+
+MINI="$SRC/tests/e2e/mini"
+R=(-R "$MINI" -r "$MINI/mini.res")
+
+run "$TLV" export --format csv "${R[@]}" "$MINI/mini.log" -o "$TMP/out.csv"
+expect_status 0 "export --format csv"
+tr -d '\r' <"$TMP/out.csv" >"$TMP/csv"
+checks=$((checks + 1))
+[ "$(grep -c $'\r$' "$TMP/out.csv")" -eq "$(wc -l <"$TMP/out.csv")" ] || fail "csv: not every line ends with CRLF"
+checks=$((checks + 1))
+[ "$(head -1 "$TMP/csv")" = "rule,event,resource,start,end,duration,value" ] || fail "csv header: $(head -1 "$TMP/csv")"
+expect_line "$TMP/csv" 'calls,call,ctrl,150,180,30,"read(a, b)"' "csv: a text with a comma is quoted"
+expect_line "$TMP/csv" 'calls,call,log,620,650,30,"print(""x"")"' "csv: quotes are doubled"
+expect_line "$TMP/csv" 'calls,call,ctrl,380,520,140,sleep(10)' "csv: a plain text"
+expect_line "$TMP/csv" 'taskState,state,ctrl,100,300,200,RUNNING' "csv: the From event's value"
+expect_line "$TMP/csv" 'taskState,state,log,100,250,150,WAITING' "csv: the initial value from the trace start"
+expect_line "$TMP/csv" 'irq,fire,TIMER,200,200,0,RUNNING' "csv: a When instant"
+
+# One row per group of primitives drawn by one event over one interval.
+run "$TLV" shapes "${R[@]}" "$MINI/mini.log"
+expect_status 0 "shapes"
+groups="$(sed 's/,"type":.*"row":\([0-9]*\)}$/ \1/' "$TMP/out" | sort -u | wc -l)"
+checks=$((checks + 1))
+[ "$(($(wc -l <"$TMP/csv") - 1))" -eq "$groups" ] || fail "csv: $(($(wc -l <"$TMP/csv") - 1)) rows for $groups shape groups"
+
+# The same from standard input, to standard output.
+run "$TLV" export -f csv "${R[@]}" - <"$MINI/mini.log"
+expect_status 0 "export csv from stdin"
+checks=$((checks + 1))
+cmp -s "$TMP/out" "$TMP/out.csv" || fail "csv from stdin differs"
+
+run "$TLV" export --format=xml "${R[@]}" "$MINI/mini.log"
+expect_status 2 "unknown format"
+expect_contains "$TMP/err" "unknown format 'xml' (chrome or csv)" "unknown format message"
+run "$TLV" export "$MINI/mini.log"
+expect_status 2 "no resource file"
+expect_contains "$TMP/err" "a resource file is needed" "no resource file message"
+run "$TLV" export "${R[@]}" --us-per-unit 0 "$MINI/mini.log"
+expect_status 2 "bad --us-per-unit"
+run "$TLV" export --help
+expect_status 0 "export --help"
+expect_contains "$TMP/out" "Chrome Trace Event JSON" "export --help text"
+
+# Chrome: times in microseconds from the TimeScale (ms here), or as told.
+sed 's/"TimeScale": "us"/"TimeScale": "ms"/' "$MINI/mini.res" >"$TMP/ms.res"
+run "$TLV" export -R "$MINI" -r "$TMP/ms.res" "$MINI/mini.log"
+expect_status 0 "export with TimeScale ms"
+expect_contains "$TMP/out" '"name":"sleep(10)","cat":"calls","ph":"X","ts":380000,"dur":140000' "ms to us"
+sed 's/"TimeScale": "us"/"TimeScale": "cycles"/' "$MINI/mini.res" >"$TMP/cy.res"
+run "$TLV" export -R "$MINI" -r "$TMP/cy.res" "$MINI/mini.log" --us-per-unit 0.5
+expect_status 0 "export with --us-per-unit"
+expect_contains "$TMP/out" '"ts":190,"dur":70' "--us-per-unit"
+
+finish

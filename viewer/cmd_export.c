@@ -1,0 +1,583 @@
+/*
+ * cmd_export.c — `tlv export`: the drawn trace for other tools. The shapes
+ * one event draws over one interval (a bar and its label) are one interval
+ * here. --format chrome writes Chrome Trace Event JSON, which Perfetto UI and
+ * chrome://tracing open: a complete event per interval, an instant event per
+ * When event or zero-length interval, a thread per row and a process per
+ * group of rows (resource type). --format csv writes one RFC 4180 row per
+ * interval.
+ */
+#include "cli.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char export_help[] =
+    "usage: tlv export [--format chrome|csv] [-R DIR]... -r FILE.res [-o OUT] [--per-cpu]\n"
+    "                  [--allow-scripts] LOG|-\n"
+    "\n"
+    "Converts LOG (or reads a standard-form trace), applies the visualization rules\n"
+    "and writes the result for other tools. The primitives one rule event draws\n"
+    "over one time interval (a bar and its label) make one interval.\n"
+    "\n"
+    "  -f, --format chrome       Chrome Trace Event JSON (the default), for Perfetto UI\n"
+    "                            (ui.perfetto.dev) and chrome://tracing: a complete\n"
+    "                            event (\"X\") per interval, an instant event (\"i\") per\n"
+    "                            When event or zero-length interval, named by the\n"
+    "                            interval's text or value; a thread per row (a row\n"
+    "                            whose intervals overlap without nesting gets extra\n"
+    "                            threads \"ROW (2)\"...), a process per row group\n"
+    "                            (resource type, or processor with --per-cpu); times\n"
+    "                            in microseconds from the resource file's TimeScale\n"
+    "  -f, --format csv          one row per interval: rule,event,resource,start,end,\n"
+    "                            duration,value (trace time units; value is the text\n"
+    "                            drawn, else the value of the event that opened the\n"
+    "                            interval); RFC 4180 (CRLF, quoted when needed)\n"
+    "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
+    "  -o, --output OUT          write to OUT instead of standard output\n"
+    "      --per-cpu             add a row per processor (attribute prcId)\n"
+    "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
+    "      --us-per-unit X       microseconds per trace time unit (needed when the\n"
+    "                            TimeScale is not s, ms, us or ns; 1 otherwise)\n"
+    "\n"
+    "Exit status: 0 ok; 1 written, but some lines or rules had errors; 2 bad usage,\n"
+    "unreadable input or rule files with errors.\n";
+
+typedef struct export_args {
+    rule_args rules;
+    const char *output, *input, *cpu_attribute, *format;
+    double us_per_unit; /* 0: from the TimeScale */
+} export_args;
+
+/* One interval: the first shape of its group, with the group's text. */
+typedef struct interval {
+    tlv_shape_info sh;
+    const char *text;
+    size_t lane;        /* chrome: which of its row's threads */
+} interval;
+
+typedef struct interval_list {
+    interval *v;
+    size_t n, cap;
+} interval_list;
+
+/* ---- arguments -------------------------------------------------------------------- */
+
+static int parse_option(export_args *a, int argc, char **argv, int *i)
+{
+    const char *s = argv[*i];
+    if ((strcmp(s, "-f") == 0 || strcmp(s, "--format") == 0) && *i + 1 < argc) {
+        a->format = argv[++*i];
+    } else if (strncmp(s, "--format=", 9) == 0) {
+        a->format = s + 9;
+    } else if ((strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) && *i + 1 < argc) {
+        a->output = argv[++*i];
+    } else if (strcmp(s, "--per-cpu") == 0) {
+        a->cpu_attribute = a->cpu_attribute ? a->cpu_attribute : "prcId";
+    } else if (strcmp(s, "--cpu-attribute") == 0 && *i + 1 < argc) {
+        a->cpu_attribute = argv[++*i];
+    } else if (strcmp(s, "--us-per-unit") == 0 && *i + 1 < argc) {
+        char *end;
+        a->us_per_unit = strtod(argv[++*i], &end);
+        if (*end || !(a->us_per_unit > 0)) {
+            usage_error("export", "--us-per-unit needs a positive number, not '%s'", argv[*i]);
+            return -1;
+        }
+    } else {
+        usage_error("export", "unknown option '%s'", s);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_export_args(export_args *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    a->format = "chrome";
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        int r = parse_rule_arg(&a->rules, argc, argv, &i);
+        if (r < 0)
+            return -1;
+        if (r > 0)
+            continue;
+        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+            fputs(export_help, stdout);
+            exit(EXIT_OK);
+        } else if (s[0] == '-' && s[1]) {
+            if (parse_option(a, argc, argv, &i) < 0)
+                return -1;
+        } else if (a->input) {
+            usage_error("export", "one log at a time ('%s' and '%s' given)", a->input, s);
+            return -1;
+        } else {
+            a->input = s;
+        }
+    }
+    if (strcmp(a->format, "chrome") != 0 && strcmp(a->format, "csv") != 0) {
+        usage_error("export", "unknown format '%s' (chrome or csv)", a->format);
+        return -1;
+    }
+    if (!a->rules.res_path) {
+        usage_error("export", "a resource file is needed: -r FILE.res");
+        return -1;
+    }
+    if (!a->input) {
+        usage_error("export", "no log given (use '-' for standard input)");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- shapes to intervals ---------------------------------------------------------- */
+
+static int same_name(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Whether sh was drawn by the same event over the same interval as iv. */
+static int same_interval(const interval *iv, const tlv_shape_info *sh)
+{
+    const tlv_shape_info *f = &iv->sh;
+    return f->row == sh->row && f->is_when == sh->is_when && tlv_time_cmp(f->from, sh->from) == 0 &&
+           tlv_time_cmp(f->to, sh->to) == 0 && same_name(f->resource, sh->resource) &&
+           strcmp(f->event, sh->event) == 0 && strcmp(f->rule, sh->rule) == 0;
+}
+
+/* Shapes come ordered by rule, event, resource and start, and the primitives
+ * of one figure are consecutive: a group is a run of equal keys. */
+static int collect_intervals(const tlv_shapes *shapes, interval_list *out)
+{
+    size_t n = tlv_shapes_count(shapes);
+    for (size_t i = 0; i < n; i++) {
+        tlv_shape_info sh;
+        tlv_shapes_get(shapes, i, &sh);
+        interval *last = out->n ? &out->v[out->n - 1] : NULL;
+        if (last && same_interval(last, &sh)) {
+            if (!last->text)
+                last->text = sh.text;
+            continue;
+        }
+        if (out->n == out->cap) {
+            size_t cap = out->cap ? out->cap * 2 : 256;
+            interval *v = realloc(out->v, cap * sizeof *v);
+            if (!v)
+                return -1;
+            out->v = v;
+            out->cap = cap;
+        }
+        interval *iv = &out->v[out->n++];
+        iv->sh = sh;
+        iv->text = sh.text;
+        iv->lane = 0;
+    }
+    return 0;
+}
+
+static int is_instant(const interval *iv)
+{
+    return iv->sh.is_when || tlv_time_cmp(iv->sh.from, iv->sh.to) == 0;
+}
+
+/* ---- CSV -------------------------------------------------------------------------- */
+
+/* RFC 4180: quoted when it holds a comma, a quote or a line end; quotes doubled. */
+static void csv_field(FILE *out, const char *s)
+{
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void write_csv(FILE *out, const interval_list *l, int radix)
+{
+    fputs("rule,event,resource,start,end,duration,value\r\n", out);
+    for (size_t i = 0; i < l->n; i++) {
+        const interval *iv = &l->v[i];
+        tlv_time end = iv->sh.is_when ? iv->sh.from : iv->sh.to;
+        char start_s[160], end_s[160], dur_s[160];
+        time_text(iv->sh.from, radix, start_s, sizeof start_s);
+        time_text(end, radix, end_s, sizeof end_s);
+        time_text(tlv_time_sub(end, iv->sh.from, radix), radix, dur_s, sizeof dur_s);
+        csv_field(out, iv->sh.rule);
+        fputc(',', out);
+        csv_field(out, iv->sh.event);
+        fputc(',', out);
+        csv_field(out, iv->sh.resource);
+        fprintf(out, ",%s,%s,%s,", start_s, end_s, dur_s);
+        csv_field(out, iv->text ? iv->text : iv->sh.value);
+        fputs("\r\n", out);
+    }
+}
+
+/* ---- Chrome Trace Event JSON ------------------------------------------------------ */
+
+/* Microseconds per unit of the TimeScale; 0 when it is not a time unit. */
+static double us_per_unit(const char *scale)
+{
+    static const struct {
+        const char *name;
+        double us;
+    } units[] = {{"s", 1e6},  {"ms", 1e3},        {"us", 1},         {"\xc2\xb5s", 1},
+                 {"\xce\xbcs", 1}, {"ns", 1e-3}, {"ps", 1e-6}};
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+        if (strcmp(scale, units[i].name) == 0)
+            return units[i].us;
+    return 0;
+}
+
+/* Sorts a row's intervals by start, longest first, so enclosing ones come
+ * before what they enclose. */
+static int by_start_longest_first(const void *pa, const void *pb)
+{
+    const interval *x = *(interval *const *)pa, *y = *(interval *const *)pb;
+    int c = tlv_time_cmp(x->sh.from, y->sh.from);
+    if (c)
+        return c;
+    c = tlv_time_cmp(y->sh.to, x->sh.to);
+    if (c)
+        return c;
+    return x < y ? -1 : x > y;
+}
+
+/* A lane is a stack of the ends of the intervals open in it. */
+typedef struct lane {
+    tlv_time *end;
+    size_t n, cap;
+} lane;
+
+/* Whether iv nests in the lane once the intervals ended before it are
+ * popped; pushes it when it does. */
+static int lane_take(lane *ln, const interval *iv)
+{
+    while (ln->n && tlv_time_cmp(ln->end[ln->n - 1], iv->sh.from) <= 0)
+        ln->n--;
+    if (ln->n && tlv_time_cmp(ln->end[ln->n - 1], iv->sh.to) < 0)
+        return 0;
+    if (ln->n == ln->cap) {
+        size_t cap = ln->cap ? ln->cap * 2 : 8;
+        tlv_time *e = realloc(ln->end, cap * sizeof *e);
+        if (!e)
+            return -1;
+        ln->end = e;
+        ln->cap = cap;
+    }
+    ln->end[ln->n++] = iv->sh.to;
+    return 1;
+}
+
+/* Chrome and Perfetto require the complete events of one thread to nest: a
+ * row's intervals that overlap without nesting (a call spanning two states)
+ * go to further lanes. Returns the number of lanes used, or -1. */
+static long assign_lanes(interval **iv, size_t n)
+{
+    qsort(iv, n, sizeof *iv, by_start_longest_first);
+    lane *lanes = NULL;
+    size_t nlanes = 0;
+    long rc = 1;
+    for (size_t i = 0; i < n && rc > 0; i++) {
+        size_t l = 0;
+        int took = 0;
+        for (; l < nlanes && !took; l++)
+            took = lane_take(&lanes[l], iv[i]);
+        if (took < 0) {
+            rc = -1;
+        } else if (took) {
+            iv[i]->lane = l - 1;
+        } else {
+            lane *grown = realloc(lanes, (nlanes + 1) * sizeof *lanes);
+            if (!grown) {
+                rc = -1;
+                break;
+            }
+            lanes = grown;
+            memset(&lanes[nlanes], 0, sizeof *lanes);
+            iv[i]->lane = nlanes++;
+            rc = lane_take(&lanes[iv[i]->lane], iv[i]) < 0 ? -1 : 1;
+        }
+    }
+    for (size_t l = 0; l < nlanes; l++)
+        free(lanes[l].end);
+    free(lanes);
+    return rc < 0 ? -1 : (long)(nlanes ? nlanes : 1);
+}
+
+/* Per row: the first thread id and the number of lanes; per group: its pid. */
+typedef struct chrome_layout {
+    size_t *first_tid, *nlanes, *pid;
+    const char **groups;   /* by pid - 1 */
+    size_t ngroups;
+    int *used;             /* rows with intervals */
+} chrome_layout;
+
+static void layout_free(chrome_layout *c)
+{
+    free(c->first_tid);
+    free(c->nlanes);
+    free(c->pid);
+    free(c->groups);
+    free(c->used);
+}
+
+static size_t group_pid(chrome_layout *c, const char *group)
+{
+    for (size_t g = 0; g < c->ngroups; g++)
+        if (same_name(c->groups[g], group))
+            return g + 1;
+    c->groups[c->ngroups++] = group;
+    return c->ngroups;
+}
+
+/* The intervals grouped by row (a counting sort): row r's are
+ * (*by_row)[start[r] .. start[r + 1]). */
+static int bucket_by_row(interval_list *l, size_t nrows, interval ***by_row, size_t **start)
+{
+    *by_row = malloc((l->n + 1) * sizeof **by_row);
+    *start = calloc(nrows + 2, sizeof **start);
+    if (!*by_row || !*start)
+        return -1;
+    for (size_t i = 0; i < l->n; i++)
+        (*start)[l->v[i].sh.row + 2]++;
+    for (size_t r = 0; r < nrows; r++)
+        (*start)[r + 2] += (*start)[r + 1];
+    for (size_t i = 0; i < l->n; i++) /* start[r + 1] is row r's next free slot */
+        (*by_row)[(*start)[l->v[i].sh.row + 1]++] = &l->v[i];
+    return 0;
+}
+
+/* Lanes of one row's complete events (its instants go in its first lane). */
+static long row_lanes(interval **iv, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!is_instant(iv[i]))
+            iv[k++] = iv[i];
+    return assign_lanes(iv, k);
+}
+
+static int lay_out_rows(chrome_layout *c, const tlv_shapes *shapes, interval_list *l)
+{
+    size_t nrows = tlv_shapes_row_count(shapes);
+    interval **by_row = NULL;
+    size_t *start = NULL;
+    c->first_tid = calloc(nrows + 1, sizeof *c->first_tid);
+    c->nlanes = calloc(nrows + 1, sizeof *c->nlanes);
+    c->pid = calloc(nrows + 1, sizeof *c->pid);
+    c->groups = calloc(nrows + 1, sizeof *c->groups);
+    c->used = calloc(nrows + 1, sizeof *c->used);
+    int rc = bucket_by_row(l, nrows, &by_row, &start) == 0 && c->first_tid && c->nlanes &&
+             c->pid && c->groups && c->used ? 0 : -1;
+    size_t next_tid = 1;
+    for (size_t r = 0; r < nrows && rc == 0; r++) {
+        size_t n = start[r + 1] - start[r];
+        long lanes = row_lanes(by_row + start[r], n);
+        if (lanes < 0)
+            rc = -1;
+        tlv_row_info row;
+        tlv_shapes_row(shapes, r, &row);
+        c->used[r] = n > 0;
+        c->nlanes[r] = (size_t)lanes;
+        c->first_tid[r] = next_tid;
+        next_tid += n ? (size_t)lanes : 0;
+        c->pid[r] = n ? group_pid(c, row.group) : 0;
+    }
+    free(by_row);
+    free(start);
+    return rc;
+}
+
+/* Writes one JSON object as an element of the traceEvents array. */
+static int emit(FILE *out, cJSON *o, int *first)
+{
+    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    if (!text)
+        return -1;
+    int rc = fprintf(out, "%s%s", *first ? "\n" : ",\n", text) < 0 ? -1 : 0;
+    *first = 0;
+    free(text);
+    return rc;
+}
+
+static cJSON *metadata(const char *name, size_t pid, size_t tid, const char *key,
+                       cJSON *value)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *args = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddStringToObject(o, "ph", "M");
+    cJSON_AddNumberToObject(o, "pid", (double)pid);
+    cJSON_AddNumberToObject(o, "tid", (double)tid);
+    cJSON_AddItemToObject(args, key, value);
+    cJSON_AddItemToObject(o, "args", args);
+    return o;
+}
+
+static int write_metadata(FILE *out, const tlv_shapes *shapes, const chrome_layout *c,
+                          int *first)
+{
+    int rc = 0;
+    for (size_t g = 0; g < c->ngroups && rc == 0; g++) {
+        const char *name = c->groups[g] ? c->groups[g] : "";
+        rc = emit(out, metadata("process_name", g + 1, 0, "name", cJSON_CreateString(name)),
+                  first);
+        if (rc == 0)
+            rc = emit(out, metadata("process_sort_index", g + 1, 0, "sort_index",
+                                    cJSON_CreateNumber((double)g)), first);
+    }
+    for (size_t r = 0; r < tlv_shapes_row_count(shapes) && rc == 0; r++) {
+        tlv_row_info row;
+        tlv_shapes_row(shapes, r, &row);
+        for (size_t l = 0; c->used[r] && l < c->nlanes[r] && rc == 0; l++) {
+            char name[512];
+            snprintf(name, sizeof name, l ? "%s (%zu)" : "%s", row.label, l + 1);
+            size_t tid = c->first_tid[r] + l;
+            rc = emit(out, metadata("thread_name", c->pid[r], tid, "name",
+                                    cJSON_CreateString(name)), first);
+            if (rc == 0)
+                rc = emit(out, metadata("thread_sort_index", c->pid[r], tid, "sort_index",
+                                        cJSON_CreateNumber((double)tid)), first);
+        }
+    }
+    return rc;
+}
+
+static cJSON *trace_event(const interval *iv, const chrome_layout *c, double us, int radix)
+{
+    const tlv_shape_info *sh = &iv->sh;
+    /* What a reader looks for: the drawn text, else for an interval the value
+     * that opened it (the state), for an instant its event's name. */
+    const char *name = iv->text              ? iv->text
+                       : sh->value && !sh->is_when ? sh->value
+                                                   : sh->event;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddStringToObject(o, "cat", sh->rule);
+    double ts = tlv_time_to_double(sh->from, radix) * us;
+    if (is_instant(iv)) {
+        cJSON_AddStringToObject(o, "ph", "i");
+        cJSON_AddStringToObject(o, "s", "t");
+        cJSON_AddNumberToObject(o, "ts", ts);
+    } else {
+        cJSON_AddStringToObject(o, "ph", "X");
+        cJSON_AddNumberToObject(o, "ts", ts);
+        cJSON_AddNumberToObject(o, "dur", tlv_time_to_double(tlv_time_sub(sh->to, sh->from, radix),
+                                                             radix) * us);
+    }
+    cJSON_AddNumberToObject(o, "pid", (double)c->pid[sh->row]);
+    cJSON_AddNumberToObject(o, "tid", (double)(c->first_tid[sh->row] + iv->lane));
+    cJSON *args = cJSON_CreateObject();
+    cJSON_AddStringToObject(args, "event", sh->event);
+    if (sh->resource)
+        cJSON_AddStringToObject(args, "resource", sh->resource);
+    if (sh->value)
+        cJSON_AddStringToObject(args, "value", sh->value);
+    char t[160];
+    time_text(sh->from, radix, t, sizeof t);
+    cJSON_AddItemToObject(args, "from", cJSON_CreateRaw(t));
+    time_text(sh->to, radix, t, sizeof t);
+    cJSON_AddItemToObject(args, sh->is_when ? "next" : "to", cJSON_CreateRaw(t));
+    cJSON_AddItemToObject(o, "args", args);
+    return o;
+}
+
+static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_shapes *shapes,
+                        interval_list *l, double us, const char *input)
+{
+    chrome_layout c = {0};
+    if (lay_out_rows(&c, shapes, l) < 0) {
+        layout_free(&c);
+        return -1;
+    }
+    int radix = tlv_rules_time_radix(rules);
+    int first = 1;
+    fputs("{\"traceEvents\":[", out);
+    int rc = write_metadata(out, shapes, &c, &first);
+    for (size_t i = 0; i < l->n && rc == 0; i++)
+        rc = emit(out, trace_event(&l->v[i], &c, us, radix), &first);
+    cJSON *other = cJSON_CreateObject();
+    cJSON_AddStringToObject(other, "source", input);
+    cJSON_AddStringToObject(other, "timeScale", tlv_rules_time_scale(rules));
+    cJSON_AddNumberToObject(other, "usPerUnit", us);
+    char generator[64];
+    snprintf(generator, sizeof generator, "tlv %s", tlv_version());
+    cJSON_AddStringToObject(other, "generator", generator);
+    char *text = cJSON_PrintUnformatted(other);
+    cJSON_Delete(other);
+    if (rc == 0 && text)
+        fprintf(out, "\n],\"otherData\":%s}\n", text);
+    free(text);
+    layout_free(&c);
+    return rc == 0 && text ? 0 : -1;
+}
+
+/* ---- the command ------------------------------------------------------------------ */
+
+/* The µs per unit to use, saying so when the TimeScale is no time unit. */
+static double time_factor(const export_args *a, const tlv_rules *rules)
+{
+    if (a->us_per_unit > 0)
+        return a->us_per_unit;
+    const char *scale = tlv_rules_time_scale(rules);
+    double us = us_per_unit(scale);
+    if (us > 0)
+        return us;
+    fprintf(stderr, "%s export: TimeScale '%s' is not s, ms, us or ns: one unit is written as "
+            "1 us (set --us-per-unit)\n", prog, scale);
+    return 1;
+}
+
+static int write_export(const export_args *a, const tlv_rules *rules, const tlv_shapes *shapes)
+{
+    interval_list l = {0};
+    FILE *out = NULL;
+    int rc = collect_intervals(shapes, &l);
+    if (rc == 0) {
+        out = a->output ? fopen(a->output, "wb") : stdout;
+        if (!out)
+            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, a->output, strerror(errno));
+        rc = out ? 0 : -1;
+    }
+    if (rc == 0 && strcmp(a->format, "csv") == 0)
+        write_csv(out, &l, tlv_rules_time_radix(rules));
+    else if (rc == 0)
+        rc = write_chrome(out, rules, shapes, &l, time_factor(a, rules), a->input);
+    if (out && ferror(out))
+        rc = -1;
+    if (out && ((out != stdout && fclose(out) != 0) || (out == stdout && fflush(out) != 0)))
+        rc = -1;
+    free(l.v);
+    return rc;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    export_args a;
+    if (parse_export_args(&a, argc, argv) < 0)
+        return EXIT_USAGE;
+    tlv_rules *rules;
+    tlv_trace *trace;
+    tlv_shapes *shapes;
+    int rc = load_trace_and_shapes(&a.rules, a.input, a.cpu_attribute, &rules, &trace, &shapes);
+    if (rc != EXIT_USAGE && write_export(&a, rules, shapes) < 0) {
+        fprintf(stderr, "%s export: writing '%s' failed\n", prog, a.output ? a.output : "-");
+        rc = EXIT_USAGE;
+    }
+    tlv_shapes_free(shapes);
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
+    return rc;
+}

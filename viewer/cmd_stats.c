@@ -1,0 +1,462 @@
+/*
+ * cmd_stats.c — `tlv stats`: converts a log and reports, per resource and
+ * state, the time spent, the count of intervals and their min/mean/max
+ * duration, and per processor its utilization over the trace and over
+ * fixed windows; as text tables or JSON. The numbers come from stats.c.
+ */
+#include "cli.h"
+#include "stats.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char stats_help[] =
+    "usage: tlv stats [-R DIR]... -r FILE.res [--window T] [--json] [-o OUT] LOG|-\n"
+    "\n"
+    "Converts LOG (or reads a standard-form trace) and reports:\n"
+    " - per resource and per value of its \"state\" attribute: the number of\n"
+    "   intervals in that state, their total, min, mean and max duration (the\n"
+    "   initial value counts from the trace start, the last interval runs to the\n"
+    "   trace end; zero-length intervals are left out);\n"
+    " - per processor, its utilization: the time some resource on it was running\n"
+    "   (state=RUNNING), over the trace span, and per window with --window. The\n"
+    "   processor of a resource is its prcId attribute when some resource has one\n"
+    "   (TOPPERS/FMP); otherwise the whole trace is one processor, \"CPU\".\n"
+    "Times are in the resource file's TimeScale. No visualization rules needed.\n"
+    "\n"
+    "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
+    "      --attribute NAME      report the values of NAME instead of \"state\"\n"
+    "      --window T            utilization per window of T time units as well\n"
+    "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
+    "      --running ATTR=VALUE  what running means (default state=RUNNING)\n"
+    "      --json                one JSON object instead of text tables\n"
+    "  -o, --output OUT          write to OUT instead of standard output\n"
+    "\n"
+    "Exit status: 0 ok; 1 written, but some lines had conversion errors; 2 bad\n"
+    "usage, unreadable input or rule files with errors.\n";
+
+#define MAX_WINDOWS 1000000
+
+typedef struct stats_args {
+    rule_args rules;
+    const char *output, *input;
+    stats_options o;
+    char running_attr[256];
+    double window;          /* 0: none */
+    int json;
+} stats_args;
+
+/* ---- arguments -------------------------------------------------------------------- */
+
+static int parse_running(stats_args *a, const char *s)
+{
+    const char *eq = strchr(s, '=');
+    if (!eq || eq == s || !eq[1] || (size_t)(eq - s) >= sizeof a->running_attr) {
+        usage_error("stats", "--running needs ATTR=VALUE, not '%s'", s);
+        return -1;
+    }
+    memcpy(a->running_attr, s, (size_t)(eq - s));
+    a->running_attr[eq - s] = '\0';
+    a->o.running_attribute = a->running_attr;
+    a->o.running_value = eq + 1;
+    return 0;
+}
+
+static int parse_window(stats_args *a, const char *s)
+{
+    char *end;
+    a->window = strtod(s, &end);
+    if (*end || !(a->window > 0) || !isfinite(a->window)) {
+        usage_error("stats", "--window needs a positive number of time units, not '%s'", s);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_option(stats_args *a, int argc, char **argv, int *i)
+{
+    const char *s = argv[*i];
+    int has_value = *i + 1 < argc;
+    if ((strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) && has_value)
+        a->output = argv[++*i];
+    else if (strcmp(s, "--attribute") == 0 && has_value)
+        a->o.attribute = argv[++*i];
+    else if (strcmp(s, "--cpu-attribute") == 0 && has_value)
+        a->o.cpu_attribute = argv[++*i];
+    else if (strcmp(s, "--running") == 0 && has_value)
+        return parse_running(a, argv[++*i]);
+    else if (strcmp(s, "--window") == 0 && has_value)
+        return parse_window(a, argv[++*i]);
+    else if (strcmp(s, "--json") == 0)
+        a->json = 1;
+    else {
+        usage_error("stats", "unknown option '%s'", s);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_stats_args(stats_args *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    a->o.attribute = "state";
+    a->o.running_attribute = "state";
+    a->o.running_value = "RUNNING";
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        int r = parse_rule_arg(&a->rules, argc, argv, &i);
+        if (r < 0)
+            return -1;
+        if (r > 0)
+            continue;
+        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+            fputs(stats_help, stdout);
+            exit(EXIT_OK);
+        } else if (s[0] == '-' && s[1]) {
+            if (parse_option(a, argc, argv, &i) < 0)
+                return -1;
+        } else if (a->input) {
+            usage_error("stats", "one log at a time ('%s' and '%s' given)", a->input, s);
+            return -1;
+        } else {
+            a->input = s;
+        }
+    }
+    if (!a->rules.res_path) {
+        usage_error("stats", "a resource file is needed: -r FILE.res");
+        return -1;
+    }
+    if (!a->input) {
+        usage_error("stats", "no log given (use '-' for standard input)");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- windows ---------------------------------------------------------------------- */
+
+static size_t window_count(const trace_stats *s, double window)
+{
+    if (!(window > 0) || !(s->end > s->start))
+        return 0;
+    double n = ceil((s->end - s->start) / window);
+    return n > MAX_WINDOWS ? MAX_WINDOWS + 1 : (size_t)n;
+}
+
+/* Window k: [start + k * window, that + window], the last cut at the end. */
+static span window_at(const trace_stats *s, double window, size_t k)
+{
+    span w = {s->start + (double)k * window, s->start + (double)(k + 1) * window};
+    if (w.to > s->end)
+        w.to = s->end;
+    return w;
+}
+
+static double share(double busy, double length)
+{
+    return length > 0 ? busy / length : 0;
+}
+
+/* ---- text ------------------------------------------------------------------------- */
+
+/* A number for people: up to 3 decimals, no trailing zeros. */
+static const char *num(char *buf, size_t size, double x)
+{
+    snprintf(buf, size, "%.3f", x);
+    char *dot = strchr(buf, '.');
+    if (dot) {
+        char *end = buf + strlen(buf);
+        while (end > dot && (end[-1] == '0' || end[-1] == '.'))
+            *--end = '\0';
+    }
+    if (strcmp(buf, "-0") == 0)
+        strcpy(buf, "0");
+    return buf;
+}
+
+#define MAX_COLS 64
+#define CELL 96
+
+/* A text table: the first `left` columns aligned left, the others right. */
+typedef struct table {
+    char (*cells)[CELL];
+    size_t ncols, nrows, cap, left;
+} table;
+
+static char *cell(table *t, size_t row, size_t col)
+{
+    return t->cells[row * t->ncols + col];
+}
+
+static int add_row(table *t)
+{
+    if (t->nrows == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 16;
+        void *c = realloc(t->cells, cap * t->ncols * CELL);
+        if (!c)
+            return -1;
+        t->cells = c;
+        t->cap = cap;
+    }
+    memset(cell(t, t->nrows, 0), 0, t->ncols * CELL);
+    return (int)t->nrows++;
+}
+
+static void print_table(FILE *out, table *t)
+{
+    size_t width[MAX_COLS] = {0};
+    for (size_t r = 0; r < t->nrows; r++)
+        for (size_t c = 0; c < t->ncols; c++)
+            if (strlen(cell(t, r, c)) > width[c])
+                width[c] = strlen(cell(t, r, c));
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (size_t c = 0; c < t->ncols; c++) {
+            int w = (int)width[c];
+            if (c + 1 == t->ncols && c < t->left)
+                fputs(cell(t, r, c), out); /* no trailing blanks */
+            else
+                fprintf(out, c < t->left ? "%-*s" : "%*s", w, cell(t, r, c));
+            fputs(c + 1 < t->ncols ? "  " : "\n", out);
+        }
+    }
+    free(t->cells);
+    t->cells = NULL;
+    t->nrows = t->cap = 0;
+}
+
+static void set(table *t, int row, size_t col, const char *text)
+{
+    snprintf(cell(t, (size_t)row, col), CELL, "%s", text);
+}
+
+static void set_num(table *t, int row, size_t col, double x)
+{
+    num(cell(t, (size_t)row, col), CELL, x);
+}
+
+static void set_percent(table *t, int row, size_t col, double fraction)
+{
+    snprintf(cell(t, (size_t)row, col), CELL, "%.1f%%", fraction * 100);
+}
+
+static void text_states(FILE *out, const stats_args *a, const tlv_rules *rules,
+                        const trace_stats *s)
+{
+    static const char *const head[] = {"resource", "state", "count", "total", "min", "mean",
+                                       "max"};
+    fprintf(out, "Time in each value of \"%s\" (%s):\n", a->o.attribute,
+            tlv_rules_time_scale(rules));
+    table t = {NULL, 7, 0, 0, 2};
+    int r = add_row(&t);
+    for (size_t c = 0; r >= 0 && c < 7; c++)
+        set(&t, r, c, head[c]);
+    for (size_t i = 0; i < s->nstates && r >= 0; i++) {
+        const state_stat *st = &s->states[i];
+        if ((r = add_row(&t)) < 0)
+            break;
+        set(&t, r, 0, st->resource);
+        set(&t, r, 1, st->state);
+        set_num(&t, r, 2, (double)st->count);
+        set_num(&t, r, 3, st->total);
+        set_num(&t, r, 4, st->min);
+        set_num(&t, r, 5, st->total / (double)st->count);
+        set_num(&t, r, 6, st->max);
+    }
+    print_table(out, &t);
+}
+
+static void text_cpus(FILE *out, const stats_args *a, const tlv_rules *rules,
+                      const trace_stats *s)
+{
+    char from[64], to[64];
+    fprintf(out, "\nCPU utilization from %s to %s %s (running: %s=%s; %s%s):\n",
+            num(from, sizeof from, s->start), num(to, sizeof to, s->end),
+            tlv_rules_time_scale(rules), a->o.running_attribute, a->o.running_value,
+            s->cpu_attribute ? "processors by " : "one processor",
+            s->cpu_attribute ? s->cpu_attribute : "");
+    table t = {NULL, 3, 0, 0, 1};
+    int r = add_row(&t);
+    if (r >= 0) {
+        set(&t, r, 0, "processor");
+        set(&t, r, 1, "busy");
+        set(&t, r, 2, "utilization");
+    }
+    for (size_t c = 0; c < s->ncpus && r >= 0; c++) {
+        if ((r = add_row(&t)) < 0)
+            break;
+        set(&t, r, 0, s->cpus[c].name);
+        set_num(&t, r, 1, s->cpus[c].busy_total);
+        set_percent(&t, r, 2, share(s->cpus[c].busy_total, s->end - s->start));
+    }
+    print_table(out, &t);
+}
+
+static void text_windows(FILE *out, const stats_args *a, const tlv_rules *rules,
+                         const trace_stats *s, size_t nwin)
+{
+    char w[64];
+    fprintf(out, "\nCPU utilization per window of %s %s:\n", num(w, sizeof w, a->window),
+            tlv_rules_time_scale(rules));
+    size_t ncols = s->ncpus + 2 < MAX_COLS ? s->ncpus + 2 : MAX_COLS;
+    table t = {NULL, ncols, 0, 0, 0};
+    int r = add_row(&t);
+    if (r >= 0) {
+        set(&t, r, 0, "from");
+        set(&t, r, 1, "to");
+        for (size_t c = 2; c < ncols; c++)
+            set(&t, r, c, s->cpus[c - 2].name);
+    }
+    for (size_t k = 0; k < nwin && r >= 0; k++) {
+        span win = window_at(s, a->window, k);
+        if ((r = add_row(&t)) < 0)
+            break;
+        set_num(&t, r, 0, win.from);
+        set_num(&t, r, 1, win.to);
+        for (size_t c = 2; c < ncols; c++)
+            set_percent(&t, r, c, share(stats_busy_in(&s->cpus[c - 2], win.from, win.to),
+                                        win.to - win.from));
+    }
+    print_table(out, &t);
+}
+
+/* ---- JSON ------------------------------------------------------------------------- */
+
+static cJSON *json_states(const trace_stats *s)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; i < s->nstates; i++) {
+        const state_stat *st = &s->states[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "resource", st->resource);
+        cJSON_AddStringToObject(o, "state", st->state);
+        cJSON_AddNumberToObject(o, "count", (double)st->count);
+        cJSON_AddNumberToObject(o, "total", st->total);
+        cJSON_AddNumberToObject(o, "min", st->min);
+        cJSON_AddNumberToObject(o, "mean", st->total / (double)st->count);
+        cJSON_AddNumberToObject(o, "max", st->max);
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+static cJSON *json_busy(const char *name, double busy, double length)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "processor", name);
+    cJSON_AddNumberToObject(o, "busy", busy);
+    cJSON_AddNumberToObject(o, "utilization", share(busy, length));
+    return o;
+}
+
+static cJSON *json_windows(const stats_args *a, const trace_stats *s, size_t nwin)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t k = 0; k < nwin; k++) {
+        span win = window_at(s, a->window, k);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "from", win.from);
+        cJSON_AddNumberToObject(o, "to", win.to);
+        cJSON *cpus = cJSON_AddArrayToObject(o, "processors");
+        for (size_t c = 0; c < s->ncpus; c++)
+            cJSON_AddItemToArray(cpus, json_busy(s->cpus[c].name,
+                                                 stats_busy_in(&s->cpus[c], win.from, win.to),
+                                                 win.to - win.from));
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+static cJSON *json_cpus(const stats_args *a, const trace_stats *s, size_t nwin)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "attribute", s->cpu_attribute
+                                              ? cJSON_CreateString(s->cpu_attribute)
+                                              : cJSON_CreateNull());
+    cJSON *run = cJSON_AddObjectToObject(o, "running");
+    cJSON_AddStringToObject(run, "attribute", a->o.running_attribute);
+    cJSON_AddStringToObject(run, "value", a->o.running_value);
+    cJSON *cpus = cJSON_AddArrayToObject(o, "processors");
+    for (size_t c = 0; c < s->ncpus; c++)
+        cJSON_AddItemToArray(cpus, json_busy(s->cpus[c].name, s->cpus[c].busy_total,
+                                             s->end - s->start));
+    if (nwin) {
+        cJSON_AddNumberToObject(o, "window", a->window);
+        cJSON_AddItemToObject(o, "windows", json_windows(a, s, nwin));
+    }
+    return o;
+}
+
+static int write_json(FILE *out, const stats_args *a, const tlv_rules *rules,
+                      const trace_stats *s, size_t nwin)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "timeScale", tlv_rules_time_scale(rules));
+    cJSON_AddNumberToObject(o, "start", s->start);
+    cJSON_AddNumberToObject(o, "end", s->end);
+    cJSON_AddStringToObject(o, "attribute", a->o.attribute);
+    cJSON_AddItemToObject(o, "states", json_states(s));
+    cJSON_AddItemToObject(o, "cpu", json_cpus(a, s, nwin));
+    char *text = cJSON_Print(o);
+    cJSON_Delete(o);
+    if (!text)
+        return -1;
+    fprintf(out, "%s\n", text);
+    free(text);
+    return 0;
+}
+
+/* ---- the command ------------------------------------------------------------------ */
+
+static int write_stats(const stats_args *a, const tlv_rules *rules, const trace_stats *s)
+{
+    size_t nwin = window_count(s, a->window);
+    if (nwin > MAX_WINDOWS) {
+        usage_error("stats", "--window %g makes more than %d windows", a->window, MAX_WINDOWS);
+        return -1;
+    }
+    FILE *out = a->output ? fopen(a->output, "w") : stdout;
+    if (!out) {
+        fprintf(stderr, "%s: cannot write '%s': %s\n", prog, a->output, strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    if (a->json) {
+        rc = write_json(out, a, rules, s, nwin);
+    } else {
+        text_states(out, a, rules, s);
+        text_cpus(out, a, rules, s);
+        if (nwin)
+            text_windows(out, a, rules, s, nwin);
+    }
+    if (ferror(out))
+        rc = -1;
+    if ((out != stdout && fclose(out) != 0) || (out == stdout && fflush(out) != 0))
+        rc = -1;
+    return rc;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+    stats_args a;
+    if (parse_stats_args(&a, argc, argv) < 0)
+        return EXIT_USAGE;
+    tlv_rules *rules;
+    tlv_trace *trace;
+    int rc = load_trace(&a.rules, a.input, &rules, &trace);
+    if (rc != EXIT_USAGE) {
+        trace_stats s;
+        if (stats_compute(rules, trace, &a.o, &s) < 0) {
+            fprintf(stderr, "%s stats: out of memory\n", prog);
+            rc = EXIT_USAGE;
+        } else if (write_stats(&a, rules, &s) < 0) {
+            rc = EXIT_USAGE;
+        }
+        stats_free(&s);
+    }
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
+    return rc;
+}

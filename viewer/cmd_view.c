@@ -1,0 +1,292 @@
+/*
+ * cmd_view.c — `tlv view`: the interactive timeline viewer's entry point.
+ * Parses the options, opens the window (its size from --size, else the
+ * session, else 1280x800), loads the trace with a progress bar, restores
+ * the session, then runs the frame loop — waiting for events when idle,
+ * one script command per frame under --script — and saves the session on
+ * exit. The parts live in view_*.c (see view.h).
+ */
+#include "view.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char view_help[] =
+    "usage: tlv view [-R DIR]... -r FILE.res [--per-cpu] [--cpu-attribute NAME]\n"
+    "                [--size WxH] [--scale F] [--session FILE | --no-session]\n"
+    "                [--script FILE | --bench] [--allow-scripts] LOG|-\n"
+    "\n"
+    "Opens a window with the timeline of LOG: converted with the conversion rules\n"
+    "(or read as a standard-form trace when the resource file says\n"
+    "\"ConvertRules\":[\"\"]) while a progress bar shows, then drawn with the\n"
+    "visualization rules: row labels, a time ruler in the trace's TimeScale, the\n"
+    "shapes, an overview of the whole trace along the bottom and a status line.\n"
+    "Problems in the inputs go to stderr with file and line; the first few are\n"
+    "also shown in the window, and whatever loaded is shown.\n"
+    "\n"
+    "Mouse: wheel scrolls rows; Shift+wheel zooms at the cursor; Ctrl+wheel pans;\n"
+    "left drag pans; right drag (or Shift+left drag) selects a range and zooms to\n"
+    "it; double-click centres there; in the overview, click to jump and drag the\n"
+    "box or its edges. Keys: Left/Right pan, Up/Down zoom at the cursor (or the\n"
+    "selected marker), f fit, Backspace the previous view, c per-CPU rows,\n"
+    "m marker at the cursor, [ ] previous/next marker, Delete the selected\n"
+    "marker, Esc clear, F12 screenshot, F1 or ? help, Ctrl+Q quit.\n"
+    "\n"
+    "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
+    "      --per-cpu             start with one row per processor (attribute prcId)\n"
+    "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
+    "      --size WxH            window size (default: the session's, or 1280x800)\n"
+    "      --scale F             scale text and lines by F (HiDPI)\n"
+    "      --session FILE        where the view's state is kept (default LOG.tlvsession:\n"
+    "                            read on open, written on exit)\n"
+    "      --no-session          neither read nor write a session\n"
+    "      --script FILE         run the commands of FILE, one per frame, then exit\n"
+    "                            (for tests; see viewer/view_script.c)\n"
+    "      --bench               draw frames along a fixed path of pans and zooms and\n"
+    "                            print the median and 99th-percentile frame times\n"
+    "\n"
+    "Exit status: 0 ok; 2 bad usage, unreadable input, rule files with errors, no\n"
+    "display, or a script command that failed.\n";
+
+/* ---- options ------------------------------------------------------------------- */
+
+static int parse_size(const char *s, int *w, int *h)
+{
+    char x, extra;
+    if (sscanf(s, "%d%c%d%c", w, &x, h, &extra) != 3 || (x != 'x' && x != 'X'))
+        return -1;
+    return *w >= 16 && *h >= 16 && *w <= 16384 && *h <= 16384 ? 0 : -1;
+}
+
+/* One option at argv[*i] that is not a rule option. Returns 0, or -1 on a
+ * usage error (message printed). */
+static int parse_view_option(view_opts *o, int argc, char **argv, int *i)
+{
+    const char *s = argv[*i];
+    int has_value = *i + 1 < argc;
+    if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+        fputs(view_help, stdout);
+        exit(EXIT_OK);
+    } else if (strcmp(s, "--per-cpu") == 0) {
+        o->per_cpu = 1;
+    } else if (strcmp(s, "--cpu-attribute") == 0 && has_value) {
+        o->cpu_attribute = argv[++*i];
+    } else if (strcmp(s, "--size") == 0 && has_value) {
+        if (parse_size(argv[++*i], &o->width, &o->height) < 0) {
+            usage_error("view", "--size needs WxH, 16 to 16384 pixels each, got '%s'", argv[*i]);
+            return -1;
+        }
+    } else if (strcmp(s, "--scale") == 0 && has_value) {
+        char *end;
+        o->ui_scale = strtof(argv[++*i], &end);
+        if (*end || !(o->ui_scale >= 0.5f && o->ui_scale <= 8)) {
+            usage_error("view", "--scale needs a factor from 0.5 to 8, got '%s'", argv[*i]);
+            return -1;
+        }
+    } else if (strcmp(s, "--session") == 0 && has_value) {
+        o->session = argv[++*i];
+    } else if (strcmp(s, "--no-session") == 0) {
+        o->no_session = 1;
+    } else if (strcmp(s, "--script") == 0 && has_value) {
+        o->script = argv[++*i];
+    } else if (strcmp(s, "--bench") == 0) {
+        o->bench = 1;
+    } else if (s[0] == '-' && s[1]) {
+        usage_error("view", "unknown option '%s'", s);
+        return -1;
+    } else if (o->input) {
+        usage_error("view", "one log at a time ('%s' and '%s' given)", o->input, s);
+        return -1;
+    } else {
+        o->input = s;
+    }
+    return 0;
+}
+
+static int parse_view_args(view_opts *o, int argc, char **argv)
+{
+    memset(o, 0, sizeof *o);
+    o->cpu_attribute = "prcId";
+    for (int i = 1; i < argc; i++) {
+        int r = parse_rule_arg(&o->rules, argc, argv, &i);
+        if (r < 0 || (r == 0 && parse_view_option(o, argc, argv, &i) < 0))
+            return -1;
+    }
+    if (!o->rules.res_path) {
+        usage_error("view", "a resource file is needed: -r FILE.res");
+        return -1;
+    }
+    if (!o->input) {
+        usage_error("view", "no log given (use '-' for standard input)");
+        return -1;
+    }
+    if (strcmp(o->input, "-") != 0 && access(o->input, R_OK) != 0) { /* before any window */
+        fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, o->input, strerror(errno));
+        return -1;
+    }
+    if (o->script && o->bench) {
+        usage_error("view", "--script and --bench do not go together");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- window ------------------------------------------------------------------- */
+
+static int open_window(view_app *a, int w, int h)
+{
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        fprintf(stderr, "%s view: cannot open a window: %s\n", prog, SDL_GetError());
+        return -1;
+    }
+    char title[512];
+    snprintf(title, sizeof title, "%s - tlv view", a->opts.input);
+    a->win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
+                              SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    a->ren = a->win ? SDL_CreateRenderer(a->win, -1, 0) : NULL;
+    if (!a->ren) {
+        fprintf(stderr, "%s view: cannot open a window: %s\n", prog, SDL_GetError());
+        return -1;
+    }
+    if (tlv_renderer_new(&a->tl_ren) != TLV_OK || tlv_renderer_new(&a->macro_ren) != TLV_OK) {
+        fprintf(stderr, "%s view: out of memory\n", prog);
+        return -1;
+    }
+    view_update_size(a);
+    return 0;
+}
+
+static void close_window(view_app *a)
+{
+    view_text_free(a->text);
+    SDL_DestroyTexture(a->tl_tex);
+    SDL_DestroyTexture(a->macro_tex);
+    tlv_renderer_free(a->tl_ren);
+    tlv_renderer_free(a->macro_ren);
+    if (a->ren)
+        SDL_DestroyRenderer(a->ren);
+    if (a->win)
+        SDL_DestroyWindow(a->win);
+    SDL_Quit();
+}
+
+/* ---- the loop ------------------------------------------------------------------- */
+
+/* Real input is ignored under a script, so that runs are repeatable. */
+static void handle_events(view_app *a, int wait)
+{
+    SDL_Event e;
+    int got = wait ? SDL_WaitEventTimeout(&e, 500) : SDL_PollEvent(&e);
+    while (got) {
+        if (!a->script)
+            input_sdl_event(a, &e);
+        else if (e.type == SDL_QUIT)
+            a->quit = 1;
+        else if (e.type == SDL_WINDOWEVENT)
+            view_dirty(a);
+        got = SDL_PollEvent(&e);
+    }
+}
+
+static void present(view_app *a)
+{
+    view_update_size(a);
+    if (view_draw_frame(a) < 0)
+        view_message(a, "cannot draw the timeline");
+    if (a->shot_path) {
+        if (view_write_screenshot(a, a->shot_path) < 0)
+            a->exit_code = a->script ? EXIT_USAGE : a->exit_code;
+        else if (!a->script)
+            view_message(a, "saved %s", a->shot_path);
+        free(a->shot_path);
+        a->shot_path = NULL;
+    }
+    SDL_RenderPresent(a->ren);
+    a->dirty = 0;
+}
+
+static void run(view_app *a)
+{
+    a->dirty = 1;
+    while (!a->quit) {
+        handle_events(a, !a->script && !a->dirty && !a->shot_path);
+        if (a->script) {
+            int r = script_step(a);
+            if (r < 0)
+                a->exit_code = EXIT_USAGE;
+            if (r <= 0)
+                a->quit = 1;
+        }
+        if (a->dirty || a->shot_path || a->script)
+            present(a);
+    }
+}
+
+/* ---- start and end ---------------------------------------------------------------- */
+
+static char *default_session_path(const view_opts *o)
+{
+    if (o->no_session || strcmp(o->input, "-") == 0)
+        return NULL;
+    if (o->session)
+        return strdup(o->session);
+    size_t n = strlen(o->input) + sizeof ".tlvsession";
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s.tlvsession", o->input);
+    return p;
+}
+
+/* Loads and shows; returns the exit status. */
+static int view_main(view_app *a, view_session *sess)
+{
+    int w = a->opts.width ? a->opts.width : sess->width ? sess->width : 1280;
+    int h = a->opts.height ? a->opts.height : sess->height ? sess->height : 800;
+    if (open_window(a, w, h) < 0)
+        return EXIT_USAGE;
+    int rc = view_load(a);
+    if (rc == EXIT_USAGE || a->quit)
+        return rc == EXIT_USAGE ? rc : EXIT_OK;
+    nav_init(&a->nav, tlv_time_to_double(tlv_trace_start(a->trace), a->radix),
+             tlv_time_to_double(tlv_trace_end(a->trace), a->radix));
+    sess->per_cpu |= a->opts.per_cpu; /* --per-cpu wins over a session without it */
+    session_apply(a, sess);
+    if (a->opts.bench)
+        return view_bench(a);
+    if (a->opts.script && !(a->script = script_load(a->opts.script)))
+        return EXIT_USAGE;
+    run(a);
+    if (a->session_path)
+        session_write(a, a->session_path);
+    return a->exit_code;
+}
+
+int cmd_view(int argc, char **argv)
+{
+    view_app *a = calloc(1, sizeof *a);
+    if (!a)
+        return EXIT_USAGE;
+    int rc = EXIT_USAGE;
+    if (parse_view_args(&a->opts, argc, argv) == 0) {
+        a->markers.selected = -1;
+        a->mx = a->my = -1;
+        char *path = default_session_path(&a->opts);
+        a->session_path = path;
+        view_session sess;
+        session_read(path, &sess);
+        rc = view_main(a, &sess);
+        markers_clear(&sess.markers);
+        free(path);
+    }
+    script_free(a->script);
+    free(a->shot_path);
+    markers_clear(&a->markers);
+    tlv_shapes_free(a->shapes);
+    tlv_trace_free(a->trace);
+    tlv_rules_free(a->rules);
+    close_window(a);
+    free(a);
+    return rc;
+}

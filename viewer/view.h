@@ -1,0 +1,288 @@
+/*
+ * view.h — `tlv view`, the interactive timeline viewer: the state its parts
+ * share and each part's entry points. One concept per file:
+ *
+ *   cmd_view.c      options, the main loop, start and end
+ *   view_load.c     rules, conversion with a progress bar in the window, shapes
+ *   view_nav.c      the visible range: zoom, pan, fit, history (no SDL)
+ *   view_markers.c  named markers in time order (no SDL)
+ *   view_input.c    mouse and keyboard (SDL's or the script's) into actions
+ *   view_draw.c     the frame: timeline and macro view, overlays, status line
+ *   view_text.c     UI fonts (fontconfig, SDL_ttf) and cached text textures
+ *   view_hover.c    the shape under the cursor (the tooltip)
+ *   view_script.c   --script: one command per frame, screenshot, dump-state
+ *   view_state.c    the state as JSON: LOG.tlvsession and dump-state
+ *   view_bench.c    --bench: frame times along a scripted path
+ *
+ * The timeline itself (labels, ruler, shapes) is drawn by libtlv's
+ * tlv_render_rgba into a streaming texture; everything else is drawn on top.
+ * Positions are in drawable pixels; SDL's window coordinates (and the
+ * script's) are multiplied by the HiDPI ratio on the way in.
+ */
+#ifndef TLV_VIEW_H
+#define TLV_VIEW_H
+
+#include "cli.h"
+
+#include <SDL.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- options -------------------------------------------------------------- */
+
+typedef struct view_opts {
+    rule_args rules;
+    const char *input;          /* the log, or a standard-form trace */
+    const char *script;         /* --script FILE, or NULL */
+    const char *session;        /* --session FILE, or NULL for LOG.tlvsession */
+    const char *cpu_attribute;  /* per-CPU attribute ("prcId" unless given) */
+    int no_session;
+    int per_cpu;
+    int width, height;          /* --size, 0 when not given */
+    float ui_scale;             /* --scale, 0 when not given */
+    int bench;
+} view_opts;
+
+/* ---- navigation (view_nav.c) ------------------------------------------------ */
+
+#define NAV_HISTORY 64
+
+typedef struct nav_view {
+    double t0, t1;
+    int first_row;
+} nav_view;
+
+/* Kinds of navigation steps. Repeated steps of a coalescing kind (the same
+ * key pressed again, the wheel turned on) make one entry of history; every
+ * other step makes its own. */
+typedef enum nav_kind {
+    NAV_JUMP = 0,     /* fit, zoom to a selection, centre, marker, macro view */
+    NAV_KEY_PAN, NAV_KEY_ZOOM, NAV_WHEEL_PAN, NAV_WHEEL_ZOOM, NAV_DRAG, NAV_ROWS
+} nav_kind;
+
+typedef struct view_nav {
+    double t0, t1;              /* the visible range, in trace units */
+    int first_row;
+    double trace_t0, trace_t1;  /* the whole trace (t1 > t0) */
+    nav_view history[NAV_HISTORY];
+    size_t nhistory;
+    int last_kind;              /* -1: the next step always records */
+} view_nav;
+
+void nav_init(view_nav *n, double trace_t0, double trace_t1);
+/* Records the current view in the history before a step of `kind`. */
+void nav_begin(view_nav *n, nav_kind kind);
+/* Sets the range, kept within the zoom limits and overlapping the trace. */
+void nav_set(view_nav *n, double t0, double t1);
+/* Multiplies the span by `factor` (< 1 zooms in), keeping `anchor` still. */
+void nav_zoom(view_nav *n, double anchor, double factor);
+void nav_pan(view_nav *n, double dt);
+void nav_center(view_nav *n, double t);
+void nav_fit(view_nav *n);
+/* Back to the view before the last step; 0 when there is none. */
+int nav_back(view_nav *n);
+
+/* ---- markers (view_markers.c) ------------------------------------------------ */
+
+typedef struct view_marker {
+    char name[48];
+    double time;
+    uint32_t color;             /* 0xRRGGBB */
+} view_marker;
+
+typedef struct view_markers {
+    view_marker *v;             /* sorted by time */
+    size_t n, cap;
+    long selected;              /* index, or -1 */
+    unsigned next_id;           /* for the next default name "M<id>" */
+} view_markers;
+
+/* Adds a marker (name NULL: "M1", "M2", ...) and selects it. Returns its
+ * index, or -1 when memory ran out. */
+long markers_add(view_markers *m, double time, const char *name);
+void markers_remove(view_markers *m, size_t i);
+/* The last marker before t - eps, the first after t + eps; -1 when none. */
+long markers_prev(const view_markers *m, double t, double eps);
+long markers_next(const view_markers *m, double t, double eps);
+void markers_clear(view_markers *m);
+
+/* ---- text (view_text.c) -------------------------------------------------------- */
+
+typedef struct view_text view_text;
+
+/* Fonts for UI text of `px` pixels, drawn on `ren`. NULL when SDL_ttf fails;
+ * without a font, text is simply not drawn. */
+view_text *view_text_new(SDL_Renderer *ren, int px);
+void view_text_free(view_text *t);
+/* Draws text with its top-left at (x, y); returns its width (0 if none). */
+int view_text_draw(view_text *t, const char *s, int x, int y, uint32_t rgb);
+int view_text_width(view_text *t, const char *s);
+int view_text_height(const view_text *t);
+
+/* ---- the application ---------------------------------------------------------- */
+
+/* What a press of a mouse button started. */
+typedef enum drag_mode {
+    DRAG_NONE, DRAG_PAN, DRAG_SELECT, DRAG_MACRO_MOVE, DRAG_MACRO_LEFT, DRAG_MACRO_RIGHT
+} drag_mode;
+
+/* The shape under the cursor, as the tooltip shows it. */
+typedef struct view_hover {
+    int valid;
+    long row;
+    char rule[96], event[96], resource[96], text[160];
+    double from, to;
+    char start_text[200], end_text[200]; /* exact times, with the unit */
+} view_hover;
+
+/* Screen areas in pixels. */
+typedef struct view_areas {
+    SDL_Rect main, macro, status;
+    int label_w, ruler_h;       /* of the main view */
+    int row_height;             /* tlv_view.row_height of the main view (0 = fit) */
+} view_areas;
+
+typedef struct view_app {
+    view_opts opts;
+    const char *session_path;   /* NULL: no session file */
+    char *session_buf;
+    /* the trace */
+    tlv_rules *rules;
+    tlv_trace *trace;
+    tlv_shapes *shapes;
+    unsigned shapes_gen;        /* counts rebuilds, so textures know they are stale */
+    int per_cpu;
+    int label_need;             /* label column wanted by the rows, at scale 1 */
+    int radix;
+    const char *time_scale;
+    size_t load_errors;         /* conversion and rule problems, reported on stderr */
+    char banner[4][200];        /* the first problems, shown in the window */
+    int banner_lines, show_banner, show_help;
+    char message[160];          /* the status line's latest message */
+    /* window */
+    SDL_Window *win;
+    SDL_Renderer *ren;
+    int win_w, win_h;           /* window coordinates */
+    int px_w, px_h;             /* drawable pixels */
+    float scale;                /* HiDPI ratio times --scale */
+    view_text *text;
+    int text_px;
+    tlv_renderer *tl_ren, *macro_ren;
+    SDL_Texture *tl_tex, *macro_tex;
+    int tex_w, tex_h, macro_w, macro_h;
+    tlv_view tl_drawn, macro_drawn;   /* what the textures hold */
+    unsigned tl_gen, macro_gen;
+    double last_render_ms;
+    /* navigation and marks */
+    view_nav nav;
+    view_markers markers;
+    int has_sel;
+    double sel0, sel1;
+    /* pointer */
+    double mx, my;              /* pixels */
+    int mouse_in;
+    drag_mode drag;
+    int drag_button, drag_moved;
+    double drag_x, drag_y, drag_t0, drag_t1, drag_last_x;
+    view_hover hover;
+    /* loop */
+    int quit, dirty;
+    int exit_code;
+    struct view_script *script;
+    char *shot_path;            /* screenshot to take of the next frame */
+    unsigned shot_count;
+} view_app;
+
+/* ---- loading (view_load.c) ------------------------------------------------------ */
+
+/* Loads the rules and converts the log, drawing progress in the window.
+ * Returns EXIT_OK, EXIT_PARTIAL (loaded with problems) or EXIT_USAGE. */
+int view_load(view_app *a);
+/* (Re)builds the shapes, per CPU or not. Returns 0, or -1 (old ones kept). */
+int view_build_shapes(view_app *a, int per_cpu);
+
+/* ---- the frame (view_draw.c) ------------------------------------------------------ */
+
+/* Re-reads the window's size and scale; 1 when they changed. */
+int view_update_size(view_app *a);
+void view_areas_of(const view_app *a, view_areas *out);
+/* The tlv_view of the main timeline, and of the macro view. */
+void view_main_view(const view_app *a, tlv_view *out);
+void view_macro_view(const view_app *a, tlv_view *out);
+/* The largest first_row that still fills the timeline. */
+int view_max_first_row(const view_app *a);
+/* Draws the whole frame on a->ren (not presented). Returns 0 or -1. */
+int view_draw_frame(view_app *a);
+/* Draws a progress screen ("converting", fraction 0..1 or < 0 when unknown)
+ * and presents it. */
+void view_draw_progress(view_app *a, const char *what, double fraction);
+/* Reads the drawn frame and writes it as a PNG. Returns 0 or -1 (printed). */
+int view_write_screenshot(view_app *a, const char *path);
+
+/* ---- input (view_input.c) ------------------------------------------------------- */
+
+enum { VIEW_MOD_SHIFT = 1, VIEW_MOD_CTRL = 2 };
+
+void input_key(view_app *a, SDL_Keycode key, int mods);
+/* Wheel notches at (x, y); positive is away from the user. */
+void input_wheel(view_app *a, double x, double y, double notches, int mods);
+void input_motion(view_app *a, double x, double y);
+void input_button(view_app *a, double x, double y, int button, int down, int mods, int clicks);
+void input_leave(view_app *a);
+/* Dispatches one SDL event (window coordinates scaled to pixels). */
+void input_sdl_event(view_app *a, const SDL_Event *e);
+/* The time under x in the main view, and the cursor's (or the view's centre). */
+double input_time_at(const view_app *a, double x);
+int input_over_timeline(const view_app *a, double x, double y);
+
+/* ---- hover (view_hover.c) --------------------------------------------------------- */
+
+/* Finds the shape under (x, y) of the main view into a->hover. */
+void view_hover_update(view_app *a);
+
+/* ---- script (view_script.c) -------------------------------------------------------- */
+
+typedef struct view_script view_script;
+
+/* Reads the script; NULL on error (printed). */
+view_script *script_load(const char *path);
+void script_free(view_script *s);
+/* Runs the next command. Returns 1 to go on, 0 at the end, -1 on an error
+ * (printed with the script's file and line). */
+int script_step(view_app *a);
+
+/* ---- state as JSON (view_state.c) ------------------------------------------------------- */
+
+/* Writes the full state (dump-state) to path. Returns 0 or -1 (printed). */
+int state_dump(const view_app *a, const char *path);
+/* The session: read before the window opens (size), applied after loading
+ * (range, rows, markers, per-CPU), written on exit. */
+typedef struct view_session {
+    int loaded;
+    int has_range;
+    double t0, t1;
+    int first_row, per_cpu, width, height;
+    view_markers markers;
+} view_session;
+/* Returns 0 (read or absent: s->loaded says which) or -1 (unreadable, printed). */
+int session_read(const char *path, view_session *s);
+void session_apply(view_app *a, view_session *s);
+int session_write(const view_app *a, const char *path);
+
+/* ---- bench (view_bench.c) ------------------------------------------------------------- */
+
+/* Pans and zooms along a fixed path, printing frame times. Returns EXIT_OK. */
+int view_bench(view_app *a);
+
+/* ---- shared helpers ------------------------------------------------------------------ */
+
+/* A time as readable text with the trace's unit ("1.25 ms"); `step` as for
+ * tlv_view_time_text (the spacing that must stay visible, 0: 3 decimals). */
+char *view_time_text(const view_app *a, double t, double step, char *buf, size_t size);
+/* Shows a short message in the status line until the next one. */
+void view_message(view_app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Marks the frame for redrawing. */
+static inline void view_dirty(view_app *a) { a->dirty = 1; }
+
+#endif

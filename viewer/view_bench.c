@@ -1,0 +1,79 @@
+/*
+ * view_bench.c — `tlv view --bench`: the frame time a person would feel,
+ * measured along a fixed path (zoom into the middle down to a millionth of
+ * the trace, pan there, zoom back out, pan at 1/100, scroll rows), each
+ * frame drawn in full — timeline re-rendered, overlays, present — and the
+ * median, 99th percentile and worst printed.
+ */
+#include "view.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define STEPS 60
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Draws and presents one frame; returns its time in ms. */
+static double timed_frame(view_app *a)
+{
+    double t = now_seconds();
+    SDL_PumpEvents();
+    view_draw_frame(a);
+    SDL_RenderPresent(a->ren);
+    return (now_seconds() - t) * 1000;
+}
+
+/* Moves along the path; step i of n of each leg. */
+static void path_step(view_app *a, int leg, int i)
+{
+    view_nav *n = &a->nav;
+    double c = n->trace_t0 / 2 + n->trace_t1 / 2, span = n->t1 - n->t0;
+    switch (leg) {
+    case 0: nav_zoom(n, c, pow(1e-6, 1.0 / STEPS)); break;  /* in to a millionth */
+    case 1: nav_pan(n, span / 10); break;
+    case 2: nav_zoom(n, c, pow(1e6, 1.0 / STEPS)); break;   /* back out */
+    case 3:
+        if (i == 0)
+            nav_set(n, n->trace_t0, n->trace_t0 + (n->trace_t1 - n->trace_t0) / 100);
+        else
+            nav_pan(n, span / 7);
+        break;
+    default: {
+        int top = view_max_first_row(a);
+        n->first_row = top ? (n->first_row + 1) % (top + 1) : 0;
+        nav_pan(n, -span / 20);
+    }
+    }
+}
+
+int view_bench(view_app *a)
+{
+    enum { LEGS = 5 };
+    double *ms = malloc(sizeof *ms * LEGS * STEPS);
+    if (!ms)
+        return EXIT_USAGE;
+    view_update_size(a);
+    nav_fit(&a->nav);
+    double first = timed_frame(a);
+    size_t n = 0;
+    double render = 0;
+    for (int leg = 0; leg < LEGS; leg++)
+        for (int i = 0; i < STEPS; i++) {
+            path_step(a, leg, i);
+            ms[n++] = timed_frame(a);
+            render += a->last_render_ms;
+        }
+    qsort(ms, n, sizeof *ms, cmp_double);
+    size_t p99 = (size_t)ceil(0.99 * (double)n) - 1;
+    printf("bench: %zu frames at %dx%d, %zu rows, %zu shapes: median %.2f ms, p99 %.2f ms, "
+           "worst %.2f ms (timeline rendering %.2f ms a frame on average; first frame %.2f ms)\n",
+           n, a->px_w, a->px_h, tlv_shapes_row_count(a->shapes), tlv_shapes_count(a->shapes),
+           ms[n / 2], ms[p99], ms[n - 1], render / (double)n, first);
+    free(ms);
+    return EXIT_OK;
+}

@@ -1,0 +1,276 @@
+/*
+ * view_script.c — `tlv view --script FILE`: a text file of commands run one
+ * per frame, so that tests drive the viewer like a person and look at what
+ * it shows. Coordinates are window coordinates, as a pointer's would be.
+ *
+ *   key [shift+][ctrl+]NAME      a key press (SDL key names: Right, Up, f, [, F12)
+ *   wheel N X Y [shift|ctrl]     N wheel notches (positive: away) at (X, Y)
+ *   mouse-move X Y               the pointer moves to (X, Y)
+ *   mouse-leave                  the pointer leaves the window
+ *   click X Y [right] [shift]    press and release in place
+ *   dclick X Y                   a double click
+ *   drag X0 Y0 X1 Y1 [right] [shift]   press, move in steps, release
+ *   resize W H                   resize the window (waits until it is done)
+ *   marker-add                   as the key m
+ *   screenshot PATH              a PNG of this frame
+ *   dump-state PATH              the state as JSON (see view_state.c)
+ *   wait N                       N frames doing nothing
+ *   quit                         end (the script's end does too)
+ *
+ * Blank lines and lines starting with # are skipped.
+ */
+#include "view.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_WORDS 8
+
+struct view_script {
+    char *path;
+    char **lines;
+    size_t n, next;
+    long wait;            /* frames still to wait */
+};
+
+static void free_lines(char **lines, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(lines[i]);
+    free(lines);
+}
+
+view_script *script_load(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "%s view: cannot read the script '%s'\n", prog, path);
+        return NULL;
+    }
+    view_script *s = calloc(1, sizeof *s);
+    char *line = NULL;
+    size_t cap = 0, lcap = 0;
+    ssize_t len;
+    while (s && (len = getline(&line, &cap, f)) >= 0) {
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (s->n == lcap) {
+            lcap = lcap ? lcap * 2 : 64;
+            char **t = realloc(s->lines, lcap * sizeof *t);
+            if (!t)
+                break;
+            s->lines = t;
+        }
+        s->lines[s->n++] = strdup(line);
+    }
+    free(line);
+    fclose(f);
+    if (s)
+        s->path = strdup(path);
+    return s;
+}
+
+void script_free(view_script *s)
+{
+    if (!s)
+        return;
+    free_lines(s->lines, s->n);
+    free(s->path);
+    free(s);
+}
+
+/* ---- parsing ------------------------------------------------------------------------ */
+
+/* Splits line (modified) into words; returns their count. */
+static int split(char *line, char **w)
+{
+    int n = 0;
+    for (char *p = line; *p && n < MAX_WORDS;) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        w[n++] = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        if (*p)
+            *p++ = '\0';
+    }
+    return n;
+}
+
+static int number(const char *s, double *out)
+{
+    char *end;
+    *out = strtod(s, &end);
+    return end != s && !*end && isfinite(*out);
+}
+
+/* Reads `count` numbers from w[0..]; window coordinates become pixels when
+ * `pixels`. */
+static int numbers(const view_app *a, char **w, int count, double *out, int pixels)
+{
+    double r = pixels && a->win_w > 0 ? (double)a->px_w / a->win_w : 1;
+    for (int i = 0; i < count; i++) {
+        if (!number(w[i], &out[i]))
+            return -1;
+        out[i] *= r;
+    }
+    return 0;
+}
+
+/* Trailing words: right, middle, shift, ctrl. */
+static int options(char **w, int n, int *button, int *mods)
+{
+    *button = SDL_BUTTON_LEFT;
+    *mods = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(w[i], "right") == 0)
+            *button = SDL_BUTTON_RIGHT;
+        else if (strcmp(w[i], "middle") == 0)
+            *button = SDL_BUTTON_MIDDLE;
+        else if (strcmp(w[i], "shift") == 0)
+            *mods |= VIEW_MOD_SHIFT;
+        else if (strcmp(w[i], "ctrl") == 0)
+            *mods |= VIEW_MOD_CTRL;
+        else if (strcmp(w[i], "shift+ctrl") == 0 || strcmp(w[i], "ctrl+shift") == 0)
+            *mods |= VIEW_MOD_SHIFT | VIEW_MOD_CTRL;
+        else
+            return -1;
+    }
+    return 0;
+}
+
+/* "shift+ctrl+Up" into a key and modifiers. */
+static int key_spec(const char *spec, SDL_Keycode *key, int *mods)
+{
+    *mods = 0;
+    for (;;) {
+        if (strncmp(spec, "shift+", 6) == 0 && spec[6]) {
+            *mods |= VIEW_MOD_SHIFT;
+            spec += 6;
+        } else if (strncmp(spec, "ctrl+", 5) == 0 && spec[5]) {
+            *mods |= VIEW_MOD_CTRL;
+            spec += 5;
+        } else {
+            break;
+        }
+    }
+    *key = SDL_GetKeyFromName(spec);
+    return *key == SDLK_UNKNOWN ? -1 : 0;
+}
+
+/* ---- commands ------------------------------------------------------------------------- */
+
+static int cmd_pointer(view_app *a, char **w, int n)
+{
+    double p[4];
+    int button, mods;
+    if (strcmp(w[0], "mouse-move") == 0 && n == 3 && numbers(a, w + 1, 2, p, 1) == 0) {
+        input_motion(a, p[0], p[1]);
+    } else if (strcmp(w[0], "wheel") == 0 && n >= 4 && numbers(a, w + 1, 1, p, 0) == 0 &&
+               numbers(a, w + 2, 2, p + 1, 1) == 0 && options(w + 4, n - 4, &button, &mods) == 0) {
+        input_motion(a, p[1], p[2]);
+        input_wheel(a, p[1], p[2], p[0], mods);
+    } else if (strcmp(w[0], "click") == 0 && n >= 3 && numbers(a, w + 1, 2, p, 1) == 0 &&
+               options(w + 3, n - 3, &button, &mods) == 0) {
+        input_motion(a, p[0], p[1]);
+        input_button(a, p[0], p[1], button, 1, mods, 1);
+        input_button(a, p[0], p[1], button, 0, mods, 1);
+    } else if (strcmp(w[0], "dclick") == 0 && n == 3 && numbers(a, w + 1, 2, p, 1) == 0) {
+        input_motion(a, p[0], p[1]);
+        for (int c = 1; c <= 2; c++) {
+            input_button(a, p[0], p[1], SDL_BUTTON_LEFT, 1, 0, c);
+            input_button(a, p[0], p[1], SDL_BUTTON_LEFT, 0, 0, c);
+        }
+    } else if (strcmp(w[0], "drag") == 0 && n >= 5 && numbers(a, w + 1, 4, p, 1) == 0 &&
+               options(w + 5, n - 5, &button, &mods) == 0) {
+        input_motion(a, p[0], p[1]);
+        input_button(a, p[0], p[1], button, 1, mods, 1);
+        for (int i = 1; i <= 8; i++) /* in steps, as a hand would */
+            input_motion(a, p[0] + (p[2] - p[0]) * i / 8, p[1] + (p[3] - p[1]) * i / 8);
+        input_button(a, p[2], p[3], button, 0, mods, 1);
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+/* Resizes the window and waits (up to 2 s) until the window system did. */
+static int cmd_resize(view_app *a, char **w, int n)
+{
+    double p[2];
+    if (n != 3 || numbers(a, w + 1, 2, p, 0) < 0 || p[0] < 16 || p[1] < 16 || p[0] > 16384 ||
+        p[1] > 16384)
+        return -1;
+    SDL_SetWindowSize(a->win, (int)p[0], (int)p[1]);
+    double until = now_seconds() + 2;
+    int ww = 0, wh = 0;
+    do {
+        SDL_PumpEvents();
+        SDL_GetWindowSize(a->win, &ww, &wh);
+        if (ww == (int)p[0] && wh == (int)p[1])
+            break;
+        SDL_Delay(5);
+    } while (now_seconds() < until);
+    SDL_FlushEvents(SDL_WINDOWEVENT, SDL_WINDOWEVENT);
+    view_update_size(a);
+    return 0;
+}
+
+static int run_command(view_app *a, char **w, int n)
+{
+    if (strcmp(w[0], "key") == 0 && n == 2) {
+        SDL_Keycode key;
+        int mods;
+        if (key_spec(w[1], &key, &mods) < 0)
+            return -1;
+        input_key(a, key, mods);
+    } else if (strcmp(w[0], "marker-add") == 0 && n == 1) {
+        input_key(a, SDLK_m, 0);
+    } else if (strcmp(w[0], "mouse-leave") == 0 && n == 1) {
+        input_leave(a);
+    } else if (strcmp(w[0], "resize") == 0) {
+        return cmd_resize(a, w, n);
+    } else if (strcmp(w[0], "screenshot") == 0 && n == 2) {
+        free(a->shot_path);
+        a->shot_path = strdup(w[1]);
+    } else if (strcmp(w[0], "dump-state") == 0 && n == 2) {
+        return state_dump(a, w[1]) == 0 ? 0 : -2;
+    } else if (strcmp(w[0], "wait") == 0 && n == 2) {
+        double frames;
+        if (!number(w[1], &frames) || frames < 0)
+            return -1;
+        a->script->wait = (long)frames;
+    } else if (strcmp(w[0], "quit") == 0 && n == 1) {
+        a->quit = 1;
+    } else {
+        return cmd_pointer(a, w, n);
+    }
+    return 0;
+}
+
+int script_step(view_app *a)
+{
+    view_script *s = a->script;
+    if (s->wait > 0) {
+        s->wait--;
+        return 1;
+    }
+    while (s->next < s->n) {
+        size_t lineno = ++s->next;
+        char line[1024], *w[MAX_WORDS];
+        snprintf(line, sizeof line, "%s", s->lines[lineno - 1]);
+        int n = split(line, w);
+        if (n == 0 || w[0][0] == '#')
+            continue;
+        int rc = run_command(a, w, n);
+        if (rc == -1)
+            fprintf(stderr, "%s:%zu: cannot run '%s'\n", s->path, lineno, s->lines[lineno - 1]);
+        view_dirty(a);
+        return rc < 0 ? -1 : 1;
+    }
+    return 0;
+}
