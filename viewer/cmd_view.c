@@ -137,6 +137,13 @@ static int parse_view_args(view_opts *o, int argc, char **argv)
 
 static int open_window(view_app *a, int w, int h)
 {
+    /* The timeline is drawn on the CPU anyway; SDL's software renderer
+     * straight onto the window (shared memory on X11) presents a frame in a
+     * few ms, where an OpenGL path without a GPU (llvmpipe, Xvfb) takes 20-50.
+     * SDL_RENDER_DRIVER and SDL_FRAMEBUFFER_ACCELERATION in the environment
+     * still choose otherwise. */
+    SDL_SetHintWithPriority(SDL_HINT_RENDER_DRIVER, "software", SDL_HINT_DEFAULT);
+    SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT);
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "%s view: cannot open a window: %s\n", prog, SDL_GetError());
         return -1;
@@ -246,13 +253,13 @@ static int view_main(view_app *a, view_session *sess)
     int h = a->opts.height ? a->opts.height : sess->height ? sess->height : 800;
     if (open_window(a, w, h) < 0)
         return EXIT_USAGE;
+    a->opts.per_cpu |= sess->per_cpu; /* build the rows once, in the session's mode */
     int rc = view_load(a);
     if (rc == EXIT_USAGE || a->quit)
         return rc == EXIT_USAGE ? rc : EXIT_OK;
     nav_init(&a->nav, tlv_time_to_double(tlv_trace_start(a->trace), a->radix),
              tlv_time_to_double(tlv_trace_end(a->trace), a->radix));
-    sess->per_cpu |= a->opts.per_cpu; /* --per-cpu wins over a session without it */
-    session_apply(a, sess);
+    session_apply(a, sess); /* --per-cpu wins over a session without it */
     if (a->opts.bench)
         return view_bench(a);
     if (a->opts.script && !(a->script = script_load(a->opts.script)))

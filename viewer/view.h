@@ -146,7 +146,6 @@ typedef struct view_areas {
 typedef struct view_app {
     view_opts opts;
     const char *session_path;   /* NULL: no session file */
-    char *session_buf;
     /* the trace */
     tlv_rules *rules;
     tlv_trace *trace;
@@ -184,7 +183,9 @@ typedef struct view_app {
     int mouse_in;
     drag_mode drag;
     int drag_button, drag_moved;
-    double drag_x, drag_y, drag_t0, drag_t1, drag_last_x;
+    int drag_recorded;          /* the history already has this drag's step */
+    double drag_x, drag_y;      /* where the press was (macro view: drag_x is its time) */
+    double drag_t0, drag_t1;    /* the visible range at the press */
     view_hover hover;
     /* loop */
     int quit, dirty;

@@ -279,7 +279,7 @@ static void text_panel(view_app *a, const char *const *lines, int n, int x, int 
     y = y + bh > a->px_h ? a->px_h - bh : y;
     x = x < 0 ? 0 : x;
     y = y < 0 ? 0 : y;
-    fill(a->ren, x, y, bw, bh, bg, 240);
+    fill(a->ren, x, y, bw, bh, bg, 255);
     frame_rect(a->ren, x, y, bw, bh, 1, C_BORDER, 255);
     for (int i = 0; i < n; i++)
         view_text_draw(a->text, lines[i], x + pad, y + pad + i * lh, C_TEXT);

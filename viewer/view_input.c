@@ -260,6 +260,7 @@ static void macro_press(view_app *a, double x)
         if (x < bx0 || x > bx1) {
             nav_begin(&a->nav, NAV_JUMP);
             nav_center(&a->nav, t);
+            a->drag_recorded = 1;
         }
     }
     a->drag_x = t; /* for the macro view: the time pressed */
@@ -287,6 +288,7 @@ static void press(view_app *a, double x, double y, int button, int mods, int cli
     a->drag = DRAG_NONE;
     a->drag_button = button;
     a->drag_moved = 0;
+    a->drag_recorded = 0;
     a->drag_y = y;
     if (button == SDL_BUTTON_LEFT && over_macro(a, x, y)) {
         macro_press(a, x);
@@ -299,7 +301,7 @@ static void press(view_app *a, double x, double y, int button, int mods, int cli
         nav_center(&a->nav, input_time_at(a, x));
         return;
     }
-    a->drag_x = a->drag_last_x = x;
+    a->drag_x = x;
     a->drag_t0 = a->nav.t0;
     a->drag_t1 = a->nav.t1;
     if (button == SDL_BUTTON_RIGHT || (button == SDL_BUTTON_LEFT && (mods & VIEW_MOD_SHIFT)))
@@ -383,7 +385,7 @@ void input_motion(view_app *a, double x, double y)
         if (fabs(x - from) >= DRAG_SLOP * a->scale || fabs(y - a->drag_y) >= DRAG_SLOP * a->scale ||
             a->drag >= DRAG_MACRO_MOVE) {
             a->drag_moved = 1;
-            if (a->drag != DRAG_SELECT && a->drag != DRAG_MACRO_MOVE)
+            if (a->drag != DRAG_SELECT && !a->drag_recorded)
                 nav_begin(&a->nav, NAV_JUMP); /* one history step per drag */
         }
     }

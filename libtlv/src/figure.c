@@ -10,6 +10,8 @@
  */
 #include "figure.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +93,13 @@ static size_t scan_number(const char *s, size_t n, double *value)
     /* Dividing by an exact power of ten rounds correctly; multiplying by a
      * negative power would not ("0.1" must be the double nearest 0.1). */
     double v = scale < 0 ? mantissa / power_of_ten(scale) : mantissa * power_of_ten(scale);
+    /* 0e999 is 0, not 0 x inf = NaN; and a value no float holds (1e39, 1e999,
+     * 400 digits) is no number here: lengths and angles are floats, and an
+     * infinite one can be neither compared nor drawn. */
+    if (mantissa == 0)
+        v = 0;
+    if (!(fabs(v) <= FLT_MAX))
+        return 0;
     *value = negative ? -v : v;
     return i;
 }
