@@ -8,6 +8,7 @@
 #include "rules_impl.h"
 
 #include "buf.h"
+#include "expand.h"
 #include "macro.h"
 #include "prefilter.h"
 
@@ -56,7 +57,8 @@ static int compile_output(struct tlv_rules *r, out_node *o, const tj_node *v,
     }
     if (v->type == TJ_STRING) {
         o->kind = OUT_TEMPLATE;
-        if (tmpl_compile(&o->t, v->str, v->str_len, re) < 0)
+        if (tmpl_compile(&o->t, v->str, v->str_len, re) < 0 ||
+            xplan_build(&o->t, &r->nsites) < 0)
             return -1;
         check_template(r, &o->t, file, v->line, v->col);
         return 0;
@@ -81,7 +83,8 @@ static int compile_output(struct tlv_rules *r, out_node *o, const tj_node *v,
             return -1;
         }
         if (o->kind == OUT_CHOICE) {
-            if (tmpl_compile(&o->conds[o->n], c->key, strlen(c->key), re) < 0) {
+            if (tmpl_compile(&o->conds[o->n], c->key, strlen(c->key), re) < 0 ||
+                xplan_build(&o->conds[o->n], &r->nsites) < 0) {
                 o->n++;
                 return -1;
             }

@@ -13,6 +13,7 @@
 #include "cond.h"
 #include "convert_impl.h"
 #include "diag.h"
+#include "expand.h"
 #include "macro.h"
 #include "prefilter.h"
 #include "script.h"
@@ -60,6 +61,8 @@ struct tlv_converter {
     const cnv_rule *rule; /* the rule being applied, for messages */
     unsigned char *candidate; /* per rule: may match the current line */
     macro_memo *memo;
+    int line_plain;             /* the line holds no '$', '{', '}': compiled templates apply */
+    int slow;                   /* fast paths off (tests compare both ways) */
     buf script_input;   /* raw lines kept for external-process rules */
     int script_timeout_ms;
     const script_rule *script; /* the script whose output is being read */
@@ -317,6 +320,10 @@ static int is_blank(const char *s, size_t n)
 static int expand_template(tlv_converter *c, const tmpl *t, const char *line, size_t len,
                            buf *out)
 {
+    if (t->plan && c->line_plain && c->ml.nmatch == 1) {
+        buf_clear(&c->err);
+        return xplan_run(t, &c->w, c->memo, line, len, c->ml.ov, out, &c->err);
+    }
     buf_clear(&c->sub);
     if (tmpl_expand(t, line, len, &c->ml, &c->sub) < 0)
         return -1;
@@ -369,6 +376,7 @@ static int emit(tlv_converter *c, const out_node *o, const char *line, size_t le
 static tlv_status convert_raw_line(tlv_converter *c, const char *line, size_t len)
 {
     int matched = 0;
+    c->line_plain = !c->slow && xplan_plain_subject(line, len);
     if (c->rules->prefilter)
         prefilter_scan(c->rules->prefilter, line, len, c->candidate);
     else
@@ -662,3 +670,5 @@ size_t tlv_event_format(const tlv_event *ev, int radix, char *out, size_t size)
     buf_free(&b);
     return n;
 }
+
+void converter_set_fast_paths(tlv_converter *c, int on) { c->slow = !on; }

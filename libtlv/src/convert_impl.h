@@ -15,4 +15,8 @@ world *converter_world(tlv_converter *c);
 /* Called for every event after the public event function. */
 void converter_set_sink(tlv_converter *c, tlv_event_fn fn, void *user);
 
+/* Turns the converter's fast paths (compiled templates, caches) off or on
+ * (the default); the output must be the same either way, which tests check. */
+void converter_set_fast_paths(tlv_converter *c, int on);
+
 #endif

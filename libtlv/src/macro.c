@@ -14,7 +14,7 @@
 
 typedef enum macro_id {
     M_PLAIN = -1, M_EXIST, M_COUNT, M_ATTR, M_RES_NAME, M_RES_DISPLAYNAME, M_RES_COLOR, M_SUM
-} macro_id;
+} macro_kind;
 
 static const char *const macro_names[] = {
     "EXIST", "COUNT", "ATTR", "RES_NAME", "RES_DISPLAYNAME", "RES_COLOR", "SUM",
@@ -32,13 +32,15 @@ static int lookup_macro(const char *name, size_t n)
 
 int macro_is_known(const char *name, size_t n) { return lookup_macro(name, n) >= 0; }
 
-static int is_macro_char(char c) { return (c >= 'A' && c <= 'Z') || c == '_'; }
+int macro_id(const char *name, size_t n) { return lookup_macro(name, n); }
+
+int macro_name_char(char c) { return (c >= 'A' && c <= 'Z') || c == '_'; }
 
 /* Length of the NAME in "$NAME{" at text[i] == '$', or 0. */
 static size_t call_name_len(const char *text, size_t len, size_t i)
 {
     size_t j = i + 1;
-    while (j < len && is_macro_char(text[j]))
+    while (j < len && macro_name_char(text[j]))
         j++;
     return j > i + 1 && j < len && text[j] == '{' ? j - i - 1 : 0;
 }
@@ -78,6 +80,8 @@ typedef struct memo_entry {
 
 struct macro_memo {
     memo_entry slots[MEMO_SLOTS];
+    memo_entry *sites;      /* one per macro of the compiled plans (expand.h) */
+    size_t nsites;
 };
 
 macro_memo *macro_memo_new(void) { return calloc(1, sizeof(macro_memo)); }
@@ -90,7 +94,20 @@ void macro_memo_free(macro_memo *m)
         buf_free(&m->slots[i].arg);
         buf_free(&m->slots[i].result);
     }
+    for (size_t i = 0; i < m->nsites; i++) {
+        buf_free(&m->sites[i].arg);
+        buf_free(&m->sites[i].result);
+    }
+    free(m->sites);
     free(m);
+}
+
+/* Whether e's answer still holds in the world's present state. */
+static int memo_current(const memo_entry *e, const world *w)
+{
+    if (e->nres != w->nres) /* created resources change answers */
+        return 0;
+    return e->seq == w->next_seq || (e->lasting && e->static_changes == w->static_changes);
 }
 
 static memo_entry *memo_find(macro_memo *m, const world *w, int id, const char *arg, size_t n,
@@ -100,17 +117,12 @@ static memo_entry *memo_find(macro_memo *m, const world *w, int id, const char *
     if (!e->used || e->hash != h || e->id != id || e->arg.len != n ||
         memcmp(e->arg.data, arg, n) != 0)
         return NULL;
-    if (e->seq == w->next_seq && e->nres == w->nres) /* created resources change answers */
-        return e;
-    if (e->lasting && e->static_changes == w->static_changes && e->nres == w->nres)
-        return e;
-    return NULL;
+    return memo_current(e, w) ? e : NULL;
 }
 
-static void memo_store(macro_memo *m, const world *w, int id, const char *arg, size_t n,
-                       uint64_t h, const buf *val)
+static void memo_fill(memo_entry *e, const world *w, int id, const char *arg, size_t n,
+                      uint64_t h, const buf *val)
 {
-    memo_entry *e = &m->slots[h % MEMO_SLOTS];
     buf_clear(&e->arg);
     buf_clear(&e->result);
     if (buf_append(&e->arg, arg, n) < 0 || buf_append(&e->result, buf_str(val), val->len) < 0) {
@@ -124,6 +136,26 @@ static void memo_store(macro_memo *m, const world *w, int id, const char *arg, s
     e->hash = h;
     e->id = id;
     e->seq = w->next_seq;
+}
+
+static void memo_store(macro_memo *m, const world *w, int id, const char *arg, size_t n,
+                       uint64_t h, const buf *val)
+{
+    memo_fill(&m->slots[h % MEMO_SLOTS], w, id, arg, n, h, val);
+}
+
+/* Makes dst a copy of src, in dst's own buffers (dst unused if memory ran out). */
+static void memo_copy(memo_entry *dst, const memo_entry *src)
+{
+    buf arg = dst->arg, result = dst->result;
+    buf_clear(&arg);
+    buf_clear(&result);
+    int ok = buf_append(&arg, buf_str(&src->arg), src->arg.len) == 0 &&
+             buf_append(&result, buf_str(&src->result), src->result.len) == 0;
+    *dst = *src;
+    dst->arg = arg;
+    dst->result = result;
+    dst->used = ok;
 }
 
 typedef struct frame {
@@ -327,6 +359,40 @@ static int evaluate_memo(world *w, macro_memo *memo, int id, const char *arg, si
     if (evaluate(w, id, arg, n, val, err) < 0)
         return -1;
     memo_store(memo, w, id, arg, n, h, val);
+    return 0;
+}
+
+int macro_eval_site(world *w, macro_memo *memo, size_t site, int id, const char *arg, size_t n,
+                    buf *val, buf *err)
+{
+    if (site >= memo->nsites) {
+        size_t want = site + 16;
+        memo_entry *p = realloc(memo->sites, want * sizeof *p);
+        if (!p) {
+            buf_puts(err, "out of memory");
+            return -1;
+        }
+        memset(p + memo->nsites, 0, (want - memo->nsites) * sizeof *p);
+        memo->sites = p;
+        memo->nsites = want;
+    }
+    memo_entry *e = &memo->sites[site];
+    /* A site always asks with the same macro: comparing the argument is enough. */
+    if (e->used && e->arg.len == n && memcmp(e->arg.data, arg, n) == 0 && memo_current(e, w))
+        return buf_append(val, buf_str(&e->result), e->result.len);
+    /* A site sees one argument at a time; the shared memo keeps the others
+     * (the task rule asks about Task(id==1), then id==2, ...). */
+    uint64_t h = hash_bytes(arg, n) ^ (uint64_t)id;
+    const memo_entry *m = memo_find(memo, w, id, arg, n, h);
+    if (m) {
+        memo_copy(e, m);
+        return buf_append(val, buf_str(&m->result), m->result.len);
+    }
+    w->read_dynamic = 0;
+    if (evaluate(w, id, arg, n, val, err) < 0)
+        return -1;
+    memo_store(memo, w, id, arg, n, h, val);
+    memo_fill(e, w, id, arg, n, h, val);
     return 0;
 }
 

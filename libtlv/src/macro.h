@@ -23,6 +23,17 @@ int macro_expand(world *w, macro_memo *memo, const char *text, size_t len, buf *
 
 /* True when `name` (without '$') is a macro name. */
 int macro_is_known(const char *name, size_t n);
+/* The macro's number for macro_eval_site, or -1 when `name` is none. */
+int macro_id(const char *name, size_t n);
+/* True for the characters of macro names ('A'-'Z', '_'). */
+int macro_name_char(char c);
+
+/* Appends to val the value of macro `id` (from macro_id) on its expanded
+ * argument, remembered per `site` (a place in a compiled template, expand.h)
+ * while the world's state holds. Returns 0, or -1 with the reason in err,
+ * exactly as macro_expand reports it. */
+int macro_eval_site(world *w, macro_memo *memo, size_t site, int id, const char *arg, size_t n,
+                    buf *val, buf *err);
 
 /* Finds the next "$NAME{" macro call in text from `from`: returns its offset
  * and sets *name and *name_len, or returns -1. Used by `tlv check`. */

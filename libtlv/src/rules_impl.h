@@ -77,6 +77,7 @@ struct tlv_rules {
     viz_source *viz;
     size_t nviz, viz_cap;
     struct prefilter *prefilter; /* built once all rules are compiled */
+    size_t nsites;          /* macros of the compiled templates (expand.h) */
     int unreadable;         /* a file could not be parsed: TLV_ERR_SYNTAX */
     int scripts_refused;    /* TLV_ERR_SCRIPT */
     int check_figures;      /* check.c: the current target's shapes are known */

@@ -6,6 +6,8 @@
  */
 #include "template.h"
 
+#include "expand.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,6 +237,7 @@ void tmpl_free(tmpl *t)
     free(t->text);
     free(t->segs);
     free(t->groups);
+    xplan_free(t->plan);
     memset(t, 0, sizeof *t);
 }
 
@@ -294,24 +297,28 @@ static int put_groups(buf *out, const char *subject, const PCRE2_SIZE *ov, const
     return 0;
 }
 
+int tmpl_put_seg(const tmpl *t, size_t seg, const char *subject, size_t len,
+                 const PCRE2_SIZE *ov, buf *out)
+{
+    const tmpl_seg *s = &t->segs[seg];
+    switch (s->kind) {
+    case SEG_LITERAL: return buf_append(out, t->text + s->off, s->len);
+    case SEG_GROUP: return put_groups(out, subject, ov, t->groups + s->off, s->len);
+    case SEG_MATCH: return put_group(out, subject, ov, 0);
+    case SEG_BEFORE: return buf_append(out, subject, ov[0]);
+    case SEG_AFTER: return buf_append(out, subject + ov[1], len - ov[1]);
+    case SEG_INPUT: return buf_append(out, subject, len);
+    case SEG_LAST_GROUP: break; /* resolved to SEG_GROUP when compiled */
+    }
+    return 0;
+}
+
 static int expand_one(const tmpl *t, const char *subject, size_t len, const PCRE2_SIZE *ov,
                       buf *out)
 {
-    for (size_t i = 0; i < t->nsegs; i++) {
-        const tmpl_seg *s = &t->segs[i];
-        int rc = 0;
-        switch (s->kind) {
-        case SEG_LITERAL: rc = buf_append(out, t->text + s->off, s->len); break;
-        case SEG_GROUP: rc = put_groups(out, subject, ov, t->groups + s->off, s->len); break;
-        case SEG_MATCH: rc = put_group(out, subject, ov, 0); break;
-        case SEG_BEFORE: rc = buf_append(out, subject, ov[0]); break;
-        case SEG_AFTER: rc = buf_append(out, subject + ov[1], len - ov[1]); break;
-        case SEG_INPUT: rc = buf_append(out, subject, len); break;
-        case SEG_LAST_GROUP: break; /* resolved to SEG_GROUP when compiled */
-        }
-        if (rc < 0)
+    for (size_t i = 0; i < t->nsegs; i++)
+        if (tmpl_put_seg(t, i, subject, len, ov, out) < 0)
             return -1;
-    }
     return 0;
 }
 

@@ -35,6 +35,7 @@ typedef struct tmpl {
     size_t ngroups;
     char **unknown;    /* ${name} references to no group of the regex (kept literal) */
     size_t nunknown;
+    struct xplan *plan; /* the template with its macros, compiled (expand.h); or NULL */
 } tmpl;
 
 /* Parses `text` for a rule whose regex is `re` (group names and count come
@@ -61,6 +62,10 @@ int tmpl_find_matches(const pcre2_code *re, uint32_t ngroups, pcre2_match_data *
 
 /* Appends Regex.Replace(subject, re, template) to out, given the matches. */
 int tmpl_expand(const tmpl *t, const char *subject, size_t len, const match_list *ml, buf *out);
+
+/* Appends segment `seg` of t for the match `ov` (0 or -1: no memory). */
+int tmpl_put_seg(const tmpl *t, size_t seg, const char *subject, size_t len,
+                 const PCRE2_SIZE *ov, buf *out);
 
 void match_list_free(match_list *ml);
 

@@ -160,6 +160,7 @@ void world_free(world *w)
         cache_clear(w);
     free(w->cache);
     free(w->scratch_ref.items);
+    free(w->resolved);
     intern_free(w->values);
     intern_free(w->names);
     memset(w, 0, sizeof *w);
@@ -295,7 +296,8 @@ static int quote_len(const char *s, size_t n)
     return (int)cut;
 }
 
-int world_resolve(world *w, const char *text, size_t n, ref_result *r, char *err, size_t errsz)
+static int resolve_uncached(world *w, const char *text, size_t n, ref_result *r, char *err,
+                            size_t errsz)
 {
     std_str name, ctext, rest;
     int has_cond = 0;
@@ -336,4 +338,102 @@ int world_resolve(world *w, const char *text, size_t n, ref_result *r, char *err
         return -1;
     }
     return 0;
+}
+
+/* Rule outputs resolve the same few references over and over (the TOPPERS
+ * task rule asks for Task(id==N) in 13 conditions, on every state change).
+ * An answer stays right while the state it read is unchanged: any change
+ * when it read a Dynamic attribute, else a Static one; and no resource was
+ * created. Answers with many resources are not kept. */
+#define RESOLVE_SLOTS 64
+#define RESOLVE_ITEMS 8
+#define RESOLVE_TEXT 96
+
+typedef struct resolve_entry {
+    uint64_t hash;
+    size_t n;                /* text length; 0: unused */
+    char text[RESOLVE_TEXT];
+    uint32_t seq, static_changes;
+    size_t nres;
+    int dynamic;             /* it read a Dynamic attribute */
+    size_t rest_off;         /* where r->rest began in the text */
+    int has_time;
+    tlv_time time;
+    size_t nitems;
+    size_t items[RESOLVE_ITEMS];
+} resolve_entry;
+
+struct resolve_cache {
+    resolve_entry slot[RESOLVE_SLOTS];
+};
+
+static uint64_t text_hash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603u; /* FNV-1a: short texts, no attacker-chosen keys
+                                          matter here (a collision only costs a miss) */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    return h;
+}
+
+static int resolve_current(const resolve_entry *e, const world *w)
+{
+    if (e->nres != w->nres)
+        return 0;
+    return e->dynamic ? e->seq == w->next_seq : e->static_changes == w->static_changes;
+}
+
+static int resolve_hit(world *w, const resolve_entry *e, const char *text, ref_result *r)
+{
+    r->n = 0;
+    if (GROW(r->items, r->cap, e->nitems ? e->nitems : 1) < 0)
+        return -1;
+    memcpy(r->items, e->items, e->nitems * sizeof *r->items);
+    r->n = e->nitems;
+    r->has_time = e->has_time;
+    r->time = e->time;
+    r->rest = text + e->rest_off;
+    r->rest_len = e->n - e->rest_off;
+    w->read_dynamic |= e->dynamic;
+    return 0;
+}
+
+static void resolve_keep(world *w, resolve_entry *e, uint64_t h, const char *text, size_t n,
+                         const ref_result *r, int dynamic)
+{
+    e->n = 0;
+    if (n == 0 || n > RESOLVE_TEXT || r->n > RESOLVE_ITEMS)
+        return;
+    memcpy(e->text, text, n);
+    e->hash = h;
+    e->seq = w->next_seq;
+    e->static_changes = w->static_changes;
+    e->nres = w->nres;
+    e->dynamic = dynamic;
+    e->rest_off = (size_t)(r->rest - text);
+    e->has_time = r->has_time;
+    e->time = r->time;
+    e->nitems = r->n;
+    memcpy(e->items, r->items, r->n * sizeof *r->items);
+    e->n = n;
+}
+
+int world_resolve(world *w, const char *text, size_t n, ref_result *r, char *err, size_t errsz)
+{
+    if (!w->resolved)
+        w->resolved = calloc(1, sizeof *w->resolved);
+    if (!w->resolved)
+        return resolve_uncached(w, text, n, r, err, errsz);
+    uint64_t h = text_hash(text, n);
+    resolve_entry *e = &w->resolved->slot[h % RESOLVE_SLOTS];
+    if (e->n == n && e->hash == h && memcmp(e->text, text, n) == 0 && resolve_current(e, w))
+        return resolve_hit(w, e, text, r);
+    int outer = w->read_dynamic;
+    w->read_dynamic = 0;
+    int rc = resolve_uncached(w, text, n, r, err, errsz);
+    int dynamic = w->read_dynamic;
+    w->read_dynamic = outer | dynamic;
+    if (rc == 0)
+        resolve_keep(w, e, h, text, n, r, dynamic);
+    return rc;
 }

@@ -36,6 +36,7 @@ typedef struct ref_result {
 } ref_result;
 
 typedef struct cond_cache_entry cond_cache_entry;
+typedef struct resolve_cache resolve_cache;
 
 typedef struct world {
     const model *model;
@@ -55,6 +56,7 @@ typedef struct world {
     cond_cache_entry *cache;
     size_t cache_slots, cache_used;
     ref_result scratch_ref; /* reused by macros so resolving allocates nothing */
+    resolve_cache *resolved; /* recent world_resolve answers (world.c) */
     size_t palette_next;   /* palette color of the next resource created on first use */
 } world;
 

@@ -1,0 +1,222 @@
+/*
+ * expand.c — compiled templates with macros (see expand.h). xplan_build runs
+ * macro.c's brace-matching over the template once, with each substituted
+ * segment standing in as an opaque run of ordinary characters, and records
+ * what it did as a list of steps; xplan_run replays the steps for a line.
+ * Whatever the build cannot decide from the template alone makes it give up
+ * (no plan), never guess.
+ */
+#include "expand.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum xop_kind {
+    X_LIT,   /* plan->text[a, a + b) */
+    X_SEG,   /* template segment a (a group, $&, $`, $', $_) */
+    X_OPEN,  /* a macro begins: its argument starts here */
+    X_CLOSE  /* the innermost macro ends: macro b, memo site a */
+} xop_kind;
+
+typedef struct xop {
+    uint8_t kind;
+    uint32_t a, b;
+} xop;
+
+struct xplan {
+    xop *ops;
+    size_t nops, cap;
+    char *text;       /* the literal bytes the steps copy */
+    size_t ntext, text_cap;
+};
+
+#define XPLAN_MAX_DEPTH 64
+
+void xplan_free(xplan *p)
+{
+    if (!p)
+        return;
+    free(p->ops);
+    free(p->text);
+    free(p);
+}
+
+static int add_op(xplan *p, xop_kind kind, uint32_t a, uint32_t b)
+{
+    if (GROW(p->ops, p->cap, p->nops + 1) < 0)
+        return -1;
+    p->ops[p->nops++] = (xop){(uint8_t)kind, a, b};
+    return 0;
+}
+
+/* Appends one literal byte, extending the previous X_LIT when it is last. */
+static int add_char(xplan *p, char c)
+{
+    if (GROW(p->text, p->text_cap, p->ntext + 1) < 0)
+        return -1;
+    p->text[p->ntext++] = c;
+    xop *last = p->nops ? &p->ops[p->nops - 1] : NULL;
+    if (last && last->kind == X_LIT && last->a + last->b == p->ntext - 1) {
+        last->b++;
+        return 0;
+    }
+    return add_op(p, X_LIT, (uint32_t)(p->ntext - 1), 1);
+}
+
+/* The template as a sequence of cells: a literal byte, or (seg >= 0) one
+ * substituted segment. */
+typedef struct cell {
+    char c;
+    long seg;
+} cell;
+
+static cell *cells_of(const tmpl *t, size_t *n)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < t->nsegs; i++)
+        count += t->segs[i].kind == SEG_LITERAL ? t->segs[i].len : 1;
+    cell *v = malloc((count ? count : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < t->nsegs; i++) {
+        const tmpl_seg *s = &t->segs[i];
+        if (s->kind != SEG_LITERAL) {
+            v[k++] = (cell){0, (long)i};
+            continue;
+        }
+        for (size_t j = 0; j < s->len; j++)
+            v[k++] = (cell){t->text[s->off + j], -1};
+    }
+    *n = count;
+    return v;
+}
+
+typedef struct frame {
+    int macro; /* -1: a plain brace inside a macro */
+} frame;
+
+/* Replays macro_expand's scan (macro.c) over the cells. Returns 1 with the
+ * plan filled, 0 when the template cannot have a plan, -1 on no memory. */
+static int simulate(xplan *p, const cell *v, size_t n, size_t *next_site)
+{
+    frame stack[XPLAN_MAX_DEPTH];
+    size_t depth = 0, macros_open = 0, macros_seen = 0;
+    for (size_t i = 0; i < n;) {
+        if (v[i].seg >= 0) {
+            if (add_op(p, X_SEG, (uint32_t)v[i].seg, 0) < 0)
+                return -1;
+            i++;
+            continue;
+        }
+        char c = v[i].c;
+        if (c == '$') {
+            size_t j = i + 1;
+            while (j < n && v[j].seg < 0 && macro_name_char(v[j].c))
+                j++;
+            if (j < n && v[j].seg >= 0)
+                return 0; /* a substituted text could continue the name */
+            size_t nl = j > i + 1 && j < n && v[j].c == '{' ? j - i - 1 : 0;
+            if (nl) {
+                char name[32];
+                if (nl >= sizeof name)
+                    return 0;
+                for (size_t k = 0; k < nl; k++)
+                    name[k] = v[i + 1 + k].c;
+                int id = macro_id(name, nl);
+                if (id < 0 || depth == XPLAN_MAX_DEPTH)
+                    return 0; /* the general path reports it */
+                stack[depth++].macro = id;
+                macros_open++;
+                macros_seen++;
+                if (add_op(p, X_OPEN, 0, 0) < 0)
+                    return -1;
+                i = j + 1;
+                continue;
+            }
+        } else if (depth > 0 && c == '{') {
+            if (depth == XPLAN_MAX_DEPTH)
+                return 0;
+            stack[depth++].macro = -1;
+        } else if (depth > 0 && c == '}') {
+            frame f = stack[--depth];
+            if (f.macro >= 0) {
+                macros_open--;
+                if (add_op(p, X_CLOSE, (uint32_t)(*next_site)++, (uint32_t)f.macro) < 0)
+                    return -1;
+                i++;
+                continue;
+            }
+        }
+        if (add_char(p, c) < 0)
+            return -1;
+        i++;
+    }
+    if (macros_open || !macros_seen)
+        return 0;
+    return 1;
+}
+
+int xplan_build(tmpl *t, size_t *next_site)
+{
+    t->plan = NULL;
+    size_t n = 0;
+    cell *v = cells_of(t, &n);
+    xplan *p = calloc(1, sizeof *p);
+    if (!v || !p) {
+        free(v);
+        free(p);
+        return -1;
+    }
+    size_t site = *next_site;
+    int rc = simulate(p, v, n, &site);
+    free(v);
+    if (rc <= 0) {
+        xplan_free(p);
+        return rc < 0 ? -1 : 0;
+    }
+    *next_site = site;
+    t->plan = p;
+    return 0;
+}
+
+int xplan_plain_subject(const char *s, size_t n)
+{
+    return !memchr(s, '$', n) && !memchr(s, '{', n) && !memchr(s, '}', n);
+}
+
+int xplan_run(const tmpl *t, world *w, macro_memo *memo, const char *subject, size_t len,
+              const PCRE2_SIZE *ov, buf *out, buf *err)
+{
+    const xplan *p = t->plan;
+    size_t open[XPLAN_MAX_DEPTH], depth = 0;
+    char mem[256];
+    buf val;
+    buf_init_borrowed(&val, mem, sizeof mem);
+    buf_clear(out);
+    int rc = buf_append(out, subject, ov[0]);
+    for (size_t i = 0; i < p->nops && rc == 0; i++) {
+        const xop *o = &p->ops[i];
+        switch (o->kind) {
+        case X_LIT: rc = buf_append(out, p->text + o->a, o->b); break;
+        case X_SEG: rc = tmpl_put_seg(t, o->a, subject, len, ov, out); break;
+        case X_OPEN: open[depth++] = out->len; break;
+        case X_CLOSE: {
+            size_t start = open[--depth];
+            val.len = 0;
+            rc = macro_eval_site(w, memo, o->a, (int)o->b, out->data + start, out->len - start,
+                                 &val, err);
+            if (rc == 0) {
+                out->len = start;
+                rc = buf_append(out, val.data, val.len);
+            }
+            break;
+        }
+        }
+    }
+    if (rc == 0)
+        rc = buf_append(out, subject + ov[1], len - ov[1]);
+    buf_free(&val);
+    return rc;
+}
