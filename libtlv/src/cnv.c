@@ -121,7 +121,7 @@ static void compile_rule(struct tlv_rules *r, const tj_node *m, const char *file
                   (size_t)erroff + 1);
         return;
     }
-    pcre2_jit_compile(code, PCRE2_JIT_COMPLETE); /* falls back to the interpreter */
+    int jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0; /* else the interpreter */
     if (GROW(r->rules, r->rules_cap, r->nrules + 1) < 0) {
         pcre2_code_free(code);
         return;
@@ -130,6 +130,7 @@ static void compile_rule(struct tlv_rules *r, const tj_node *m, const char *file
     memset(c, 0, sizeof *c);
     c->regex = xstrdup(m->key);
     c->code = code;
+    c->jit = jit;
     pcre2_pattern_info(code, PCRE2_INFO_CAPTURECOUNT, &c->ngroups);
     c->literal = prefilter_required_literal(m->key, 3);
     c->file = file;

@@ -57,6 +57,7 @@ struct tlv_converter {
     buf evtext;    /* NUL-terminated copies for the event callback */
     buf condtext;  /* a rule condition after substitution and macros */
     std_line sl;
+    std_time_memo time_memo;
     ref_result targets;
     const cnv_rule *rule; /* the rule being applied, for messages */
     unsigned char *candidate; /* per rule: may match the current line */
@@ -255,7 +256,8 @@ static int apply_std_text(tlv_converter *c, const char *text, size_t len)
 {
     const char *why;
     size_t col;
-    if (std_parse_line(text, len, c->w.radix, &c->sl, &c->scratch, &why, &col) < 0) {
+    if (std_parse_line_memo(text, len, c->w.radix, &c->sl, &c->scratch,
+                            c->slow ? NULL : &c->time_memo, &why, &col) < 0) {
         buf_clear(&c->err);
         buf_printf(&c->err, "'%.*s' is not a standard-form event: %s (column %zu)", (int)len,
                    text, why, col);
@@ -385,7 +387,8 @@ static tlv_status convert_raw_line(tlv_converter *c, const char *line, size_t le
         if (!c->candidate[i])
             continue;
         const cnv_rule *r = &c->rules->rules[i];
-        int n = tmpl_find_matches(r->code, r->ngroups, c->md, line, len, &c->ml, c->mctx);
+        int n = tmpl_find_matches(r->code, r->ngroups, c->md, line, len, &c->ml, c->mctx,
+                                  r->jit && !c->slow, c->slow ? NULL : r->literal);
         if (n == 0)
             continue;
         c->rule = r;

@@ -222,8 +222,10 @@ char *prefilter_required_literal(const char *p, size_t min_len)
     return best.data;
 }
 
-/* Literals bucketed by their first two bytes: one table look-up per line
- * position, then a memcmp for the few literals in that bucket. */
+/* Literals bucketed by their first four bytes (a hash of them), or two for
+ * shorter ones: two table look-ups per line position, then a compare for
+ * the few literals in those buckets. (Bucketing by two bytes alone put
+ * every TOPPERS literal, all starting "] ", in one bucket.) */
 struct prefilter {
     size_t n;
     char **lits;
@@ -231,12 +233,150 @@ struct prefilter {
     uint64_t *head, *tail; /* first and last 8 bytes (or fewer, zero-padded):
                               literals often share a prefix ("] enter to "), so
                               two word compares reject most before memcmp */
-    uint32_t *bucket_start; /* 65537 offsets into order */
+    uint32_t *bucket_start; /* NBUCKETS + 1 offsets into order */
     uint32_t *order;        /* literal indexes sorted by bucket */
     unsigned char *always;  /* rules without a literal */
     unsigned char first[4]; /* the distinct first bytes of the literals, when */
     int nfirst;             /* there are at most 4 (else nfirst = -1) */
+    struct automaton *ac;   /* all literals at once, when small enough; else the buckets */
 };
+
+/* ---- Aho-Corasick: one table step per byte of the line ----------------------- */
+
+/* Rule sets have a few dozen literals of a few dozen bytes, so a full
+ * transition table (states x 256) stays small; past AC_MAX_STATES the
+ * buckets above are used instead. */
+#define AC_MAX_STATES 4096
+
+typedef struct automaton {
+    uint16_t *next;         /* [state * 256 + byte] */
+    uint32_t *out_start;    /* per state: its literals in out[] (own and suffixes') */
+    uint32_t *out;
+    size_t nstates;
+} automaton;
+
+static void automaton_free(automaton *a)
+{
+    if (!a)
+        return;
+    free(a->next);
+    free(a->out_start);
+    free(a->out);
+    free(a);
+}
+
+/* The trie of the literals; -1 where no edge. Returns the state count, or 0
+ * when there would be too many states (or no memory). */
+static size_t build_trie(char *const *lits, const size_t *lens, size_t n, int32_t *edge,
+                         uint32_t *ends, uint32_t *ends_next, uint32_t *end_head)
+{
+    size_t nstates = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (!lits[i])
+            continue;
+        size_t s = 0;
+        for (size_t k = 0; k < lens[i]; k++) {
+            int32_t *e = &edge[s * 256 + (unsigned char)lits[i][k]];
+            if (*e < 0) {
+                if (nstates == AC_MAX_STATES)
+                    return 0;
+                *e = (int32_t)nstates++;
+            }
+            s = (size_t)*e;
+        }
+        ends[i] = (uint32_t)i; /* literal i ends in state s: a list per state */
+        ends_next[i] = end_head[s];
+        end_head[s] = (uint32_t)i + 1;
+    }
+    return nstates;
+}
+
+static automaton *automaton_new(char *const *lits, const size_t *lens, size_t n)
+{
+    automaton *a = calloc(1, sizeof *a);
+    int32_t *edge = malloc((size_t)AC_MAX_STATES * 256 * sizeof *edge);
+    uint32_t *ends = calloc(n + 1, sizeof *ends), *ends_next = calloc(n + 1, sizeof *ends_next);
+    uint32_t *end_head = calloc(AC_MAX_STATES, sizeof *end_head);
+    uint32_t *fail = calloc(AC_MAX_STATES, sizeof *fail), *queue = calloc(AC_MAX_STATES, sizeof *queue);
+    size_t nstates = 0;
+    if (a && edge && ends && ends_next && end_head && fail && queue) {
+        memset(edge, 0xff, (size_t)AC_MAX_STATES * 256 * sizeof *edge);
+        nstates = build_trie(lits, lens, n, edge, ends, ends_next, end_head);
+    }
+    if (nstates) {
+        a->nstates = nstates;
+        a->next = malloc(nstates * 256 * sizeof *a->next);
+        a->out_start = calloc(nstates + 1, sizeof *a->out_start);
+    }
+    if (!nstates || !a->next || !a->out_start) {
+        automaton_free(a);
+        a = NULL;
+    } else {
+        /* Breadth first: a state's failure (its longest proper suffix in the
+         * trie) is done before it, so its row and outputs can be copied. */
+        size_t head = 0, tail = 0, nout = 0;
+        for (int c = 0; c < 256; c++) {
+            int32_t t = edge[c];
+            a->next[c] = (uint16_t)(t < 0 ? 0 : t);
+            if (t > 0) {
+                fail[t] = 0;
+                queue[tail++] = (uint32_t)t;
+            }
+        }
+        while (head < tail) {
+            uint32_t s = queue[head++];
+            for (int c = 0; c < 256; c++) {
+                int32_t t = edge[(size_t)s * 256 + c];
+                if (t < 0) {
+                    a->next[(size_t)s * 256 + c] = a->next[(size_t)fail[s] * 256 + c];
+                } else {
+                    a->next[(size_t)s * 256 + c] = (uint16_t)t;
+                    fail[t] = a->next[(size_t)fail[s] * 256 + c];
+                    queue[tail++] = (uint32_t)t;
+                }
+            }
+        }
+        /* Outputs: a state reports its own literals and its suffixes'. */
+        for (size_t s = 0; s < nstates; s++)
+            for (size_t f = s; f != 0; f = fail[f])
+                for (uint32_t e = end_head[f]; e; e = ends_next[e - 1])
+                    nout++;
+        a->out = calloc(nout + 1, sizeof *a->out);
+        if (!a->out) {
+            automaton_free(a);
+            a = NULL;
+        } else {
+            size_t k = 0;
+            for (size_t s = 0; s < nstates; s++) {
+                a->out_start[s] = (uint32_t)k;
+                for (size_t f = s; f != 0; f = fail[f])
+                    for (uint32_t e = end_head[f]; e; e = ends_next[e - 1])
+                        a->out[k++] = ends[e - 1];
+            }
+            a->out_start[nstates] = (uint32_t)k;
+        }
+    }
+    free(edge);
+    free(ends);
+    free(ends_next);
+    free(end_head);
+    free(fail);
+    free(queue);
+    return a;
+}
+
+int prefilter_uses_automaton(const prefilter *p) { return p->ac != NULL; }
+
+static void automaton_scan(const automaton *a, const char *line, size_t len,
+                           unsigned char *candidate)
+{
+    size_t s = 0;
+    for (size_t i = 0; i < len; i++) {
+        s = a->next[s * 256 + (unsigned char)line[i]];
+        for (uint32_t k = a->out_start[s]; k < a->out_start[s + 1]; k++)
+            candidate[a->out[k]] = 1;
+    }
+}
 
 static uint64_t load_word(const char *s, size_t n)
 {
@@ -252,10 +392,23 @@ static int literal_at(const prefilter *p, uint32_t r, const char *at)
            (n <= 16 || memcmp(at + 8, p->lits[r] + 8, n - 16) == 0);
 }
 
+#define PAIR_BUCKETS 65536u
+#define NBUCKETS (2 * PAIR_BUCKETS)
+
 static unsigned pair_of(const char *s)
 {
     return ((unsigned)(unsigned char)s[0] << 8) | (unsigned char)s[1];
 }
+
+/* Buckets PAIR_BUCKETS.. are for literals of four bytes or more. */
+static unsigned quad_of(const char *s)
+{
+    uint32_t w;
+    memcpy(&w, s, 4);
+    return PAIR_BUCKETS + ((w * 2654435761u) >> 16);
+}
+
+static unsigned bucket_of(const char *lit, size_t n) { return n >= 4 ? quad_of(lit) : pair_of(lit); }
 
 prefilter *prefilter_new(char *const *literals, size_t n)
 {
@@ -266,7 +419,7 @@ prefilter *prefilter_new(char *const *literals, size_t n)
     p->lits = calloc(n + 1, sizeof *p->lits);
     p->lens = calloc(n + 1, sizeof *p->lens);
     p->always = calloc(n + 1, 1);
-    p->bucket_start = calloc(65537, sizeof *p->bucket_start);
+    p->bucket_start = calloc(NBUCKETS + 1, sizeof *p->bucket_start);
     p->order = calloc(n + 1, sizeof *p->order);
     p->head = calloc(n + 1, sizeof *p->head);
     p->tail = calloc(n + 1, sizeof *p->tail);
@@ -285,9 +438,9 @@ prefilter *prefilter_new(char *const *literals, size_t n)
         p->head[i] = load_word(literals[i], p->lens[i]);
         size_t k = p->lens[i] < 8 ? p->lens[i] : 8;
         p->tail[i] = load_word(literals[i] + p->lens[i] - k, k);
-        p->bucket_start[pair_of(literals[i]) + 1]++;
+        p->bucket_start[bucket_of(literals[i], p->lens[i]) + 1]++;
     }
-    for (size_t b = 1; b <= 65536; b++)
+    for (size_t b = 1; b <= NBUCKETS; b++)
         p->bucket_start[b] += p->bucket_start[b - 1];
     for (size_t i = 0; i < n && p->nfirst >= 0; i++) {
         if (!p->lits[i])
@@ -299,17 +452,18 @@ prefilter *prefilter_new(char *const *literals, size_t n)
         if (!seen)
             p->nfirst = p->nfirst < 4 ? (p->first[p->nfirst] = c, p->nfirst + 1) : -1;
     }
-    uint32_t *fill = calloc(65536, sizeof *fill);
+    uint32_t *fill = calloc(NBUCKETS, sizeof *fill);
     if (!fill) {
         prefilter_free(p);
         return NULL;
     }
     for (size_t i = 0; i < n; i++)
         if (p->lits[i]) {
-            unsigned b = pair_of(p->lits[i]);
+            unsigned b = bucket_of(p->lits[i], p->lens[i]);
             p->order[p->bucket_start[b] + fill[b]++] = (uint32_t)i;
         }
     free(fill);
+    p->ac = automaton_new(p->lits, p->lens, n); /* NULL: the buckets do */
     return p;
 }
 
@@ -324,13 +478,13 @@ void prefilter_free(prefilter *p)
     free(p->order);
     free(p->head);
     free(p->tail);
+    automaton_free(p->ac);
     free(p);
 }
 
-static void check_position(const prefilter *p, const char *line, size_t len, size_t i,
-                           unsigned char *candidate)
+static void check_bucket(const prefilter *p, unsigned b, const char *line, size_t len, size_t i,
+                         unsigned char *candidate)
 {
-    unsigned b = pair_of(line + i);
     for (uint32_t k = p->bucket_start[b]; k < p->bucket_start[b + 1]; k++) {
         uint32_t r = p->order[k];
         if (!candidate[r] && p->lens[r] <= len - i && literal_at(p, r, line + i))
@@ -338,9 +492,21 @@ static void check_position(const prefilter *p, const char *line, size_t len, siz
     }
 }
 
+static void check_position(const prefilter *p, const char *line, size_t len, size_t i,
+                           unsigned char *candidate)
+{
+    check_bucket(p, pair_of(line + i), line, len, i, candidate);
+    if (len - i >= 4)
+        check_bucket(p, quad_of(line + i), line, len, i, candidate);
+}
+
 void prefilter_scan(const prefilter *p, const char *line, size_t len, unsigned char *candidate)
 {
     memcpy(candidate, p->always, p->n);
+    if (p->ac) {
+        automaton_scan(p->ac, line, len, candidate);
+        return;
+    }
     if (len < 2)
         return;
     if (p->nfirst < 0) {

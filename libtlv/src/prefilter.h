@@ -29,4 +29,8 @@ void prefilter_free(prefilter *p);
  * the line. */
 void prefilter_scan(const prefilter *p, const char *line, size_t len, unsigned char *candidate);
 
+/* True when the scan runs one automaton over the line (small literal sets),
+ * false when it looks literals up in buckets (large ones). For tests. */
+int prefilter_uses_automaton(const prefilter *p);
+
 #endif

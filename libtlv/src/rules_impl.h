@@ -34,6 +34,7 @@ typedef struct cnv_rule {
     char *regex;
     pcre2_code *code;
     uint32_t ngroups;       /* capture groups */
+    int jit;                /* JIT-compiled: matched with pcre2_jit_match */
     char *literal;          /* text every match contains, for the prefilter */
     out_node out;
     const char *file;

@@ -144,7 +144,8 @@ static const char *bad_time_reason(const char *why)
 
 /* Reads "[" Time "]" (either bracket may be backslash-escaped, as templates
  * write them), with whitespace tolerated inside the brackets and after. */
-static int parse_time_prefix(cursor *c, int radix, tlv_time *t, std_str *text)
+static int parse_time_prefix(cursor *c, int radix, tlv_time *t, std_str *text,
+                             std_time_memo *memo)
 {
     size_t open = opening_bracket(c);
     if (!open)
@@ -163,11 +164,19 @@ static int parse_time_prefix(cursor *c, int radix, tlv_time *t, std_str *text)
         end--;
 
     const char *why = NULL;
-    if (tlv_time_parse(c->s + start, end - start, radix, t, &why) != TLV_OK) {
+    size_t n = end - start;
+    if (memo && memo->n == n && memo->radix == radix && memcmp(memo->text, c->s + start, n) == 0) {
+        *t = memo->time;
+    } else if (tlv_time_parse(c->s + start, n, radix, t, &why) != TLV_OK) {
         size_t where = start;
         if (why && strcmp(why, "invalid digit for the radix") == 0)
             where += bad_digit_offset(c->s + start, end - start, radix);
         return fail_at(c, where, bad_time_reason(why));
+    } else if (memo && n > 0 && n <= sizeof memo->text) {
+        memcpy(memo->text, c->s + start, n);
+        memo->n = n;
+        memo->radix = radix;
+        memo->time = *t;
     }
     *text = str_of(c->s + start, end - start);
     c->pos = after;
@@ -315,6 +324,12 @@ static int report(const cursor *c, const char **why, size_t *col)
 int std_parse_line(const char *line, size_t len, int radix, std_line *out,
                    buf *scratch, const char **why, size_t *col)
 {
+    return std_parse_line_memo(line, len, radix, out, scratch, NULL, why, col);
+}
+
+int std_parse_line_memo(const char *line, size_t len, int radix, std_line *out,
+                        buf *scratch, std_time_memo *memo, const char **why, size_t *col)
+{
     cursor c = {line, len, 0, NULL, 0};
     buf_clear(scratch);
     int escapes = len > 0 && memchr(line, '\\', len) != NULL;
@@ -329,7 +344,7 @@ int std_parse_line(const char *line, size_t len, int radix, std_line *out,
         fail_at(&c, 0, "empty line");
         return report(&c, why, col);
     }
-    if (parse_time_prefix(&c, radix, &out->time, &out->time_text) < 0 ||
+    if (parse_time_prefix(&c, radix, &out->time, &out->time_text, memo) < 0 ||
         parse_resource(&c, &out->resource, &out->has_cond, &out->cond) < 0 ||
         expect_dot(&c) < 0 || parse_event(&c, out, escapes, scratch) < 0)
         return report(&c, why, col);
@@ -348,7 +363,7 @@ int std_parse_resource_ref(const char *text, size_t len, int radix,
 
     skip_spaces(&c);
     timed = opening_bracket(&c) > 0;
-    if ((timed && parse_time_prefix(&c, radix, &t, &time_text) < 0) ||
+    if ((timed && parse_time_prefix(&c, radix, &t, &time_text, NULL) < 0) ||
         parse_resource(&c, &res, &conditional, &cnd) < 0)
         return report(&c, why, NULL);
     if (has_time)

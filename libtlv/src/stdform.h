@@ -35,6 +35,15 @@ typedef struct std_line {
     std_str args[STD_MAX_ARGS]; /* trimmed, escapes removed */
 } std_line;
 
+/* The last time text parsed and its value: the events of one input line
+ * nearly always share their time, so the second parse is a compare. */
+typedef struct std_time_memo {
+    char text[40];
+    size_t n;             /* 0: empty */
+    int radix;
+    tlv_time time;
+} std_time_memo;
+
 /* Parses one line (without its line end). Unescaped text is written into
  * `scratch`, which is cleared first; the std_str fields point into `line`
  * or into `scratch` and are valid until either changes.
@@ -47,6 +56,9 @@ typedef struct std_line {
  * where the problem is. */
 int std_parse_line(const char *line, size_t len, int radix, std_line *out,
                    buf *scratch, const char **why, size_t *col);
+/* The same, using and updating `memo` (zero-initialised before first use). */
+int std_parse_line_memo(const char *line, size_t len, int radix, std_line *out,
+                        buf *scratch, std_time_memo *memo, const char **why, size_t *col);
 
 /* Parses a resource reference with an optional time prefix, as written in a
  * macro argument: "[T]Type(cond)" or "Name" or "Type(cond)". On success sets

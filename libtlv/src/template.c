@@ -4,6 +4,7 @@
  * numbered first, left to right, then named groups in order of appearance,
  * so a `$1` in a TLV rule means what it meant to the original tool.
  */
+#define _GNU_SOURCE /* memmem */
 #include "template.h"
 
 #include "expand.h"
@@ -248,14 +249,16 @@ static size_t utf8_len(unsigned char c)
 
 int tmpl_find_matches(const pcre2_code *re, uint32_t ngroups, pcre2_match_data *md,
                       const char *subject, size_t len, match_list *ml,
-                      pcre2_match_context *mctx)
+                      pcre2_match_context *mctx, int jit, const char *literal)
 {
+    size_t literal_len = literal ? strlen(literal) : 0;
     ml->ngroups = ngroups;
     ml->nmatch = 0;
     size_t per = 2 * ((size_t)ngroups + 1);
     size_t start = 0;
     while (start <= len) {
-        int rc = pcre2_match(re, (PCRE2_SPTR)subject, len, start, 0, md, mctx);
+        int rc = jit ? pcre2_jit_match(re, (PCRE2_SPTR)subject, len, start, 0, md, mctx)
+                     : pcre2_match(re, (PCRE2_SPTR)subject, len, start, 0, md, mctx);
         if (rc == PCRE2_ERROR_NOMATCH)
             break;
         if (rc < 0)
@@ -274,6 +277,9 @@ int tmpl_find_matches(const pcre2_code *re, uint32_t ngroups, pcre2_match_data *
         else
             break;
         if (start > len)
+            break;
+        /* A further match lies after this one and holds the literal. */
+        if (literal_len && !memmem(subject + start, len - start, literal, literal_len))
             break;
     }
     return (int)ml->nmatch;

@@ -55,10 +55,13 @@ typedef struct match_list {
  * character later). Returns the number of matches (0 = none), or a negative
  * PCRE2 error code (e.g. PCRE2_ERROR_MATCHLIMIT). `ngroups` is the regex's
  * capture count (PCRE2_INFO_CAPTURECOUNT), passed in because this runs for
- * every rule on every line. */
+ * every rule on every line. `jit`: re was JIT-compiled, and the subject is
+ * valid UTF-8 (pcre2_jit_match checks neither). `literal`: text that every
+ * match holds (prefilter.h), or NULL; where the rest of the subject lacks
+ * it, no further search is made. */
 int tmpl_find_matches(const pcre2_code *re, uint32_t ngroups, pcre2_match_data *md,
                       const char *subject, size_t len, match_list *ml,
-                      pcre2_match_context *mctx);
+                      pcre2_match_context *mctx, int jit, const char *literal);
 
 /* Appends Regex.Replace(subject, re, template) to out, given the matches. */
 int tmpl_expand(const tmpl *t, const char *subject, size_t len, const match_list *ml, buf *out);

@@ -202,7 +202,18 @@ static char *digits_backwards(uint64_t v, int radix, int width, char *end)
 {
     static const char digit_chars[] = "0123456789abcdefghijklmnopqrstuvwxyz";
     char *p = end;
-    if (radix == 10) { /* every event's time: let the compiler divide by a constant */
+    if (radix == 10) { /* every event's time: two digits per division by a constant */
+        static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                    "25262728293031323334353637383940414243444546474849"
+                                    "50515253545556575859606162636465666768697071727374"
+                                    "75767778798081828384858687888990919293949596979899";
+        while (v >= 100) {
+            unsigned d = (unsigned)(v % 100) * 2;
+            v /= 100;
+            *--p = pairs[d + 1];
+            *--p = pairs[d];
+            width -= 2;
+        }
         do {
             *--p = (char)('0' + v % 10);
             v /= 10;

@@ -663,6 +663,8 @@ static void test_random(void)
 
 /* ---- 3. the scan against a naive search ------------------------------------ */
 
+static void scan_agrees_with_search(int nlit, size_t min_len, unsigned spread, int automaton);
+
 static void test_scan_fixed(void)
 {
     char *lits[] = {"] dispatch to task ", "] enter to ", "] enter to task switch ", NULL,
@@ -698,12 +700,22 @@ static void test_scan_fixed(void)
     prefilter_scan(pf, "abc", 3, c);
     prefilter_free(pf);
 
-    /* random literals of 2..24 bytes sharing prefixes, against random lines */
-    enum { NLIT = 64 };
-    static char store[NLIT][32];
-    char *rl[NLIT];
-    for (int i = 0; i < NLIT; i++) {
-        size_t len = 2 + rnd(23);
+    scan_agrees_with_search(64, 2, 23, 1);
+    /* so many long literals that the scan uses its buckets, not the automaton */
+    scan_agrees_with_search(400, 30, 9, 0);
+}
+
+/* Random literals of min_len..min_len+spread-1 bytes, a third sharing a
+ * prefix, some rules without one, against random lines over the same
+ * alphabet (a literal planted in half of them): the scan marks exactly the
+ * rules whose literal occurs, and every rule without one. */
+static void scan_agrees_with_search(int nlit, size_t min_len, unsigned spread, int automaton)
+{
+    enum { MAXLIT = 400 };
+    static char store[MAXLIT][40];
+    char *rl[MAXLIT];
+    for (int i = 0; i < nlit; i++) {
+        size_t len = min_len + rnd(spread);
         const char *base = i % 3 == 0 ? "] enter to task " : "";
         size_t k = 0;
         for (; k < len && base[k]; k++)
@@ -713,10 +725,11 @@ static void test_scan_fixed(void)
         store[i][len] = '\0';
         rl[i] = i % 17 == 5 ? NULL : store[i];
     }
-    pf = prefilter_new(rl, NLIT);
+    prefilter *pf = prefilter_new(rl, (size_t)nlit);
     CHECK(pf != NULL);
     if (!pf)
         return;
+    CHECK_INT(prefilter_uses_automaton(pf), automaton);
     long wrong = 0, hits = 0;
     for (int t = 0; t < 20000; t++) {
         char line[64];
@@ -724,15 +737,15 @@ static void test_scan_fixed(void)
         for (size_t k = 0; k < len; k++)
             line[k] = "ab] "[rnd(4)];
         if (len > 20 && rnd(2)) { /* plant a literal */
-            const char *l = store[rnd(NLIT)];
+            const char *l = store[rnd((unsigned)nlit)];
             size_t ll = strlen(l), at = rnd((unsigned)(len - ll < len ? len - ll + 1 : 1));
             if (ll <= len)
                 memcpy(line + at, l, ll);
         }
         line[len] = '\0';
-        unsigned char cand[NLIT];
+        unsigned char cand[MAXLIT];
         prefilter_scan(pf, line, len, cand);
-        for (int i = 0; i < NLIT; i++) {
+        for (int i = 0; i < nlit; i++) {
             int expect = !rl[i] || contains(line, len, rl[i]);
             hits += rl[i] && expect;
             if (cand[i] != expect && wrong++ < 10) {

@@ -59,7 +59,7 @@ static const char *replace(const char *pattern, const char *templ, const char *s
     buf out = BUF_INIT;
     uint32_t ngroups = 0;
     pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &ngroups);
-    nmatch = tmpl_find_matches(re, ngroups, md, subject, strlen(subject), &ml, NULL);
+    nmatch = tmpl_find_matches(re, ngroups, md, subject, strlen(subject), &ml, NULL, 0, NULL);
     if (nmatch >= 0 && tmpl_expand(&t, subject, strlen(subject), &ml, &out) == 0) {
         if (out.len < sizeof result)
             memcpy(result, buf_str(&out), out.len + 1);
@@ -233,8 +233,29 @@ static void test_template_segments(void)
     pcre2_code_free(re);
 }
 
+/* The converter's way of searching: JIT-compiled, told the literal every
+ * match holds. Every match is still found, and none where the rest of the
+ * line lacks the literal. */
+static void test_jit_and_literal_stop(void)
+{
+    pcre2_code *re = compile("x(\\d)");
+    CHECK_INT(pcre2_jit_compile(re, PCRE2_JIT_COMPLETE), 0);
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+    match_list ml = {0};
+    const char *s = "x1 x2 y3 x4";
+    CHECK_INT(tmpl_find_matches(re, 1, md, s, strlen(s), &ml, NULL, 1, "x"), 3);
+    CHECK_INT((int)ml.ov[2 * 2 * 2], 9); /* the third match, "x4", starts at 9 */
+    CHECK_INT(tmpl_find_matches(re, 1, md, s, strlen(s), &ml, NULL, 0, "x"), 3);
+    CHECK_INT(tmpl_find_matches(re, 1, md, "x1 y2", 5, &ml, NULL, 1, "x"), 1);
+    CHECK_INT(tmpl_find_matches(re, 1, md, "y1", 2, &ml, NULL, 1, "x"), 0);
+    match_list_free(&ml);
+    pcre2_match_data_free(md);
+    pcre2_code_free(re);
+}
+
 int main(void)
 {
+    test_jit_and_literal_stop();
     test_named_and_numbered();
     test_special_substitutions();
     test_literal_references();
