@@ -13,6 +13,7 @@
 #include "cond.h"
 #include "convert_impl.h"
 #include "diag.h"
+#include "evcache.h"
 #include "expand.h"
 #include "macro.h"
 #include "prefilter.h"
@@ -58,6 +59,8 @@ struct tlv_converter {
     buf condtext;  /* a rule condition after substitution and macros */
     std_line sl;
     std_time_memo time_memo;
+    evcache *events;            /* parsed event texts (NULL: none kept) */
+    cached_event applied;       /* what apply_to resolved, for the cache */
     ref_result targets;
     const cnv_rule *rule; /* the rule being applied, for messages */
     unsigned char *candidate; /* per rule: may match the current line */
@@ -94,6 +97,7 @@ tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
     c->md = pcre2_match_data_create(maxgroups + 1, NULL);
     c->candidate = calloc(rules->nrules + 1, 1);
     c->memo = macro_memo_new();
+    c->events = evcache_new(); /* optional: without it every text is parsed */
     c->script_timeout_ms = 60000;
     c->mctx = pcre2_match_context_create(NULL);
     if (!c->md || !c->mctx || !c->candidate || !c->memo || world_init(&c->w, &rules->model, rules->radix) < 0) {
@@ -127,6 +131,7 @@ void tlv_converter_free(tlv_converter *c)
     free(c->targets.items);
     free(c->candidate);
     macro_memo_free(c->memo);
+    evcache_free(c->events);
     buf_free(&c->script_input);
     buf_free(&c->text);
     free(c);
@@ -242,6 +247,8 @@ static int apply_to(tlv_converter *c, size_t res, const tlv_event *ev)
             buf_puts(&c->err, "out of memory");
             return -1;
         }
+        c->applied.attr = ai;
+        c->applied.value = v;
     } else if (model_behavior_index(t, s->name.s, s->name.n) < 0) {
         buf_clear(&c->err);
         buf_printf(&c->err, "resource '%s' (type %s) has no behavior '%.*s'", r->name, t->name,
@@ -251,11 +258,57 @@ static int apply_to(tlv_converter *c, size_t res, const tlv_event *ev)
     return deliver(c, r, ev);
 }
 
+/* Applies a remembered event text at time t, as apply_to would. */
+static int apply_cached(tlv_converter *c, const cached_event *e, tlv_time t)
+{
+    tlv_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.time = t;
+    ev.kind = e->is_behavior ? TLV_EVENT_BEHAVIOR : TLV_EVENT_ATTRIBUTE;
+    ev.name = e->name;
+    ev.value = e->value_text;
+    ev.args = e->args;
+    ev.nargs = e->nargs;
+    if (!e->is_behavior && world_set(&c->w, e->res, (size_t)e->attr, t, e->value) < 0) {
+        buf_clear(&c->err);
+        buf_puts(&c->err, "out of memory");
+        return -1;
+    }
+    return deliver(c, &c->w.res[e->res], &ev);
+}
+
+/* Remembers what apply_to resolved for the text after the time. */
+static void remember_event(tlv_converter *c, const char *key, size_t n, const tlv_event *ev,
+                           size_t res)
+{
+    cached_event *e = &c->applied;
+    e->res = res;
+    e->is_behavior = ev->kind == TLV_EVENT_BEHAVIOR;
+    e->name = ev->name;
+    e->value_text = ev->value;
+    e->nargs = ev->nargs;
+    if (ev->nargs > EVCACHE_MAX_ARGS)
+        return;
+    for (size_t i = 0; i < ev->nargs; i++)
+        e->args[i] = ev->args[i];
+    evcache_put(c->events, key, n, e);
+}
+
 /* Parses one standard-form event line and applies it. */
 static int apply_std_text(tlv_converter *c, const char *text, size_t len)
 {
     const char *why;
-    size_t col;
+    size_t col, rest = 0;
+    int keep = 0;
+    if (!c->slow && c->events) {
+        tlv_time t;
+        if (std_parse_time(text, len, c->w.radix, &c->time_memo, &t, &rest) == 0) {
+            const cached_event *e = evcache_find(c->events, text + rest, len - rest);
+            if (e)
+                return apply_cached(c, e, t);
+            keep = 1;
+        }
+    }
     if (std_parse_line_memo(text, len, c->w.radix, &c->sl, &c->scratch,
                             c->slow ? NULL : &c->time_memo, &why, &col) < 0) {
         buf_clear(&c->err);
@@ -307,6 +360,8 @@ static int apply_std_text(tlv_converter *c, const char *text, size_t len)
     for (size_t i = 0; i < c->targets.n; i++)
         if (apply_to(c, c->targets.items[i], &ev) < 0)
             return -1;
+    if (keep && !c->sl.has_cond)
+        remember_event(c, text + rest, len - rest, &ev, c->targets.items[0]);
     return 0;
 }
 

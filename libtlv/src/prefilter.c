@@ -248,8 +248,11 @@ struct prefilter {
  * buckets above are used instead. */
 #define AC_MAX_STATES 4096
 
+#define AC_REPORTS 0x8000u  /* in next[]: the state entered has literals to report */
+
 typedef struct automaton {
-    uint16_t *next;         /* [state * 256 + byte] */
+    uint16_t *next;         /* [state * 256 + byte]: the next state, | AC_REPORTS */
+    unsigned char starts[256]; /* bytes that leave the start state */
     uint32_t *out_start;    /* per state: its literals in out[] (own and suffixes') */
     uint32_t *out;
     size_t nstates;
@@ -354,6 +357,11 @@ static automaton *automaton_new(char *const *lits, const size_t *lens, size_t n)
                         a->out[k++] = ends[e - 1];
             }
             a->out_start[nstates] = (uint32_t)k;
+            for (size_t i = 0; i < nstates * 256; i++)
+                if (a->out_start[a->next[i]] != a->out_start[a->next[i] + 1])
+                    a->next[i] |= AC_REPORTS;
+            for (int c = 0; c < 256; c++)
+                a->starts[c] = a->next[c] != 0;
         }
     }
     free(edge);
@@ -372,9 +380,18 @@ static void automaton_scan(const automaton *a, const char *line, size_t len,
 {
     size_t s = 0;
     for (size_t i = 0; i < len; i++) {
+        /* In the start state, bytes that begin no literal change nothing:
+         * skip them without the table's dependent loads. */
+        while (s == 0 && i < len && !a->starts[(unsigned char)line[i]])
+            i++;
+        if (i == len)
+            break;
         s = a->next[s * 256 + (unsigned char)line[i]];
-        for (uint32_t k = a->out_start[s]; k < a->out_start[s + 1]; k++)
-            candidate[a->out[k]] = 1;
+        if (s & AC_REPORTS) {
+            s &= ~(size_t)AC_REPORTS;
+            for (uint32_t k = a->out_start[s]; k < a->out_start[s + 1]; k++)
+                candidate[a->out[k]] = 1;
+        }
     }
 }
 

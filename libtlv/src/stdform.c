@@ -321,6 +321,18 @@ static int report(const cursor *c, const char **why, size_t *col)
     return -1;
 }
 
+int std_parse_time(const char *line, size_t len, int radix, std_time_memo *memo,
+                   tlv_time *time, size_t *rest)
+{
+    cursor c = {line, len, 0, NULL, 0};
+    std_str text;
+    skip_spaces(&c);
+    if (c.pos == len || parse_time_prefix(&c, radix, time, &text, memo) < 0)
+        return -1;
+    *rest = c.pos;
+    return 0;
+}
+
 int std_parse_line(const char *line, size_t len, int radix, std_line *out,
                    buf *scratch, const char **why, size_t *col)
 {

@@ -56,6 +56,12 @@ typedef struct std_time_memo {
  * where the problem is. */
 int std_parse_line(const char *line, size_t len, int radix, std_line *out,
                    buf *scratch, const char **why, size_t *col);
+/* Parses only the time prefix of a line, as std_parse_line does: sets *time
+ * and *rest (where the resource begins, spaces skipped). Returns 0 or -1
+ * (then std_parse_line gives the reason). */
+int std_parse_time(const char *line, size_t len, int radix, std_time_memo *memo,
+                   tlv_time *time, size_t *rest);
+
 /* The same, using and updating `memo` (zero-initialised before first use). */
 int std_parse_line_memo(const char *line, size_t len, int radix, std_line *out,
                         buf *scratch, std_time_memo *memo, const char **why, size_t *col);

@@ -213,6 +213,8 @@ static const char fp_cnv[] =
     "  \"^" T "brace (?<a>\\\\S+) (?<b>\\\\S+)$\": \"[${t}]TASK1.log($SUM{${a},{${b}}},x)\",\n"
     "  \"^" T "dollar$\": \"[${t}]TASK1.log($$ATTR{TASK1.state},$$)\",\n"
     "  \"^" T "res (?<b>\\\\S+)$\": \"[${t}]TASK1.log($RES${b}{TASK2},y)\",\n"
+    "  \"^" T "esc (?<a>\\\\S+)$\": [\"[${t}]TASK1.log(a\\\\,b,${a})\",\n"
+    "    \"[${t}]TASK1.log(1,2,3,4,5,6,7,8,9,${a})\", \"[${t}]TASK1.log(1,2,3,4,5,6,7,8,9,${a})\"],\n"
     "  \"(?<w>zz)\": \"<$COUNT{Task}>\"\n"
     "}}\n";
 
@@ -242,6 +244,8 @@ static const char fp_log[] =
     "[14] dollar\n"
     "[15] res _NAME\n"              /* $RES_NAME{TASK2} through a group */
     "[16] res _COLOR\n"
+    "[16] esc x\n"
+    "[16] esc x\n"                  /* the same event texts again */
     "[17] zz zz\n"                  /* two matches on one line */
     "[18] zz\n";
 
@@ -266,6 +270,8 @@ static void test_synthetic(void)
     CHECK(strstr(o.text, "[10]TASK1.log(3,{1})\n[11]TASK1.log(-0.5,{1.5})\n") != NULL);
     CHECK(strstr(o.text, "[14]TASK1.log(RUNNING,$)\n") != NULL); /* "$$ATTR{..}" expands */
     CHECK(strstr(o.text, "[15]TASK1.log(TASK2,y)\n[16]TASK1.log(ff7f0e,y)\n") != NULL);
+    CHECK(strstr(o.text, "[16]TASK1.log(a\\,b,x)\n[16]TASK1.log(1,2,3,4,5,6,7,8,9,x)\n"
+                         "[16]TASK1.log(1,2,3,4,5,6,7,8,9,x)\n[16]TASK1.log(a\\,b,x)\n") != NULL);
     CHECK(strstr(o.text, "line 13: error: rule \"^\\[(?<t>\\d+)\\] brace (?<a>\\S+) (?<b>\\S+)$\": "
                          "$SUM{1,{2}}: '{2}' is not a decimal number") != NULL);
     free(o.text);
