@@ -388,7 +388,8 @@ static int resolve_hit(world *w, const resolve_entry *e, const char *text, ref_r
     r->n = 0;
     if (GROW(r->items, r->cap, e->nitems ? e->nitems : 1) < 0)
         return -1;
-    memcpy(r->items, e->items, e->nitems * sizeof *r->items);
+    if (e->nitems)
+        memcpy(r->items, e->items, e->nitems * sizeof *r->items);
     r->n = e->nitems;
     r->has_time = e->has_time;
     r->time = e->time;
@@ -414,7 +415,8 @@ static void resolve_keep(world *w, resolve_entry *e, uint64_t h, const char *tex
     e->has_time = r->has_time;
     e->time = r->time;
     e->nitems = r->n;
-    memcpy(e->items, r->items, r->n * sizeof *r->items);
+    if (r->n)
+        memcpy(e->items, r->items, r->n * sizeof *r->items);
     e->n = n;
 }
 
