@@ -67,6 +67,7 @@ struct tlv_converter {
     macro_memo *memo;
     int line_plain;             /* the line holds no '$', '{', '}': compiled templates apply */
     int slow;                   /* fast paths off (tests compare both ways) */
+    int std_input;              /* read as standard form whatever the rules say */
     buf script_input;   /* raw lines kept for external-process rules */
     int script_timeout_ms;
     const script_rule *script; /* the script whose output is being read */
@@ -514,6 +515,11 @@ static int read_as_text(tlv_converter *c, const char **line, size_t *len)
     return 0;
 }
 
+static int reads_standard_form(const tlv_converter *c)
+{
+    return c->rules->standard_form || c->std_input;
+}
+
 tlv_status tlv_converter_push_line(tlv_converter *c, const char *line, size_t len)
 {
     if (c->stopped)
@@ -523,11 +529,11 @@ tlv_status tlv_converter_push_line(tlv_converter *c, const char *line, size_t le
     c->stats.lines_read++;
     if (read_as_text(c, &line, &len) < 0)
         return TLV_ERR_CONVERT;
-    if (c->rules->nscripts && c->rules->allow_scripts) {
+    if (c->rules->nscripts && c->rules->allow_scripts && !c->std_input) {
         buf_append(&c->script_input, line, len);
         buf_putc(&c->script_input, '\n');
     }
-    if (c->rules->standard_form)
+    if (reads_standard_form(c))
         return convert_std_line(c, line, len);
     return convert_raw_line(c, line, len);
 }
@@ -633,7 +639,7 @@ static int script_output_line(void *ctx, const char *line, size_t len)
 /* Runs every external-process target on the whole log, once it is read. */
 static void run_scripts(tlv_converter *c)
 {
-    if (!c->rules->allow_scripts || !c->rules->nscripts)
+    if (!c->rules->allow_scripts || !c->rules->nscripts || c->std_input)
         return;
     buf input = BUF_INIT, err = BUF_INIT;
     script_resource_json(c->rules, &input);
@@ -662,7 +668,7 @@ static tlv_status push_last_line(tlv_converter *c)
     tlv_convert_stats before = c->stats;
     int blank = is_blank(c->pending.data, c->pending.len);
     tlv_status st = tlv_converter_push_line(c, c->pending.data, c->pending.len);
-    if (st == TLV_OK && !blank && !c->rules->standard_form && c->rules->nrules &&
+    if (st == TLV_OK && !blank && !reads_standard_form(c) && c->rules->nrules &&
         c->stats.lines_matched == before.lines_matched)
         diags_add(&c->diags, TLV_SEV_WARNING, c->source, (long)c->stats.lines_read, 0,
                   "the last line has no line end and no rule matched it (a truncated log?)");
@@ -679,7 +685,7 @@ static void summarize(tlv_converter *c)
                   "%llu more lines had bytes that are not text, read as U+FFFD (not listed)",
                   (unsigned long long)(c->nontext_lines - MAX_LISTED_NONTEXT));
     if (c->stats.lines_read && !c->stats.lines_matched && !c->stats.error_lines &&
-        c->rules->nrules && !c->rules->standard_form)
+        c->rules->nrules && !reads_standard_form(c))
         diags_add(&c->diags, TLV_SEV_WARNING, c->source, 0, 0,
                   "no rule matched any of the %llu lines read",
                   (unsigned long long)c->stats.lines_read);
@@ -730,3 +736,5 @@ size_t tlv_event_format(const tlv_event *ev, int radix, char *out, size_t size)
 }
 
 void converter_set_fast_paths(tlv_converter *c, int on) { c->slow = !on; }
+
+void tlv_converter_set_standard_form(tlv_converter *c, int on) { c->std_input = on != 0; }

@@ -732,6 +732,28 @@ static void test_standard_form_input(void)
     tlv_rules_free(rules);
 }
 
+/* A trace that `tlv convert` wrote, read back with the resource file of
+ * the raw log: standard form by request, the conversion rules unused. */
+static void test_standard_form_by_request(tlv_rules *raw_rules)
+{
+    collector c;
+    tlv_converter *conv = new_conv(raw_rules, &c, "trace.std");
+    tlv_converter_set_standard_form(conv, 1);
+    CHECK_INT(push(conv, "[5]TASK1.go(first-abc)"), TLV_OK);
+    CHECK_INT(push(conv, "[6] mark abc"), TLV_ERR_CONVERT); /* a raw line is no event */
+    CHECK_INT(tlv_converter_finish(conv), TLV_ERR_CONVERT);
+    CHECK_STR(c.text, "[5]TASK1.go(first-abc)");
+    CHECK_INT(ndiags(conv), 1);
+    CHECK_STR(cdiag(conv, 0), "trace.std:2: error: '[6] mark abc' is not a standard-form event: "
+                              "expected '.' between resource and attribute (column 9)");
+    tlv_converter_free(conv);
+    /* without the request, the same line is converted by the rules */
+    conv = new_conv(raw_rules, &c, "raw.log");
+    CHECK_INT(push(conv, "[6] mark abc"), TLV_OK);
+    CHECK_STR(c.text, "[6]TASK1.go(first-abc)\n[6]TASK1.go(second)");
+    tlv_converter_free(conv);
+}
+
 static void test_event_format(void)
 {
     const char *args[] = {"a,b", "(x)", "back\\slash", "", "inner space"};
@@ -941,6 +963,7 @@ int main(void)
         test_rule_forms(rules);
         test_push_bytes(rules);
         test_stop(rules);
+        test_standard_form_by_request(rules);
         tlv_rules_free(rules);
     }
     test_bad_time_for_radix();

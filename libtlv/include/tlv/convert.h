@@ -78,6 +78,13 @@ TLV_API tlv_status tlv_converter_push_bytes(tlv_converter *conv, const char *dat
  * had an error (the output is then partial). */
 TLV_API tlv_status tlv_converter_finish(tlv_converter *conv);
 
+/* on != 0: reads the input as a standard-form trace (one event per line,
+ * spec section 6), as if the resource file said "ConvertRules":[""], instead
+ * of converting it with the rules' conversion rules (which, external
+ * processes included, are then not used). For viewing or drawing a trace
+ * that `tlv convert` wrote. Call before the first line. */
+TLV_API void tlv_converter_set_standard_form(tlv_converter *conv, int on);
+
 /* How long an external-process rule may run before it is killed and
  * reported (default 60000 ms). */
 TLV_API void tlv_converter_set_script_timeout(tlv_converter *conv, int milliseconds);
