@@ -319,7 +319,7 @@ static int evaluate_memo(world *w, macro_memo *memo, int id, const char *arg, si
 {
     if (!memo)
         return evaluate(w, id, arg, n, val, err);
-    uint64_t h = hash_bytes(arg, n) ^ (uint64_t)id;
+    uint64_t h = intern_hash(w->values, arg, n) ^ (uint64_t)id;
     const memo_entry *e = memo_find(memo, w, id, arg, n, h);
     if (e)
         return buf_append(val, buf_str(&e->result), e->result.len);
