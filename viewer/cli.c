@@ -1,10 +1,12 @@
 /*
- * cli.c — helpers shared by the tlv subcommands: rule options, printing
+ * cli.c — helpers shared by the tlv subcommands: rule and other shared
+ * options (one parsing loop for every subcommand that reads a log), printing
  * diagnostics, usage errors, the terminal progress bar and times as text.
  */
 #include "cli.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,6 +58,71 @@ int parse_rule_arg(rule_args *ra, int argc, char **argv, int *i)
     }
     *slot = val;
     return 1;
+}
+
+/* A shared option in `which` at argv[*i]: 1 consumed, 0 not one. */
+static int parse_shared_option(unsigned which, common_args *c, int argc, char **argv, int *i)
+{
+    const char *s = argv[*i];
+    int has_value = *i + 1 < argc;
+    if ((which & OPT_QUIET) && (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0))
+        c->quiet = 1;
+    else if ((which & OPT_OUTPUT) && (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) &&
+             has_value)
+        c->output = argv[++*i];
+    else if ((which & OPT_PER_CPU) && strcmp(s, "--per-cpu") == 0)
+        c->cpu_attribute = c->cpu_attribute ? c->cpu_attribute : "prcId";
+    else if ((which & OPT_CPU_ATTRIBUTE) && strcmp(s, "--cpu-attribute") == 0 && has_value)
+        c->cpu_attribute = argv[++*i];
+    else
+        return 0;
+    return 1;
+}
+
+int parse_common_args(const char *cmd, const char *help, unsigned which, common_args *c,
+                      own_option_fn own, void *own_args, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        int r = parse_rule_arg(&c->rules, argc, argv, &i);
+        if (r == 0 && s[0] == '-' && s[1]) {
+            if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+                fputs(help, stdout);
+                exit(EXIT_OK);
+            }
+            r = parse_shared_option(which, c, argc, argv, &i);
+            if (r == 0 && own)
+                r = own(own_args, argc, argv, &i);
+            if (r == 0) {
+                usage_error(cmd, "unknown option '%s'", s);
+                return -1;
+            }
+        } else if (r == 0 && c->input) {
+            usage_error(cmd, "one log at a time ('%s' and '%s' given)", c->input, s);
+            return -1;
+        } else if (r == 0) {
+            c->input = s;
+        }
+        if (r < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int need_resource_file(const char *cmd, const common_args *c)
+{
+    if (c->rules.res_path)
+        return 0;
+    usage_error(cmd, "a resource file is needed: -r FILE.res");
+    return -1;
+}
+
+int need_input(const char *cmd, const common_args *c)
+{
+    if (c->input)
+        return 0;
+    usage_error(cmd, "no log given (use '-' for standard input)");
+    return -1;
 }
 
 void print_diags(const tlv_diags *d, size_t max)

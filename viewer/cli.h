@@ -26,6 +26,43 @@ typedef struct rule_args {
  * on a usage error (message printed). */
 int parse_rule_arg(rule_args *ra, int argc, char **argv, int *i);
 
+/* The options several subcommands share, and their one LOG argument. */
+typedef struct common_args {
+    rule_args rules;           /* -R, -r, --allow-scripts */
+    const char *output;        /* -o, --output OUT */
+    const char *input;         /* LOG, or "-" */
+    const char *cpu_attribute; /* --per-cpu ("prcId"), --cpu-attribute NAME */
+    int quiet;                 /* -q, --quiet */
+} common_args;
+
+/* Which of the shared options a subcommand takes; the others are unknown
+ * options to it. */
+enum {
+    OPT_OUTPUT = 1,        /* -o, --output */
+    OPT_QUIET = 2,         /* -q, --quiet */
+    OPT_PER_CPU = 4,       /* --per-cpu */
+    OPT_CPU_ATTRIBUTE = 8  /* --cpu-attribute NAME */
+};
+
+/* A subcommand's own option at argv[*i] (advance *i past its value).
+ * Returns 1 when consumed, 0 when it is not one of them (an option that
+ * needs a value and has none is not one), -1 on a usage error (message
+ * printed). */
+typedef int (*own_option_fn)(void *own_args, int argc, char **argv, int *i);
+
+/* Parses argv[1..] for subcommand `cmd`: rule options, the shared options
+ * in `which`, -h/--help (prints `help` and exits 0), the subcommand's own
+ * options through `own` (may be NULL), and one LOG. Returns 0, or -1 on a
+ * usage error (message printed: "unknown option", "one log at a time"). The
+ * caller then checks what it requires (need_resource_file, need_input). */
+int parse_common_args(const char *cmd, const char *help, unsigned which, common_args *c,
+                      own_option_fn own, void *own_args, int argc, char **argv);
+
+/* Usage errors for a missing -r FILE.res or LOG: return 0 when given, else
+ * print the message and return -1. */
+int need_resource_file(const char *cmd, const common_args *c);
+int need_input(const char *cmd, const common_args *c);
+
 /* Loads rules per ra; prints every diagnostic; returns NULL on error. */
 tlv_rules *load_rules(const rule_args *ra);
 

@@ -72,64 +72,45 @@ static int write_event(void *user, const tlv_event *ev)
 }
 
 typedef struct convert_args {
-    rule_args rules;
-    const char *output;
-    const char *input;
-    int quiet;
+    common_args c;          /* -R, -r, --allow-scripts, -o, -q, LOG */
     long max_errors;
     long script_timeout;
 } convert_args;
+
+/* convert's own options. */
+static int convert_option(void *own, int argc, char **argv, int *i)
+{
+    convert_args *a = own;
+    const char *s = argv[*i];
+    if (*i + 1 >= argc)
+        return 0; /* both take a value */
+    char *end;
+    if (strcmp(s, "--max-errors") == 0) {
+        a->max_errors = strtol(argv[++*i], &end, 10);
+        if (*end || a->max_errors < 0) {
+            usage_error("convert", "--max-errors needs a whole number, got '%s'", argv[*i]);
+            return -1;
+        }
+    } else if (strcmp(s, "--script-timeout") == 0) {
+        a->script_timeout = strtol(argv[++*i], &end, 10);
+        if (*end || a->script_timeout <= 0) {
+            usage_error("convert", "--script-timeout needs milliseconds, got '%s'", argv[*i]);
+            return -1;
+        }
+    } else {
+        return 0;
+    }
+    return 1;
+}
 
 static int parse_convert_args(convert_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->max_errors = 20;
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        int r = parse_rule_arg(&a->rules, argc, argv, &i);
-        if (r < 0)
-            return -1;
-        if (r > 0)
-            continue;
-        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
-            fputs(convert_help, stdout);
-            exit(EXIT_OK);
-        } else if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) {
-            a->quiet = 1;
-        } else if ((strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) && i + 1 < argc) {
-            a->output = argv[++i];
-        } else if (strcmp(s, "--max-errors") == 0 && i + 1 < argc) {
-            char *end;
-            a->max_errors = strtol(argv[++i], &end, 10);
-            if (*end || a->max_errors < 0) {
-                usage_error("convert", "--max-errors needs a whole number, got '%s'", argv[i]);
-                return -1;
-            }
-        } else if (strcmp(s, "--script-timeout") == 0 && i + 1 < argc) {
-            char *end;
-            a->script_timeout = strtol(argv[++i], &end, 10);
-            if (*end || a->script_timeout <= 0) {
-                usage_error("convert", "--script-timeout needs milliseconds, got '%s'", argv[i]);
-                return -1;
-            }
-        } else if (s[0] == '-' && s[1]) {
-            usage_error("convert", "unknown option '%s'", s);
-            return -1;
-        } else if (a->input) {
-            usage_error("convert", "one log at a time ('%s' and '%s' given)", a->input, s);
-            return -1;
-        } else {
-            a->input = s;
-        }
-    }
-    if (!a->rules.res_path) {
-        usage_error("convert", "a resource file is needed: -r FILE.res");
+    if (parse_common_args("convert", convert_help, OPT_OUTPUT | OPT_QUIET, &a->c, convert_option,
+                          a, argc, argv) < 0 ||
+        need_resource_file("convert", &a->c) < 0 || need_input("convert", &a->c) < 0)
         return -1;
-    }
-    if (!a->input) {
-        usage_error("convert", "no log given (use '-' for standard input)");
-        return -1;
-    }
     return 0;
 }
 
@@ -261,22 +242,22 @@ int cmd_convert(int argc, char **argv)
     convert_args a;
     if (parse_convert_args(&a, argc, argv) < 0)
         return EXIT_USAGE;
-    tlv_rules *rules = load_rules(&a.rules);
+    tlv_rules *rules = load_rules(&a.c.rules);
     if (!rules)
         return EXIT_USAGE;
     unsigned long long size;
-    FILE *in = open_input(a.input, &size);
+    FILE *in = open_input(a.c.input, &size);
     if (!in) {
         tlv_rules_free(rules);
         return EXIT_USAGE;
     }
     char *tmp_path;
-    FILE *out = open_output(a.output, &tmp_path);
+    FILE *out = open_output(a.c.output, &tmp_path);
     remove_tmp_on_signals(tmp_path);
     tlv_converter *conv = NULL;
     if (!out || tlv_converter_new(rules, &conv) != TLV_OK) {
         if (out)
-            close_output(out, a.output, tmp_path, 0);
+            close_output(out, a.c.output, tmp_path, 0);
         if (in != stdin)
             fclose(in);
         tlv_rules_free(rules);
@@ -288,18 +269,18 @@ int cmd_convert(int argc, char **argv)
     tlv_converter_set_event_fn(conv, write_event, &oc);
     if (a.script_timeout)
         tlv_converter_set_script_timeout(conv, (int)a.script_timeout);
-    tlv_converter_set_source_name(conv, strcmp(a.input, "-") == 0 ? "<stdin>" : a.input);
+    tlv_converter_set_source_name(conv, strcmp(a.c.input, "-") == 0 ? "<stdin>" : a.c.input);
     progress pg;
-    progress_start(&pg, !a.quiet, size);
+    progress_start(&pg, !a.c.quiet, size);
     int read_failed = pump(conv, in, &pg) < 0;
     tlv_status st = read_failed ? TLV_ERR_IO : tlv_converter_finish(conv);
     progress_end(&pg);
     if (read_failed && !oc.write_failed)
-        fprintf(stderr, "%s: error reading '%s': %s\n", prog, a.input, strerror(errno));
+        fprintf(stderr, "%s: error reading '%s': %s\n", prog, a.c.input, strerror(errno));
     print_diags(tlv_converter_diags(conv), (size_t)a.max_errors);
-    int write_failed = close_output(out, a.output, tmp_path, !read_failed && !oc.write_failed) < 0 ||
+    int write_failed = close_output(out, a.c.output, tmp_path, !read_failed && !oc.write_failed) < 0 ||
                        oc.write_failed;
-    if (!a.quiet)
+    if (!a.c.quiet)
         print_summary(conv, now_seconds() - pg.start);
     if (in != stdin)
         fclose(in);

@@ -33,8 +33,9 @@ static const char export_help[] =
     "                            in microseconds from the resource file's TimeScale\n"
     "  -f, --format csv          one row per interval: rule,event,resource,start,end,\n"
     "                            duration,value (trace time units; value is the text\n"
-    "                            drawn, else the value of the event that opened the\n"
-    "                            interval); RFC 4180 (CRLF, quoted when needed)\n"
+    "                            drawn, else what the event that opened the interval\n"
+    "                            carried: the value it set, or its arguments joined\n"
+    "                            with commas); RFC 4180 (CRLF, quoted when needed)\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     "  -o, --output OUT          write to OUT instead of standard output\n"
     "      --per-cpu             add a row per processor (attribute prcId)\n"
@@ -46,8 +47,8 @@ static const char export_help[] =
     "unreadable input or rule files with errors.\n";
 
 typedef struct export_args {
-    rule_args rules;
-    const char *output, *input, *cpu_attribute, *format;
+    common_args c; /* -R, -r, --allow-scripts, -o, --per-cpu, --cpu-attribute, LOG */
+    const char *format;
     double us_per_unit; /* 0: from the TimeScale */
 } export_args;
 
@@ -65,19 +66,15 @@ typedef struct interval_list {
 
 /* ---- arguments -------------------------------------------------------------------- */
 
-static int parse_option(export_args *a, int argc, char **argv, int *i)
+/* export's own options. */
+static int export_option(void *own, int argc, char **argv, int *i)
 {
+    export_args *a = own;
     const char *s = argv[*i];
     if ((strcmp(s, "-f") == 0 || strcmp(s, "--format") == 0) && *i + 1 < argc) {
         a->format = argv[++*i];
     } else if (strncmp(s, "--format=", 9) == 0) {
         a->format = s + 9;
-    } else if ((strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) && *i + 1 < argc) {
-        a->output = argv[++*i];
-    } else if (strcmp(s, "--per-cpu") == 0) {
-        a->cpu_attribute = a->cpu_attribute ? a->cpu_attribute : "prcId";
-    } else if (strcmp(s, "--cpu-attribute") == 0 && *i + 1 < argc) {
-        a->cpu_attribute = argv[++*i];
     } else if (strcmp(s, "--us-per-unit") == 0 && *i + 1 < argc) {
         char *end;
         a->us_per_unit = strtod(argv[++*i], &end);
@@ -86,48 +83,24 @@ static int parse_option(export_args *a, int argc, char **argv, int *i)
             return -1;
         }
     } else {
-        usage_error("export", "unknown option '%s'", s);
-        return -1;
+        return 0;
     }
-    return 0;
+    return 1;
 }
 
 static int parse_export_args(export_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->format = "chrome";
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        int r = parse_rule_arg(&a->rules, argc, argv, &i);
-        if (r < 0)
-            return -1;
-        if (r > 0)
-            continue;
-        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
-            fputs(export_help, stdout);
-            exit(EXIT_OK);
-        } else if (s[0] == '-' && s[1]) {
-            if (parse_option(a, argc, argv, &i) < 0)
-                return -1;
-        } else if (a->input) {
-            usage_error("export", "one log at a time ('%s' and '%s' given)", a->input, s);
-            return -1;
-        } else {
-            a->input = s;
-        }
-    }
+    if (parse_common_args("export", export_help, OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE,
+                          &a->c, export_option, a, argc, argv) < 0)
+        return -1;
     if (strcmp(a->format, "chrome") != 0 && strcmp(a->format, "csv") != 0) {
         usage_error("export", "unknown format '%s' (chrome or csv)", a->format);
         return -1;
     }
-    if (!a->rules.res_path) {
-        usage_error("export", "a resource file is needed: -r FILE.res");
+    if (need_resource_file("export", &a->c) < 0 || need_input("export", &a->c) < 0)
         return -1;
-    }
-    if (!a->input) {
-        usage_error("export", "no log given (use '-' for standard input)");
-        return -1;
-    }
     return 0;
 }
 
@@ -546,15 +519,15 @@ static int write_export(const export_args *a, const tlv_rules *rules, const tlv_
     FILE *out = NULL;
     int rc = collect_intervals(shapes, &l);
     if (rc == 0) {
-        out = a->output ? fopen(a->output, "wb") : stdout;
+        out = a->c.output ? fopen(a->c.output, "wb") : stdout;
         if (!out)
-            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, a->output, strerror(errno));
+            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, a->c.output, strerror(errno));
         rc = out ? 0 : -1;
     }
     if (rc == 0 && strcmp(a->format, "csv") == 0)
         write_csv(out, &l, tlv_rules_time_radix(rules));
     else if (rc == 0)
-        rc = write_chrome(out, rules, shapes, &l, time_factor(a, rules), a->input);
+        rc = write_chrome(out, rules, shapes, &l, time_factor(a, rules), a->c.input);
     if (out && ferror(out))
         rc = -1;
     if (out && ((out != stdout && fclose(out) != 0) || (out == stdout && fflush(out) != 0)))
@@ -571,9 +544,9 @@ int cmd_export(int argc, char **argv)
     tlv_rules *rules;
     tlv_trace *trace;
     tlv_shapes *shapes;
-    int rc = load_trace_and_shapes(&a.rules, a.input, a.cpu_attribute, &rules, &trace, &shapes);
+    int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, &rules, &trace, &shapes);
     if (rc != EXIT_USAGE && write_export(&a, rules, shapes) < 0) {
-        fprintf(stderr, "%s export: writing '%s' failed\n", prog, a.output ? a.output : "-");
+        fprintf(stderr, "%s export: writing '%s' failed\n", prog, a.c.output ? a.c.output : "-");
         rc = EXIT_USAGE;
     }
     tlv_shapes_free(shapes);

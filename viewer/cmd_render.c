@@ -38,9 +38,8 @@ static const char render_help[] =
     "be written.\n";
 
 typedef struct render_args {
-    rule_args rules;
-    const char *output, *input, *cpu_attribute;
-    int width, height, quiet;
+    common_args c; /* -R, -r, --allow-scripts, -o, -q, --per-cpu, --cpu-attribute, LOG */
+    int width, height;
     int has_from, has_to;
     double from, to;
 } render_args;
@@ -64,44 +63,28 @@ static int parse_time(const char *opt, const char *s, double *out)
     return 0;
 }
 
-/* One option at argv[*i] that is not a rule option. Returns 0, or -1 on a
- * usage error (message printed). */
-static int parse_render_option(render_args *a, int argc, char **argv, int *i)
+/* render's own options. */
+static int render_option(void *own, int argc, char **argv, int *i)
 {
+    render_args *a = own;
     const char *s = argv[*i];
-    int has_value = *i + 1 < argc;
-    if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
-        fputs(render_help, stdout);
-        exit(EXIT_OK);
-    } else if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) {
-        a->quiet = 1;
-    } else if ((strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) && has_value) {
-        a->output = argv[++*i];
-    } else if (strcmp(s, "--size") == 0 && has_value) {
+    if (*i + 1 >= argc)
+        return 0; /* each takes a value */
+    if (strcmp(s, "--size") == 0) {
         if (parse_size(argv[++*i], &a->width, &a->height) < 0) {
             usage_error("render", "--size needs WxH, 16 to 16384 pixels each, got '%s'", argv[*i]);
             return -1;
         }
-    } else if (strcmp(s, "--from") == 0 && has_value) {
+    } else if (strcmp(s, "--from") == 0) {
         a->has_from = 1;
-        return parse_time(s, argv[++*i], &a->from);
-    } else if (strcmp(s, "--to") == 0 && has_value) {
+        return parse_time(s, argv[++*i], &a->from) < 0 ? -1 : 1;
+    } else if (strcmp(s, "--to") == 0) {
         a->has_to = 1;
-        return parse_time(s, argv[++*i], &a->to);
-    } else if (strcmp(s, "--per-cpu") == 0) {
-        a->cpu_attribute = a->cpu_attribute ? a->cpu_attribute : "prcId";
-    } else if (strcmp(s, "--cpu-attribute") == 0 && has_value) {
-        a->cpu_attribute = argv[++*i];
-    } else if (s[0] == '-' && s[1]) {
-        usage_error("render", "unknown option '%s'", s);
-        return -1;
-    } else if (a->input) {
-        usage_error("render", "one log at a time ('%s' and '%s' given)", a->input, s);
-        return -1;
+        return parse_time(s, argv[++*i], &a->to) < 0 ? -1 : 1;
     } else {
-        a->input = s;
+        return 0;
     }
-    return 0;
+    return 1;
 }
 
 static int parse_render_args(render_args *a, int argc, char **argv)
@@ -109,23 +92,17 @@ static int parse_render_args(render_args *a, int argc, char **argv)
     memset(a, 0, sizeof *a);
     a->width = 1600;
     a->height = 900;
-    for (int i = 1; i < argc; i++) {
-        int r = parse_rule_arg(&a->rules, argc, argv, &i);
-        if (r < 0 || (r == 0 && parse_render_option(a, argc, argv, &i) < 0))
-            return -1;
-    }
-    if (!a->rules.res_path) {
-        usage_error("render", "a resource file is needed: -r FILE.res");
+    if (parse_common_args("render", render_help,
+                          OPT_OUTPUT | OPT_QUIET | OPT_PER_CPU | OPT_CPU_ATTRIBUTE, &a->c,
+                          render_option, a, argc, argv) < 0 ||
+        need_resource_file("render", &a->c) < 0)
         return -1;
-    }
-    if (!a->output) {
+    if (!a->c.output) {
         usage_error("render", "an output image is needed: -o OUT.png");
         return -1;
     }
-    if (!a->input) {
-        usage_error("render", "no log given (use '-' for standard input)");
+    if (need_input("render", &a->c) < 0)
         return -1;
-    }
     if (a->has_from && a->has_to && !(a->to > a->from)) {
         usage_error("render", "--to must be later than --from");
         return -1;
@@ -184,11 +161,11 @@ static int render_to_png(const render_args *a, const tlv_shapes *shapes)
     if (st != TLV_OK) {
         fprintf(stderr, "%s: cannot draw the image: %s\n", prog, tlv_status_string(st));
         rc = EXIT_USAGE;
-    } else if (write_png(a->output, pixels, a->width, a->height) < 0) {
+    } else if (write_png(a->c.output, pixels, a->width, a->height) < 0) {
         rc = EXIT_USAGE;
-    } else if (!a->quiet) {
+    } else if (!a->c.quiet) {
         fprintf(stderr, "%s: wrote %s (%dx%d, %zu rows, %zu shapes, drawn in %.2f s)\n", prog,
-                a->output, a->width, a->height, tlv_shapes_row_count(shapes),
+                a->c.output, a->width, a->height, tlv_shapes_row_count(shapes),
                 tlv_shapes_count(shapes), secs);
     }
     tlv_renderer_free(r);
@@ -204,7 +181,7 @@ int cmd_render(int argc, char **argv)
     tlv_rules *rules;
     tlv_trace *trace;
     tlv_shapes *shapes;
-    int rc = load_trace_and_shapes(&a.rules, a.input, a.cpu_attribute, &rules, &trace, &shapes);
+    int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, &rules, &trace, &shapes);
     if (rc != EXIT_USAGE) {
         int drawn = render_to_png(&a, shapes);
         rc = drawn == EXIT_OK ? rc : drawn;

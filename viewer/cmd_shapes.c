@@ -77,47 +77,16 @@ static int print_shape(FILE *out, const tlv_shape_info *sh, int radix)
 }
 
 typedef struct shapes_args {
-    rule_args rules;
-    const char *output, *input, *cpu_attribute;
+    common_args c; /* -R, -r, --allow-scripts, -o, --per-cpu, --cpu-attribute, LOG */
 } shapes_args;
 
 static int parse_shapes_args(shapes_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        int r = parse_rule_arg(&a->rules, argc, argv, &i);
-        if (r < 0)
-            return -1;
-        if (r > 0)
-            continue;
-        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
-            fputs(shapes_help, stdout);
-            exit(EXIT_OK);
-        } else if ((strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) && i + 1 < argc) {
-            a->output = argv[++i];
-        } else if (strcmp(s, "--per-cpu") == 0) {
-            a->cpu_attribute = a->cpu_attribute ? a->cpu_attribute : "prcId";
-        } else if (strcmp(s, "--cpu-attribute") == 0 && i + 1 < argc) {
-            a->cpu_attribute = argv[++i];
-        } else if (s[0] == '-' && s[1]) {
-            usage_error("shapes", "unknown option '%s'", s);
-            return -1;
-        } else if (a->input) {
-            usage_error("shapes", "one log at a time ('%s' and '%s' given)", a->input, s);
-            return -1;
-        } else {
-            a->input = s;
-        }
-    }
-    if (!a->rules.res_path) {
-        usage_error("shapes", "a resource file is needed: -r FILE.res");
+    if (parse_common_args("shapes", shapes_help, OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE,
+                          &a->c, NULL, NULL, argc, argv) < 0 ||
+        need_resource_file("shapes", &a->c) < 0 || need_input("shapes", &a->c) < 0)
         return -1;
-    }
-    if (!a->input) {
-        usage_error("shapes", "no log given (use '-' for standard input)");
-        return -1;
-    }
     return 0;
 }
 
@@ -161,11 +130,11 @@ int cmd_shapes(int argc, char **argv)
     tlv_rules *rules;
     tlv_trace *trace;
     tlv_shapes *shapes;
-    int rc = load_trace_and_shapes(&a.rules, a.input, a.cpu_attribute, &rules, &trace, &shapes);
+    int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, &rules, &trace, &shapes);
     if (rc != EXIT_USAGE) {
-        FILE *out = a.output ? fopen(a.output, "wb") : stdout;
+        FILE *out = a.c.output ? fopen(a.c.output, "wb") : stdout;
         if (!out) {
-            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, a.output, strerror(errno));
+            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, a.c.output, strerror(errno));
             rc = EXIT_USAGE;
         } else {
             int radix = tlv_rules_time_radix(rules);

@@ -41,8 +41,7 @@ static const char stats_help[] =
 #define MAX_WINDOWS 1000000
 
 typedef struct stats_args {
-    rule_args rules;
-    const char *output, *input;
+    common_args c;          /* -R, -r, --allow-scripts, -o, --cpu-attribute, LOG */
     stats_options o;
     char running_attr[256];
     double window;          /* 0: none */
@@ -76,27 +75,23 @@ static int parse_window(stats_args *a, const char *s)
     return 0;
 }
 
-static int parse_option(stats_args *a, int argc, char **argv, int *i)
+/* stats' own options. */
+static int stats_option(void *own, int argc, char **argv, int *i)
 {
+    stats_args *a = own;
     const char *s = argv[*i];
     int has_value = *i + 1 < argc;
-    if ((strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) && has_value)
-        a->output = argv[++*i];
-    else if (strcmp(s, "--attribute") == 0 && has_value)
+    if (strcmp(s, "--attribute") == 0 && has_value)
         a->o.attribute = argv[++*i];
-    else if (strcmp(s, "--cpu-attribute") == 0 && has_value)
-        a->o.cpu_attribute = argv[++*i];
     else if (strcmp(s, "--running") == 0 && has_value)
-        return parse_running(a, argv[++*i]);
+        return parse_running(a, argv[++*i]) < 0 ? -1 : 1;
     else if (strcmp(s, "--window") == 0 && has_value)
-        return parse_window(a, argv[++*i]);
+        return parse_window(a, argv[++*i]) < 0 ? -1 : 1;
     else if (strcmp(s, "--json") == 0)
         a->json = 1;
-    else {
-        usage_error("stats", "unknown option '%s'", s);
-        return -1;
-    }
-    return 0;
+    else
+        return 0;
+    return 1;
 }
 
 static int parse_stats_args(stats_args *a, int argc, char **argv)
@@ -105,34 +100,11 @@ static int parse_stats_args(stats_args *a, int argc, char **argv)
     a->o.attribute = "state";
     a->o.running_attribute = "state";
     a->o.running_value = "RUNNING";
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        int r = parse_rule_arg(&a->rules, argc, argv, &i);
-        if (r < 0)
-            return -1;
-        if (r > 0)
-            continue;
-        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
-            fputs(stats_help, stdout);
-            exit(EXIT_OK);
-        } else if (s[0] == '-' && s[1]) {
-            if (parse_option(a, argc, argv, &i) < 0)
-                return -1;
-        } else if (a->input) {
-            usage_error("stats", "one log at a time ('%s' and '%s' given)", a->input, s);
-            return -1;
-        } else {
-            a->input = s;
-        }
-    }
-    if (!a->rules.res_path) {
-        usage_error("stats", "a resource file is needed: -r FILE.res");
+    if (parse_common_args("stats", stats_help, OPT_OUTPUT | OPT_CPU_ATTRIBUTE, &a->c, stats_option,
+                          a, argc, argv) < 0 ||
+        need_resource_file("stats", &a->c) < 0 || need_input("stats", &a->c) < 0)
         return -1;
-    }
-    if (!a->input) {
-        usage_error("stats", "no log given (use '-' for standard input)");
-        return -1;
-    }
+    a->o.cpu_attribute = a->c.cpu_attribute;
     return 0;
 }
 
@@ -417,9 +389,9 @@ static int write_stats(const stats_args *a, const tlv_rules *rules, const trace_
         usage_error("stats", "--window %g makes more than %d windows", a->window, MAX_WINDOWS);
         return -1;
     }
-    FILE *out = a->output ? fopen(a->output, "w") : stdout;
+    FILE *out = a->c.output ? fopen(a->c.output, "w") : stdout;
     if (!out) {
-        fprintf(stderr, "%s: cannot write '%s': %s\n", prog, a->output, strerror(errno));
+        fprintf(stderr, "%s: cannot write '%s': %s\n", prog, a->c.output, strerror(errno));
         return -1;
     }
     int rc = 0;
@@ -445,7 +417,7 @@ int cmd_stats(int argc, char **argv)
         return EXIT_USAGE;
     tlv_rules *rules;
     tlv_trace *trace;
-    int rc = load_trace(&a.rules, a.input, &rules, &trace);
+    int rc = load_trace(&a.c.rules, a.c.input, &rules, &trace);
     if (rc != EXIT_USAGE) {
         trace_stats s;
         if (stats_compute(rules, trace, &a.o, &s) < 0) {

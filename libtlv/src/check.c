@@ -273,4 +273,5 @@ void check_viz_references(struct tlv_rules *r)
             if (rule->type == TJ_OBJECT && !tj_get(rule, "Style"))
                 check_viz_rule(r, rule, r->viz[i].file);
     }
+    check_viz_conditions(r);
 }

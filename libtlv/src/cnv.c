@@ -8,6 +8,7 @@
 #include "rules_impl.h"
 
 #include "buf.h"
+#include "check.h"
 #include "expand.h"
 #include "macro.h"
 #include "prefilter.h"
@@ -61,6 +62,7 @@ static int compile_output(struct tlv_rules *r, out_node *o, const tj_node *v,
             xplan_build(&o->t, &r->nsites) < 0)
             return -1;
         check_template(r, &o->t, file, v->line, v->col);
+        check_resource_conditions(r, o->t.text, 1, file, v->line, v->col);
         return 0;
     }
     if (v->type != TJ_ARRAY && v->type != TJ_OBJECT) {
@@ -89,6 +91,9 @@ static int compile_output(struct tlv_rules *r, out_node *o, const tj_node *v,
                 return -1;
             }
             check_template(r, &o->conds[o->n], file, c->key_line, c->key_col);
+            check_condition(r, "condition", c->key, strlen(c->key), file, c->key_line,
+                            c->key_col);
+            check_resource_conditions(r, c->key, 0, file, c->key_line, c->key_col);
         }
         o->n++;
     }

@@ -20,10 +20,17 @@ typedef struct slot {
 } slot;
 
 struct evcache {
+    hash_key key;          /* event texts come from logs: keyed, see intern.h */
     slot slots[EVCACHE_SLOTS];
 };
 
-evcache *evcache_new(void) { return calloc(1, sizeof(evcache)); }
+evcache *evcache_new(void)
+{
+    evcache *c = calloc(1, sizeof *c);
+    if (c)
+        hash_key_init(&c->key, c);
+    return c;
+}
 
 void evcache_free(evcache *c)
 {
@@ -36,7 +43,7 @@ void evcache_free(evcache *c)
 
 const cached_event *evcache_find(const evcache *c, const char *key, size_t n)
 {
-    uint64_t h = hash_bytes(key, n);
+    uint64_t h = hash_keyed(&c->key, key, n);
     const slot *s = &c->slots[h % EVCACHE_SLOTS];
     if (!s->blob || s->hash != h || s->key_len != n || memcmp(s->blob, key, n) != 0)
         return NULL;
@@ -60,7 +67,7 @@ void evcache_put(evcache *c, const char *key, size_t n, const cached_event *ev)
     size_t need = n + strlen(ev->name) + 1 + (ev->value_text ? strlen(ev->value_text) + 1 : 0);
     for (size_t i = 0; i < ev->nargs; i++)
         need += strlen(ev->args[i]) + 1;
-    uint64_t h = hash_bytes(key, n);
+    uint64_t h = hash_keyed(&c->key, key, n);
     slot *s = &c->slots[h % EVCACHE_SLOTS];
     free(s->blob);
     s->blob = malloc(need);

@@ -29,7 +29,21 @@ size_t intern_len(const intern_pool *p, uint32_t id);
 /* Number of strings in the pool (ids are 0..count-1). */
 uint32_t intern_count(const intern_pool *p);
 
-/* Hash used by the pool, exposed for other string-keyed tables. */
-uint64_t hash_bytes(const char *s, size_t n);
+/* A secret 128-bit key for hashing untrusted texts: each table keys its
+ * own, so crafted names cannot be made to collide (see intern.c). */
+typedef struct hash_key {
+    uint64_t k0, k1;
+} hash_key;
+
+/* A fresh random key (from getrandom; else from salt's address and the
+ * clock). */
+void hash_key_init(hash_key *key, const void *salt);
+
+/* SipHash-1-3 of the bytes under key. */
+uint64_t hash_keyed(const hash_key *key, const char *s, size_t n);
+
+/* The hash the pool uses, under its own key, for other tables keyed by the
+ * same kind of text. */
+uint64_t intern_hash(const intern_pool *p, const char *s, size_t n);
 
 #endif

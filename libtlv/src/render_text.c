@@ -1,6 +1,6 @@
 /*
  * render_text.c — text for the renderer: fonts found through fontconfig (a
- * private FcConfig per render_fonts, so nothing global), a Japanese-capable
+ * private FcConfig per render_fonts), a Japanese-capable
  * font picked when a string has CJK characters the plain font lacks, SDL_ttf
  * fonts cached per (file, face, pixel size, style), one-line drawing cut
  * with an ellipsis, and a cache of rendered text textures that lives from
@@ -9,6 +9,11 @@
  *
  * Missing fonts are not errors: text is drawn with what exists, or not at
  * all, and one warning per kind of problem goes to the diags.
+ *
+ * Threads: renderers on separate threads share what SDL_ttf, FreeType and
+ * fontconfig keep per process, so every call that reaches it takes
+ * shared_lock (see there); drawing with a font this render_fonts opened
+ * touches only that font and runs unlocked.
  */
 #include "render_impl.h"
 
@@ -18,6 +23,7 @@
 #include <fontconfig/fontconfig.h>
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +75,60 @@ struct render_fonts {
     int warned_cjk, warned_none;
 };
 
+/* ---- process-wide state ------------------------------------------------------- */
+
+/* The library's only process-wide object, because the libraries under it
+ * have process-wide state that is not safe to use from two threads at once:
+ * - SDL_ttf keeps one FreeType library and counts TTF_Init/TTF_Quit callers
+ *   in a plain int, so two renderers made or freed at the same time could
+ *   both initialise it, or free it under the other;
+ * - FreeType allows several threads on one library only "as long as a mutex
+ *   lock is used around FT_New_Face and FT_Done_Face" (TTF_OpenFontIndex,
+ *   TTF_CloseFont);
+ * - fontconfig shares its font caches between every FcConfig of the process;
+ * - SDL shares one SDL_PixelFormat per format between all surfaces and
+ *   textures, made by the first and freed by the last. SDL 2.26 guards that
+ *   list with a spin lock, older SDL 2.0 did not; pinning the formats we use
+ *   while any renderer lives keeps them from being made or freed while
+ *   another thread draws (and keeps ThreadSanitizer, which cannot see SDL's
+ *   lock, quiet about it).
+ * A static initializer needs no set-up call, so embedding code has nothing
+ * to call first. */
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long shared_users;      /* live render_fonts; under shared_lock */
+static int shared_ttf_ok;
+static SDL_PixelFormat *shared_formats[2];
+
+static void shared_enter(void) { pthread_mutex_lock(&shared_lock); }
+static void shared_leave(void) { pthread_mutex_unlock(&shared_lock); }
+
+/* Takes one user's reference to the shared state (under shared_lock);
+ * returns whether SDL_ttf is usable. */
+static int shared_acquire_locked(void)
+{
+    if (shared_users++ == 0) {
+        /* frames are RGBA32, SDL_ttf's blended text ARGB8888 */
+        shared_formats[0] = SDL_AllocFormat(SDL_PIXELFORMAT_RGBA32);
+        shared_formats[1] = SDL_AllocFormat(SDL_PIXELFORMAT_ARGB8888);
+        shared_ttf_ok = TTF_Init() == 0;
+    }
+    return shared_ttf_ok;
+}
+
+/* Drops it; the last user shuts SDL_ttf down (its fonts must be closed). */
+static void shared_release_locked(void)
+{
+    if (--shared_users > 0)
+        return;
+    if (shared_ttf_ok)
+        TTF_Quit();
+    shared_ttf_ok = 0;
+    for (int i = 0; i < 2; i++) {
+        SDL_FreeFormat(shared_formats[i]);
+        shared_formats[i] = NULL;
+    }
+}
+
 /* ---- set-up ------------------------------------------------------------------- */
 
 render_fonts *render_fonts_new(tlv_diags *diags)
@@ -77,10 +137,12 @@ render_fonts *render_fonts_new(tlv_diags *diags)
     if (!f)
         return NULL;
     f->diags = diags;
-    /* TTF_Init counts its callers, so each render_fonts takes and releases
-     * its own reference. */
-    f->ttf_ok = TTF_Init() == 0;
+    /* SDL_ttf is initialised by the first renderer and shut down by the
+     * last, never while another one lives. */
+    shared_enter();
+    f->ttf_ok = shared_acquire_locked();
     f->fc = FcInitLoadConfigAndFonts();
+    shared_leave();
     return f;
 }
 
@@ -109,9 +171,14 @@ void render_fonts_free(render_fonts *f)
         return;
     tex_clear(f, f->ren != NULL); /* by contract the renderer is still alive if set */
     free(f->tex);
+    shared_enter();
     for (size_t i = 0; i < f->nfonts; i++)
         if (f->fonts[i].font)
             TTF_CloseFont(f->fonts[i].font);
+    if (f->fc)
+        FcConfigDestroy(f->fc);
+    shared_release_locked();
+    shared_leave();
     free(f->fonts);
     for (size_t i = 0; i < f->nnamed; i++) {
         free(f->named[i].request);
@@ -120,10 +187,6 @@ void render_fonts_free(render_fonts *f)
     free(f->named);
     face_free(&f->sans);
     face_free(&f->cjk);
-    if (f->fc)
-        FcConfigDestroy(f->fc);
-    if (f->ttf_ok)
-        TTF_Quit();
     free(f);
 }
 
@@ -190,7 +253,8 @@ static int covers_cjk(FcPattern *m, const char *text)
 
 /* Resolves `family` (with Japanese coverage for `cjk_text` when not NULL)
  * into out. */
-static void fc_find(render_fonts *f, const char *family, const char *cjk_text, face_ref *out)
+static void fc_find_locked(render_fonts *f, const char *family, const char *cjk_text,
+                           face_ref *out)
 {
     out->state = -1;
     FcPattern *pat = f->fc ? FcPatternCreate() : NULL;
@@ -218,6 +282,13 @@ static void fc_find(render_fonts *f, const char *family, const char *cjk_text, f
     }
     if (m)
         FcPatternDestroy(m);
+}
+
+static void fc_find(render_fonts *f, const char *family, const char *cjk_text, face_ref *out)
+{
+    shared_enter();
+    fc_find_locked(f, family, cjk_text, out);
+    shared_leave();
 }
 
 static const face_ref *sans_face(render_fonts *f)
@@ -257,7 +328,9 @@ static TTF_Font *open_font(render_fonts *f, const face_ref *face, int px, unsign
         if (e->face == face && e->px == px && e->style == style)
             return e->font;
     }
+    shared_enter(); /* FreeType's FT_New_Face, see shared_lock */
     TTF_Font *font = TTF_OpenFontIndex(face->path, px, face->index);
+    shared_leave();
     if (font) {
         int s = (style & FONT_BOLD ? TTF_STYLE_BOLD : 0) | (style & FONT_ITALIC ? TTF_STYLE_ITALIC : 0) |
                 (style & FONT_UNDERLINE ? TTF_STYLE_UNDERLINE : 0) |
@@ -267,7 +340,9 @@ static TTF_Font *open_font(render_fonts *f, const face_ref *face, int px, unsign
     if (GROW(f->fonts, f->fonts_cap, f->nfonts + 1) == 0)
         f->fonts[f->nfonts++] = (font_entry){face, px, style, font};
     else if (font) { /* cannot cache it: do not leak it either */
+        shared_enter();
         TTF_CloseFont(font);
+        shared_leave();
         font = NULL;
     }
     return font;

@@ -964,6 +964,35 @@ static long find_next(builder *b, const pattern *p, long target, size_t from_ind
     return -1;
 }
 
+/* shapes->values entries with this bit set are ids in shapes->joined (a
+ * behavior's arguments joined), the others ids in the trace's world. */
+#define VALUE_OWN 0x80000000u
+
+/* What tlv_shape_info.value reports for a shape opened by `e`: the value an
+ * attribute change set; a behavior's single argument, or its arguments
+ * joined with commas (as written in the log, for tooltips and exports),
+ * interned in the shapes' pool; UINT32_MAX (NULL) for none. */
+static uint32_t shape_value(builder *b, const vevent *e)
+{
+    if (e->kind == TLV_EVENT_ATTRIBUTE)
+        return e->value < VALUE_OWN ? e->value : UINT32_MAX;
+    if (e->kind != TLV_EVENT_BEHAVIOR || e->nargs == 0)
+        return UINT32_MAX;
+    if (e->nargs == 1)
+        return e->args[0] < VALUE_OWN ? e->args[0] : UINT32_MAX;
+    char mem[256];
+    buf j;
+    buf_init_borrowed(&j, mem, sizeof mem);
+    int failed = 0;
+    for (uint32_t i = 0; i < e->nargs; i++)
+        failed |= (i && buf_putc(&j, ',') < 0) ||
+                  buf_append(&j, intern_str(b->w->values, e->args[i]),
+                             intern_len(b->w->values, e->args[i])) < 0;
+    uint32_t id = failed ? UINT32_MAX : intern_add(b->s->joined, j.data, j.len);
+    buf_free(&j);
+    return id < VALUE_OWN ? id | VALUE_OWN : UINT32_MAX;
+}
+
 static void draw_interval(builder *b, const event_def *d, const subst_ctx *sc, tlv_time from,
                           tlv_time to, long target)
 {
@@ -972,7 +1001,7 @@ static void draw_interval(builder *b, const event_def *d, const subst_ctx *sc, t
                    intern_add(b->s->names, d->name, strlen(d->name)), res};
     if (dc.row == UINT32_MAX)
         return;
-    b->cur_value = sc->from->kind == TLV_EVENT_ATTRIBUTE ? sc->from->value : UINT32_MAX;
+    b->cur_value = shape_value(b, sc->from);
     eval_figures(b, d->figures, &dc, 0);
 }
 
@@ -1506,6 +1535,7 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
     s->start = tlv_trace_start(t);
     s->end = tlv_trace_end(t);
     s->names = intern_new();
+    s->joined = intern_new();
     s->store = store_new();
     builder b = {0};
     b.s = s;
@@ -1515,7 +1545,7 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
     b.prim_keys = intern_new();
     b.opts = opts;
     tlv_status st = TLV_OK;
-    if (!s->names || !s->store || !b.memo || !b.prim_keys) {
+    if (!s->names || !s->joined || !s->store || !b.memo || !b.prim_keys) {
         st = TLV_ERR_NOMEM;
         goto done;
     }
@@ -1561,6 +1591,7 @@ void tlv_shapes_free(tlv_shapes *s)
     free(s->when_keys);
     free(s->values);
     intern_free(s->names);
+    intern_free(s->joined);
     diags_free(&s->diags);
     free(s);
 }
@@ -1598,7 +1629,9 @@ static void shape_info(const struct tlv_shapes *s, const shape *sh, tlv_shape_in
     uint64_t key = when_key(sh->rule, sh->event);
     out->is_when = s->nwhen && bsearch(&key, s->when_keys, s->nwhen, sizeof key, cmp_u64);
     uint32_t v = sh->order < s->nvalues ? s->values[sh->order] : UINT32_MAX;
-    out->value = v == UINT32_MAX ? NULL : intern_str(s->trace->w->values, v);
+    out->value = v == UINT32_MAX       ? NULL
+                 : v & VALUE_OWN ? intern_str(s->joined, v & ~VALUE_OWN)
+                                 : intern_str(s->trace->w->values, v);
 }
 
 size_t tlv_shapes_count(const tlv_shapes *s) { return store_count(s->store); }

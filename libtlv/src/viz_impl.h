@@ -58,7 +58,9 @@ struct tlv_shapes {
     store *store;
     uint32_t *order;       /* shape indexes in rule, event, resource, from order */
     uint32_t *values;      /* by shape order: the From/When event's value
-                              (interned in the trace's world), or UINT32_MAX */
+                              (interned in the trace's world, or with the high
+                              bit set in `joined`), or UINT32_MAX */
+    intern_pool *joined;   /* behaviors' arguments joined with commas */
     size_t nvalues, values_cap;
     uint64_t *when_keys;   /* sorted (rule name id << 32 | event name id) of the
                               When events, to tell their shapes apart */

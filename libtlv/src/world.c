@@ -198,7 +198,7 @@ const cond *world_cond(world *w, const char *text, size_t n, char *err, size_t e
         }
     }
     size_t mask = w->cache_slots - 1;
-    size_t i = (size_t)hash_bytes(text, n) & mask;
+    size_t i = (size_t)intern_hash(w->names, text, n) & mask;
     while (w->cache[i].text) {
         if (w->cache[i].n == n && memcmp(w->cache[i].text, text, n) == 0)
             return w->cache[i].c;
@@ -209,7 +209,7 @@ const cond *world_cond(world *w, const char *text, size_t n, char *err, size_t e
         return NULL;
     if (w->cache_used >= COND_CACHE_MAX) { /* values from logs never repeat: start over */
         cache_clear(w);
-        i = (size_t)hash_bytes(text, n) & mask;
+        i = (size_t)intern_hash(w->names, text, n) & mask;
     }
     w->cache[i].text = xstrndup(text, n);
     if (!w->cache[i].text) {

@@ -22,6 +22,26 @@ expect_line "$TMP/csv" 'taskState,state,ctrl,100,300,200,RUNNING' "csv: the From
 expect_line "$TMP/csv" 'taskState,state,log,100,250,150,WAITING' "csv: the initial value from the trace start"
 expect_line "$TMP/csv" 'irq,fire,TIMER,200,200,0,RUNNING' "csv: a When instant"
 
+# An interval a behavior opens without drawing text: its value is the
+# behavior's arguments, unescaped, joined with commas (shapes.h).
+mkdir -p "$TMP/bare"
+cp "$MINI/mini.resh" "$TMP/bare/"
+sed 's/, "label(${FROM_ARG0})"//' "$MINI/mini.viz" >"$TMP/bare/mini.viz"
+sed 's/"ConvertRules": \["mini"\]/"ConvertRules": [""]/' "$MINI/mini.res" >"$TMP/bare/std.res"
+printf '%s\n' '[100]ctrl.state=RUNNING' '[150]ctrl.call(dly_tsk, dlytim=10)' '[180]ctrl.back()' \
+    '[200]log.call(read\(a\, b\))' '[250]log.back()' '[300]ctrl.call()' '[310]ctrl.back()' >"$TMP/bare/t.log"
+run "$TLV" export -f csv -R "$TMP/bare" -r "$TMP/bare/std.res" "$TMP/bare/t.log"
+expect_status 0 "export csv of bare behavior intervals"
+tr -d '\r' <"$TMP/out" >"$TMP/bare.csv"
+expect_line "$TMP/bare.csv" 'calls,call,ctrl,150,180,30,"dly_tsk,dlytim=10"' "csv: a behavior's arguments joined"
+expect_line "$TMP/bare.csv" 'calls,call,log,200,250,50,"read(a, b)"' "csv: one argument, unescaped"
+expect_line "$TMP/bare.csv" 'calls,call,ctrl,300,310,10,' "csv: a behavior without arguments has no value"
+run "$TLV" export -R "$TMP/bare" -r "$TMP/bare/std.res" "$TMP/bare/t.log"
+expect_status 0 "export chrome of bare behavior intervals"
+expect_contains "$TMP/out" '"name":"dly_tsk,dlytim=10","cat":"calls","ph":"X","ts":150,"dur":30' "chrome: named by the arguments"
+expect_contains "$TMP/out" '"args":{"event":"call","resource":"ctrl","value":"dly_tsk,dlytim=10"' "chrome: the value in args"
+expect_contains "$TMP/out" '"name":"call","cat":"calls","ph":"X","ts":300,"dur":10' "chrome: no arguments, named by the event"
+
 # One row per group of primitives drawn by one event over one interval.
 run "$TLV" shapes "${R[@]}" "$MINI/mini.log"
 expect_status 0 "shapes"

@@ -85,7 +85,13 @@ run "$TLV" shapes -R . -r s.res s.log
 expect_status 2 "shapes refuses scripts"
 run "$TLV" render -R . -r s.res s.log -o s.png
 expect_status 2 "render refuses scripts"
-checks=$((checks + 1)); [ ! -e ran.marker ] || fail "check, shapes or render ran the program"
+run "$TLV" export -R . -r s.res s.log
+expect_status 2 "export refuses scripts"
+expect_contains "$TMP/err" "it runs only when scripts are allowed (tlv: --allow-scripts)" "export refusal message"
+run "$TLV" stats -R . -r s.res s.log
+expect_status 2 "stats refuses scripts"
+expect_contains "$TMP/err" "it runs only when scripts are allowed (tlv: --allow-scripts)" "stats refusal message"
+checks=$((checks + 1)); [ ! -e ran.marker ] || fail "check, shapes, render, export or stats ran the program"
 run "$TLV" convert -q --allow-scripts -R . -r s.res s.log
 expect_status 0 "script output bytes"
 expect_line "$TMP/out" "[1]A.state=a$(printf '\357\277\275')b" "NUL in script output"

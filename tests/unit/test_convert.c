@@ -78,6 +78,9 @@ static const char *fmt(const char *f, ...)
 
 /* Loads tmpdir/res with tmpdir/rules as the only rule directory. Fails the
  * test (and returns NULL) when the rules do not load cleanly. */
+/* A diagnostic the next load_rules must give (the end of its text), once. */
+static const char *load_warning;
+
 static tlv_rules *load_rules(const char *res, const char *const *extra_dirs, size_t nextra)
 {
     const char *dirs[4] = {rules_dir};
@@ -94,7 +97,16 @@ static tlv_rules *load_rules(const char *res, const char *const *extra_dirs, siz
     tlv_rules *r = NULL;
     tlv_status st = tlv_rules_load(path, &o, &r);
     const tlv_diags *d = tlv_rules_diags(r);
-    if (st != TLV_OK || tlv_diags_count(d)) {
+    size_t expected = 0; /* the one warning cv.cnv asks for, seen */
+    for (size_t i = 0; i < tlv_diags_count(d); i++) {
+        char text[2048];
+        tlv_diag_format(tlv_diags_get(d, i), text, sizeof text);
+        const char *at = load_warning ? strstr(text, load_warning) : NULL;
+        expected += at && strcmp(at, load_warning) == 0;
+    }
+    if (load_warning)
+        CHECK_INT(expected, 1);
+    if (st != TLV_OK || tlv_diags_count(d) != expected) {
         fprintf(stderr, "loading %s: status %d\n", path, (int)st);
         for (size_t i = 0; i < tlv_diags_count(d); i++) {
             char text[2048];
@@ -951,7 +963,12 @@ static int corpus_checks(void)
 int main(void)
 {
     setup();
+    /* the malformed condition test_macro_errors meets on a line is known
+     * from the start (statically, substitutions read as operands) */
+    load_warning = "rules/cv.cnv:37:36: warning: malformed condition \"$ATTR{TASK1.state}==RUNNABLE "
+                   "&&\": expected an operand after '&&'";
     tlv_rules *rules = load_rules("cv.res", NULL, 0);
+    load_warning = NULL;
     if (rules) {
         test_every_rule_in_order(rules);
         test_nested_outputs(rules);

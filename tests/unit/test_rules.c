@@ -696,6 +696,53 @@ static void test_check(void)
     tlv_rules_free(r);
 }
 
+static void test_check_conditions(void)
+{
+    /* every condition tlv check can see is parsed: conversion conditions,
+     * resource conditions in macros and event lines, figure conditions and
+     * event-pattern resource conditions; substitutions read as operands */
+    static const char cnv[] =
+        "{\"c\": {\"^(?<t>\\\\d+) (?<x>\\\\w+)$\": {\n"
+        "  \"${x}==1 &&\": \"[${t}]A.s=1\",\n"
+        "  \"(${x}==2\": \"[${t}]A.s=2\",\n"
+        "  \"$EXIST{T(s==1 &&)}\": \"[${t}]A.s=3\",\n"
+        "  \"${x}==4 && $EXIST{T(s==RUN || q==${x})}\": [\"[${t}]T(s RUN).s=4\"],\n"
+        "  \"a b\": \"[${t}]$RES_NAME{T(s==1)}.s=5\"}}}\n";
+    static const char viz[] =
+        "{\"v\": {\"VisualizeRules\": {\"r\": {\"Target\": \"T\", \"Shapes\": {\"e\": {\n"
+        "  \"From\": \"T(s=)).s\", \"To\": \"${TARGET}.s\",\n"
+        "  \"Figures\": {\"${FROM_VAL}==RUN\": \"x\", \"${FROM_VAL}==RUN ||\": [{\"!\": \"y\"}]}}}}}}}\n";
+    write_file("chk/cond.cnv", cnv);
+    write_file("chk/cond.viz", viz);
+    const char *files[] = {path_of("chk/cond.cnv"), path_of("chk/cond.viz")};
+    tlv_rules_options o;
+    tlv_rules_options_init(&o);
+    o.no_default_dirs = 1;
+    o.rules_path_env = "";
+    tlv_rules *r = NULL;
+    CHECK_INT(tlv_rules_check(NULL, files, 2, &o, &r), TLV_ERR_RULE);
+    CHECK_NDIAGS(r, 8);
+    const char *c = path_of("chk/cond.cnv"), *v = path_of("chk/cond.viz");
+    CHECK_STR(diag(r, 0), fmt("%s:2:3: error: malformed condition \"${x}==1 &&\": expected an "
+                              "operand after '&&'", c));
+    CHECK_STR(diag(r, 1), fmt("%s:3:3: error: malformed condition \"(${x}==2\": missing ')'", c));
+    CHECK_STR(diag(r, 2), fmt("%s:4:3: error: malformed resource condition \"s==1 &&\": expected "
+                              "an operand after '&&'", c));
+    CHECK_STR(diag(r, 3), fmt("%s:5:47: error: malformed resource condition \"s RUN\": expected an "
+                              "operator such as '==' after 's RUN'", c));
+    CHECK_STR(diag(r, 4), fmt("%s:6:3: error: malformed condition \"a b\": expected an operator "
+                              "such as '==' after 'a b'", c));
+    CHECK_STR(diag(r, 5), fmt("%s:2:11: error: malformed resource condition \"s=\": expected an "
+                              "operator such as '==' after 's='", v));
+    CHECK_STR(diag(r, 6), fmt("%s:3:40: error: malformed condition \"${FROM_VAL}==RUN ||\": "
+                              "expected an operand after '||'", v));
+    CHECK_STR(diag(r, 7), fmt("%s:3:65: error: malformed condition \"!\": expected an operand "
+                              "after '!'", v));
+    for (size_t i = 8; i < tlv_diags_count(tlv_rules_diags(r)); i++)
+        fprintf(stderr, "extra: %s\n", diag(r, i));
+    tlv_rules_free(r);
+}
+
 /* ---- the corpus ---------------------------------------------------------------- */
 
 static int corpus_checks(void)
@@ -795,6 +842,7 @@ int main(void)
 {
     setup();
     test_merge_and_resources();
+    test_check_conditions();
     test_palette();
     test_directory_override();
     test_missing_target();

@@ -216,10 +216,87 @@ static void test_intern(void)
     intern_free(p);
     intern_free(NULL);
 
-    /* the hash is deterministic and sees every byte */
-    CHECK(hash_bytes("abc", 3) == hash_bytes("abc", 3));
-    CHECK(hash_bytes("abc", 3) != hash_bytes("abd", 3));
-    CHECK(hash_bytes("abc", 3) != hash_bytes("abc", 2));
+    /* SipHash-1-3 under the reference key 00..0f (values of a reference
+     * model that gives the published SipHash-2-4 vectors with 2 and 4 rounds) */
+    hash_key k = {0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL};
+    char msg[15];
+    for (int i = 0; i < 15; i++)
+        msg[i] = (char)i;
+    CHECK(hash_keyed(&k, "", 0) == 0xabac0158050fc4dcULL);
+    CHECK(hash_keyed(&k, msg, 15) == 0xd320d86d2a519956ULL);
+    CHECK(hash_keyed(&k, "tlv resource name", 17) == 0x2750d0964fad72feULL);
+    /* each pool has its own key: the same text hashes differently */
+    intern_pool *p1 = intern_new(), *p2 = intern_new();
+    CHECK(intern_hash(p1, "abc", 3) == intern_hash(p1, "abc", 3));
+    CHECK(intern_hash(p1, "abc", 3) != intern_hash(p2, "abc", 3));
+    CHECK(intern_hash(p1, "abc", 3) != intern_hash(p1, "abd", 3));
+    intern_free(p1);
+    intern_free(p2);
+}
+
+/* The unkeyed multiply-xorshift hash the pool used before: kept here to
+ * show that the names of test_intern_collisions all collided under it. */
+static uint64_t old_hash(const char *s, size_t n)
+{
+    const uint64_t k = 0x9e3779b97f4a7c15ULL;
+    uint64_t h = (uint64_t)n * k;
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 32;
+        s += 8;
+        n -= 8;
+    }
+    uint64_t w = 0;
+    memcpy(&w, s, n);
+    h = (h ^ w) * k;
+    h ^= h >> 29;
+    return h * k ^ (h >> 32);
+}
+
+/* Names crafted against an unkeyed hash: 16 bytes, the second word chosen to
+ * cancel the state the first left, so every name has the same 64-bit hash
+ * (and a table probes past all earlier ones: quadratic time). With the
+ * pool's keyed hash they intern as any names do. */
+static void test_intern_collisions(void)
+{
+    enum { N = 20000 };
+    const uint64_t k = 0x9e3779b97f4a7c15ULL, target = 0x0123456789abcdefULL;
+    static char names[N][16];
+    for (int i = 0; i < N; i++) {
+        uint64_t w1 = 0x656d616e6b736174ULL + (uint64_t)i; /* "taskname" + i */
+        uint64_t h = ((uint64_t)16 * k ^ w1) * k;
+        h ^= h >> 32;
+        uint64_t w2 = h ^ target;
+        memcpy(names[i], &w1, 8);
+        memcpy(names[i] + 8, &w2, 8);
+    }
+    int same_old = 0;
+    for (int i = 1; i < N; i++)
+        same_old += old_hash(names[i], 16) == old_hash(names[0], 16);
+    CHECK_INT(same_old, N - 1); /* the attack works on the old hash */
+
+    intern_pool *p = intern_new();
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += intern_add(p, names[i], 16) != (uint32_t)i + 1; /* id 0 is "" */
+    for (int i = 0; i < N; i++)
+        bad += intern_find(p, names[i], 16) != (uint32_t)i + 1 ||
+               memcmp(intern_str(p, (uint32_t)i + 1), names[i], 16) != 0;
+    CHECK_INT(bad, 0);
+    CHECK_INT(intern_count(p), N + 1);
+    /* and they spread over the table: a 16-bit slot index is shared by few */
+    static unsigned char used[1 << 16];
+    memset(used, 0, sizeof used);
+    int distinct = 0;
+    for (int i = 0; i < N; i++) {
+        unsigned slot = (unsigned)(intern_hash(p, names[i], 16) & 0xFFFF);
+        distinct += !used[slot];
+        used[slot] = 1;
+    }
+    CHECK(distinct > N * 8 / 10); /* about N * 0.86 expected at random */
+    intern_free(p);
 }
 
 /* The value at (at, limit) by looking at every change: the reference. */
@@ -284,5 +361,6 @@ int main(void)
     test_many_changes();
     test_time_jumps_back();
     test_intern();
+    test_intern_collisions();
     return CHECK_DONE();
 }

@@ -3,8 +3,12 @@
  * threads: two threads each load the rules, convert the same generated log
  * into a trace (pushed line by line) and build its shapes, at the same time;
  * both must produce exactly what one thread alone produced (every event's
- * standard-form line, every shape and row). Uses the small rule set of the
- * e2e tests (tests/e2e/mini).
+ * standard-form line, every shape and row). Then rendering: two threads
+ * each make a renderer, draw frames of their own shapes and free it, over
+ * and over, so that renderers are made and freed while the other thread
+ * draws (the fonts' process-wide state); every frame must have exactly the
+ * pixels one thread alone drew. Uses the small rule set of the e2e tests
+ * (tests/e2e/mini).
  */
 #include "check.h"
 
@@ -12,11 +16,15 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define ROUNDS 2000 /* repetitions of the mini log: 36,000 lines */
+#define PAINT_ROUNDS 20 /* a shorter log for rendering */
+#define PAINT_ITERATIONS 25 /* renderers made and freed by each drawing thread */
+#define NFRAMES 3 /* frames drawn by each renderer */
 
 typedef struct text {
     char *s;
@@ -43,7 +51,7 @@ static void append(text *t, const char *fmt, ...)
 }
 
 /* The mini log's scenario repeated with shifted times. */
-static void make_log(text *log)
+static void make_log(text *log, int rounds)
 {
     static const char *const steps[] = {
         "cpu 1 runs ctrl", "ctrl calls read(a, b)", "ctrl returns", "irq TIMER RUNNING",
@@ -52,7 +60,7 @@ static void make_log(text *log)
         "log wakes", "cpu 1 runs log", "cpu 1 idle", "no rule matches this",
     };
     size_t nsteps = sizeof steps / sizeof *steps;
-    for (int r = 0; r < ROUNDS; r++)
+    for (int r = 0; r < rounds; r++)
         for (size_t i = 0; i < nsteps; i++)
             append(log, "[%ld] %s\n", 1000L * r + 50L * (long)i, steps[i]);
 }
@@ -62,6 +70,10 @@ typedef struct job {
     const text *log;
     text out;
     int failed;
+    int keep;             /* leave rules, trace and shapes for the caller */
+    tlv_rules *rules;
+    tlv_trace *trace;
+    tlv_shapes *shapes;
 } job;
 
 static void describe_shapes(const tlv_shapes *s, text *out)
@@ -119,10 +131,118 @@ static void *convert(void *arg)
     }
     if (!j->failed)
         describe_shapes(shapes, &j->out);
+    if (j->keep) {
+        j->rules = rules;
+        j->trace = trace;
+        j->shapes = shapes;
+        return NULL;
+    }
     tlv_shapes_free(shapes);
     tlv_trace_free(trace);
     tlv_rules_free(rules);
     return NULL;
+}
+
+/* ---- rendering ---------------------------------------------------------------- */
+
+typedef struct painter {
+    const tlv_shapes *shapes;    /* its own: made from its own rules and trace */
+    tlv_view views[NFRAMES];
+    uint8_t *expect[NFRAMES];    /* what one thread alone drew */
+    int failed, mismatches;
+} painter;
+
+static size_t frame_bytes(const tlv_view *v) { return (size_t)v->width * 4 * (size_t)v->height; }
+
+/* Draws p's frames with a new renderer into new buffers (NULL on failure). */
+static int draw_frames(painter *p, uint8_t *out[NFRAMES])
+{
+    tlv_renderer *r = NULL;
+    int failed = tlv_renderer_new(&r) != TLV_OK;
+    for (int i = 0; i < NFRAMES; i++) {
+        const tlv_view *v = &p->views[i];
+        out[i] = malloc(frame_bytes(v));
+        if (failed || !out[i] ||
+            tlv_render_rgba(r, p->shapes, v, out[i], (size_t)v->width * 4) != TLV_OK)
+            failed = 1;
+    }
+    tlv_renderer_free(r);
+    return failed;
+}
+
+static void *paint(void *arg)
+{
+    painter *p = arg;
+    for (int it = 0; it < PAINT_ITERATIONS; it++) {
+        uint8_t *got[NFRAMES];
+        p->failed += draw_frames(p, got);
+        for (int i = 0; i < NFRAMES; i++) {
+            if (got[i] && memcmp(got[i], p->expect[i], frame_bytes(&p->views[i])) != 0)
+                p->mismatches++;
+            free(got[i]);
+        }
+    }
+    return NULL;
+}
+
+/* Pixels that are not the white background. */
+static size_t inked(const uint8_t *px, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i += 4)
+        k += px[i] != 255 || px[i + 1] != 255 || px[i + 2] != 255;
+    return k;
+}
+
+static void check_rendering(const char *res_path, const char *rules_dir)
+{
+    text log = {0};
+    make_log(&log, PAINT_ROUNDS);
+    job made[2] = {{res_path, rules_dir, &log, {0}, 0, 1, NULL, NULL, NULL},
+                   {res_path, rules_dir, &log, {0}, 0, 1, NULL, NULL, NULL}};
+    painter p[2];
+    memset(p, 0, sizeof p);
+    for (int t = 0; t < 2; t++) {
+        convert(&made[t]);
+        CHECK(!made[t].failed);
+        if (made[t].failed)
+            goto out;
+        p[t].shapes = made[t].shapes;
+        /* each thread its own sizes and ranges: whole trace, zoomed, scrolled */
+        for (int i = 0; i < NFRAMES; i++) {
+            tlv_view *v = &p[t].views[i];
+            tlv_view_fit(v, p[t].shapes, 480 + 160 * t + 40 * i, 200 + 30 * i);
+            double span = v->t1 - v->t0;
+            v->t1 = v->t0 + span / (1 + 3 * i + t);
+            v->t0 += span / 50 * i;
+            v->first_row = i == 2;
+        }
+        uint8_t *got[NFRAMES];
+        CHECK(!draw_frames(&p[t], got));
+        for (int i = 0; i < NFRAMES; i++) {
+            p[t].expect[i] = got[i];
+            /* bars and labels were drawn (a blank frame would prove nothing) */
+            CHECK(got[i] && inked(got[i], frame_bytes(&p[t].views[i])) > 1000);
+        }
+    }
+    pthread_t th[2];
+    for (int t = 0; t < 2; t++)
+        CHECK_INT(pthread_create(&th[t], NULL, paint, &p[t]), 0);
+    for (int t = 0; t < 2; t++) {
+        CHECK_INT(pthread_join(th[t], NULL), 0);
+        CHECK_INT(p[t].failed, 0);
+        CHECK_INT(p[t].mismatches, 0);
+    }
+out:
+    for (int t = 0; t < 2; t++) {
+        for (int i = 0; i < NFRAMES; i++)
+            free(p[t].expect[i]);
+        tlv_shapes_free(made[t].shapes);
+        tlv_trace_free(made[t].trace);
+        tlv_rules_free(made[t].rules);
+        free(made[t].out.s);
+    }
+    free(log.s);
 }
 
 int main(void)
@@ -134,14 +254,15 @@ int main(void)
     snprintf(rules_dir, sizeof rules_dir, "%s/tests/e2e/mini", src);
     snprintf(res_path, sizeof res_path, "%s/mini.res", rules_dir);
     text log = {0};
-    make_log(&log);
+    make_log(&log, ROUNDS);
 
-    job alone = {res_path, rules_dir, &log, {0}, 0};
+    job alone = {res_path, rules_dir, &log, {0}, 0, 0, NULL, NULL, NULL};
     convert(&alone);
     CHECK(!alone.failed);
     CHECK(alone.out.n > 100000); /* events and shapes were made */
 
-    job two[2] = {{res_path, rules_dir, &log, {0}, 0}, {res_path, rules_dir, &log, {0}, 0}};
+    job two[2] = {{res_path, rules_dir, &log, {0}, 0, 0, NULL, NULL, NULL},
+                  {res_path, rules_dir, &log, {0}, 0, 0, NULL, NULL, NULL}};
     pthread_t th[2];
     for (int i = 0; i < 2; i++)
         CHECK_INT(pthread_create(&th[i], NULL, convert, &two[i]), 0);
@@ -154,5 +275,6 @@ int main(void)
     }
     free(alone.out.s);
     free(log.s);
+    check_rendering(res_path, rules_dir);
     return CHECK_DONE();
 }

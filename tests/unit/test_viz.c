@@ -163,10 +163,13 @@ static void test_pairing_and_figures(void)
             CHECK_INT(sh.fill, 0xffff0000);
         /* only the When event's shapes say their [from, to] is not a duration */
         CHECK_INT(sh.is_when, strcmp(sh.rule, "marks") == 0);
-        /* the From event's value: attribute changes only (A waits at 20) */
+        /* the From event's value: the value an attribute change set (A waits
+         * at 20), a behavior's arguments joined, nothing for mark() */
         int a_waits = sh.from.ticks == 20 && sh.resource && strcmp(sh.resource, "A") == 0;
         if (strcmp(sh.rule, "st") == 0 || strcmp(sh.rule, "who") == 0)
             CHECK_STR(sh.value, a_waits ? "WAIT" : "RUN");
+        else if (strcmp(sh.rule, "calls") == 0)
+            CHECK_STR(sh.value, sh.from.ticks == 12 ? "open,x" : "read,y");
         else
             CHECK(sh.value == NULL);
     }

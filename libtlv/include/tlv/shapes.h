@@ -131,10 +131,14 @@ typedef struct tlv_shape_info {
                                  `to` is its next occurrence on the same resource
                                  (or the trace end), the area its figures are
                                  placed in, not a duration */
-    const char *value;        /* the value the From (or When) event set, when it
-                                 is an attribute change (e.g. "RUNNING" for a
-                                 state bar; the initial value for an interval
-                                 from the trace start), else NULL */
+    const char *value;        /* what the From (or When) event carried: for an
+                                 attribute change the value it set (e.g.
+                                 "RUNNING" for a state bar; the initial value
+                                 for an interval from the trace start); for a
+                                 behavior its arguments, unescaped and joined
+                                 with commas (enterSVC(dly_tsk, dlytim=10) gives
+                                 "dly_tsk,dlytim=10"); NULL for a behavior
+                                 without arguments */
 } tlv_shape_info;
 
 /* All shapes, ordered by rule, event, resource, from (the order of
