@@ -23,6 +23,12 @@ void usage_error(const char *cmd, const char *fmt, ...)
     fprintf(stderr, "\n(see '%s %s --help')\n", prog, cmd);
 }
 
+int reads_standard_form(const rule_args *ra, const char *input)
+{
+    size_t n = input ? strlen(input) : 0;
+    return ra->std_input || (n > 4 && strcmp(input + n - 4, ".std") == 0);
+}
+
 int parse_rule_arg(rule_args *ra, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
@@ -30,6 +36,10 @@ int parse_rule_arg(rule_args *ra, int argc, char **argv, int *i)
     const char *val = NULL;
     if (strcmp(a, "--allow-scripts") == 0) {
         ra->allow_scripts = 1;
+        return 1;
+    }
+    if (strcmp(a, "--std") == 0) {
+        ra->std_input = 1;
         return 1;
     }
     if (strcmp(a, "-R") == 0 || strcmp(a, "--rules") == 0 || strncmp(a, "--rules=", 8) == 0 ||

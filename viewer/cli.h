@@ -19,12 +19,25 @@ typedef struct rule_args {
     size_t ndirs;
     const char *res_path;
     int allow_scripts;
+    int std_input;      /* --std: the log is a standard-form trace */
 } rule_args;
 
-/* Consumes -R DIR / -r FILE / --allow-scripts at argv[*i] (also -RDIR and
- * --rules=DIR forms). Returns 1 when consumed, 0 when not a rule option, -1
- * on a usage error (message printed). */
+/* Consumes -R DIR / -r FILE / --allow-scripts / --std at argv[*i] (also
+ * -RDIR and --rules=DIR forms). Returns 1 when consumed, 0 when not a rule
+ * option, -1 on a usage error (message printed). */
 int parse_rule_arg(rule_args *ra, int argc, char **argv, int *i);
+
+/* Whether `input` is read as a standard-form trace rather than converted:
+ * --std was given, or its name ends in ".std" (what `tlv convert -o` is
+ * usually told to write). A resource file with "ConvertRules":[""] makes
+ * every input one anyway. */
+int reads_standard_form(const rule_args *ra, const char *input);
+
+/* The help lines for --std, shared by the commands that read a log. */
+#define STD_OPTION_HELP \
+    "      --std                 LOG is a standard-form trace (as 'tlv convert'\n" \
+    "                            writes): read it as such instead of converting it;\n" \
+    "                            implied when LOG's name ends in .std\n"
 
 /* The options several subcommands share, and their one LOG argument. */
 typedef struct common_args {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 static const char convert_help[] =
-    "usage: tlv convert [-R DIR]... -r FILE.res [-o OUT] [--allow-scripts] [-q]\n"
+    "usage: tlv convert [-R DIR]... -r FILE.res [-o OUT] [--allow-scripts] [--std] [-q]\n"
     "                   [--max-errors N] LOG|-\n"
     "\n"
     "Converts LOG (or standard input for '-') into a standard-form trace, one\n"
@@ -29,6 +29,7 @@ static const char convert_help[] =
     "  -o, --output OUT          write the trace to OUT instead of standard output\n"
     "      --allow-scripts       let external-process rules (\"$STYLE\":\"script\") run\n"
     "                            their program; without it such a rule is an error\n"
+    STD_OPTION_HELP
     "      --script-timeout MS   kill an external-process rule after MS milliseconds\n"
     "                            (default 60000)\n"
     "  -q, --quiet               no progress bar and no summary line\n"
@@ -266,6 +267,8 @@ int cmd_convert(int argc, char **argv)
     static char outbuf[1 << 20];
     setvbuf(out, outbuf, _IOFBF, sizeof outbuf);
     out_ctx oc = {out, tlv_rules_time_radix(rules), NULL, 0, 0};
+    if (reads_standard_form(&a.c.rules, a.c.input))
+        tlv_converter_set_standard_form(conv, 1);
     tlv_converter_set_event_fn(conv, write_event, &oc);
     if (a.script_timeout)
         tlv_converter_set_script_timeout(conv, (int)a.script_timeout);

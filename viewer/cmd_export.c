@@ -37,6 +37,7 @@ static const char export_help[] =
     "                            carried: the value it set, or its arguments joined\n"
     "                            with commas); RFC 4180 (CRLF, quoted when needed)\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
+    STD_OPTION_HELP
     "  -o, --output OUT          write to OUT instead of standard output\n"
     "      --per-cpu             add a row per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"

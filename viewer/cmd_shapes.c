@@ -23,6 +23,7 @@ static const char shapes_help[] =
     "trace time units.\n"
     "\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
+    STD_OPTION_HELP
     "  -o, --output OUT          write to OUT instead of standard output\n"
     "      --per-cpu             group rows per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
@@ -98,6 +99,8 @@ int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_tr
         return EXIT_USAGE;
     if (tlv_trace_new(*rules, trace) != TLV_OK)
         return EXIT_USAGE;
+    if (reads_standard_form(ra, input))
+        tlv_converter_set_standard_form(tlv_trace_converter(*trace), 1);
     tlv_status st = tlv_trace_load_file(*trace, input);
     if (st == TLV_ERR_IO) {
         fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, input, strerror(errno));

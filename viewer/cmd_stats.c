@@ -28,6 +28,7 @@ static const char stats_help[] =
     "Times are in the resource file's TimeScale. No visualization rules needed.\n"
     "\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
+    STD_OPTION_HELP
     "      --attribute NAME      report the values of NAME instead of \"state\"\n"
     "      --window T            utilization per window of T time units as well\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"

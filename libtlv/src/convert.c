@@ -68,6 +68,8 @@ struct tlv_converter {
     int line_plain;             /* the line holds no '$', '{', '}': compiled templates apply */
     int slow;                   /* fast paths off (tests compare both ways) */
     int std_input;              /* read as standard form whatever the rules say */
+    int first_looks_std;        /* -1 not seen; else: the first non-blank line parses as
+                                   standard form (a trace given where a log was expected) */
     buf script_input;   /* raw lines kept for external-process rules */
     int script_timeout_ms;
     const script_rule *script; /* the script whose output is being read */
@@ -97,6 +99,7 @@ tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
     }
     c->md = pcre2_match_data_create(maxgroups + 1, NULL);
     c->candidate = calloc(rules->nrules + 1, 1);
+    c->first_looks_std = -1;
     c->memo = macro_memo_new();
     c->events = evcache_new(); /* optional: without it every text is parsed */
     c->script_timeout_ms = 60000;
@@ -535,6 +538,12 @@ tlv_status tlv_converter_push_line(tlv_converter *c, const char *line, size_t le
     }
     if (reads_standard_form(c))
         return convert_std_line(c, line, len);
+    if (c->first_looks_std < 0 && !is_blank(line, len)) {
+        const char *why;
+        size_t col;
+        c->first_looks_std = std_parse_line(line, len, c->w.radix, &c->sl, &c->scratch, &why,
+                                            &col) == 0;
+    }
     return convert_raw_line(c, line, len);
 }
 
@@ -687,8 +696,11 @@ static void summarize(tlv_converter *c)
     if (c->stats.lines_read && !c->stats.lines_matched && !c->stats.error_lines &&
         c->rules->nrules && !reads_standard_form(c))
         diags_add(&c->diags, TLV_SEV_WARNING, c->source, 0, 0,
-                  "no rule matched any of the %llu lines read",
-                  (unsigned long long)c->stats.lines_read);
+                  "no rule matched any of the %llu lines read%s",
+                  (unsigned long long)c->stats.lines_read,
+                  c->first_looks_std > 0 ? " (they look like a standard-form trace: tlv reads "
+                                           "one with --std, or when its name ends in .std)"
+                                         : "");
 }
 
 tlv_status tlv_converter_finish(tlv_converter *c)

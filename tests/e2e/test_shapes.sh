@@ -87,6 +87,27 @@ run "$TLV" shapes -R . -r nov.res v.log
 expect_status 1 "no visualization rules"
 expect_contains "$TMP/err" "nov.res: error: no visualization rules: the resource file requests none in \"VisualizeRules\"" "no rules message"
 
+# ---- a trace that tlv convert wrote, drawn with the raw log's resource file --------
+SRES="$SRC/samples/asp/sample.res"
+run "$TLV" convert -q -r "$SRES" -o sample.std "$SRC/samples/asp/sample.log"
+expect_status 0 "convert the sample"
+run "$TLV" shapes -r "$SRES" -o from_log.jsonl "$SRC/samples/asp/sample.log"
+expect_status 0 "shapes of the sample log"
+run "$TLV" shapes -r "$SRES" -o from_std.jsonl sample.std
+expect_status 0 "shapes of sample.std"
+checks=$((checks + 1)); [ -s from_log.jsonl ] && cmp -s from_log.jsonl from_std.jsonl ||
+  fail "shapes of sample.std differ from those of the log it came from"
+cp sample.std sample.trace
+run "$TLV" shapes -r "$SRES" -o from_txt.jsonl sample.trace
+expect_status 0 "shapes of a trace not named .std"
+expect_contains "$TMP/err" "sample.trace: warning: no rule matched any of the 861 lines read (they look like a standard-form trace: tlv reads one with --std, or when its name ends in .std)" "the hint for a trace given as a log"
+run "$TLV" shapes -r "$SRES" --std -o from_txt.jsonl sample.trace
+expect_status 0 "shapes --std"
+checks=$((checks + 1)); cmp -s from_log.jsonl from_txt.jsonl || fail "--std: shapes differ from the log's"
+run "$TLV" convert -q -r "$SRES" -o again.std sample.std
+expect_status 0 "convert a .std again"
+checks=$((checks + 1)); cmp -s sample.std again.std || fail "a standard-form trace read and written again changed"
+
 if have_corpus; then
   run "$TLV" shapes -R "$CORPUS/rules" -r "$CORPUS/logs/asp/asp_short.res" "$CORPUS/logs/asp/asp_short.log"
   expect_status 0 "corpus asp_short shapes"
