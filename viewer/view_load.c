@@ -109,7 +109,7 @@ int view_load(view_app *a)
 int view_build_shapes(view_app *a, int per_cpu)
 {
     view_draw_progress(a, per_cpu ? "Building per-CPU rows" : "Building shapes", -1);
-    tlv_shapes_options o = {per_cpu ? a->opts.cpu_attribute : NULL, NULL, NULL};
+    tlv_shapes_options o = {per_cpu ? a->opts.cpu_attribute : NULL, NULL, NULL, NULL, 0};
     tlv_shapes *s = NULL;
     tlv_shapes_build(a->trace, &o, &s);
     if (!s) {
