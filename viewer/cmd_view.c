@@ -33,6 +33,13 @@ static const char view_help[] =
     "selected marker), f fit, Backspace the previous view, c per-CPU rows,\n"
     "m marker at the cursor, [ ] previous/next marker, Delete the selected\n"
     "marker, Esc clear, F12 screenshot, F1 or ? help, Ctrl+Q quit.\n"
+    "Panels: r rows and rules panel (check boxes hide and show rows, groups and\n"
+    "visualization rules; its x button closes it); l trace-log panel (the trace's\n"
+    "standard-form lines: the line at the cursor's time is highlighted, a double-\n"
+    "click on a line centres the timeline on it, a double-click on a shape shows\n"
+    "its event); x collapse or expand the group under the cursor (or click the\n"
+    "group's name). Hidden rows and rules, collapsed groups and the panels shown\n"
+    "are kept in the session.\n"
     "\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     "      --per-cpu             start with one row per processor (attribute prcId)\n"
@@ -254,6 +261,7 @@ static int view_main(view_app *a, view_session *sess)
     if (open_window(a, w, h) < 0)
         return EXIT_USAGE;
     a->opts.per_cpu |= sess->per_cpu; /* build the rows once, in the session's mode */
+    session_apply_panels(a, sess);
     int rc = view_load(a);
     if (rc == EXIT_USAGE || a->quit)
         return rc == EXIT_USAGE ? rc : EXIT_OK;
@@ -279,17 +287,21 @@ int cmd_view(int argc, char **argv)
     if (parse_view_args(&a->opts, argc, argv) == 0) {
         a->markers.selected = -1;
         a->mx = a->my = -1;
+        a->rows = rows_new();
+        a->log = log_new();
         char *path = default_session_path(&a->opts);
         a->session_path = path;
         view_session sess;
         session_read(path, &sess);
         rc = view_main(a, &sess);
-        markers_clear(&sess.markers);
+        session_free(&sess);
         free(path);
     }
     script_free(a->script);
     free(a->shot_path);
     markers_clear(&a->markers);
+    rows_free(a->rows);
+    log_free(a->log);
     tlv_shapes_free(a->shapes);
     tlv_trace_free(a->trace);
     tlv_rules_free(a->rules);

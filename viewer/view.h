@@ -13,6 +13,8 @@
  *   view_script.c   --script: one command per frame, screenshot, dump-state
  *   view_state.c    the state as JSON: LOG.tlvsession and dump-state
  *   view_bench.c    --bench: frame times along a scripted path
+ *   view_rows.c     hidden rows and rules, collapsed groups, the rows/rules panel
+ *   view_log.c      the trace-log panel: standard-form lines following the timeline
  *
  * The timeline itself (labels, ruler, shapes) is drawn by libtlv's
  * tlv_render_rgba into a streaming texture; everything else is drawn on top.
@@ -133,12 +135,14 @@ typedef struct view_hover {
     long row;
     char rule[96], event[96], resource[96], text[160];
     double from, to;
+    tlv_time start;             /* exact `from`, for finding its event */
     char start_text[200], end_text[200]; /* exact times, with the unit */
 } view_hover;
 
 /* Screen areas in pixels. */
 typedef struct view_areas {
     SDL_Rect main, macro, status;
+    SDL_Rect log;               /* the trace-log panel, between main and macro (h 0: hidden) */
     int label_w, ruler_h;       /* of the main view */
     int row_height;             /* tlv_view.row_height of the main view (0 = fit) */
 } view_areas;
@@ -193,6 +197,9 @@ typedef struct view_app {
     struct view_script *script;
     char *shot_path;            /* screenshot to take of the next frame */
     unsigned shot_count;
+    /* panels */
+    struct view_rows *rows;     /* view_rows.c */
+    struct view_log *log;       /* view_log.c */
 } view_app;
 
 /* ---- loading (view_load.c) ------------------------------------------------------ */
@@ -253,6 +260,56 @@ void script_free(view_script *s);
  * (printed with the script's file and line). */
 int script_step(view_app *a);
 
+/* ---- rows, groups and rules (view_rows.c) ------------------------------------------------ */
+
+struct cJSON;
+typedef struct view_rows view_rows;
+
+view_rows *rows_new(void);
+void rows_free(view_rows *r);
+/* Recomputes the bands (the rows drawn, a collapsed group as one blank band)
+ * from the shapes and what is hidden; call after the shapes change. */
+void rows_refresh(view_app *a);
+/* The bands for tlv_view.rows (NULL: every row), and their number. */
+const size_t *rows_list(const view_app *a, size_t *count);
+size_t rows_band_count(const view_app *a);
+/* The hidden rules, for tlv_shapes_options.skip_rules. */
+void rows_skip_rules(const view_app *a, const char *const **names, size_t *count);
+/* Input: each returns 1 when it used the event. */
+int rows_panel_hit(const view_app *a, double x, double y);
+int rows_press(view_app *a, double x, double y, int button);
+int rows_wheel(view_app *a, double x, double y, double notches);
+void rows_toggle_panel(view_app *a);
+/* Collapses or expands the group of the band under the cursor. */
+void rows_toggle_group_at_cursor(view_app *a);
+/* Collapsed bands and group marks over the timeline; the panel. */
+void rows_draw_bands(view_app *a, const tlv_view *v, const view_areas *ar);
+void rows_draw_panel(view_app *a, const view_areas *ar);
+/* JSON: what the session keeps (into o), what dump-state adds. */
+void rows_state_json(const view_app *a, struct cJSON *o);
+void rows_dump_json(const view_app *a, struct cJSON *o);
+void rows_session_read(view_app *a, const struct cJSON *o);
+
+/* ---- the trace-log panel (view_log.c) ---------------------------------------------------- */
+
+typedef struct view_log view_log;
+
+view_log *log_new(void);
+void log_free(view_log *l);
+/* The panel's height in pixels when shown (0 when hidden), out of `avail`. */
+int log_height(const view_app *a, int avail);
+void log_toggle(view_app *a);
+/* Highlights the line at the cursor's time when the cursor is over the timeline. */
+void log_follow(view_app *a);
+/* Scrolls to the event of the shape under the cursor (a->hover) and highlights it. */
+void log_show_shape(view_app *a);
+int log_press(view_app *a, double x, double y, int button, int clicks);
+int log_wheel(view_app *a, double x, double y, double notches);
+void log_draw(view_app *a, const view_areas *ar);
+void log_state_json(const view_app *a, struct cJSON *o);
+void log_dump_json(const view_app *a, struct cJSON *o);
+void log_session_read(view_app *a, const struct cJSON *o);
+
 /* ---- state as JSON (view_state.c) ------------------------------------------------------- */
 
 /* Writes the full state (dump-state) to path. Returns 0 or -1 (printed). */
@@ -265,10 +322,15 @@ typedef struct view_session {
     double t0, t1;
     int first_row, per_cpu, width, height;
     view_markers markers;
+    struct cJSON *doc;          /* the file, for the panels' parts */
 } view_session;
 /* Returns 0 (read or absent: s->loaded says which) or -1 (unreadable, printed). */
 int session_read(const char *path, view_session *s);
 void session_apply(view_app *a, view_session *s);
+/* What the panels keep (hidden rows and rules, ...): before loading, so the
+ * shapes are built once, without the hidden rules. */
+void session_apply_panels(view_app *a, const view_session *s);
+void session_free(view_session *s);
 int session_write(const view_app *a, const char *path);
 
 /* ---- bench (view_bench.c) ------------------------------------------------------------- */

@@ -71,16 +71,18 @@ void view_areas_of(const view_app *a, view_areas *o)
     int macro_h = scaled(a, MACRO_H);
     macro_h = macro_h > h / 4 ? h / 4 : macro_h;
     status_h = status_h > h / 4 ? h / 4 : status_h;
-    int main_h = h - macro_h - status_h;
+    int log_h = log_height(a, h - macro_h - status_h);
+    int main_h = h - macro_h - status_h - log_h;
     main_h = main_h < 1 ? 1 : main_h;
     o->main = (SDL_Rect){0, 0, w, main_h};
-    o->macro = (SDL_Rect){0, main_h, w, macro_h};
-    o->status = (SDL_Rect){0, main_h + macro_h, w, status_h};
+    o->log = (SDL_Rect){0, main_h, w, log_h};
+    o->macro = (SDL_Rect){0, main_h + log_h, w, macro_h};
+    o->status = (SDL_Rect){0, main_h + log_h + macro_h, w, status_h};
     int label = scaled(a, a->label_need > 0 ? a->label_need : 60);
     o->label_w = label > w / 3 ? w / 3 : label;
     o->ruler_h = scaled(a, RULER_H);
     o->ruler_h = o->ruler_h > main_h ? main_h : o->ruler_h;
-    size_t nrows = a->shapes ? tlv_shapes_row_count(a->shapes) : 0;
+    size_t nrows = rows_band_count(a);
     double fit = nrows ? (double)(main_h - o->ruler_h) / (double)nrows : 0;
     int min_row = scaled(a, MIN_ROW_H);
     o->row_height = nrows && fit < min_row ? min_row : 0;
@@ -100,6 +102,7 @@ void view_main_view(const view_app *a, tlv_view *v)
     v->row_height = ar.row_height;
     v->first_row = a->nav.first_row;
     v->scale = a->scale;
+    v->rows = rows_list(a, &v->row_count);
 }
 
 void view_macro_view(const view_app *a, tlv_view *v)
@@ -115,13 +118,14 @@ void view_macro_view(const view_app *a, tlv_view *v)
     v->ruler_height = scaled(a, MACRO_RULER_H);
     v->ruler_height = v->ruler_height >= v->height ? v->height - 1 : v->ruler_height;
     v->scale = a->scale;
+    v->rows = rows_list(a, &v->row_count);
 }
 
 int view_max_first_row(const view_app *a)
 {
     view_areas ar;
     view_areas_of(a, &ar);
-    size_t nrows = a->shapes ? tlv_shapes_row_count(a->shapes) : 0;
+    size_t nrows = rows_band_count(a);
     if (!ar.row_height || !nrows)
         return 0;
     long fits = (ar.main.h - ar.ruler_h) / ar.row_height;
@@ -329,6 +333,9 @@ static const char *const help_lines[] = {
     "f: fit the whole trace    Backspace: previous view    c: per-CPU rows on/off",
     "m: marker at the cursor    [ ]: previous/next marker    Delete: delete the selected marker",
     "Esc: clear the selection    F12: screenshot    F1 or ?: this help    Ctrl+Q: quit",
+    "r: rows and rules panel (check boxes show and hide them)    l: trace-log panel",
+    "x or a click on a group's name: collapse/expand the group    log: double-click a line to go there",
+    "double-click a shape: its event in the log    wheel over a panel: scroll it",
 };
 
 static void draw_help(view_app *a)
@@ -448,10 +455,13 @@ int view_draw_frame(view_app *a)
         SDL_Rect dst = ar.main;
         SDL_RenderCopy(r, a->tl_tex, NULL, &dst);
     }
+    rows_draw_bands(a, &v, &ar);
     draw_selection(a, &v, &ar);
     draw_markers(a, &v, &ar);
     draw_cursor(a, &v, &ar);
     draw_macro(a, &ar);
+    log_draw(a, &ar);
+    rows_draw_panel(a, &ar);
     draw_status(a, &v, &ar);
     draw_banner(a, &ar);
     draw_tooltip(a);

@@ -93,6 +93,7 @@ static void fill_hover(view_app *a, long row, const hover_query *q, const tlv_sh
     snprintf(h->text, sizeof h->text, "%s", text ? text : "");
     h->from = tlv_time_to_double(best->from, a->radix);
     h->to = tlv_time_to_double(best->to, a->radix);
+    h->start = best->from;
     exact_time(a, best->from, h->start_text, sizeof h->start_text);
     exact_time(a, best->to, h->end_text, sizeof h->end_text);
 }

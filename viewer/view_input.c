@@ -37,7 +37,8 @@ int input_over_timeline(const view_app *a, double x, double y)
 {
     view_areas ar;
     view_areas_of(a, &ar);
-    return a->mouse_in && x >= ar.label_w && x < ar.main.w && y >= 0 && y < ar.main.h;
+    return a->mouse_in && x >= ar.label_w && x < ar.main.w && y >= 0 && y < ar.main.h &&
+           !rows_panel_hit(a, x, y);
 }
 
 static int over_macro(const view_app *a, double x, double y)
@@ -197,6 +198,15 @@ void input_key(view_app *a, SDL_Keycode key, int mods)
     case SDLK_m:
         add_marker(a);
         break;
+    case SDLK_r:
+        rows_toggle_panel(a);
+        break;
+    case SDLK_l:
+        log_toggle(a);
+        break;
+    case SDLK_x:
+        rows_toggle_group_at_cursor(a);
+        break;
     case SDLK_DELETE:
         if (a->markers.selected >= 0)
             markers_remove(&a->markers, (size_t)a->markers.selected);
@@ -226,6 +236,10 @@ void input_wheel(view_app *a, double x, double y, double notches, int mods)
     a->mx = x;
     a->my = y;
     a->mouse_in = 1;
+    if (rows_wheel(a, x, y, notches) || log_wheel(a, x, y, notches)) {
+        view_dirty(a);
+        return;
+    }
     if (mods & VIEW_MOD_SHIFT) {
         nav_begin(&a->nav, NAV_WHEEL_ZOOM);
         nav_zoom(&a->nav, zoom_anchor(a, 0), pow(ZOOM_NOTCH, notches));
@@ -290,6 +304,8 @@ static void press(view_app *a, double x, double y, int button, int mods, int cli
     a->drag_moved = 0;
     a->drag_recorded = 0;
     a->drag_y = y;
+    if (rows_press(a, x, y, button) || log_press(a, x, y, button, clicks))
+        return;
     if (button == SDL_BUTTON_LEFT && over_macro(a, x, y)) {
         macro_press(a, x);
         return;
@@ -297,6 +313,7 @@ static void press(view_app *a, double x, double y, int button, int mods, int cli
     if (!input_over_timeline(a, x, y))
         return;
     if (button == SDL_BUTTON_LEFT && clicks >= 2) {
+        log_show_shape(a); /* the shape double-clicked, before the view moves */
         nav_begin(&a->nav, NAV_JUMP);
         nav_center(&a->nav, input_time_at(a, x));
         return;
@@ -392,6 +409,7 @@ void input_motion(view_app *a, double x, double y)
     if (a->drag_moved)
         drag_to(a, x);
     view_hover_update(a);
+    log_follow(a);
     view_dirty(a);
 }
 

@@ -109,7 +109,8 @@ int view_load(view_app *a)
 int view_build_shapes(view_app *a, int per_cpu)
 {
     view_draw_progress(a, per_cpu ? "Building per-CPU rows" : "Building shapes", -1);
-    tlv_shapes_options o = {per_cpu ? a->opts.cpu_attribute : NULL, NULL, NULL};
+    tlv_shapes_options o = {per_cpu ? a->opts.cpu_attribute : NULL, NULL, NULL, NULL, 0};
+    rows_skip_rules(a, &o.skip_rules, &o.n_skip_rules); /* hidden rules */
     tlv_shapes *s = NULL;
     tlv_shapes_build(a->trace, &o, &s);
     if (!s) {
@@ -122,6 +123,7 @@ int view_build_shapes(view_app *a, int per_cpu)
     a->shapes = s;
     a->shapes_gen++;
     a->per_cpu = per_cpu;
+    rows_refresh(a);
     tlv_view fit;
     tlv_view_fit(&fit, s, 1 << 20, 1024); /* wide enough that the label is not cut */
     a->label_need = fit.label_width;

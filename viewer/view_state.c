@@ -3,7 +3,8 @@
  * (LOG.tlvsession: visible range, first row, per-CPU mode, window size,
  * markers), read before the window opens and written on exit, and the fuller
  * dump-state of scripts (adding the selection, the trace's range, the layout,
- * the cursor and the tooltip), on which the tests assert.
+ * the cursor and the tooltip), on which the tests assert. The panels write
+ * and read their own parts (view_rows.c, view_log.c).
  */
 #include "view.h"
 
@@ -51,6 +52,8 @@ static cJSON *common_json(const view_app *a)
     cJSON_AddNumberToObject(w, "width", a->win_w);
     cJSON_AddNumberToObject(w, "height", a->win_h);
     cJSON_AddItemToObject(o, "markers", markers_json(&a->markers));
+    rows_state_json(a, o);
+    log_state_json(a, o);
     return o;
 }
 
@@ -155,6 +158,8 @@ int state_dump(const view_app *a, const char *path)
     cJSON_AddNumberToObject(o, "history", (double)a->nav.nhistory);
     cJSON_AddNumberToObject(o, "load_errors", (double)a->load_errors);
     cJSON_AddStringToObject(o, "message", a->message);
+    rows_dump_json(a, o);
+    log_dump_json(a, o);
     return write_json(o, path);
 }
 
@@ -249,8 +254,23 @@ int session_read(const char *path, view_session *s)
     }
     read_session(o, s);
     s->loaded = 1;
-    cJSON_Delete(o);
+    s->doc = o; /* the panels read their parts later */
     return 0;
+}
+
+void session_apply_panels(view_app *a, const view_session *s)
+{
+    if (!s->loaded)
+        return;
+    rows_session_read(a, s->doc);
+    log_session_read(a, s->doc);
+}
+
+void session_free(view_session *s)
+{
+    markers_clear(&s->markers);
+    cJSON_Delete(s->doc);
+    s->doc = NULL;
 }
 
 /* Names "M<n>" restored: new markers continue after the highest n. */

@@ -67,7 +67,9 @@ void render_layout_of(const tlv_view *v, size_t nrows, render_layout *l)
     l->label_w = view_label_w(v);
     l->ruler_h = v->ruler_height > 0 ? v->ruler_height : (int)lroundf(24 * l->scale);
     l->ruler_h = l->ruler_h > v->height ? v->height : l->ruler_h;
-    l->nrows = nrows;
+    l->rows = v->rows;
+    l->shape_rows = nrows;
+    l->nrows = nrows = v->rows ? v->row_count : nrows;
     int space = v->height - l->ruler_h;
     l->row_h = v->row_height > 0 ? v->row_height : nrows && space > 0 ? (double)space / (double)nrows : 1;
     l->first_row = v->first_row > 0 ? (size_t)v->first_row : 0;
@@ -77,9 +79,17 @@ void render_layout_of(const tlv_view *v, size_t nrows, render_layout *l)
     l->end_row = l->end_row > nrows ? nrows : l->end_row;
 }
 
-double render_row_top(const render_layout *l, size_t row)
+size_t render_row_id(const render_layout *l, size_t pos)
 {
-    return l->ruler_h + ((double)row - (double)l->first_row) * l->row_h;
+    if (pos >= l->nrows)
+        return TLV_VIEW_ROW_BLANK;
+    size_t row = l->rows ? l->rows[pos] : pos;
+    return row < l->shape_rows ? row : TLV_VIEW_ROW_BLANK;
+}
+
+double render_row_top(const render_layout *l, size_t pos)
+{
+    return l->ruler_h + ((double)pos - (double)l->first_row) * l->row_h;
 }
 
 long render_row_at(const render_layout *l, double y)
@@ -122,7 +132,9 @@ long tlv_view_row_at(const tlv_view *v, const tlv_shapes *s, double y)
 {
     render_layout l;
     render_layout_of(v, s ? s->nrows : 0, &l);
-    return render_row_at(&l, y);
+    long pos = render_row_at(&l, y);
+    size_t row = pos < 0 ? TLV_VIEW_ROW_BLANK : render_row_id(&l, (size_t)pos);
+    return row == TLV_VIEW_ROW_BLANK ? -1 : (long)row;
 }
 
 /* Pixels a label needs at LABEL_PT, guessed without fonts: about 7 px for
@@ -435,8 +447,11 @@ static void draw_shapes(frame *f)
     q1.ticks = q1.ticks < INT64_MAX ? q1.ticks + (q1.frac > 0) : q1.ticks;
     q1.frac = 0;
     uint32_t nstore = store_rows(s->store);
-    for (size_t r = f->l.first_row; r < f->l.end_row && r < nstore; r++) {
-        row_ctx rc = {f, render_row_top(&f->l, r)};
+    for (size_t pos = f->l.first_row; pos < f->l.end_row; pos++) {
+        size_t r = render_row_id(&f->l, pos);
+        if (r >= nstore) /* blank, or a row without shapes */
+            continue;
+        row_ctx rc = {f, render_row_top(&f->l, pos)};
         size_t count = store_count_overlapping(s->store, (uint32_t)r, q0, q1);
         if (count > 2 * (size_t)f->timeline.w)
             draw_summary(f, (uint32_t)r, rc.top);
@@ -447,28 +462,38 @@ static void draw_shapes(frame *f)
 
 /* ---- labels and ruler ---------------------------------------------------------- */
 
-static int group_starts(const struct tlv_shapes *s, const render_layout *l, size_t r)
+/* Whether the band at position `pos` starts a group: its group differs from
+ * the band above it (a blank band has none). */
+static int group_starts(const struct tlv_shapes *s, const render_layout *l, size_t pos)
 {
+    size_t r = render_row_id(l, pos);
+    if (r == TLV_VIEW_ROW_BLANK)
+        return 0;
     const char *g = s->rows[r].group;
     if (!g || !*g || (s->rows[r].label && strcmp(g, s->rows[r].label) == 0))
         return 0;
-    return r == l->first_row || !s->rows[r - 1].group || strcmp(g, s->rows[r - 1].group) != 0;
+    size_t above = pos > l->first_row ? render_row_id(l, pos - 1) : TLV_VIEW_ROW_BLANK;
+    return above == TLV_VIEW_ROW_BLANK || !s->rows[above].group ||
+           strcmp(g, s->rows[above].group) != 0;
 }
 
 /* One row's label: the display name, and the group's name in grey where a
  * new group starts — above the label when the band has room for two lines,
  * else before it. */
-static void draw_label(frame *f, size_t r, const SDL_Rect *clip)
+static void draw_label(frame *f, size_t pos, const SDL_Rect *clip)
 {
     const render_layout *l = &f->l;
+    size_t r = render_row_id(l, pos);
+    if (r == TLV_VIEW_ROW_BLANK)
+        return;
     const row_def *row = &f->s->rows[r];
-    double top = render_row_top(l, r), pad = 6 * l->scale, w = l->label_w - 2 * pad;
+    double top = render_row_top(l, pos), pad = 6 * l->scale, w = l->label_w - 2 * pad;
     float px = LABEL_PT * PT_TO_PX * l->scale, fit = (float)(l->row_h * 0.8);
     text_style st = style_of(LABEL_PT * (fit < px ? fit / px : 1), l->scale, COLOR_LABEL, 0, 1);
     if (st.px < 6 || w < st.px)
         return; /* too small to read */
     frect box = box_of(pad, top, w, l->row_h);
-    if (group_starts(f->s, l, r)) {
+    if (group_starts(f->s, l, pos)) {
         text_style gs = st;
         gs.argb = COLOR_GROUP;
         if (l->row_h >= 3 * st.px) {
@@ -635,6 +660,15 @@ void tlv_renderer_free(tlv_renderer *r)
 
 const tlv_diags *tlv_renderer_diags(const tlv_renderer *r) { return r ? &r->diags : NULL; }
 
+/* Every entry of the row list is a row of `s` or a blank band. */
+static int rows_ok(const tlv_view *v, const struct tlv_shapes *s)
+{
+    for (size_t i = 0; v->rows && i < v->row_count; i++)
+        if (v->rows[i] >= s->nrows && v->rows[i] != TLV_VIEW_ROW_BLANK)
+            return 0;
+    return 1;
+}
+
 static int view_ok(const tlv_view *v, size_t stride)
 {
     return v->width > 0 && v->height > 0 && v->width <= 32768 && v->height <= 32768 &&
@@ -659,7 +693,7 @@ static void make_opaque(uint8_t *pixels, int w, int h, size_t stride)
 tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view *v,
                            uint8_t *pixels, size_t stride)
 {
-    if (!r || !s || !v || !pixels || !view_ok(v, stride))
+    if (!r || !s || !v || !pixels || !view_ok(v, stride) || !rows_ok(v, s))
         return TLV_ERR_USAGE;
     if (ensure_target(r, v->width, v->height) < 0)
         return TLV_ERR_NOMEM;

@@ -25,24 +25,32 @@
 
 /* ---- layout ------------------------------------------------------------- */
 
-/* Where things are in a view, in pixels. Rows [first_row, end_row) are
- * (at least partly) visible. */
+/* Where things are in a view, in pixels. Bands are counted by position in
+ * the view's row list (tlv_view.rows, or every row when it is NULL); bands
+ * [first_row, end_row) are (at least partly) visible. */
 typedef struct render_layout {
     int width, height;
     int label_w;          /* the label column is x in [0, label_w) */
     int ruler_h;          /* the ruler is y in [0, ruler_h) */
     double row_h;         /* band height; fractional when all rows are fitted */
-    size_t nrows, first_row, end_row;
+    size_t nrows, first_row, end_row;   /* positions in the list */
+    const size_t *rows;   /* the view's list, or NULL: position p is row p */
+    size_t shape_rows;    /* rows of the shapes */
     float scale;          /* HiDPI factor, >= some small positive value */
 } render_layout;
 
 /* The layout of `v` for a trace with `nrows` rows. */
 void render_layout_of(const tlv_view *v, size_t nrows, render_layout *out);
 
-/* The top pixel of row `row`'s band (may be off-screen). */
-double render_row_top(const render_layout *l, size_t row);
+/* The row drawn at position `pos` of the list: a row of the shapes, or
+ * TLV_VIEW_ROW_BLANK (also for an entry that is not a row). */
+size_t render_row_id(const render_layout *l, size_t pos);
 
-/* The row under pixel y, or -1 (ruler, or below the last row). */
+/* The top pixel of the band at position `pos` (may be off-screen). */
+double render_row_top(const render_layout *l, size_t pos);
+
+/* The position of the band under pixel y, or -1 (ruler, or below the last
+ * band). */
 long render_row_at(const render_layout *l, double y);
 
 /* ---- time text ---------------------------------------------------------- */

@@ -1518,10 +1518,45 @@ static void builder_free(builder *b)
     buf_free(&b->err);
 }
 
+/* ---- rules left out ------------------------------------------------------------------------ */
+
+static int is_skipped(const tlv_shapes_options *o, const char *name)
+{
+    for (size_t i = 0; o->skip_rules && i < o->n_skip_rules; i++)
+        if (o->skip_rules[i] && strcmp(o->skip_rules[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Lists the rules for tlv_shapes_rule: "perCpu" first in per-CPU mode. */
+static int list_rules(builder *b)
+{
+    struct tlv_shapes *s = b->s;
+    size_t n = b->nrules + 1;
+    s->rule_name = malloc(n * sizeof *s->rule_name);
+    s->rule_display = malloc(n * sizeof *s->rule_display);
+    s->rule_skipped = malloc(n);
+    if (!s->rule_name || !s->rule_display || !s->rule_skipped)
+        return -1;
+    if (b->opts->cpu_attribute) {
+        s->rule_name[0] = s->rule_display[0] = intern_add(s->names, "perCpu", 6);
+        s->rule_skipped[0] = (uint8_t)is_skipped(b->opts, "perCpu");
+        s->nrules = 1;
+    }
+    for (size_t i = 0; i < b->nrules; i++, s->nrules++) {
+        const viz_rule *r = &b->rules[i];
+        const char *d = r->display ? r->display : r->name;
+        s->rule_name[s->nrules] = r->name_id;
+        s->rule_display[s->nrules] = intern_add(s->names, d, strlen(d));
+        s->rule_skipped[s->nrules] = (uint8_t)is_skipped(b->opts, r->name);
+    }
+    return 0;
+}
+
 tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
                             tlv_shapes **out)
 {
-    static const tlv_shapes_options defaults = {NULL, NULL, NULL};
+    static const tlv_shapes_options defaults = {0};
     if (!opts)
         opts = &defaults;
     struct tlv_shapes *s = calloc(1, sizeof *s);
@@ -1557,14 +1592,15 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
     for (size_t i = 0; i < b.nrules; i++)
         b.rules[i].name_id = intern_add(s->names, b.rules[i].name, strlen(b.rules[i].name));
     if (build_events(&b) < 0 || build_index(&b) < 0 || build_rows(&b) < 0 ||
-        note_when_events(&b) < 0) {
+        note_when_events(&b) < 0 || list_rules(&b) < 0) {
         st = TLV_ERR_NOMEM;
         goto done;
     }
-    if (opts->cpu_attribute)
+    if (opts->cpu_attribute && !is_skipped(opts, "perCpu"))
         draw_running(&b);
     for (size_t i = 0; i < b.nrules; i++)
-        apply_rule(&b, &b.rules[i]);
+        if (!is_skipped(opts, b.rules[i].name)) /* rows were made for it all the same */
+            apply_rule(&b, &b.rules[i]);
     if (finish_shapes(&b) < 0)
         st = TLV_ERR_NOMEM;
 done:
@@ -1590,6 +1626,9 @@ void tlv_shapes_free(tlv_shapes *s)
     free(s->order);
     free(s->when_keys);
     free(s->values);
+    free(s->rule_name);
+    free(s->rule_display);
+    free(s->rule_skipped);
     intern_free(s->names);
     intern_free(s->joined);
     diags_free(&s->diags);
@@ -1608,6 +1647,18 @@ void tlv_shapes_row(const tlv_shapes *s, size_t row, tlv_row_info *out)
     out->label = s->rows[row].label;
     out->resource = s->rows[row].resource;
     out->group = s->rows[row].group;
+}
+
+size_t tlv_shapes_rule_count(const tlv_shapes *s) { return s ? s->nrules : 0; }
+
+void tlv_shapes_rule(const tlv_shapes *s, size_t i, tlv_rule_info *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!s || i >= s->nrules)
+        return;
+    out->name = intern_str(s->names, s->rule_name[i]);
+    out->display_name = intern_str(s->names, s->rule_display[i]);
+    out->skipped = s->rule_skipped[i];
 }
 
 static void shape_info(const struct tlv_shapes *s, const shape *sh, tlv_shape_info *out)

@@ -49,7 +49,9 @@ struct tlv_shapes {
     const tlv_trace *trace;
     tlv_diags diags;
     intern_pool *names;    /* rule, event and type names */
-    uint32_t *rule_name;   /* by rule index: interned name */
+    uint32_t *rule_name;   /* by rule index (tlv_shapes_rule): interned name, */
+    uint32_t *rule_display;/* display name, */
+    uint8_t *rule_skipped; /* and whether skip_rules named it */
     size_t nrules;
     prim *prims;           /* resolved primitives, shared by shapes */
     size_t nprims, prims_cap;

@@ -3,7 +3,8 @@
  * pixel mapping and public layout (rows at a pixel), and pixels of frames drawn from hand-made shapes (a
  * translucent rectangle blended over its row, a red line, an arrow with a
  * head, a pie in the right quadrant, an ellipse, a concave polygon, a dashed
- * line with gaps, text in labels, cells and ruler), the per-column summary of a row of 100,000
+ * line with gaps, text in labels, cells and ruler), a caller's row list (hidden,
+ * reordered and blank bands), the per-column summary of a row of 100,000
  * shapes, and the font fallbacks (no Japanese font, no font at all) through
  * private fontconfig configurations.
  */
@@ -208,7 +209,7 @@ static int render(tlv_renderer *r, const struct tlv_shapes *s, const tlv_view *v
 /* A fixed view: labels 200 px, ruler 40 px, rows 80 px, 2 px per us. */
 static tlv_view fixed_view(double t0, double t1)
 {
-    tlv_view v = {t0, t1, 800, 200, 200, 40, 80, 0, 1};
+    tlv_view v = {t0, t1, 800, 200, 200, 40, 80, 0, 1, NULL, 0};
     return v;
 }
 
@@ -410,6 +411,87 @@ static void test_scene(void)
     free_shapes(s);
 }
 
+/* A caller's row list (tlv_view.rows): hidden rows are not drawn and the
+ * rows below move up, rows can be reordered, blank bands stay empty, and
+ * the layout and hit-testing count positions in the list. */
+static void test_row_list(void)
+{
+    struct tlv_shapes *s = scene("Task1");
+    tlv_renderer *r;
+    CHECK(tlv_renderer_new(&r) == TLV_OK);
+    const int ar = 0xF3, ag = 0xF4, ab = 0xF6;
+    int a = 0x66;
+    image im;
+    /* row 0 hidden: row 1 (the red line at 40%) moves up into band 0 */
+    static const size_t only1[] = {1};
+    tlv_view v = fixed_view(0, 300);
+    v.rows = only1;
+    v.row_count = 1;
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    CHECK_RGB(&im, 333, 72, 255, 0, 0);       /* 40 + 40% of 80 */
+    CHECK_RGB(&im, 333, 152, 255, 255, 255);  /* nothing below the last band */
+    CHECK_RGB(&im, 457, 80, 255, 255, 255);   /* row 0's rectangle is gone */
+    CHECK_RGB(&im, 280, 60, 255, 255, 255);   /* and its ellipse */
+    free(im.px);
+    tlv_view_layout pl;
+    tlv_view_get_layout(&v, s, &pl);
+    CHECK_INT(pl.row_count, 1);
+    CHECK_INT(pl.end_row, 1);
+    CHECK_INT(tlv_view_row_at(&v, s, 45), 1);
+    CHECK_INT(tlv_view_row_at(&v, s, 130), -1);
+    v.row_height = 0; /* fit: the one listed row takes the whole height */
+    tlv_view_get_layout(&v, s, &pl);
+    CHECK(fabs(pl.row_height - 160) < 1e-9);
+    /* reordered: row 1 on top, row 0 below it on the alternate band */
+    static const size_t swapped[] = {1, 0};
+    v = fixed_view(0, 300);
+    v.rows = swapped;
+    v.row_count = 2;
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    CHECK_RGB(&im, 333, 72, 255, 0, 0);
+    CHECK_RGB(&im, 333, 152, ar, ag, ab);
+    /* 0x66 green over the alternate band */
+    CHECK_RGB(&im, 457, 160, ((255 - a) * ar + 127) / 255, (a * 255 + (255 - a) * ag + 127) / 255,
+              ((255 - a) * ab + 127) / 255);
+    CHECK_RGB(&im, 457, 80, 255, 255, 255);
+    free(im.px);
+    CHECK_INT(tlv_view_row_at(&v, s, 45), 1);
+    CHECK_INT(tlv_view_row_at(&v, s, 130), 0);
+    v.first_row = 1; /* scrolled by one band: row 0 is on top */
+    tlv_view_get_layout(&v, s, &pl);
+    CHECK_INT(pl.first_row, 1);
+    CHECK_INT(tlv_view_row_at(&v, s, 45), 0);
+    /* a blank band: no label, no shapes, the band's background */
+    static const size_t blank0[] = {TLV_VIEW_ROW_BLANK, 0};
+    v = fixed_view(0, 300);
+    v.rows = blank0;
+    v.row_count = 2;
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    CHECK_RGB(&im, 333, 72, 255, 255, 255);
+    CHECK_RGB(&im, 457, 80, 255, 255, 255);
+    CHECK_RGB(&im, 280, 140, 255, 255, 0);    /* row 0's ellipse, one band down */
+    if (!has_warning(r, "no font found")) {
+        CHECK_INT(count_if(&im, 0, 40, 199, 120, dark, NULL), 0); /* no label */
+        CHECK(count_if(&im, 0, 120, 199, 200, dark, NULL) > 10);  /* "Task1" */
+    }
+    free(im.px);
+    CHECK_INT(tlv_view_row_at(&v, s, 45), -1);
+    CHECK_INT(tlv_view_row_at(&v, s, 130), 0);
+    /* nothing listed: an empty timeline, still drawn */
+    v.row_count = 0;
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    CHECK_RGB(&im, 280, 140, 255, 255, 255);
+    free(im.px);
+    /* an entry that is not a row is refused */
+    static const size_t bad[] = {0, 2};
+    v.rows = bad;
+    v.row_count = 2;
+    uint8_t px[800 * 200 * 4];
+    CHECK(tlv_render_rgba(r, s, &v, px, 800 * 4) == TLV_ERR_USAGE);
+    tlv_renderer_free(r);
+    free_shapes(s);
+}
+
 /* A row with 100,000 one-microsecond rectangles, black-outlined orange. */
 static struct tlv_shapes *crowded(void)
 {
@@ -515,6 +597,7 @@ int main(void)
     test_view_math();
     test_public_layout();
     test_scene();
+    test_row_list();
     test_summary();
     test_font_fallbacks();
     return CHECK_DONE();

@@ -118,7 +118,7 @@ static void *convert(void *arg)
     tlv_rules *rules = NULL;
     tlv_trace *trace = NULL;
     tlv_shapes *shapes = NULL;
-    tlv_shapes_options so = {"cpu", NULL, NULL};
+    tlv_shapes_options so = {"cpu", NULL, NULL, NULL, 0};
     j->failed = tlv_rules_load(j->res_path, &o, &rules) != TLV_OK ||
                 tlv_trace_new(rules, &trace) != TLV_OK || push_lines(trace, j->log) != TLV_OK ||
                 tlv_shapes_build(trace, &so, &shapes) != TLV_OK;

@@ -4,7 +4,7 @@
  * running to the end), enter/leave pairs matched on their arguments, When
  * instants, figure conditions with FROM_/TO_ values, macros in figure
  * arguments, rows (order, grouping, rule rows, per-CPU rows), queries by row
- * and time, and rule errors reported with rule, event and trace line.
+ * and time, the rule list and rules left out (skip_rules), and rule errors reported with rule, event and trace line.
  */
 #include "check.h"
 
@@ -97,7 +97,8 @@ static int has(const collected *c, const char *line)
     return 0;
 }
 
-static tlv_shapes *build(tlv_rules **rules, tlv_trace **trace, const char *cpu_attribute)
+static tlv_shapes *build_skipping(tlv_rules **rules, tlv_trace **trace, const char *cpu_attribute,
+                                  const char *const *skip, size_t nskip)
 {
     char res_path[256], log_path[256];
     snprintf(res_path, sizeof res_path, "%s/v.res", dir);
@@ -112,10 +113,83 @@ static tlv_shapes *build(tlv_rules **rules, tlv_trace **trace, const char *cpu_a
     CHECK_INT(tlv_rules_load(res_path, &o, rules), TLV_OK);
     CHECK_INT(tlv_trace_new(*rules, trace), TLV_OK);
     CHECK_INT(tlv_trace_load_file(*trace, log_path), TLV_OK);
-    tlv_shapes_options so = {cpu_attribute, "state", "RUN"};
+    tlv_shapes_options so = {cpu_attribute, "state", "RUN", skip, nskip};
     tlv_shapes *s = NULL;
     CHECK_INT(tlv_shapes_build(*trace, &so, &s), TLV_OK);
     return s;
+}
+
+static tlv_shapes *build(tlv_rules **rules, tlv_trace **trace, const char *cpu_attribute)
+{
+    return build_skipping(rules, trace, cpu_attribute, NULL, 0);
+}
+
+/* Shapes of rule `rule` among all the shapes. */
+static size_t count_rule(const tlv_shapes *s, const char *rule)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < tlv_shapes_count(s); i++) {
+        tlv_shape_info sh;
+        tlv_shapes_get(s, i, &sh);
+        n += strcmp(sh.rule, rule) == 0;
+    }
+    return n;
+}
+
+/* The rule list, and skip_rules: the named rules make no shapes, the others
+ * the same as before, and the rows do not change. */
+static void test_skip_rules(void)
+{
+    tlv_rules *rules;
+    tlv_trace *trace;
+    tlv_shapes *all = build(&rules, &trace, NULL);
+    tlv_rule_info ri;
+    CHECK_INT(tlv_shapes_rule_count(all), 4);
+    tlv_shapes_rule(all, 0, &ri);
+    CHECK_STR(ri.name, "st");
+    CHECK_STR(ri.display_name, "st");
+    CHECK_INT(ri.skipped, 0);
+    tlv_shapes_rule(all, 3, &ri);
+    CHECK_STR(ri.name, "who");
+    CHECK_STR(ri.display_name, "Running");
+    tlv_shapes_rule(all, 4, &ri); /* out of range: zeroed */
+    CHECK(ri.name == NULL);
+    size_t calls = count_rule(all, "calls"), total = tlv_shapes_count(all);
+    CHECK(calls > 0);
+    const char *skip[] = {"calls", NULL, "no such rule"};
+    tlv_trace *trace2;
+    tlv_rules *rules2;
+    tlv_shapes *s = build_skipping(&rules2, &trace2, NULL, skip, 3);
+    CHECK_INT(count_rule(s, "calls"), 0);
+    CHECK_INT(count_rule(s, "st"), count_rule(all, "st"));
+    CHECK_INT(count_rule(s, "who"), count_rule(all, "who"));
+    CHECK_INT(tlv_shapes_count(s), total - calls);
+    CHECK_INT(tlv_shapes_row_count(s), tlv_shapes_row_count(all));
+    CHECK_INT(tlv_shapes_rule_count(s), 4);
+    tlv_shapes_rule(s, 1, &ri);
+    CHECK_STR(ri.name, "calls");
+    CHECK_INT(ri.skipped, 1);
+    tlv_shapes_rule(s, 2, &ri);
+    CHECK_INT(ri.skipped, 0);
+    tlv_shapes_free(s);
+    tlv_trace_free(trace2);
+    tlv_rules_free(rules2);
+    /* per-CPU: "perCpu" is listed first and can be left out too */
+    const char *skip_cpu[] = {"perCpu"};
+    s = build_skipping(&rules2, &trace2, "cpu", skip_cpu, 1);
+    CHECK_INT(tlv_shapes_rule_count(s), 5);
+    tlv_shapes_rule(s, 0, &ri);
+    CHECK_STR(ri.name, "perCpu");
+    CHECK_INT(ri.skipped, 1);
+    CHECK_INT(count_rule(s, "perCpu"), 0);
+    CHECK_INT(count_rule(s, "st"), count_rule(all, "st"));
+    CHECK_INT(tlv_shapes_row_count(s), 5);
+    tlv_shapes_free(s);
+    tlv_trace_free(trace2);
+    tlv_rules_free(rules2);
+    tlv_shapes_free(all);
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
 }
 
 static void all_shapes(const tlv_shapes *s, collected *c)
@@ -276,6 +350,7 @@ int main(void)
     write_file("v.std", trace_text);
     test_pairing_and_figures();
     test_per_cpu_rows();
+    test_skip_rules();
     test_rule_errors();
     const char *names[] = {"v.resh", "v.res", "v.viz", "v.std"};
     for (size_t i = 0; i < 4; i++) {

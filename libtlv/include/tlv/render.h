@@ -16,15 +16,31 @@
 extern "C" {
 #endif
 
-/* What to draw: a time range over a set of rows, at a pixel size. */
+/* An entry of tlv_view.rows that draws an empty band: no label, no shapes,
+ * only the band's background, for the caller to draw on (a collapsed group,
+ * say). */
+#define TLV_VIEW_ROW_BLANK ((size_t)-1)
+
+/* What to draw: a time range over a set of rows, at a pixel size.
+ *
+ * The bands drawn, top to bottom, are the rows of `rows` (row indexes of the
+ * shapes, each < tlv_shapes_row_count, or TLV_VIEW_ROW_BLANK), so that a
+ * caller can hide rows or reorder them; `rows` NULL draws every row in
+ * order, which is what a zero-initialized view or tlv_view_fit gives. The
+ * array is the caller's and is only read during the calls given the view.
+ * first_row, row_height 0 (fit) and the layout below count positions in this
+ * list, not row indexes. A group's name is drawn where a band's group
+ * differs from the band above it. */
 typedef struct tlv_view {
     double t0, t1;       /* visible time range in trace units, t1 > t0 */
     int width, height;   /* pixels */
     int label_width;     /* pixels for row labels; 0 = automatic */
     int ruler_height;    /* pixels for the time ruler; 0 = automatic */
-    int row_height;      /* pixels per row; 0 = fit every row in the height */
-    int first_row;       /* index of the top visible row (vertical scroll) */
+    int row_height;      /* pixels per row; 0 = fit every listed row in the height */
+    int first_row;       /* position in the list of the top visible band (vertical scroll) */
     float scale;         /* HiDPI factor for fonts and pens; 0 = 1 */
+    const size_t *rows;  /* the rows to draw, top to bottom; NULL = all, in order */
+    size_t row_count;    /* entries of rows (ignored when rows is NULL) */
 } tlv_view;
 
 /* Sets the view to the whole trace at width x height. */
@@ -42,8 +58,9 @@ TLV_API void tlv_renderer_free(tlv_renderer *r);
 TLV_API const tlv_diags *tlv_renderer_diags(const tlv_renderer *r);
 
 /* Draws the view into `pixels`: height rows of `stride` bytes, each pixel 4
- * bytes R, G, B, A (A = 255). Returns TLV_OK, TLV_ERR_USAGE (bad view) or
- * TLV_ERR_NOMEM. */
+ * bytes R, G, B, A (A = 255). Returns TLV_OK, TLV_ERR_USAGE (bad view, or an
+ * entry of view->rows that is neither a row of the shapes nor
+ * TLV_VIEW_ROW_BLANK) or TLV_ERR_NOMEM. */
 TLV_API tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *shapes,
                                    const tlv_view *view, uint8_t *pixels, size_t stride);
 
@@ -58,9 +75,10 @@ typedef struct tlv_view_layout {
     int label_width;     /* the label column is x in [0, label_width) */
     int ruler_height;    /* the ruler is y in [0, ruler_height) */
     double row_height;   /* pixels per row band; fractional when rows are fitted */
-    size_t row_count;    /* rows of the shapes */
-    size_t first_row;    /* rows [first_row, end_row) are at least partly visible; */
-    size_t end_row;      /* row r's band starts at y = ruler_height + (r - first_row) * row_height */
+    size_t row_count;    /* bands: the entries of view->rows, or the rows of the shapes */
+    size_t first_row;    /* bands at positions [first_row, end_row) of the list are at */
+    size_t end_row;      /* least partly visible; the band at position p starts at
+                            y = ruler_height + (p - first_row) * row_height */
 } tlv_view_layout;
 
 /* Fills *out for `view` (which must satisfy what tlv_render_rgba asks of
@@ -68,8 +86,9 @@ typedef struct tlv_view_layout {
 TLV_API void tlv_view_get_layout(const tlv_view *view, const tlv_shapes *shapes,
                                  tlv_view_layout *out);
 
-/* The row whose band holds pixel row y of the view, or -1 when y is in the
- * ruler or below the last row. */
+/* The row (an index of the shapes: view->rows[p] for the band at position p)
+ * whose band holds pixel row y of the view, or -1 when y is in the ruler,
+ * below the last band or on a TLV_VIEW_ROW_BLANK band. */
 TLV_API long tlv_view_row_at(const tlv_view *view, const tlv_shapes *shapes, double y);
 
 /* Writes time (or duration) t, in units of `time_scale` (the trace's

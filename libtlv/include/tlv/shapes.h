@@ -88,6 +88,14 @@ typedef struct tlv_shapes_options {
      * (NULL: "state" and "RUNNING", as in the TOPPERS rules). */
     const char *running_attribute;
     const char *running_value;
+    /* Visualization rules not to apply, by name (NULL entries are ignored;
+     * "perCpu" leaves out the per-CPU running bars). Their shapes are not
+     * made, but the rows stay those of the whole rule set, so that row
+     * indexes do not change when a rule is hidden and shown again; names
+     * that are not rules are ignored. The array need only live during
+     * tlv_shapes_build. */
+    const char *const *skip_rules;
+    size_t n_skip_rules;
 } tlv_shapes_options;
 
 /* Applies the visualization rules of the trace's rule set. *out is set even
@@ -112,6 +120,19 @@ typedef struct tlv_row_info {
     const char *group;        /* the resource type's display name (or the rule's) */
 } tlv_row_info;
 TLV_API void tlv_shapes_row(const tlv_shapes *shapes, size_t row, tlv_row_info *out);
+
+/* The visualization rules of the rule set, in the order they are applied
+ * (the order of the .viz files, each rule where it was first defined), with
+ * "perCpu" first in per-CPU mode: their number, and rule `i` (< the count)
+ * in *out, whose strings live as long as the shapes. Rules left out with
+ * tlv_shapes_options.skip_rules are listed too, marked skipped. */
+TLV_API size_t tlv_shapes_rule_count(const tlv_shapes *shapes);
+typedef struct tlv_rule_info {
+    const char *name;         /* as in tlv_shape_info.rule */
+    const char *display_name; /* its DisplayName, or the name when it has none */
+    int skipped;              /* named in skip_rules: no shapes were made */
+} tlv_rule_info;
+TLV_API void tlv_shapes_rule(const tlv_shapes *shapes, size_t i, tlv_rule_info *out);
 
 /* One drawn primitive, with names resolved. Pointers live as long as the
  * shapes handle. */

@@ -1,0 +1,281 @@
+/*
+ * view_log.c — the trace-log panel (key l): the trace's standard-form lines
+ * ("[1926099]LOGTASK.state=RUNNING", tlv_event_format) in a band along the
+ * bottom, above the overview. It follows the timeline: the cursor over the
+ * timeline highlights the last event at or before its time and scrolls it
+ * into view; a double-click on a line centres the timeline on that event;
+ * a double-click on a shape finds the event at the shape's start on its
+ * resource (tlv_trace_seek). The wheel over the panel scrolls it.
+ *
+ * Only the lines in view are formatted, each frame, so a trace of millions
+ * of events costs no more than a small one; finding a time's line is a
+ * binary search.
+ */
+#include "view.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LOG_LINES 8             /* the panel's height in lines */
+#define WHEEL_LINES 3           /* lines a wheel notch scrolls */
+#define MAX_LINE 300            /* bytes of a line drawn; the rest is cut */
+#define C_BG 0xFFFFFFu
+#define C_PANEL 0xF0F0F0u
+#define C_BORDER 0x909090u
+#define C_TEXT 0x202020u
+#define C_DIM 0x606060u
+#define C_HIGHLIGHT 0xFFE2A8u
+
+struct view_log {
+    int shown;
+    size_t first;               /* the top line */
+    long highlighted;           /* an event index, or -1 */
+};
+
+view_log *log_new(void)
+{
+    view_log *l = calloc(1, sizeof *l);
+    if (l)
+        l->highlighted = -1;
+    return l;
+}
+
+void log_free(view_log *l) { free(l); }
+
+static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale); }
+
+static size_t event_count(const view_app *a) { return a->trace ? tlv_trace_event_count(a->trace) : 0; }
+
+static int line_height(const view_app *a) { return view_text_height(a->text) + scaled(a, 2); }
+
+/* The top of the first line below the panel's border. */
+static int lines_top(const view_app *a, const view_areas *ar) { return ar->log.y + scaled(a, 3); }
+
+int log_height(const view_app *a, int avail)
+{
+    if (!a->log || !a->log->shown)
+        return 0;
+    int h = LOG_LINES * line_height(a) + scaled(a, 5);
+    return h > avail / 2 ? avail / 2 : h;
+}
+
+static long visible_lines(const view_app *a, const view_areas *ar)
+{
+    long n = (ar->log.y + ar->log.h - lines_top(a, ar)) / (line_height(a) > 0 ? line_height(a) : 1);
+    return n > 0 ? n : 0;
+}
+
+/* first within [0, count - visible]. */
+static void clamp_first(view_app *a, long first)
+{
+    view_areas ar;
+    view_areas_of(a, &ar);
+    long top = (long)event_count(a) - visible_lines(a, &ar);
+    first = first > top ? top : first;
+    a->log->first = first > 0 ? (size_t)first : 0;
+}
+
+/* Highlights event i and scrolls it to the middle unless it is in view. */
+static void show_event(view_app *a, long i)
+{
+    view_areas ar;
+    view_areas_of(a, &ar);
+    long vis = visible_lines(a, &ar);
+    a->log->highlighted = i;
+    if (i >= 0 && (i < (long)a->log->first || i >= (long)a->log->first + vis))
+        clamp_first(a, i - vis / 2);
+    view_dirty(a);
+}
+
+void log_toggle(view_app *a)
+{
+    if (!a->log)
+        return;
+    a->log->shown = !a->log->shown;
+    int top = view_max_first_row(a); /* the timeline got shorter or taller */
+    a->nav.first_row = a->nav.first_row > top ? top : a->nav.first_row;
+    if (a->log->shown)
+        clamp_first(a, (long)a->log->first);
+    view_hover_update(a);
+    view_dirty(a);
+}
+
+static double event_time(const view_app *a, size_t i)
+{
+    tlv_event e;
+    tlv_trace_event(a->trace, i, &e);
+    return tlv_time_to_double(e.time, a->radix);
+}
+
+/* The last event at or before time t, or -1 when every event is later. */
+static long event_at_or_before(const view_app *a, double t)
+{
+    size_t lo = 0, hi = event_count(a);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (event_time(a, mid) <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (long)lo - 1;
+}
+
+void log_follow(view_app *a)
+{
+    if (!a->log || !a->log->shown || a->drag != DRAG_NONE || !input_over_timeline(a, a->mx, a->my))
+        return;
+    show_event(a, event_at_or_before(a, input_time_at(a, a->mx)));
+}
+
+void log_show_shape(view_app *a)
+{
+    const view_hover *h = &a->hover;
+    size_t n = event_count(a);
+    if (!a->log || !h->valid || !n)
+        return;
+    size_t i = tlv_trace_seek(a->trace, h->start), found = i < n ? i : n - 1;
+    for (size_t j = i; j < n; j++) { /* the events at that time: the shape's resource's */
+        tlv_event e;
+        tlv_trace_event(a->trace, j, &e);
+        if (tlv_time_cmp(e.time, h->start) != 0)
+            break;
+        if (h->resource[0] && e.resource && strcmp(e.resource, h->resource) == 0) {
+            found = j;
+            break;
+        }
+    }
+    show_event(a, (long)found);
+}
+
+static int over_log(const view_app *a, double x, double y, view_areas *ar)
+{
+    view_areas_of(a, ar);
+    return a->log && a->log->shown && ar->log.h > 0 && x >= 0 && x < ar->log.w &&
+           y >= ar->log.y && y < ar->log.y + ar->log.h;
+}
+
+int log_press(view_app *a, double x, double y, int button, int clicks)
+{
+    view_areas ar;
+    if (!over_log(a, x, y, &ar))
+        return 0;
+    long i = (long)a->log->first + (long)floor((y - lines_top(a, &ar)) / line_height(a));
+    if (button != SDL_BUTTON_LEFT || y < lines_top(a, &ar) || i >= (long)event_count(a) ||
+        i - (long)a->log->first >= visible_lines(a, &ar))
+        return 1;
+    a->log->highlighted = i;
+    if (clicks >= 2) { /* go to the event */
+        nav_begin(&a->nav, NAV_JUMP);
+        nav_center(&a->nav, event_time(a, (size_t)i));
+        view_message(a, "event %ld", i + 1);
+    }
+    view_dirty(a);
+    return 1;
+}
+
+int log_wheel(view_app *a, double x, double y, double notches)
+{
+    view_areas ar;
+    if (!over_log(a, x, y, &ar))
+        return 0;
+    clamp_first(a, (long)a->log->first - lround(notches * WHEEL_LINES));
+    return 1;
+}
+
+/* ---- drawing ------------------------------------------------------------------------ */
+
+static void fill(view_app *a, int x, int y, int w, int h, uint32_t rgb)
+{
+    SDL_SetRenderDrawBlendMode(a->ren, SDL_BLENDMODE_NONE);
+    SDL_SetRenderDrawColor(a->ren, (uint8_t)(rgb >> 16), (uint8_t)(rgb >> 8), (uint8_t)rgb, 255);
+    SDL_Rect rc = {x, y, w, h};
+    SDL_RenderFillRect(a->ren, &rc);
+}
+
+/* Event i's standard-form line, cut at a character boundary. */
+static void format_line(const view_app *a, size_t i, char *buf, size_t size)
+{
+    tlv_event e;
+    tlv_trace_event(a->trace, i, &e);
+    size_t n = tlv_event_format(&e, a->radix, buf, size);
+    if (n >= size) { /* cut: end on a whole character, with an ellipsis */
+        size_t k = size - 4;
+        while (k > 0 && ((unsigned char)buf[k] & 0xC0) == 0x80)
+            k--;
+        memcpy(buf + k, "...", 4);
+    }
+}
+
+void log_draw(view_app *a, const view_areas *ar)
+{
+    if (!a->log || !a->log->shown || ar->log.h <= 0)
+        return;
+    const view_log *l = a->log;
+    const SDL_Rect *r = &ar->log;
+    int lh = line_height(a), top = lines_top(a, ar), tx = ar->label_w + scaled(a, 6);
+    fill(a, r->x, r->y, r->w, r->h, C_BG);
+    fill(a, 0, r->y, ar->label_w - 1, r->h, C_PANEL);
+    fill(a, ar->label_w - 1, r->y, 1, r->h, C_BORDER);
+    fill(a, 0, r->y, r->w, scaled(a, 2) > 1 ? scaled(a, 2) : 1, C_BORDER);
+    SDL_Rect clip = *r;
+    SDL_RenderSetClipRect(a->ren, &clip);
+    char count[64];
+    snprintf(count, sizeof count, "%zu events", event_count(a));
+    view_text_draw(a->text, "Trace log (l)", scaled(a, 6), top, C_DIM);
+    view_text_draw(a->text, count, scaled(a, 6), top + lh, C_DIM);
+    long vis = visible_lines(a, ar);
+    for (long k = 0; k < vis && l->first + (size_t)k < event_count(a); k++) {
+        size_t i = l->first + (size_t)k;
+        char line[MAX_LINE + 4];
+        format_line(a, i, line, sizeof line);
+        if ((long)i == l->highlighted)
+            fill(a, ar->label_w, top + (int)k * lh, r->w - ar->label_w, lh, C_HIGHLIGHT);
+        view_text_draw(a->text, line, tx, top + (int)k * lh + scaled(a, 1), C_TEXT);
+    }
+    SDL_RenderSetClipRect(a->ren, NULL);
+}
+
+/* ---- JSON ------------------------------------------------------------------------------ */
+
+void log_state_json(const view_app *a, struct cJSON *o)
+{
+    cJSON_AddBoolToObject(o, "log_panel", a->log && a->log->shown);
+}
+
+void log_dump_json(const view_app *a, struct cJSON *o)
+{
+    const view_log *l = a->log;
+    view_areas ar;
+    view_areas_of(a, &ar);
+    cJSON *j = cJSON_AddObjectToObject(o, "log");
+    cJSON_AddBoolToObject(j, "shown", l && l->shown);
+    cJSON_AddNumberToObject(j, "events", (double)event_count(a));
+    cJSON_AddNumberToObject(j, "first_line", l ? (double)l->first : 0);
+    if (l && l->highlighted >= 0)
+        cJSON_AddNumberToObject(j, "highlighted", (double)l->highlighted);
+    else
+        cJSON_AddNullToObject(j, "highlighted");
+    if (!l || !l->shown)
+        return;
+    long vis = visible_lines(a, &ar);
+    cJSON_AddNumberToObject(j, "y", ar.log.y);
+    cJSON_AddNumberToObject(j, "height", ar.log.h);
+    cJSON_AddNumberToObject(j, "lines_top", lines_top(a, &ar));
+    cJSON_AddNumberToObject(j, "line_height", line_height(a));
+    cJSON_AddNumberToObject(j, "visible_lines", (double)vis);
+    cJSON *lines = cJSON_AddArrayToObject(j, "lines");
+    for (long k = 0; k < vis && l->first + (size_t)k < event_count(a); k++) {
+        char line[MAX_LINE + 4];
+        format_line(a, l->first + (size_t)k, line, sizeof line);
+        cJSON_AddItemToArray(lines, cJSON_CreateString(line));
+    }
+}
+
+void log_session_read(view_app *a, const struct cJSON *o)
+{
+    if (a->log && o)
+        a->log->shown = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "log_panel"));
+}
