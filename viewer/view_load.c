@@ -82,6 +82,8 @@ int view_load(view_app *a)
     a->time_scale = tlv_rules_time_scale(a->rules);
     if (tlv_trace_new(a->rules, &a->trace) != TLV_OK)
         return EXIT_USAGE;
+    if (reads_standard_form(&a->opts.rules, a->opts.input))
+        tlv_converter_set_standard_form(tlv_trace_converter(a->trace), 1);
     int is_stdin = strcmp(a->opts.input, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(a->opts.input, "rb");
     if (!f) {

@@ -304,6 +304,18 @@ EOF
   view -R "$CORPUS/rules" -r "$F/fmp_short.res" --script "$TMP/a0.txt" "$TMP/fmp_short.log"
   check "per-CPU restored" '.[0].per_cpu and .[0].rows[0] == "CPU 1"' "$TMP/a0.json"
 
+  # the trace tlv convert wrote, opened with the log's resource file
+  "$TLV" convert -q -R "$CORPUS/rules" -r "$A/asp_short.res" -o "$TMP/asp_short.std" "$TMP/asp_short.log"
+  printf 'dump-state %s\n' "$TMP/log.json" >"$TMP/dl.txt"
+  printf 'dump-state %s\n' "$TMP/std.json" >"$TMP/ds.txt"
+  view -R "$CORPUS/rules" -r "$A/asp_short.res" --no-session --size 1000x600 --script "$TMP/dl.txt" "$TMP/asp_short.log"
+  expect_status 0 "view the log"
+  view -R "$CORPUS/rules" -r "$A/asp_short.res" --no-session --size 1000x600 --script "$TMP/ds.txt" "$TMP/asp_short.std"
+  expect_status 0 "view TRACE.std"
+  check "TRACE.std: the same trace, rows and view as its log" \
+    '.[0].trace == .[1].trace and .[0].rows == .[1].rows and .[0].visible == .[1].visible and (.[0].rows | length) > 5' \
+    "$TMP/log.json" "$TMP/std.json"
+
   view -R "$CORPUS/rules" -r "$A/asp_short.res" --no-session --size 640x400 --bench "$TMP/asp_short.log"
   expect_status 0 "--bench"
   expect_contains "$TMP/out" "bench: 300 frames at 640x400, 12 rows" "bench summary"
