@@ -10,6 +10,7 @@
  * what TLV 2.0.1 produced.
  */
 #include "check.h"
+#include "scratch.h"
 
 #include "tlv/tlv.h"
 
@@ -24,44 +25,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char tmpdir[PATH_MAX];
 static char rules_dir[PATH_MAX + 16];
 
 /* ---- helpers ---------------------------------------------------------------- */
-
-static void write_file(const char *rel, const char *text)
-{
-    char path[PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
-    char *slash = strrchr(path, '/');
-    *slash = '\0';
-    mkdir(path, 0700);
-    *slash = '/';
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
-        exit(1);
-    }
-    fputs(text, f);
-    fclose(f);
-}
-
-static void remove_tree(const char *path)
-{
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            char sub[PATH_MAX + 256];
-            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-            remove_tree(sub);
-        }
-        closedir(d);
-    }
-    remove(path);
-}
 
 static const char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 static const char *fmt(const char *f, ...)
@@ -317,12 +283,7 @@ static const char std_res[] =
 
 static void setup(void)
 {
-    const char *base = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/tlv-test-convert-XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(tmpdir)) {
-        fprintf(stderr, "mkdtemp: %s\n", strerror(errno));
-        exit(1);
-    }
+    make_tmpdir("convert");
     snprintf(rules_dir, sizeof rules_dir, "%s/rules", tmpdir);
     write_file("rules/types.resh", types_resh);
     write_file("rules/cv.cnv", cv_cnv);
@@ -852,31 +813,6 @@ static int collect_lines(void *user, const tlv_event *ev)
     tlv_event_format(ev, 10, line, sizeof line);
     lines_add(user, line);
     return 0;
-}
-
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *data = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 65536 > cap) {
-            cap = cap ? 2 * cap : 1 << 17;
-            data = realloc(data, cap + 1);
-            if (!data)
-                exit(1);
-        }
-        size_t k = fread(data + n, 1, 65536, f);
-        n += k;
-        if (k == 0)
-            break;
-    }
-    fclose(f);
-    data[n] = '\0';
-    *len = n;
-    return data;
 }
 
 static int corpus_checks(void)

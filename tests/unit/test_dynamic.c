@@ -9,6 +9,7 @@
  * Also the $SUM{} macro that the strace rules use to find when a call ended.
  */
 #include "check.h"
+#include "scratch.h"
 
 #include "tlv/tlv.h"
 
@@ -18,20 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static char tmpdir[PATH_MAX];
-
-static void write_file(const char *name, const char *text)
-{
-    char path[PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        perror(path);
-        exit(1);
-    }
-    fputs(text, f);
-    fclose(f);
-}
 
 static const char resh[] =
     "{\"dyn\":{\"Thread\":{\"DisplayName\":\"Thread\",\"Attributes\":{"
@@ -269,9 +256,7 @@ static void test_bad_declarations(void)
 
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "%s/tlv-dyn-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(tmpdir))
-        return 1;
+    make_tmpdir("dynamic");
     write_file("d.resh", resh);
     write_file("d.cnv", cnv);
     write_file("d.viz", viz);

@@ -14,6 +14,7 @@
  *    gives the same events and diagnostics.
  */
 #include "check.h"
+#include "scratch.h"
 
 #include "convert_impl.h"
 #include "expand.h"
@@ -67,20 +68,6 @@ static void test_which_templates_compile(void)
 
 /* ---- helpers ----------------------------------------------------------------------- */
 
-static char tmpdir[PATH_MAX];
-
-static void write_file(const char *rel, const char *text)
-{
-    char path[PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
-        exit(1);
-    }
-    fputs(text, f);
-    fclose(f);
-}
 
 static tlv_rules *load(const char *res, const char *rules_dir)
 {
@@ -280,23 +267,6 @@ static void test_synthetic(void)
 
 /* ---- 3. the corpus ------------------------------------------------------------------------ */
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *data = malloc(cap);
-    for (size_t got; data && (got = fread(data + n, 1, cap - n, f)) > 0;) {
-        n += got;
-        if (n == cap)
-            data = realloc(data, cap *= 2);
-    }
-    fclose(f);
-    *len = n;
-    return data;
-}
-
 /* Each LOG.res with LOG.log beside it, under corpus/logs/SUBDIR/. */
 static int test_corpus(void)
 {
@@ -341,19 +311,11 @@ static int test_corpus(void)
 
 int main(void)
 {
-    const char *base = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/tlv-test-fastpath-XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(tmpdir)) {
-        fprintf(stderr, "mkdtemp: %s\n", strerror(errno));
-        return 1;
-    }
+    make_tmpdir("fastpath");
     test_which_templates_compile();
     test_synthetic();
     if (!test_corpus())
         printf("corpus not found: corpus comparison skipped\n");
-    char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
+    remove_tree(tmpdir);
     return CHECK_DONE();
 }

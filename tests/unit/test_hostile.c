@@ -10,6 +10,7 @@
  * going backwards (queries stay right and the run stays fast).
  */
 #include "check.h"
+#include "scratch.h"
 
 #include "tlv/tlv.h"
 #include "utf8.h"
@@ -21,22 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static char tmpdir[PATH_MAX];
 
 /* ---- helpers ----------------------------------------------------------------- */
-
-static void write_file(const char *name, const char *text)
-{
-    char path[PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
-        exit(1);
-    }
-    fputs(text, f);
-    fclose(f);
-}
 
 static void remove_files(void)
 {
@@ -444,10 +431,7 @@ static void test_time_going_backwards(const tlv_rules *rules)
 
 int main(void)
 {
-    const char *base = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/tlv-test-hostile-XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(tmpdir))
-        return 1;
+    make_tmpdir("hostile");
     write_file("h.resh", h_resh);
     write_file("h.cnv", h_cnv);
     write_file("h.res", h_res);

@@ -10,6 +10,7 @@
  * Rule files are written into a fresh temporary directory at run time.
  */
 #include "check.h"
+#include "scratch.h"
 
 #include "tlv/tlv.h"
 
@@ -24,7 +25,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char tmpdir[PATH_MAX];
 static char dir_a[PATH_MAX + 8], dir_b[PATH_MAX + 8];
 
 /* ---- helpers ---------------------------------------------------------------- */
@@ -36,24 +36,6 @@ static const char *path_of(const char *rel)
     char *p = paths[next++ % 8];
     snprintf(p, PATH_MAX + 64, "%s/%s", tmpdir, rel);
     return p;
-}
-
-/* Writes `text` to tmpdir/rel, creating its directory. */
-static void write_file(const char *rel, const char *text)
-{
-    char path[PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
-    char *slash = strrchr(path, '/');
-    *slash = '\0';
-    mkdir(path, 0700);
-    *slash = '/';
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
-        exit(1);
-    }
-    fputs(text, f);
-    fclose(f);
 }
 
 /* 1-based line and column (in characters) of the first `needle` in text,
@@ -149,24 +131,6 @@ static tlv_status load_opts(const char *res, int allow_scripts, tlv_rules **out,
 
 #define load(res, out, ...) load_opts((res), 0, (out), __VA_ARGS__, (const char *)NULL)
 
-/* Removes a directory tree (no symbolic links are made in it). */
-static void remove_tree(const char *path)
-{
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            char sub[PATH_MAX + 256];
-            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-            remove_tree(sub);
-        }
-        closedir(d);
-    }
-    remove(path);
-}
-
 /* ---- fixtures ---------------------------------------------------------------- */
 
 static const char types1_resh[] =
@@ -228,12 +192,7 @@ static const char good_res[] =
 
 static void setup(void)
 {
-    const char *base = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/tlv-test-rules-XXXXXX", base && *base ? base : "/tmp");
-    if (!mkdtemp(tmpdir)) {
-        fprintf(stderr, "mkdtemp: %s\n", strerror(errno));
-        exit(1);
-    }
+    make_tmpdir("rules");
     snprintf(dir_a, sizeof dir_a, "%s/a", tmpdir);
     snprintf(dir_b, sizeof dir_b, "%s/b", tmpdir);
     write_file("a/types1.resh", types1_resh);
