@@ -34,6 +34,22 @@ static const char view_help[] =
     "m marker at the cursor, [ ] previous/next marker, Delete the selected\n"
     "marker, Esc clear, F12 screenshot, F1 or ? help, Ctrl+Q quit.\n"
     "\n"
+    "Markers: F2 or Enter renames the selected marker, k gives it the next colour,\n"
+    "and dragging its line or name in the ruler moves it; the time from it to the\n"
+    "cursor shows next to the cursor. Names, colours and times are kept in the\n"
+    "session.\n"
+    "\n"
+    "g asks for a range to show, in the trace's TimeScale and TimeRadix:\n"
+    "\"START END\", \"START..END\" or \"START, END\" (e.g. \"1000 2500\"); with a\n"
+    "TimeScale of seconds a time may carry its own unit (\"1.5 ms 2 ms\").\n"
+    "/ searches the events, each seen as RESOURCE.attribute=value or\n"
+    "RESOURCE.behavior(args): plain text matches anywhere, ignoring case;\n"
+    "/regex/ (or /regex/i, ignoring case) is a PCRE2 regular expression.\n"
+    "Enter shows the first match at or after the cursor (or the view's start),\n"
+    "n and N the next and previous (wrapping around); the view is centred on the\n"
+    "match, which is highlighted with its row. In the prompt: Enter confirms,\n"
+    "Esc cancels, Backspace, Delete, Left, Right, Home and End edit.\n"
+    "\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     "      --per-cpu             start with one row per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
@@ -278,6 +294,7 @@ int cmd_view(int argc, char **argv)
     int rc = EXIT_USAGE;
     if (parse_view_args(&a->opts, argc, argv) == 0) {
         a->markers.selected = -1;
+        a->search.current = -1;
         a->mx = a->my = -1;
         char *path = default_session_path(&a->opts);
         a->session_path = path;
@@ -290,6 +307,7 @@ int cmd_view(int argc, char **argv)
     script_free(a->script);
     free(a->shot_path);
     markers_clear(&a->markers);
+    search_free(&a->search);
     tlv_shapes_free(a->shapes);
     tlv_trace_free(a->trace);
     tlv_rules_free(a->rules);
