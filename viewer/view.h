@@ -350,9 +350,9 @@ long search_match_row(const view_app *a);
 
 /* ---- marker editing (view_marker_edit.c) ------------------------------------------------- */
 
-/* k, F2 and Enter on the selected marker (recolour, rename). Returns 1 when
- * `key` was one of them. */
-int marker_edit_key(view_app *a, SDL_Keycode key);
+/* k, F2 and Enter on the selected marker (recolour, rename), Shift+[ and
+ * Shift+] (nudge it a pixel). Returns 1 when `key` was one of them. */
+int marker_edit_key(view_app *a, SDL_Keycode key, int mods);
 /* The marker whose line or name in the ruler is at (x, y), or -1. */
 long marker_hit(view_app *a, double x, double y);
 /* Dragging marker `a->markers.selected` (pressed at drag_x when it was at

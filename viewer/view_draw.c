@@ -339,7 +339,7 @@ static const char *const help_lines[] = {
     "Left/Right: pan    Up/Down: zoom at the cursor (or the selected marker)",
     "f: fit the whole trace    Backspace: previous view    c: per-CPU rows on/off",
     "m: marker at the cursor    [ ]: previous/next marker    Delete: delete the selected marker",
-    "F2 or Enter: rename the selected marker    k: its next colour    drag its line in the ruler: move it",
+    "F2 or Enter: rename the selected marker    k: recolour it    drag it in the ruler or Shift+[ ]: move it",
     "g: go to a range (START END)    /: search events (text, or /regex/)    n/N: next/previous match",
     "Esc: clear the selection and the search highlight    F12: screenshot    F1 or ?: this help    Ctrl+Q: quit",
 };

@@ -190,7 +190,7 @@ void input_key(view_app *a, SDL_Keycode key, int mods)
         return;
     }
     a->show_help = 0;
-    if (navigation_key(a, key, mods & VIEW_MOD_SHIFT) || marker_edit_key(a, key)) {
+    if (marker_edit_key(a, key, mods) || navigation_key(a, key, mods & VIEW_MOD_SHIFT)) {
         view_hover_update(a);
         return;
     }

@@ -2,7 +2,7 @@
  * view_marker_edit.c — editing markers in the viewer: F2 or Enter renames
  * the selected marker (through the prompt), k gives it the next colour of
  * the palette, and its line or name in the ruler can be dragged with the
- * left button to move it. Also the time from the selected marker to the
+ * left button to move it (Shift+[ and Shift+] nudge it by a pixel). Also the time from the selected marker to the
  * cursor, drawn next to the cursor in the ruler. The markers themselves
  * (order, palette) are view_markers.c's; they reach the session file with
  * every other marker.
@@ -22,10 +22,29 @@ static const view_marker *selected(const view_app *a)
     return m->selected >= 0 && (size_t)m->selected < m->n ? &m->v[m->selected] : NULL;
 }
 
-int marker_edit_key(view_app *a, SDL_Keycode key)
+/* Shift+[ and Shift+]: the selected marker a pixel's time earlier or later. */
+static void nudge(view_app *a, int dir)
+{
+    view_areas ar;
+    view_areas_of(a, &ar);
+    view_markers *m = &a->markers;
+    double px = (a->nav.t1 - a->nav.t0) / fmax(1, ar.main.w - ar.label_w);
+    m->selected = (long)markers_move(m, (size_t)m->selected, m->v[m->selected].time + dir * px);
+    marker_drag_end(a);
+}
+
+int marker_edit_key(view_app *a, SDL_Keycode key, int mods)
 {
     const view_marker *k = selected(a);
     int enter = key == SDLK_RETURN || key == SDLK_KP_ENTER;
+    if ((key == SDLK_LEFTBRACKET || key == SDLK_RIGHTBRACKET) && (mods & VIEW_MOD_SHIFT)) {
+        if (!k)
+            view_message(a, "no marker selected (click one, or [ and ])");
+        else
+            nudge(a, key == SDLK_LEFTBRACKET ? -1 : 1);
+        view_dirty(a);
+        return 1;
+    }
     if (key != SDLK_k && key != SDLK_F2 && !(enter && k))
         return 0; /* Enter without a marker is left to other uses */
     if (!k) {

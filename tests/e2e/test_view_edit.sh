@@ -142,6 +142,11 @@ dump-state $TMP/m2.json
 key k
 drag 520 6 820 6
 dump-state $TMP/m3.json
+key shift+]
+key shift+]
+dump-state $TMP/m3b.json
+key shift+[
+key shift+[
 mouse-move 300 200
 key m
 key Return
@@ -179,9 +184,12 @@ check "rename (UTF-8 backspace) and recolour" '[.[0].markers[] | {name, color}] 
 check "drag by the name in the ruler moves by the pointer" '(.[0].markers | length) == 1 and
   near(.[0].markers[0].time; at(800)) and .[0].markers[0].color == "2ca02c" and
   .[0].visible == .[0].trace and .[0].history == 0 and (.[0].message | startswith("marker Début moved to "))' "$M"3.json
+check "Shift+] nudges by a pixel" 'near(.[1].markers[0].time; .[0].markers[0].time + 2 * S / (W - L)) and
+  .[1].visible == .[0].visible' "$M"3.json "$M"3b.json
 check "Enter renames the selected marker; markers in time order" \
   '[.[0].markers[] | {name, color}] == [{"name":"B","color":"1f77b4"},{"name":"Début","color":"2ca02c"}] and
-  near(.[0].markers[0].time; at(300)) and .[0].selected_marker == 0' "$M"4.json
+  near(.[0].markers[0].time; at(300)) and near(.[0].markers[1].time; .[1].markers[0].time) and
+  .[0].selected_marker == 0' "$M"4.json "$M"3.json
 check "time from the selected marker to the cursor" '(.[0].marker_to_cursor | startswith("B +"))' "$M"4.json
 check "an empty name is refused" '.[0].prompt.text == "" and .[0].message == "a marker needs a name" and
   .[0].markers[1].name == "Début"' "$M"5.json
