@@ -410,7 +410,7 @@ void input_motion(view_app *a, double x, double y)
     a->my = y;
     a->mouse_in = 1;
     if (a->drag != DRAG_NONE && !a->drag_moved) {
-        double from = a->drag <= DRAG_MARKER ? a->drag_x : x;
+        double from = a->drag <= DRAG_MARKER ? a->drag_x : x; /* pan, select, marker: x pressed */
         if (fabs(x - from) >= DRAG_SLOP * a->scale || fabs(y - a->drag_y) >= DRAG_SLOP * a->scale ||
             a->drag >= DRAG_MACRO_MOVE) {
             a->drag_moved = 1;

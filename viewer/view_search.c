@@ -206,16 +206,15 @@ static void show_from(view_app *a, double t, int dir)
 {
     const view_search *s = &a->search;
     long n = (long)s->count;
+    long i;
     if (dir > 0) {
-        for (long i = 0; i < n; i++)
-            if (event_time(a, (size_t)i) >= t)
-                return show(a, i, 0);
-        show(a, 0, 1);
+        for (i = 0; i < n && event_time(a, (size_t)i) < t; i++)
+            ;
+        show(a, i < n ? i : 0, i == n);
     } else {
-        for (long i = n - 1; i >= 0; i--)
-            if (event_time(a, (size_t)i) <= t)
-                return show(a, i, 0);
-        show(a, n - 1, 1);
+        for (i = n - 1; i >= 0 && event_time(a, (size_t)i) > t; i--)
+            ;
+        show(a, i >= 0 ? i : n - 1, i < 0);
     }
 }
 
@@ -243,16 +242,19 @@ int search_run(view_app *a, const char *query)
     s->regex = m.text == NULL;
     size_t n = a->trace ? tlv_trace_event_count(a->trace) : 0;
     char *text = malloc(EVENT_TEXT);
-    for (size_t i = 0; text && i < n; i++) {
+    int nomem = !text;
+    for (size_t i = 0; !nomem && i < n; i++) {
         tlv_event e;
         tlv_trace_event(a->trace, i, &e);
         event_text(&e, text, EVENT_TEXT);
-        if (matcher_match(&m, text) && push(s, i) < 0)
-            break;
+        nomem = matcher_match(&m, text) && push(s, i) < 0;
     }
     free(text);
     matcher_free(&m);
-    if (s->count == 0)
+    if (nomem) {
+        s->count = 0;
+        view_message(a, "out of memory searching for '%s'", query);
+    } else if (s->count == 0)
         view_message(a, "no event matches '%s'", query);
     else
         show_from(a, start_time(a), 1);
