@@ -41,6 +41,22 @@ static const char view_help[] =
     "group's name). Hidden rows and rules, collapsed groups and the panels shown\n"
     "are kept in the session.\n"
     "\n"
+    "Markers: F2 or Enter renames the selected marker, k gives it the next colour,\n"
+    "and dragging its line or name in the ruler (or Shift+[ and Shift+], by a\n"
+    "pixel) moves it; the time from it to the cursor shows next to the cursor.\n"
+    "Names, colours and times are kept in the session.\n"
+    "\n"
+    "g asks for a range to show, in the trace's TimeScale and TimeRadix:\n"
+    "\"START END\", \"START..END\" or \"START, END\" (e.g. \"1000 2500\"); with a\n"
+    "TimeScale of seconds a time may carry its own unit (\"1.5 ms 2 ms\").\n"
+    "/ searches the events, each seen as RESOURCE.attribute=value or\n"
+    "RESOURCE.behavior(args): plain text matches anywhere, ignoring case;\n"
+    "/regex/ (or /regex/i, ignoring case) is a PCRE2 regular expression.\n"
+    "Enter shows the first match at or after the cursor (or the view's start),\n"
+    "n and N the next and previous (wrapping around); the view is centred on the\n"
+    "match, which is highlighted with its row. In the prompt: Enter confirms,\n"
+    "Esc cancels, Backspace, Delete, Left, Right, Home and End edit.\n"
+    "\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
     "      --per-cpu             start with one row per processor (attribute prcId)\n"
@@ -287,6 +303,7 @@ int cmd_view(int argc, char **argv)
     int rc = EXIT_USAGE;
     if (parse_view_args(&a->opts, argc, argv) == 0) {
         a->markers.selected = -1;
+        a->search.current = -1;
         a->mx = a->my = -1;
         a->rows = rows_new();
         a->log = log_new();
@@ -303,6 +320,7 @@ int cmd_view(int argc, char **argv)
     markers_clear(&a->markers);
     rows_free(a->rows);
     log_free(a->log);
+    search_free(&a->search);
     tlv_shapes_free(a->shapes);
     tlv_trace_free(a->trace);
     tlv_rules_free(a->rules);

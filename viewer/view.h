@@ -6,6 +6,10 @@
  *   view_load.c     rules, conversion with a progress bar in the window, shapes
  *   view_nav.c      the visible range: zoom, pan, fit, history (no SDL)
  *   view_markers.c  named markers in time order (no SDL)
+ *   view_marker_edit.c  renaming, recolouring and dragging markers; the span to the cursor
+ *   view_prompt.c   the one-line text prompt (go to, search, rename) above the status line
+ *   view_goto.c     g: going to an exact range typed in the prompt
+ *   view_search.c   searching the trace's events, n/N, the match's highlight
  *   view_input.c    mouse and keyboard (SDL's or the script's) into actions
  *   view_draw.c     the frame: timeline and macro view, overlays, status line
  *   view_text.c     UI fonts (fontconfig, SDL_ttf) and cached text textures
@@ -108,6 +112,13 @@ void markers_remove(view_markers *m, size_t i);
 long markers_prev(const view_markers *m, double t, double eps);
 long markers_next(const view_markers *m, double t, double eps);
 void markers_clear(view_markers *m);
+/* Renames marker i (cut to the name's size at a UTF-8 boundary). */
+void markers_rename(view_markers *m, size_t i, const char *name);
+/* Gives marker i the next colour of the palette; returns it. */
+uint32_t markers_recolor(view_markers *m, size_t i);
+/* Moves marker i to `time`, keeping the order; returns its new index (it
+ * stays selected if it was). */
+size_t markers_move(view_markers *m, size_t i, double time);
 
 /* ---- text (view_text.c) -------------------------------------------------------- */
 
@@ -126,7 +137,7 @@ int view_text_height(const view_text *t);
 
 /* What a press of a mouse button started. */
 typedef enum drag_mode {
-    DRAG_NONE, DRAG_PAN, DRAG_SELECT, DRAG_MACRO_MOVE, DRAG_MACRO_LEFT, DRAG_MACRO_RIGHT
+    DRAG_NONE, DRAG_PAN, DRAG_SELECT, DRAG_MARKER, DRAG_MACRO_MOVE, DRAG_MACRO_LEFT, DRAG_MACRO_RIGHT
 } drag_mode;
 
 /* The shape under the cursor, as the tooltip shows it. */
@@ -138,6 +149,28 @@ typedef struct view_hover {
     tlv_time start;             /* exact `from`, for finding its event */
     char start_text[200], end_text[200]; /* exact times, with the unit */
 } view_hover;
+
+/* The one-line prompt (view_prompt.c): what it asks for, and the text typed. */
+typedef enum prompt_kind { PROMPT_NONE, PROMPT_GOTO, PROMPT_SEARCH, PROMPT_RENAME } prompt_kind;
+
+typedef struct view_prompt {
+    prompt_kind kind;           /* PROMPT_NONE: closed */
+    const char *label;          /* "Go to:", ... */
+    char text[256];             /* UTF-8, NUL-terminated */
+    size_t caret;               /* byte offset in text, on a character boundary */
+    long target;                /* PROMPT_RENAME: the marker's index */
+} view_prompt;
+
+/* The last search (view_search.c) and where in its matches the view is. */
+typedef struct view_search {
+    char query[256];            /* as typed ("" before the first search) */
+    int regex;                  /* typed /like this/ */
+    size_t *matches;            /* indices of the matching events, in trace order */
+    size_t count, cap;
+    long current;               /* index in matches of the highlighted one, or -1 */
+    double time;                /* its time */
+    char text[240];             /* it as "[time unit] RES.attr=value" */
+} view_search;
 
 /* Screen areas in pixels. */
 typedef struct view_areas {
@@ -180,6 +213,8 @@ typedef struct view_app {
     /* navigation and marks */
     view_nav nav;
     view_markers markers;
+    view_prompt prompt;
+    view_search search;
     int has_sel;
     double sel0, sel1;
     /* pointer */
@@ -228,6 +263,12 @@ void view_draw_progress(view_app *a, const char *what, double fraction);
 /* Reads the drawn frame and writes it as a PNG. Returns 0 or -1 (printed). */
 int view_write_screenshot(view_app *a, const char *path);
 
+/* For overlays drawn by other files: a filled rectangle (alpha < 255
+ * blends), and a text on a box of `bg` with its top-left at (x, y), whose
+ * width it returns. */
+void view_fill(view_app *a, int x, int y, int w, int h, uint32_t rgb, int alpha);
+int view_label(view_app *a, const char *s, int x, int y, uint32_t fg, uint32_t bg, int alpha);
+
 /* ---- input (view_input.c) ------------------------------------------------------- */
 
 enum { VIEW_MOD_SHIFT = 1, VIEW_MOD_CTRL = 2 };
@@ -238,6 +279,9 @@ void input_wheel(view_app *a, double x, double y, double notches, int mods);
 void input_motion(view_app *a, double x, double y);
 void input_button(view_app *a, double x, double y, int button, int down, int mods, int clicks);
 void input_leave(view_app *a);
+/* Typed text (UTF-8), as SDL's text input delivers it: into the prompt when
+ * it is open; "?" is the help key otherwise. */
+void input_text(view_app *a, const char *utf8);
 /* Dispatches one SDL event (window coordinates scaled to pixels). */
 void input_sdl_event(view_app *a, const SDL_Event *e);
 /* The time under x in the main view, and the cursor's (or the view's centre). */
@@ -332,6 +376,59 @@ void session_apply(view_app *a, view_session *s);
 void session_apply_panels(view_app *a, const view_session *s);
 void session_free(view_session *s);
 int session_write(const view_app *a, const char *path);
+
+/* ---- prompt (view_prompt.c) ------------------------------------------------------------- */
+
+/* Opens the prompt with `label` and the text `initial` (NULL: empty); keys
+ * and text then go to it until Enter or Esc. */
+void prompt_open(view_app *a, prompt_kind kind, const char *label, const char *initial);
+void prompt_close(view_app *a);
+/* A key while the prompt is open: editing, Enter (runs what it asks for; on
+ * bad input the prompt stays open and the status line says why) or Esc. */
+void prompt_key(view_app *a, SDL_Keycode key, int mods);
+void prompt_insert(view_app *a, const char *utf8);
+/* Draws the open prompt as a line just above the status line at `status_y`. */
+void prompt_draw(view_app *a, int status_y);
+/* g (view_goto.c): parses "START END" (or START..END, each maybe with a
+ * unit of seconds) and shows that range. Returns 0, or -1 with the reason
+ * in the message. */
+int goto_range(view_app *a, const char *text);
+
+/* ---- search (view_search.c) ------------------------------------------------------------- */
+
+/* Searches the events for `query` (a substring, or /regex/) and shows the
+ * first match at or after the cursor (or the view's start). Returns 0, or -1
+ * when the query is bad (the message says why). No match is not an error. */
+int search_run(view_app *a, const char *query);
+/* n and N: the next (dir > 0) or previous match, wrapping. */
+void search_step(view_app *a, int dir);
+/* Esc: the highlight goes, the query stays for n and N. */
+void search_unhighlight(view_app *a);
+/* The highlight: a line at the match's time, its resource's row outlined. */
+void search_draw(view_app *a, const tlv_view *v);
+void search_free(view_search *s);
+/* The row of the highlighted match's resource, or -1 (none, or no row). */
+long search_match_row(const view_app *a);
+
+/* ---- marker editing (view_marker_edit.c) ------------------------------------------------- */
+
+/* k, F2 and Enter on the selected marker (recolour, rename), Shift+[ and
+ * Shift+] (nudge it a pixel). Returns 1 when `key` was one of them. */
+int marker_edit_key(view_app *a, SDL_Keycode key, int mods);
+/* The marker whose line or name in the ruler is at (x, y), or -1. */
+long marker_hit(view_app *a, double x, double y);
+/* Dragging marker `a->markers.selected` (pressed at drag_x when it was at
+ * time drag_t0) with the pointer now at x, and letting it go. */
+void marker_drag_to(view_app *a, double x);
+void marker_drag_end(view_app *a);
+/* Enter in the "Rename marker:" prompt: renames marker `target`. Returns 0,
+ * or -1 (the name is empty or too long; the message says so). */
+int marker_rename(view_app *a, long target, const char *name);
+/* "M1 +1.25 ms": the time from the selected marker to the cursor; -1 when
+ * there is no selected marker or the cursor is not over the timeline. */
+int marker_span_text(const view_app *a, char *buf, size_t size);
+/* The time from the selected marker to the cursor, drawn at the cursor in the ruler. */
+void marker_span_draw(view_app *a, const tlv_view *v, int ruler_h);
 
 /* ---- bench (view_bench.c) ------------------------------------------------------------- */
 

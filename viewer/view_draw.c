@@ -165,6 +165,11 @@ static void frame_rect(SDL_Renderer *r, int x, int y, int w, int h, int t, uint3
     fill(r, x + w - t, y + t, t, h - 2 * t, rgb, alpha);
 }
 
+void view_fill(view_app *a, int x, int y, int w, int h, uint32_t rgb, int alpha)
+{
+    fill(a->ren, x, y, w, h, rgb, alpha);
+}
+
 static int same_view(const tlv_view *a, const tlv_view *b)
 {
     return a->t0 == b->t0 && a->t1 == b->t1 && a->width == b->width && a->height == b->height &&
@@ -230,6 +235,12 @@ static void label_box(view_app *a, const char *s, int x, int y, uint32_t fg, uin
     int pad = scaled(a, 3), w = view_text_width(a->text, s), h = view_text_height(a->text);
     fill(a->ren, x, y, w + 2 * pad, h, bg, alpha);
     view_text_draw(a->text, s, x + pad, y, fg);
+}
+
+int view_label(view_app *a, const char *s, int x, int y, uint32_t fg, uint32_t bg, int alpha)
+{
+    label_box(a, s, x, y, fg, bg, alpha);
+    return view_text_width(a->text, s) + 2 * scaled(a, 3);
 }
 
 /* Marker lines with their names in the ruler, and the time between
@@ -332,10 +343,12 @@ static const char *const help_lines[] = {
     "Left/Right: pan    Up/Down: zoom at the cursor (or the selected marker)",
     "f: fit the whole trace    Backspace: previous view    c: per-CPU rows on/off",
     "m: marker at the cursor    [ ]: previous/next marker    Delete: delete the selected marker",
-    "Esc: clear the selection    F12: screenshot    F1 or ?: this help    Ctrl+Q: quit",
     "r: rows and rules panel (check boxes show and hide them)    l: trace-log panel",
     "x or a click on a group's name: collapse/expand the group    log: double-click a line to go there",
     "double-click a shape: its event in the log    wheel over a panel: scroll it",
+    "F2 or Enter: rename the selected marker    k: recolour it    drag it in the ruler or Shift+[ ]: move it",
+    "g: go to a range (START END)    /: search events (text, or /regex/)    n/N: next/previous match",
+    "Esc: clear the selection and the search highlight    F12: screenshot    F1 or ?: this help    Ctrl+Q: quit",
 };
 
 static void draw_help(view_app *a)
@@ -457,12 +470,15 @@ int view_draw_frame(view_app *a)
     }
     rows_draw_bands(a, &v, &ar);
     draw_selection(a, &v, &ar);
+    search_draw(a, &v);
     draw_markers(a, &v, &ar);
+    marker_span_draw(a, &v, ar.ruler_h);
     draw_cursor(a, &v, &ar);
     draw_macro(a, &ar);
     log_draw(a, &ar);
     rows_draw_panel(a, &ar);
     draw_status(a, &v, &ar);
+    prompt_draw(a, ar.status.y);
     draw_banner(a, &ar);
     draw_tooltip(a);
     draw_help(a);

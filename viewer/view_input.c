@@ -182,16 +182,29 @@ static int navigation_key(view_app *a, SDL_Keycode key, int shift)
 void input_key(view_app *a, SDL_Keycode key, int mods)
 {
     view_dirty(a);
+    if (a->prompt.kind != PROMPT_NONE) { /* typing: no key navigates */
+        prompt_key(a, key, mods);
+        return;
+    }
     if (key == SDLK_F1 || key == SDLK_QUESTION) {
         a->show_help = !a->show_help;
         return;
     }
     a->show_help = 0;
-    if (navigation_key(a, key, mods & VIEW_MOD_SHIFT)) {
+    if (marker_edit_key(a, key, mods) || navigation_key(a, key, mods & VIEW_MOD_SHIFT)) {
         view_hover_update(a);
         return;
     }
     switch (key) {
+    case SDLK_g:
+        prompt_open(a, PROMPT_GOTO, "Go to:", NULL);
+        break;
+    case SDLK_SLASH:
+        prompt_open(a, PROMPT_SEARCH, "Search:", NULL);
+        break;
+    case SDLK_n:
+        search_step(a, mods & VIEW_MOD_SHIFT ? -1 : 1);
+        break;
     case SDLK_c:
         toggle_per_cpu(a);
         break;
@@ -215,6 +228,7 @@ void input_key(view_app *a, SDL_Keycode key, int mods)
         a->has_sel = 0;
         a->show_banner = 0;
         a->markers.selected = -1;
+        search_unhighlight(a);
         break;
     case SDLK_F12:
         take_screenshot(a);
@@ -312,6 +326,14 @@ static void press(view_app *a, double x, double y, int button, int mods, int cli
     }
     if (!input_over_timeline(a, x, y))
         return;
+    long mk = button == SDL_BUTTON_LEFT && !(mods & VIEW_MOD_SHIFT) ? marker_hit(a, x, y) : -1;
+    if (mk >= 0) { /* a marker's line or name in the ruler: drag it */
+        a->markers.selected = mk;
+        a->drag = DRAG_MARKER;
+        a->drag_x = x;
+        a->drag_t0 = a->markers.v[mk].time; /* it moves by as much as the pointer */
+        return;
+    }
     if (button == SDL_BUTTON_LEFT && clicks >= 2) {
         log_show_shape(a); /* the shape double-clicked, before the view moves */
         nav_begin(&a->nav, NAV_JUMP);
@@ -338,6 +360,8 @@ static void release(view_app *a, double x)
         a->has_sel = 0; /* a right click clears the selection */
     } else if (d == DRAG_PAN && !a->drag_moved) {
         timeline_click(a, x);
+    } else if (d == DRAG_MARKER && a->drag_moved) {
+        marker_drag_end(a);
     }
 }
 
@@ -346,7 +370,9 @@ void input_button(view_app *a, double x, double y, int button, int down, int mod
     a->mx = x;
     a->my = y;
     a->mouse_in = 1;
-    if (down)
+    if (down && a->prompt.kind != PROMPT_NONE)
+        ; /* the prompt's marker or range must stay put until it closes */
+    else if (down)
         press(a, x, y, button, mods, clicks);
     else if (button == a->drag_button)
         release(a, x);
@@ -373,6 +399,9 @@ static void drag_to(view_app *a, double x)
         a->sel1 = tlv_view_time(&v, x);
         break;
     }
+    case DRAG_MARKER:
+        marker_drag_to(a, x);
+        break;
     case DRAG_MACRO_MOVE: {
         double dt = macro_time_at(a, x) - a->drag_x;
         nav_set(&a->nav, a->drag_t0 + dt, a->drag_t1 + dt);
@@ -398,11 +427,11 @@ void input_motion(view_app *a, double x, double y)
     a->my = y;
     a->mouse_in = 1;
     if (a->drag != DRAG_NONE && !a->drag_moved) {
-        double from = a->drag == DRAG_PAN || a->drag == DRAG_SELECT ? a->drag_x : x;
+        double from = a->drag <= DRAG_MARKER ? a->drag_x : x; /* pan, select, marker: x pressed */
         if (fabs(x - from) >= DRAG_SLOP * a->scale || fabs(y - a->drag_y) >= DRAG_SLOP * a->scale ||
             a->drag >= DRAG_MACRO_MOVE) {
             a->drag_moved = 1;
-            if (a->drag != DRAG_SELECT && !a->drag_recorded)
+            if (a->drag != DRAG_SELECT && a->drag != DRAG_MARKER && !a->drag_recorded)
                 nav_begin(&a->nav, NAV_JUMP); /* one history step per drag */
         }
     }
@@ -410,6 +439,17 @@ void input_motion(view_app *a, double x, double y)
         drag_to(a, x);
     view_hover_update(a);
     log_follow(a);
+    view_dirty(a);
+}
+
+void input_text(view_app *a, const char *utf8)
+{
+    if (a->prompt.kind != PROMPT_NONE)
+        prompt_insert(a, utf8);
+    else if (strcmp(utf8, "?") == 0)
+        input_key(a, SDLK_QUESTION, 0);
+    else if (strcmp(utf8, "/") == 0)
+        input_key(a, SDLK_SLASH, 0);
     view_dirty(a);
 }
 
@@ -441,13 +481,12 @@ void input_sdl_event(view_app *a, const SDL_Event *e)
         view_dirty(a);
         break;
     case SDL_KEYDOWN:
-        if (e->key.keysym.sym == SDLK_QUESTION)
-            break; /* comes as text input too */
+        if (e->key.keysym.sym == SDLK_QUESTION || e->key.keysym.sym == SDLK_SLASH)
+            break; /* comes as text input too, whatever the keyboard layout */
         input_key(a, e->key.keysym.sym, mods_of((SDL_Keymod)e->key.keysym.mod));
         break;
     case SDL_TEXTINPUT:
-        if (strcmp(e->text.text, "?") == 0)
-            input_key(a, SDLK_QUESTION, 0);
+        input_text(a, e->text.text);
         break;
     case SDL_MOUSEMOTION:
         input_motion(a, e->motion.x * r, e->motion.y * r);

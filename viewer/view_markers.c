@@ -1,7 +1,7 @@
 /*
  * view_markers.c — the viewer's markers: named times kept in time order,
- * with one selected (the one added or jumped to last), and the lookups the
- * [ and ] keys need. No SDL.
+ * with one selected (the one added or jumped to last), the lookups the
+ * [ and ] keys need, and the edits: rename, recolour, move. No SDL.
  */
 #include "view.h"
 
@@ -73,4 +73,50 @@ void markers_clear(view_markers *m)
     free(m->v);
     memset(m, 0, sizeof *m);
     m->selected = -1;
+}
+
+void markers_rename(view_markers *m, size_t i, const char *name)
+{
+    if (i >= m->n)
+        return;
+    size_t len = strlen(name), max = sizeof m->v[i].name - 1;
+    if (len > max) { /* cut before a UTF-8 continuation byte, never inside a character */
+        len = max;
+        while (len > 0 && ((unsigned char)name[len] & 0xC0) == 0x80)
+            len--;
+    }
+    memcpy(m->v[i].name, name, len);
+    m->v[i].name[len] = '\0';
+}
+
+uint32_t markers_recolor(view_markers *m, size_t i)
+{
+    if (i >= m->n)
+        return 0;
+    size_t n = sizeof palette / sizeof *palette, k = 0;
+    while (k < n && palette[k] != m->v[i].color) /* a colour not in the palette starts it over */
+        k++;
+    m->v[i].color = palette[k < n ? (k + 1) % n : 0];
+    return m->v[i].color;
+}
+
+size_t markers_move(view_markers *m, size_t i, double time)
+{
+    if (i >= m->n)
+        return i;
+    view_marker k = m->v[i];
+    int selected = m->selected == (long)i;
+    markers_remove(m, i);
+    k.time = time;
+    size_t j = m->n; /* back in time order, after equal times as markers_add */
+    while (j > 0 && m->v[j - 1].time > time)
+        j--;
+    memmove(m->v + j + 1, m->v + j, (m->n - j) * sizeof *m->v); /* the slot freed above */
+    m->v[j] = k;
+    m->n++;
+    if (selected)
+        m->selected = (long)j;
+    else if (m->selected >= (long)j)
+        m->selected++;
+    return j;
 }

@@ -12,6 +12,7 @@
  *   drag X0 Y0 X1 Y1 [right] [shift]   press, move in steps, release
  *   resize W H                   resize the window (waits until it is done)
  *   marker-add                   as the key m
+ *   text STRING                  typed text: the rest of the line, as is (UTF-8)
  *   screenshot PATH              a PNG of this frame
  *   dump-state PATH              the state as JSON (see view_state.c)
  *   wait N                       N frames doing nothing
@@ -266,7 +267,9 @@ int script_step(view_app *a)
         int n = split(line, w);
         if (n == 0 || w[0][0] == '#')
             continue;
-        int rc = run_command(a, w, n);
+        int rc = n >= 2 && strcmp(w[0], "text") == 0 /* the words with their spaces */
+                     ? (input_text(a, s->lines[lineno - 1] + (w[1] - line)), 0)
+                     : run_command(a, w, n);
         if (rc == -1)
             fprintf(stderr, "%s:%zu: cannot run '%s'\n", s->path, lineno, s->lines[lineno - 1]);
         view_dirty(a);

@@ -3,8 +3,9 @@
  * (LOG.tlvsession: visible range, first row, per-CPU mode, window size,
  * markers), read before the window opens and written on exit, and the fuller
  * dump-state of scripts (adding the selection, the trace's range, the layout,
- * the cursor and the tooltip), on which the tests assert. The panels write
- * and read their own parts (view_rows.c, view_log.c).
+ * the cursor and the tooltip, the prompt and the search), on which the
+ * tests assert. The panels write and read their own parts (view_rows.c,
+ * view_log.c).
  */
 #include "view.h"
 
@@ -110,6 +111,38 @@ static cJSON *rows_json(const view_app *a)
     return arr;
 }
 
+static cJSON *prompt_json(const view_app *a)
+{
+    const view_prompt *p = &a->prompt;
+    if (p->kind == PROMPT_NONE)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "label", p->label);
+    cJSON_AddStringToObject(o, "text", p->text);
+    cJSON_AddNumberToObject(o, "caret", (double)p->caret);
+    return o;
+}
+
+/* The last search: its query, the number of matches, and the highlighted
+ * one (index from 1, time, text, row) or nulls. */
+static cJSON *search_json(const view_app *a)
+{
+    const view_search *s = &a->search;
+    if (!s->query[0])
+        return cJSON_CreateNull();
+    int cur = s->current >= 0 && (size_t)s->current < s->count;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "query", s->query);
+    cJSON_AddBoolToObject(o, "regex", s->regex);
+    cJSON_AddNumberToObject(o, "count", (double)s->count);
+    cJSON_AddItemToObject(o, "index", cur ? cJSON_CreateNumber((double)s->current + 1) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "time", cur ? cJSON_CreateNumber(s->time) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "text", cur ? cJSON_CreateString(s->text) : cJSON_CreateNull());
+    long row = search_match_row(a);
+    cJSON_AddItemToObject(o, "row", row >= 0 ? cJSON_CreateNumber((double)row) : cJSON_CreateNull());
+    return o;
+}
+
 static int write_json(cJSON *o, const char *path)
 {
     char *text = o ? cJSON_Print(o) : NULL;
@@ -140,6 +173,11 @@ int state_dump(const view_app *a, const char *path)
         cJSON_AddNumberToObject(o, "selected_marker", (double)m->selected);
     else
         cJSON_AddNullToObject(o, "selected_marker");
+    char span[128];
+    cJSON_AddItemToObject(o, "marker_to_cursor", marker_span_text(a, span, sizeof span) == 0
+                                                     ? cJSON_CreateString(span) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "prompt", prompt_json(a));
+    cJSON_AddItemToObject(o, "search", search_json(a));
     cJSON_AddItemToObject(o, "selection", a->has_sel ? range_json(fmin(a->sel0, a->sel1),
                                                                   fmax(a->sel0, a->sel1))
                                                      : cJSON_CreateNull());

@@ -1,0 +1,172 @@
+/*
+ * view_prompt.c — the viewer's one-line text prompt ("Go to:", "Search:",
+ * "Rename marker:"), drawn as a line just above the status line. While it
+ * is open every key and all typed text go to it: text is inserted at the
+ * caret, Backspace and Delete remove whole UTF-8 characters, Left/Right/
+ * Home/End move the caret, Enter hands the text to what asked for it and
+ * Esc cancels. When the text is not valid the prompt stays open with it, so
+ * that it can be corrected, and the status line says what was expected.
+ */
+#include "view.h"
+
+#include <math.h>
+#include <string.h>
+
+#define C_PROMPT_BG 0xFFFFFFu
+#define C_PROMPT_LABEL 0x286EDCu
+#define C_PROMPT_TEXT 0x202020u
+#define C_PROMPT_BORDER 0x909090u
+
+static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale); }
+
+static int continuation(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
+
+void prompt_open(view_app *a, prompt_kind kind, const char *label, const char *initial)
+{
+    view_prompt *p = &a->prompt;
+    p->kind = kind;
+    p->label = label;
+    p->target = a->markers.selected;
+    snprintf(p->text, sizeof p->text, "%s", initial ? initial : "");
+    p->caret = strlen(p->text);
+    a->message[0] = '\0';
+    /* SDL starts text input itself on desktops (the ? key relies on it);
+     * asking again is harmless and needed where it did not. The key that
+     * opened the prompt may also have queued its character as text: drop
+     * it, or "g" would open a prompt holding "g". */
+    SDL_StartTextInput();
+    SDL_FlushEvent(SDL_TEXTINPUT);
+    view_dirty(a);
+}
+
+void prompt_close(view_app *a)
+{
+    a->prompt.kind = PROMPT_NONE;
+    view_dirty(a);
+}
+
+void prompt_insert(view_app *a, const char *utf8)
+{
+    view_prompt *p = &a->prompt;
+    size_t len = strlen(p->text), add = 0;
+    while (utf8[add] && (unsigned char)utf8[add] >= 0x20 && utf8[add] != 0x7F)
+        add++; /* control characters (a pasted line end) end the text */
+    if (!add)
+        return;
+    if (len + add >= sizeof p->text) {
+        view_message(a, "the text can be at most %zu bytes long", sizeof p->text - 1);
+        return;
+    }
+    memmove(p->text + p->caret + add, p->text + p->caret, len - p->caret + 1);
+    memcpy(p->text + p->caret, utf8, add);
+    p->caret += add;
+    view_dirty(a);
+}
+
+/* The byte offset of the character before / after the caret. */
+static size_t char_before(const view_prompt *p, size_t at)
+{
+    while (at > 0 && continuation(p->text[--at]))
+        ;
+    return at;
+}
+
+static size_t char_after(const view_prompt *p, size_t at)
+{
+    if (p->text[at])
+        at++;
+    while (p->text[at] && continuation(p->text[at]))
+        at++;
+    return at;
+}
+
+static void erase(view_prompt *p, size_t from, size_t to)
+{
+    memmove(p->text + from, p->text + to, strlen(p->text + to) + 1);
+    p->caret = from;
+}
+
+/* Enter: the text to whatever asked for it; the prompt closes when it was
+ * accepted. */
+static void submit(view_app *a)
+{
+    view_prompt *p = &a->prompt;
+    int rc = -1;
+    switch (p->kind) {
+    case PROMPT_GOTO:
+        rc = goto_range(a, p->text);
+        break;
+    case PROMPT_SEARCH:
+        rc = search_run(a, p->text);
+        break;
+    case PROMPT_RENAME:
+        rc = marker_rename(a, p->target, p->text);
+        break;
+    default:
+        rc = 0;
+        break;
+    }
+    if (rc == 0)
+        prompt_close(a);
+}
+
+void prompt_key(view_app *a, SDL_Keycode key, int mods)
+{
+    view_prompt *p = &a->prompt;
+    (void)mods;
+    switch (key) {
+    case SDLK_RETURN:
+    case SDLK_KP_ENTER:
+        submit(a);
+        break;
+    case SDLK_ESCAPE:
+        prompt_close(a);
+        a->message[0] = '\0';
+        break;
+    case SDLK_BACKSPACE:
+        if (p->caret > 0)
+            erase(p, char_before(p, p->caret), p->caret);
+        break;
+    case SDLK_DELETE:
+        erase(p, p->caret, char_after(p, p->caret));
+        break;
+    case SDLK_LEFT:
+        p->caret = char_before(p, p->caret);
+        break;
+    case SDLK_RIGHT:
+        p->caret = char_after(p, p->caret);
+        break;
+    case SDLK_HOME:
+        p->caret = 0;
+        break;
+    case SDLK_END:
+        p->caret = strlen(p->text);
+        break;
+    default:
+        break; /* printable keys arrive as text */
+    }
+    view_dirty(a);
+}
+
+void prompt_draw(view_app *a, int status_y)
+{
+    const view_prompt *p = &a->prompt;
+    if (p->kind == PROMPT_NONE)
+        return;
+    int th = view_text_height(a->text), h = th + scaled(a, 8), y = status_y - h;
+    int pad = scaled(a, 6), w = a->px_w;
+    view_fill(a, 0, y, w, h, C_PROMPT_BG, 255);
+    view_fill(a, 0, y, w, 1, C_PROMPT_BORDER, 255);
+    int ty = y + (h - th) / 2;
+    int x = pad + view_text_draw(a->text, p->label, pad, ty, C_PROMPT_LABEL) + pad;
+    char before[sizeof p->text];
+    memcpy(before, p->text, p->caret);
+    before[p->caret] = '\0';
+    int caret_x = view_text_width(a->text, before);
+    int shift = x + caret_x > w - pad ? x + caret_x - (w - pad) : 0; /* keep the caret in sight */
+    SDL_Rect clip = {x, y, w - x, h};
+    SDL_RenderSetClipRect(a->ren, &clip);
+    view_text_draw(a->text, p->text, x - shift, ty, C_PROMPT_TEXT);
+    SDL_RenderSetClipRect(a->ren, NULL);
+    view_fill(a, x - shift + caret_x, ty, scaled(a, 1) > 1 ? scaled(a, 1) : 1, th, C_PROMPT_TEXT, 255);
+}

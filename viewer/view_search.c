@@ -1,0 +1,313 @@
+/*
+ * view_search.c — the / key's search through the trace's events. Each event
+ * is matched as the text RESOURCE.attribute=value or RESOURCE.behavior(args)
+ * (so a query can name a resource, an attribute or behavior, a value or an
+ * argument, or a piece of the whole): plain text matches anywhere, ignoring
+ * ASCII case; text written /like this/ is a PCRE2 regular expression
+ * (/like this/i ignores case). Every match is found at once, so that the
+ * status line can say "match 3/17"; Enter shows the first at or after the
+ * cursor (or the view's start), n and N the next and previous, wrapping
+ * around. The view is centred on the match, keeping its zoom, and the match
+ * is highlighted: a line at its time and its resource's row outlined.
+ */
+#include "view.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define C_MATCH 0xE4007Cu /* a magenta no marker, selection or shape rule uses */
+#define EVENT_TEXT 4096   /* longer events are matched on their first 4 KB */
+
+static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale); }
+
+/* ---- matching ----------------------------------------------------------------------- */
+
+static void add(char *buf, size_t size, size_t *len, const char *s)
+{
+    while (s && *s && *len + 1 < size)
+        buf[(*len)++] = *s++;
+    buf[*len] = '\0';
+}
+
+/* The event as RES.name=value or RES.name(a,b), unescaped, cut to size. */
+static void event_text(const tlv_event *e, char *buf, size_t size)
+{
+    size_t len = 0;
+    add(buf, size, &len, e->resource);
+    add(buf, size, &len, ".");
+    add(buf, size, &len, e->name);
+    if (e->kind == TLV_EVENT_ATTRIBUTE) {
+        add(buf, size, &len, "=");
+        add(buf, size, &len, e->value);
+        return;
+    }
+    add(buf, size, &len, "(");
+    for (size_t i = 0; i < e->nargs; i++) {
+        add(buf, size, &len, i ? "," : "");
+        add(buf, size, &len, e->args[i]);
+    }
+    add(buf, size, &len, ")");
+}
+
+/* ASCII case-insensitive substring search. */
+static int contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return 1;
+    }
+    return n == 0;
+}
+
+typedef struct matcher {
+    const char *text;           /* plain text, or NULL */
+    pcre2_code *re;
+    pcre2_match_data *md;
+} matcher;
+
+/* "/re/" or "/re/i" into a compiled expression; anything else is text.
+ * Returns 0, or -1 with the reason in the message. */
+static int matcher_init(view_app *a, const char *query, matcher *m)
+{
+    size_t len = strlen(query);
+    memset(m, 0, sizeof *m);
+    int caseless = len >= 3 && query[0] == '/' && strcmp(query + len - 2, "/i") == 0;
+    if (!(len >= 2 && query[0] == '/' && (query[len - 1] == '/' || caseless))) {
+        m->text = query;
+        return 0;
+    }
+    size_t body = len - 2 - (size_t)caseless;
+    if (body == 0) {
+        view_message(a, "the regular expression between the slashes is empty");
+        return -1;
+    }
+    int err;
+    PCRE2_SIZE off;
+    m->re = pcre2_compile((PCRE2_SPTR)query + 1, body, caseless ? PCRE2_CASELESS : 0, &err, &off, NULL);
+    if (!m->re) {
+        char msg[160];
+        pcre2_get_error_message(err, (PCRE2_UCHAR *)msg, sizeof msg);
+        view_message(a, "bad regular expression %s: %s at offset %zu", query, msg, (size_t)off);
+        return -1;
+    }
+    pcre2_jit_compile(m->re, PCRE2_JIT_COMPLETE); /* falls back to the interpreter */
+    m->md = pcre2_match_data_create_from_pattern(m->re, NULL);
+    if (!m->md) {
+        pcre2_code_free(m->re);
+        view_message(a, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+static int matcher_match(const matcher *m, const char *s)
+{
+    if (m->text)
+        return contains_nocase(s, m->text);
+    return pcre2_match(m->re, (PCRE2_SPTR)s, strlen(s), 0, 0, m->md, NULL) >= 0;
+}
+
+static void matcher_free(matcher *m)
+{
+    pcre2_match_data_free(m->md);
+    pcre2_code_free(m->re);
+}
+
+static int push(view_search *s, size_t i)
+{
+    if (s->count == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 256;
+        size_t *v = realloc(s->matches, cap * sizeof *v);
+        if (!v)
+            return -1;
+        s->matches = v;
+        s->cap = cap;
+    }
+    s->matches[s->count++] = i;
+    return 0;
+}
+
+/* ---- showing a match ----------------------------------------------------------------- */
+
+static double event_time(const view_app *a, size_t match)
+{
+    tlv_event e;
+    tlv_trace_event(a->trace, a->search.matches[match], &e);
+    return tlv_time_to_double(e.time, a->radix);
+}
+
+/* The row of the current match's resource, or -1. */
+static long match_row(const view_app *a)
+{
+    const view_search *s = &a->search;
+    if (s->current < 0 || (size_t)s->current >= s->count || !a->shapes)
+        return -1;
+    tlv_event e;
+    tlv_trace_event(a->trace, s->matches[s->current], &e);
+    size_t n = tlv_shapes_row_count(a->shapes);
+    for (size_t r = 0; e.resource && r < n; r++) {
+        tlv_row_info info;
+        tlv_shapes_row(a->shapes, r, &info);
+        if (info.resource && strcmp(info.resource, e.resource) == 0)
+            return (long)r;
+    }
+    return -1;
+}
+
+/* Scrolls rows so that `row` is in sight, when it is not. */
+static void reveal_row(view_app *a, long row)
+{
+    tlv_view v;
+    tlv_view_layout l;
+    view_main_view(a, &v);
+    tlv_view_get_layout(&v, a->shapes, &l);
+    if (row < 0 || ((size_t)row >= l.first_row && (size_t)row + 1 < l.end_row))
+        return;
+    long fits = (long)(l.end_row - l.first_row), top = row - fits / 2, max = view_max_first_row(a);
+    a->nav.first_row = (int)(top < 0 ? 0 : top > max ? max : top);
+}
+
+static void show(view_app *a, long i, int wrapped)
+{
+    view_search *s = &a->search;
+    tlv_event e;
+    tlv_trace_event(a->trace, s->matches[i], &e);
+    char time[160], text[EVENT_TEXT];
+    tlv_time_format(e.time, a->radix, time, sizeof time);
+    event_text(&e, text, sizeof text);
+    s->current = i;
+    s->time = tlv_time_to_double(e.time, a->radix);
+    size_t len = 0; /* "[time unit] text", cut: the status line is narrower anyway */
+    add(s->text, sizeof s->text, &len, "[");
+    add(s->text, sizeof s->text, &len, time);
+    add(s->text, sizeof s->text, &len, a->time_scale && *a->time_scale ? " " : "");
+    add(s->text, sizeof s->text, &len, a->time_scale);
+    add(s->text, sizeof s->text, &len, "] ");
+    add(s->text, sizeof s->text, &len, text);
+    nav_begin(&a->nav, NAV_JUMP);
+    nav_center(&a->nav, s->time);
+    reveal_row(a, match_row(a));
+    view_message(a, "%smatch %ld/%zu: %s", wrapped ? "search wrapped; " : "", i + 1, s->count, s->text);
+    view_hover_update(a);
+}
+
+/* The first match at or after t (dir > 0), or the last at or before it;
+ * wrapping around (and saying so) when there is none that way. */
+static void show_from(view_app *a, double t, int dir)
+{
+    const view_search *s = &a->search;
+    long n = (long)s->count;
+    long i;
+    if (dir > 0) {
+        for (i = 0; i < n && event_time(a, (size_t)i) < t; i++)
+            ;
+        show(a, i < n ? i : 0, i == n);
+    } else {
+        for (i = n - 1; i >= 0 && event_time(a, (size_t)i) > t; i--)
+            ;
+        show(a, i >= 0 ? i : n - 1, i < 0);
+    }
+}
+
+/* Where a search starts: the time under the cursor, else the view's start. */
+static double start_time(const view_app *a)
+{
+    return input_over_timeline(a, a->mx, a->my) ? input_time_at(a, a->mx) : a->nav.t0;
+}
+
+/* ---- the search ---------------------------------------------------------------------- */
+
+int search_run(view_app *a, const char *query)
+{
+    view_search *s = &a->search;
+    matcher m;
+    if (!*query) {
+        view_message(a, "type the text to search for, or /a regular expression/");
+        return -1;
+    }
+    if (matcher_init(a, query, &m) < 0)
+        return -1;
+    s->count = 0;
+    s->current = -1;
+    snprintf(s->query, sizeof s->query, "%s", query);
+    s->regex = m.text == NULL;
+    size_t n = a->trace ? tlv_trace_event_count(a->trace) : 0;
+    char *text = malloc(EVENT_TEXT);
+    int nomem = !text;
+    for (size_t i = 0; !nomem && i < n; i++) {
+        tlv_event e;
+        tlv_trace_event(a->trace, i, &e);
+        event_text(&e, text, EVENT_TEXT);
+        nomem = matcher_match(&m, text) && push(s, i) < 0;
+    }
+    free(text);
+    matcher_free(&m);
+    if (nomem) {
+        s->count = 0;
+        view_message(a, "out of memory searching for '%s'", query);
+    } else if (s->count == 0)
+        view_message(a, "no event matches '%s'", query);
+    else
+        show_from(a, start_time(a), 1);
+    return 0;
+}
+
+void search_step(view_app *a, int dir)
+{
+    const view_search *s = &a->search;
+    if (!s->query[0])
+        view_message(a, "nothing searched yet (/ searches)");
+    else if (s->count == 0)
+        view_message(a, "no event matches '%s'", s->query);
+    else if (s->current < 0)
+        show_from(a, start_time(a), dir);
+    else if (dir > 0)
+        show(a, s->current + 1 < (long)s->count ? s->current + 1 : 0, s->current + 1 == (long)s->count);
+    else
+        show(a, s->current > 0 ? s->current - 1 : (long)s->count - 1, s->current == 0);
+}
+
+void search_unhighlight(view_app *a) { a->search.current = -1; }
+
+void search_free(view_search *s)
+{
+    free(s->matches);
+    memset(s, 0, sizeof *s);
+    s->current = -1;
+}
+
+/* ---- the highlight ---------------------------------------------------------------------- */
+
+void search_draw(view_app *a, const tlv_view *v)
+{
+    const view_search *s = &a->search;
+    if (s->current < 0 || (size_t)s->current >= s->count)
+        return;
+    int t = scaled(a, 2) > 2 ? scaled(a, 2) : 2;
+    tlv_view_layout l;
+    tlv_view_get_layout(v, a->shapes, &l);
+    long row = match_row(a);
+    if (row >= 0 && (size_t)row >= l.first_row && (size_t)row < l.end_row) {
+        int y = l.ruler_height + (int)floor(((double)row - (double)l.first_row) * l.row_height);
+        int h = (int)floor(l.row_height), w = v->width;
+        view_fill(a, 0, y, w, t, C_MATCH, 255);
+        view_fill(a, 0, y + h - t, w, t, C_MATCH, 255);
+        view_fill(a, 0, y, t, h, C_MATCH, 255);
+        view_fill(a, w - t, y, t, h, C_MATCH, 255);
+    }
+    double x = tlv_view_x(v, s->time);
+    if (x >= l.label_width && x < v->width)
+        view_fill(a, (int)floor(x), 0, t, v->height, C_MATCH, 255);
+}
+
+/* The search for dump-state. */
+long search_match_row(const view_app *a) { return match_row(a); }
