@@ -47,7 +47,10 @@ typedef struct tlv_view {
 TLV_API void tlv_view_fit(tlv_view *view, const tlv_shapes *shapes, int width, int height);
 
 /* Fonts (found through fontconfig, with CJK glyphs when labels need them)
- * and caches for drawing. One renderer per thread. */
+ * and caches for drawing. A renderer is used by one thread at a time;
+ * separate renderers may draw at once on separate threads (the font
+ * libraries' process-wide state is guarded inside libtlv), each with its
+ * own shapes. */
 typedef struct tlv_renderer tlv_renderer;
 
 TLV_API tlv_status tlv_renderer_new(tlv_renderer **out);
