@@ -77,6 +77,48 @@ static void blend_pixel(uint8_t *q, SDL_Color c)
     q[3] = 255;
 }
 
+/* floor(a / b) for b > 0. */
+static int floor_div(int a, int b)
+{
+    int q = a / b;
+    return q - (a % b != 0 && a < 0);
+}
+
+/* Narrows [*x0, *x1) to the x where w + x * e >= 0. The steps e are twice
+ * a difference of coordinates, so |e| >= 2 and no quotient overflows. */
+static void inside(int w, int e, int *x0, int *x1)
+{
+    if (e == 0) {
+        if (w < 0)
+            *x1 = *x0; /* nowhere on this row */
+        return;
+    }
+    if (e > 0) { /* x >= ceil(-w / e) */
+        int from = -floor_div(w, e);
+        if (from > *x0)
+            *x0 = from > *x1 ? *x1 : from;
+    } else { /* x <= floor(w / -e) */
+        int to = floor_div(w, -e) + 1;
+        if (to < *x1)
+            *x1 = to < *x0 ? *x0 : to;
+    }
+}
+
+/* n pixels of a triangle's colour from q. */
+static void put_span(uint8_t *q, int n, SDL_Color c)
+{
+    if (c.a == 255) {
+        uint8_t bytes[4] = {c.r, c.g, c.b, 255};
+        uint32_t word, *p = (uint32_t *)(void *)q; /* the target is 4-aligned */
+        memcpy(&word, bytes, 4);
+        for (int i = 0; i < n; i++)
+            p[i] = word;
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        blend_pixel(q + (size_t)i * 4, c);
+}
+
 static void fill_triangle(const raster *r, const SDL_Vertex *v0, const SDL_Vertex *v1,
                           const SDL_Vertex *v2)
 {
@@ -103,18 +145,25 @@ static void fill_triangle(const raster *r, const SDL_Vertex *v0, const SDL_Verte
     int b0 = is_top_left(d1, d2, cw) ? 0 : -1, b1 = is_top_left(d2, d0, cw) ? 0 : -1,
         b2 = is_top_left(d0, d1, cw) ? 0 : -1;
     SDL_Color c = v0->color;
-    uint8_t opaque[4] = {c.r, c.g, c.b, 255};
     uint8_t *row = r->pixels + (size_t)box.y * r->pitch + (size_t)box.x * 4;
     for (int y = 0; y < box.h; y++, row += r->pitch) {
-        int w0 = w0r + b0, w1 = w1r + b1, w2 = w2r + b2;
-        for (int x = 0; x < box.w; x++, w0 += e0x, w1 += e1x, w2 += e2x) {
-            if ((w0 | w1 | w2) < 0)
-                continue; /* some edge function is negative: outside */
-            if (c.a == 255)
-                memcpy(row + (size_t)x * 4, opaque, 4);
-            else
-                blend_pixel(row + (size_t)x * 4, c);
+        /* the columns where every edge function is >= 0: the pixels SDL's
+         * loop over the whole box would set; found by division in wide
+         * boxes (thin slanted strokes), tested one by one in narrow ones */
+        int x0 = 0, x1 = box.w;
+        if (box.w >= 32) {
+            inside(w0r + b0, e0x, &x0, &x1);
+            inside(w1r + b1, e1x, &x0, &x1);
+            inside(w2r + b2, e2x, &x0, &x1);
+        } else {
+            int w0 = w0r + b0, w1 = w1r + b1, w2 = w2r + b2;
+            for (; x0 < x1 && (w0 | w1 | w2) < 0; x0++, w0 += e0x, w1 += e1x, w2 += e2x)
+                ;
+            for (x1 = x0; x1 < box.w && (w0 | w1 | w2) >= 0; x1++, w0 += e0x, w1 += e1x, w2 += e2x)
+                ;
         }
+        if (x0 < x1)
+            put_span(row + (size_t)x0 * 4, x1 - x0, c);
         w0r += e0y;
         w1r += e1y;
         w2r += e2y;
