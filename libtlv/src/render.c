@@ -593,7 +593,11 @@ int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fo
     SDL_RenderSetClipRect(ren, NULL);
     SDL_SetRenderDrawBlendMode(ren, SDL_BLENDMODE_NONE);
     SDL_SetRenderDrawColor(ren, 255, 255, 255, 255);
-    SDL_RenderClear(ren);
+    if (target) /* opaque white is all bytes 255: memset beats SDL's fill */
+        for (int y = 0; y < target->h; y++)
+            memset((uint8_t *)target->pixels + (size_t)y * (size_t)target->pitch, 255, (size_t)target->w * 4);
+    else
+        SDL_RenderClear(ren);
     /* every later fill blends (geometry takes the renderer's draw mode) */
     SDL_SetRenderDrawBlendMode(ren, SDL_BLENDMODE_BLEND);
     SDL_FRect all = {-2, -2, (float)v->width + 4, (float)v->height + 4};
