@@ -289,6 +289,15 @@ static void note_text(frame *f, const char *text, const text_style *st, frect bo
         r.x = (int)floorf(at + 0.5f) - 1; /* render_text's placing, and a pixel more */
         r.w = w + 2;
     }
+    /* Vertically a line of text is about 1.2 em (1.5 with CJK fonts): 2 em
+     * and a margin bound it, placed in the box as render_text places it. */
+    float em = st->px < 4 ? 4 : roundf(st->px), tall = 2 * em + 4;
+    if (box.h > tall && box.h < 1e6f) {
+        float top = st->align.v == 0 ? box.y : st->align.v == 1 ? box.y + (box.h - tall) / 2
+                                                                : box.y + box.h - tall;
+        r.y = (int)floorf(top) - 1;
+        r.h = (int)ceilf(tall) + 3;
+    }
     if (!SDL_IntersectRect(&r, &all, &r) || (clip && !SDL_IntersectRect(&r, clip, &r)))
         return;
     if (!f->text_x) {
