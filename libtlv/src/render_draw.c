@@ -154,6 +154,8 @@ static inline uint32_t div255(uint32_t x)
 typedef uint16_t u16x8 __attribute__((vector_size(16)));
 typedef uint8_t u8x8 __attribute__((vector_size(8)));
 typedef uint32_t u32x8 __attribute__((vector_size(32)));
+typedef uint8_t u8x16 __attribute__((vector_size(16)));
+typedef uint16_t u16x16 __attribute__((vector_size(32)));
 
 static void blend_row(uint8_t *q, int w, uint32_t r_a, uint32_t g_a, uint32_t b_a, uint32_t ia)
 {
@@ -162,7 +164,22 @@ static void blend_row(uint8_t *q, int w, uint32_t r_a, uint32_t g_a, uint32_t b_
     const u16x8 inv = {(uint16_t)ia, (uint16_t)ia, (uint16_t)ia, 0,
                        (uint16_t)ia, (uint16_t)ia, (uint16_t)ia, 0};
     const u16x8 half = {128, 128, 128, 128, 128, 128, 128, 128};
+    u16x16 src4, inv4, half4;
+    memcpy(&src4, &src, sizeof src);
+    memcpy((char *)&src4 + sizeof src, &src, sizeof src);
+    memcpy(&inv4, &inv, sizeof inv);
+    memcpy((char *)&inv4 + sizeof inv, &inv, sizeof inv);
+    memcpy(&half4, &half, sizeof half);
+    memcpy((char *)&half4 + sizeof half, &half, sizeof half);
     int x = 0;
+    for (; x + 4 <= w; x += 4, q += 16) { /* four pixels at a time, the same arithmetic */
+        u8x16 db;
+        memcpy(&db, q, 16);
+        u16x16 t = src4 + __builtin_convertvector(db, u16x16) * inv4 + half4;
+        t = (t + (t >> 8)) >> 8;
+        u8x16 out = __builtin_convertvector(t, u8x16);
+        memcpy(q, &out, 16);
+    }
     for (; x + 2 <= w; x += 2, q += 8) {
         u8x8 db;
         memcpy(&db, q, 8);
