@@ -12,8 +12,6 @@
  */
 #include "render_impl.h"
 
-#include "buf.h"
-
 
 #include <limits.h>
 #include <math.h>

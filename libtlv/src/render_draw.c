@@ -10,6 +10,10 @@
  * shape that spans millions of pixels when zoomed in costs what its visible
  * part costs, and dashes are generated only along the visible part of a
  * segment.
+ *
+ * Into tlv_render_rgba's RGBA32 frame (a batch with `direct`) nothing goes
+ * through SDL: rectangles, axis-aligned strokes and per-column summaries
+ * are filled here, row by row, and the triangles by render_raster.c.
  */
 #include "render_impl.h"
 
