@@ -134,7 +134,7 @@ static void check_layouts(tlv_renderer *r, const struct tlv_shapes *s, const tlv
     render_into(r, s, v, 0, (size_t)v->width * 4, plain);
     const struct {
         size_t offset, pad;
-    } layouts[] = {{0, 36}, {1, 0}, {3, 7}, {0, 0}, {0, 36}};
+    } layouts[] = {{0, 36}, {1, 0}, {3, 7}, {0, 2}, {0, 0}, {0, 36}};
     for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
         render_into(r, s, v, layouts[i].offset, (size_t)v->width * 4 + layouts[i].pad, other);
         if (memcmp(plain, other, n) != 0) {
