@@ -177,6 +177,35 @@ static int same_view(const tlv_view *a, const tlv_view *b)
            a->row_height == b->row_height && a->first_row == b->first_row && a->scale == b->scale;
 }
 
+/* The window's own format when it is 32-bit B, G, R, X/A in memory (X11's
+ * usual visual), so that copying the texture to it is a plain copy and not
+ * a per-pixel conversion (a fifth of a frame); else RGBA32 as drawn. */
+static Uint32 texture_format(const view_app *a)
+{
+    Uint32 f = SDL_GetWindowPixelFormat(a->win);
+    return SDL_BYTEORDER == SDL_LIL_ENDIAN && (f == SDL_PIXELFORMAT_RGB888 || f == SDL_PIXELFORMAT_ARGB8888)
+               ? f
+               : SDL_PIXELFORMAT_RGBA32;
+}
+
+/* R, G, B, A bytes to B, G, R, A in place, eight pixels at a time. */
+static void swap_red_blue(uint8_t *pixels, int pitch, int w, int h)
+{
+    typedef uint32_t u32x8 __attribute__((vector_size(32)));
+    for (int y = 0; y < h; y++) {
+        uint32_t *p = (uint32_t *)(void *)(pixels + (size_t)y * (size_t)pitch);
+        int x = 0;
+        for (; x + 8 <= w; x += 8) {
+            u32x8 v;
+            memcpy(&v, p + x, sizeof v);
+            v = (v & 0xFF00FF00u) | ((v >> 16) & 0xFFu) | ((v & 0xFFu) << 16);
+            memcpy(p + x, &v, sizeof v);
+        }
+        for (; x < w; x++)
+            p[x] = (p[x] & 0xFF00FF00u) | ((p[x] >> 16) & 0xFFu) | ((p[x] & 0xFFu) << 16);
+    }
+}
+
 /* Draws `v` into *tex (made or remade at its size) unless it already holds
  * it. Returns 0 or -1. */
 static int update_texture(view_app *a, tlv_renderer *tr, SDL_Texture **tex, int *tw, int *th,
@@ -184,20 +213,27 @@ static int update_texture(view_app *a, tlv_renderer *tr, SDL_Texture **tex, int 
 {
     if (*tex && *tw == v->width && *th == v->height && *gen == a->shapes_gen && same_view(v, drawn))
         return 0;
-    if (!*tex || *tw != v->width || *th != v->height) {
+    Uint32 format = texture_format(a), have = 0;
+    if (*tex)
+        SDL_QueryTexture(*tex, &have, NULL, NULL, NULL);
+    if (!*tex || *tw != v->width || *th != v->height || have != format) {
         SDL_DestroyTexture(*tex);
-        *tex = SDL_CreateTexture(a->ren, SDL_PIXELFORMAT_RGBA32, SDL_TEXTUREACCESS_STREAMING,
-                                 v->width, v->height);
+        *tex = SDL_CreateTexture(a->ren, format, SDL_TEXTUREACCESS_STREAMING, v->width, v->height);
         *tw = v->width;
         *th = v->height;
         if (!*tex)
             return -1;
+        /* the frames are opaque: copied, not blended (SDL blends textures
+         * with alpha by default, a per-pixel cost on every frame) */
+        SDL_SetTextureBlendMode(*tex, SDL_BLENDMODE_NONE);
     }
     void *pixels;
     int pitch;
     if (SDL_LockTexture(*tex, NULL, &pixels, &pitch) != 0)
         return -1;
     tlv_status st = tlv_render_rgba(tr, a->shapes, v, pixels, (size_t)pitch);
+    if (format != SDL_PIXELFORMAT_RGBA32)
+        swap_red_blue(pixels, pitch, v->width, v->height);
     SDL_UnlockTexture(*tex);
     *drawn = *v;
     *gen = a->shapes_gen;
@@ -457,16 +493,21 @@ int view_draw_frame(view_app *a)
     tlv_view v;
     view_main_view(a, &v);
     SDL_Renderer *r = a->ren;
-    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
-    SDL_SetRenderDrawColor(r, 255, 255, 255, 255);
-    SDL_RenderClear(r);
     double start = now_seconds();
     int rc = update_texture(a, a->tl_ren, &a->tl_tex, &a->tex_w, &a->tex_h, &a->tl_drawn,
                             &a->tl_gen, &v);
     a->last_render_ms = (now_seconds() - start) * 1000;
+    /* White under what follows; the timeline's texture covers its area (a
+     * whole-window clear was a tenth of a frame). */
+    SDL_Rect below = {0, ar.main.h, a->px_w, a->px_h - ar.main.h};
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_NONE);
+    SDL_SetRenderDrawColor(r, 255, 255, 255, 255);
     if (rc == 0) {
+        SDL_RenderFillRect(r, &below);
         SDL_Rect dst = ar.main;
         SDL_RenderCopy(r, a->tl_tex, NULL, &dst);
+    } else {
+        SDL_RenderClear(r);
     }
     rows_draw_bands(a, &v, &ar);
     draw_selection(a, &v, &ar);

@@ -264,6 +264,8 @@ typedef struct frame {
     render_batch b;
     SDL_Rect timeline;    /* the shapes' clip rectangle */
     double step;          /* ruler: major tick spacing in trace units */
+    int *text_x;          /* direct target: per pixel row, the columns [x0, x1)
+                             where SDL drew texts (2 ints a row), or NULL */
     int failed;
 } frame;
 
@@ -279,6 +281,53 @@ static text_style style_of(float pt, float scale, uint32_t argb, int h, int v)
     return st;
 }
 
+/* Remembers the pixels a text drawn in `box` within `clip` may touch, as a
+ * span of columns per pixel row. Texts at a deep zoom sit in boxes as wide
+ * as the view: there the text's own width is measured and placed as
+ * render_text places it. */
+static void note_text(frame *f, const char *text, const text_style *st, frect box,
+                      const SDL_Rect *clip)
+{
+    SDL_Rect r = {(int)floorf(box.x) - 1, (int)floorf(box.y) - 1, (int)ceilf(box.w) + 3,
+                  (int)ceilf(box.h) + 3}, all = {0, 0, f->v->width, f->v->height};
+    if (!(fabsf(box.x) < 1e6f && fabsf(box.y) < 1e6f && box.w < 1e6f && box.h < 1e6f))
+        r = all;
+    int w = box.w > 64 ? render_text_width(f->fonts, text, st) : -1;
+    if (w >= 0 && (float)w <= box.w) {
+        float at = st->align.h == 0 ? box.x : st->align.h == 1 ? box.x + (box.w - (float)w) / 2
+                                                               : box.x + box.w - (float)w;
+        r.x = (int)floorf(at + 0.5f) - 1; /* render_text's placing, and a pixel more */
+        r.w = w + 2;
+    }
+    /* Vertically a line of text is about 1.2 em (1.5 with CJK fonts): 2 em
+     * and a margin bound it, placed in the box as render_text places it. */
+    float em = st->px < 4 ? 4 : roundf(st->px), tall = 2 * em + 4;
+    if (box.h > tall && box.h < 1e6f) {
+        float top = st->align.v == 0 ? box.y : st->align.v == 1 ? box.y + (box.h - tall) / 2
+                                                                : box.y + box.h - tall;
+        r.y = (int)floorf(top) - 1;
+        r.h = (int)ceilf(tall) + 3;
+    }
+    if (!SDL_IntersectRect(&r, &all, &r) || (clip && !SDL_IntersectRect(&r, clip, &r)))
+        return;
+    if (!f->text_x) {
+        if (!(f->text_x = calloc(2 * (size_t)f->v->height, sizeof *f->text_x))) {
+            f->failed = 1;
+            return;
+        }
+    }
+    for (int y = r.y; y < r.y + r.h; y++) {
+        int *span = &f->text_x[2 * y];
+        if (span[0] >= span[1]) { /* none yet */
+            span[0] = r.x;
+            span[1] = r.x + r.w;
+        } else {
+            span[0] = r.x < span[0] ? r.x : span[0];
+            span[1] = r.x + r.w > span[1] ? r.x + r.w : span[1];
+        }
+    }
+}
+
 /* Flushes the shapes collected so far and draws a text over them. */
 static void frame_text(frame *f, const char *text, const text_style *st, frect box,
                        const SDL_Rect *clip)
@@ -287,6 +336,8 @@ static void frame_text(frame *f, const char *text, const text_style *st, frect b
         return;
     batch_flush(&f->b);
     render_text(f->fonts, text, st, box, clip);
+    if (f->b.direct) /* SDL's blending may leave its alpha below 255 */
+        note_text(f, text, st, box, clip);
 }
 
 static void draw_bands(frame *f)
@@ -424,15 +475,7 @@ static void draw_summary(frame *f, uint32_t row, double top)
         return;
     }
     store_summary(f->s->store, row, f->v->t0, f->v->t1, f->s->radix, cols, n);
-    for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && cols[j] == cols[i])
-            j++;
-        if (cols[i])
-            batch_rect(&f->b, box_of(f->timeline.x + (double)i, top, (double)(j - i), f->l.row_h),
-                       cols[i]);
-        i = j;
-    }
+    batch_columns(&f->b, f->timeline.x, top, f->l.row_h, cols, n);
     free(cols);
 }
 
@@ -553,6 +596,19 @@ static void draw_ruler(frame *f)
     frame_text(f, text, &st, box_of(6 * sc, 0, l->label_w - 12 * sc, l->ruler_h - 1), &corner);
 }
 
+/* SDL's blending of texts may round the destination alpha of an opaque
+ * pixel down a little (255 becomes 254); the frame is opaque by design.
+ * Sets it in columns [x0, x1) of pixel row y. */
+static void make_opaque(SDL_Surface *target, int y, int x0, int x1)
+{
+    uint8_t opaque_bytes[4] = {0, 0, 0, 255};
+    uint32_t mask;
+    memcpy(&mask, opaque_bytes, 4);
+    uint32_t *p = (uint32_t *)(void *)((uint8_t *)target->pixels + (size_t)y * (size_t)target->pitch);
+    for (int x = x0; x < x1; x++) /* the target is 4-aligned */
+        p[x] |= mask;
+}
+
 int render_frame(SDL_Renderer *ren, render_fonts *fonts, const struct tlv_shapes *s,
                  const tlv_view *v)
 {
@@ -569,7 +625,11 @@ int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fo
     SDL_RenderSetClipRect(ren, NULL);
     SDL_SetRenderDrawBlendMode(ren, SDL_BLENDMODE_NONE);
     SDL_SetRenderDrawColor(ren, 255, 255, 255, 255);
-    SDL_RenderClear(ren);
+    if (target) /* opaque white is all bytes 255: memset beats SDL's fill */
+        for (int y = 0; y < target->h; y++)
+            memset((uint8_t *)target->pixels + (size_t)y * (size_t)target->pitch, 255, (size_t)target->w * 4);
+    else
+        SDL_RenderClear(ren);
     /* every later fill blends (geometry takes the renderer's draw mode) */
     SDL_SetRenderDrawBlendMode(ren, SDL_BLENDMODE_BLEND);
     SDL_FRect all = {-2, -2, (float)v->width + 4, (float)v->height + 4};
@@ -593,6 +653,12 @@ int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fo
     batch_flush(&f.b);
     draw_ruler(&f);
     batch_flush(&f.b);
+    if (target) { /* everything else written there is opaque already */
+        SDL_RenderFlush(ren);
+        for (int y = 0; f.text_x && y < v->height; y++)
+            make_opaque(target, y, f.text_x[2 * y], f.text_x[2 * y + 1]);
+    }
+    free(f.text_x);
     int failed = f.failed || f.b.failed;
     batch_free(&f.b);
     render_text_end(fonts);
@@ -603,12 +669,15 @@ int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fo
 
 /* The software renderer and its surface are kept from frame to frame (and
  * remade when the size changes), so the text textures cached on the
- * renderer survive: rendering text anew every frame cost a third of it. */
+ * renderer survive: rendering text anew every frame cost a third of it.
+ * The surface wraps the caller's pixels when they are 4-byte aligned (the
+ * usual case), so the frame is drawn in place: no copy. */
 struct tlv_renderer {
     tlv_diags diags;
     render_fonts *fonts;
     SDL_Surface *surf;
     SDL_Renderer *ren;
+    int wraps;            /* surf's pixels are the caller's, set each frame */
 };
 
 static void drop_target(tlv_renderer *r)
@@ -622,12 +691,21 @@ static void drop_target(tlv_renderer *r)
     r->surf = NULL;
 }
 
-static int ensure_target(tlv_renderer *r, int w, int h)
+/* A target for w x h pixels: over `pixels` (rows `stride` bytes apart) when
+ * they are aligned for 32-bit words, else a surface of our own. */
+static int ensure_target(tlv_renderer *r, int w, int h, uint8_t *pixels, size_t stride)
 {
-    if (r->surf && r->surf->w == w && r->surf->h == h)
+    int wrap = (uintptr_t)pixels % 4 == 0 && stride % 4 == 0;
+    if (r->surf && r->surf->w == w && r->surf->h == h && r->wraps == wrap &&
+        (!wrap || (size_t)r->surf->pitch == stride)) {
+        if (wrap)
+            r->surf->pixels = pixels; /* a read-write field of SDL_Surface */
         return 0;
+    }
     drop_target(r);
-    r->surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGBA32);
+    r->wraps = wrap;
+    r->surf = wrap ? SDL_CreateRGBSurfaceWithFormatFrom(pixels, w, h, 32, (int)stride, SDL_PIXELFORMAT_RGBA32)
+                   : SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGBA32);
     r->ren = r->surf ? SDL_CreateSoftwareRenderer(r->surf) : NULL;
     return r->ren ? 0 : -1;
 }
@@ -676,34 +754,18 @@ static int view_ok(const tlv_view *v, size_t stride)
            stride <= INT_MAX && isfinite(v->scale) && v->scale >= 0;
 }
 
-/* SDL's blending of triangles rounds the destination alpha of an opaque
- * pixel down a little (255 becomes 253); the frame is opaque by design. */
-static void make_opaque(uint8_t *pixels, int w, int h, size_t stride)
-{
-    uint8_t opaque_bytes[4] = {0, 0, 0, 255};
-    uint32_t mask;
-    memcpy(&mask, opaque_bytes, 4);
-    for (int y = 0; y < h; y++) {
-        uint32_t *p = (uint32_t *)(void *)(pixels + (size_t)y * stride);
-        for (int x = 0; x < w; x++) /* word by word, vectorised */
-            p[x] |= mask;
-    }
-}
-
 tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view *v,
                            uint8_t *pixels, size_t stride)
 {
     if (!r || !s || !v || !pixels || !view_ok(v, stride) || !rows_ok(v, s))
         return TLV_ERR_USAGE;
-    if (ensure_target(r, v->width, v->height) < 0)
+    if (ensure_target(r, v->width, v->height, pixels, stride) < 0)
         return TLV_ERR_NOMEM;
     int rc = render_frame_direct(r->ren, r->surf, r->fonts, s, v);
-    SDL_RenderFlush(r->ren); /* the software renderer draws queued commands here */
-    for (int y = 0; y < v->height; y++) /* RGBA32: bytes R, G, B, A on any machine */
-        memcpy(pixels + (size_t)y * stride,
-               (const uint8_t *)r->surf->pixels + (size_t)y * (size_t)r->surf->pitch,
-               (size_t)v->width * 4);
-    if (rc == 0)
-        make_opaque(pixels, v->width, v->height, stride);
+    if (!r->wraps)
+        for (int y = 0; y < v->height; y++) /* RGBA32: bytes R, G, B, A on any machine */
+            memcpy(pixels + (size_t)y * stride,
+                   (const uint8_t *)r->surf->pixels + (size_t)y * (size_t)r->surf->pitch,
+                   (size_t)v->width * 4);
     return rc == 0 ? TLV_OK : TLV_ERR_NOMEM;
 }

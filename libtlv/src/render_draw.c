@@ -10,6 +10,10 @@
  * shape that spans millions of pixels when zoomed in costs what its visible
  * part costs, and dashes are generated only along the visible part of a
  * segment.
+ *
+ * Into tlv_render_rgba's RGBA32 frame (a batch with `direct`) nothing goes
+ * through SDL: rectangles, axis-aligned strokes and per-column summaries
+ * are filled here, row by row, and the triangles by render_raster.c.
  */
 #include "render_impl.h"
 
@@ -34,8 +38,12 @@ void batch_init(render_batch *b, SDL_Renderer *ren, SDL_FRect bounds)
 
 void batch_flush(render_batch *b)
 {
-    if (b->n)
+    if (b->n && b->direct) {
+        SDL_RenderFlush(b->ren); /* texts queued before these triangles */
+        raster_geometry(b->direct, b->has_clip ? &b->clip : NULL, b->v, b->n);
+    } else if (b->n) {
         SDL_RenderGeometry(b->ren, NULL, b->v, (int)b->n, NULL, 0);
+    }
     b->n = 0;
 }
 
@@ -145,18 +153,37 @@ static inline uint32_t div255(uint32_t x)
 
 /* Eight 16-bit lanes: two pixels' R, G, B, A at once, with GCC/Clang vector
  * extensions (portable; SSE2/NEON code where available). Translucent fills
- * of whole rows are the bulk of a zoomed-in frame. */
+ * of whole rows are the bulk of a zoomed-in frame. The alpha lane works out
+ * to 255 (255 * 255 + 128 rounds to 255): the frame is opaque. */
 typedef uint16_t u16x8 __attribute__((vector_size(16)));
 typedef uint8_t u8x8 __attribute__((vector_size(8)));
+typedef uint32_t u32x8 __attribute__((vector_size(32)));
+typedef uint8_t u8x16 __attribute__((vector_size(16)));
+typedef uint16_t u16x16 __attribute__((vector_size(32)));
 
 static void blend_row(uint8_t *q, int w, uint32_t r_a, uint32_t g_a, uint32_t b_a, uint32_t ia)
 {
-    const u16x8 src = {(uint16_t)r_a, (uint16_t)g_a, (uint16_t)b_a, 0xFF00,
-                       (uint16_t)r_a, (uint16_t)g_a, (uint16_t)b_a, 0xFF00};
+    const u16x8 src = {(uint16_t)r_a, (uint16_t)g_a, (uint16_t)b_a, 255 * 255,
+                       (uint16_t)r_a, (uint16_t)g_a, (uint16_t)b_a, 255 * 255};
     const u16x8 inv = {(uint16_t)ia, (uint16_t)ia, (uint16_t)ia, 0,
                        (uint16_t)ia, (uint16_t)ia, (uint16_t)ia, 0};
     const u16x8 half = {128, 128, 128, 128, 128, 128, 128, 128};
+    u16x16 src4, inv4, half4;
+    memcpy(&src4, &src, sizeof src);
+    memcpy((char *)&src4 + sizeof src, &src, sizeof src);
+    memcpy(&inv4, &inv, sizeof inv);
+    memcpy((char *)&inv4 + sizeof inv, &inv, sizeof inv);
+    memcpy(&half4, &half, sizeof half);
+    memcpy((char *)&half4 + sizeof half, &half, sizeof half);
     int x = 0;
+    for (; x + 4 <= w; x += 4, q += 16) { /* four pixels at a time, the same arithmetic */
+        u8x16 db;
+        memcpy(&db, q, 16);
+        u16x16 t = src4 + __builtin_convertvector(db, u16x16) * inv4 + half4;
+        t = (t + (t >> 8)) >> 8;
+        u8x16 out = __builtin_convertvector(t, u8x16);
+        memcpy(q, &out, 16);
+    }
     for (; x + 2 <= w; x += 2, q += 8) {
         u8x8 db;
         memcpy(&db, q, 8);
@@ -174,50 +201,70 @@ static void blend_row(uint8_t *q, int w, uint32_t r_a, uint32_t g_a, uint32_t b_
     }
 }
 
-/* Blends a rectangle into the RGBA32 target directly (after everything
- * queued on the renderer has been drawn), clipped as the renderer would.
- * Opaque fills store whole words; translucent ones blend byte by byte (a
- * loop the compiler vectorises). */
-static void blend_rect(render_batch *b, SDL_Rect px, uint32_t argb)
+/* The 4 bytes R, G, B, 255 of an opaque colour as a word (RGBA32 is those
+ * bytes in that order on any machine). */
+static uint32_t opaque_word(uint32_t argb)
 {
-    SDL_Rect bounds = {0, 0, b->direct->w, b->direct->h}, r;
-    if (!SDL_IntersectRect(&px, &bounds, &r) || (b->has_clip && !SDL_IntersectRect(&r, &b->clip, &r)))
+    uint8_t bytes[4] = {(uint8_t)(argb >> 16), (uint8_t)(argb >> 8), (uint8_t)argb, 255};
+    uint32_t w;
+    memcpy(&w, bytes, 4);
+    return w;
+}
+
+/* A fill of w x h pixels from `q` in the direct target (rows `pitch` bytes
+ * apart): stored when opaque, else blended. */
+static void fill_pixels(uint8_t *q, size_t pitch, int w, int h, uint32_t argb)
+{
+    uint32_t a = argb >> 24;
+    if (a != 255) {
+        uint32_t ra = ((argb >> 16) & 255) * a, ga = ((argb >> 8) & 255) * a, ba = (argb & 255) * a;
+        for (int y = 0; y < h; y++, q += pitch)
+            blend_row(q, w, ra, ga, ba, 255 - a);
         return;
-    SDL_RenderFlush(b->ren);
-    uint32_t a = argb >> 24, ia = 255 - a;
-    uint32_t sr = (argb >> 16) & 255, sg = (argb >> 8) & 255, sb = argb & 255;
-    /* RGBA32 in memory is R, G, B, A: as a little- or big-endian word the
-     * byte positions differ, so build the source word from the bytes. */
-    uint8_t src_bytes[4] = {(uint8_t)sr, (uint8_t)sg, (uint8_t)sb, 255};
-    uint32_t src_pixel;
-    memcpy(&src_pixel, src_bytes, 4);
-    uint8_t *row = (uint8_t *)b->direct->pixels + (size_t)r.y * (size_t)b->direct->pitch +
-                   (size_t)r.x * 4;
-    for (int y = 0; y < r.h; y++, row += b->direct->pitch) {
-        if (a == 255) {
-            /* SDL's fill is vectorised; it obeys the surface's own clip, which
-             * the software renderer leaves set from its last command */
-            SDL_Rect old, line = {r.x, r.y + y, r.w, r.h - y};
-            SDL_GetClipRect(b->direct, &old);
-            SDL_SetClipRect(b->direct, NULL);
-            SDL_FillRect(b->direct, &line, src_pixel);
-            SDL_SetClipRect(b->direct, &old);
-            break;
-        }
-        blend_row(row, r.w, sr * a, sg * a, sb * a, ia);
+    }
+    uint32_t word = opaque_word(argb);
+    const u32x8 words = {word, word, word, word, word, word, word, word};
+    for (int y = 0; y < h; y++, q += pitch) {
+        uint32_t *p = (uint32_t *)(void *)q; /* the target is 4-aligned */
+        int x = 0;
+        for (; x + 8 <= w; x += 8) /* eight at a time: the compiler's loop stays scalar */
+            memcpy(p + x, &words, sizeof words);
+        for (; x < w; x++)
+            p[x] = word;
     }
 }
 
-/* Axis-aligned fills are most of what a timeline draws, and large when
- * zoomed in: SDL's rectangle fill blends row by row, many times faster than
- * its general triangle rasteriser, so rectangles bypass the triangle batch
- * (flushing it first to keep the drawing order). Pixel (i, j) is covered when
- * its centre (GDI+ integer coordinates) lies in [x, x+w) x [y, y+h), as the
- * triangles would cover it. */
-void batch_rect(render_batch *b, frect r, uint32_t argb)
+/* px clipped to the direct target and the batch's clip; 0 when empty. */
+static int clip_direct(const render_batch *b, SDL_Rect px, SDL_Rect *out)
 {
-    if (!(r.w > 0) || !(r.h > 0) || (argb >> 24) == 0)
-        return; /* GDI+ fills nothing for an empty or negative size */
+    SDL_Rect bounds = {0, 0, b->direct->w, b->direct->h};
+    return SDL_IntersectRect(&px, &bounds, out) && (!b->has_clip || SDL_IntersectRect(out, &b->clip, out));
+}
+
+static uint8_t *direct_at(const render_batch *b, int x, int y)
+{
+    return (uint8_t *)b->direct->pixels + (size_t)y * (size_t)b->direct->pitch + (size_t)x * 4;
+}
+
+/* Blends a rectangle into the RGBA32 target directly (after everything
+ * queued on the renderer, texts, has been drawn), clipped as the renderer
+ * would. */
+static void blend_rect(render_batch *b, SDL_Rect px, uint32_t argb)
+{
+    SDL_Rect r;
+    if (!clip_direct(b, px, &r))
+        return;
+    SDL_RenderFlush(b->ren);
+    fill_pixels(direct_at(b, r.x, r.y), (size_t)b->direct->pitch, r.w, r.h, argb);
+}
+
+/* The pixels a fill of r covers: pixel (i, j) when its centre (GDI+ integer
+ * coordinates) lies in [x, x+w) x [y, y+h), as the triangles would cover it,
+ * within the batch's bounds. Returns 0 when none. */
+static int rect_pixels(const render_batch *b, frect r, SDL_Rect *px)
+{
+    if (!(r.w > 0) || !(r.h > 0))
+        return 0; /* GDI+ fills nothing for an empty or negative size */
     double x0 = ceil(r.x), x1 = ceil((double)r.x + r.w);
     double y0 = ceil(r.y), y1 = ceil((double)r.y + r.h);
     double bx0 = ceil(b->bounds.x - 0.5), bx1 = ceil((double)b->bounds.x + b->bounds.w - 0.5);
@@ -227,9 +274,21 @@ void batch_rect(render_batch *b, frect r, uint32_t argb)
     y0 = y0 < by0 ? by0 : y0;
     y1 = y1 > by1 ? by1 : y1;
     if (!isfinite(x0) || !isfinite(x1) || !isfinite(y0) || !isfinite(y1) || x1 <= x0 || y1 <= y0)
+        return 0;
+    *px = (SDL_Rect){(int)x0, (int)y0, (int)(x1 - x0), (int)(y1 - y0)};
+    return 1;
+}
+
+/* Axis-aligned fills are most of what a timeline draws, and large when
+ * zoomed in: SDL's rectangle fill blends row by row, many times faster than
+ * its general triangle rasteriser, so rectangles bypass the triangle batch
+ * (flushing it first to keep the drawing order). */
+void batch_rect(render_batch *b, frect r, uint32_t argb)
+{
+    SDL_Rect px;
+    if ((argb >> 24) == 0 || !rect_pixels(b, r, &px))
         return;
     batch_flush(b);
-    SDL_Rect px = {(int)x0, (int)y0, (int)(x1 - x0), (int)(y1 - y0)};
     if (b->direct) {
         blend_rect(b, px, argb);
         return;
@@ -237,6 +296,53 @@ void batch_rect(render_batch *b, frect r, uint32_t argb)
     SDL_Color c = color_of(argb);
     SDL_SetRenderDrawColor(b->ren, c.r, c.g, c.b, c.a);
     SDL_RenderFillRect(b->ren, &px);
+}
+
+/* A run of columns [i, j) of one colour: its pixels, clipped. */
+typedef struct col_run {
+    int x, w;
+    uint32_t argb;
+} col_run;
+
+void batch_columns(render_batch *b, double x, double top, double h, const uint32_t *cols, size_t n)
+{
+    if (!b->direct) { /* rectangle by rectangle */
+        for (size_t i = 0, j; i < n; i = j) {
+            for (j = i + 1; j < n && cols[j] == cols[i]; j++)
+                ;
+            frect r = {(float)(x + (double)i), (float)top, (float)(j - i), (float)h};
+            batch_rect(b, r, cols[i]);
+        }
+        return;
+    }
+    /* Into the target row by row (the runs do not overlap, so the order of
+     * drawing them does not matter): a column at a time would touch a
+     * cache line per pixel. */
+    col_run *runs = malloc((n ? n : 1) * sizeof *runs);
+    if (!runs) {
+        b->failed = 1;
+        return;
+    }
+    size_t m = 0;
+    SDL_Rect span = {0, 0, 0, 0};
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && cols[j] == cols[i]; j++)
+            ;
+        frect r = {(float)(x + (double)i), (float)top, (float)(j - i), (float)h};
+        SDL_Rect px;
+        if ((cols[i] >> 24) == 0 || !rect_pixels(b, r, &px) || !clip_direct(b, px, &px))
+            continue;
+        runs[m++] = (col_run){px.x, px.w, cols[i]};
+        span = px; /* every run has the same rows */
+    }
+    if (m) { /* flushed only when something is drawn, as batch_rect does */
+        batch_flush(b);
+        SDL_RenderFlush(b->ren);
+    }
+    for (int y = span.y; m && y < span.y + span.h; y++)
+        for (size_t k = 0; k < m; k++)
+            fill_pixels(direct_at(b, runs[k].x, y), 0, runs[k].w, 1, runs[k].argb);
+    free(runs);
 }
 
 /* ---- strokes ---------------------------------------------------------------- */

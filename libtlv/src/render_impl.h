@@ -130,6 +130,11 @@ typedef struct fpoint {
 void batch_triangle(render_batch *b, fpoint p, fpoint q, fpoint r, uint32_t argb);
 void batch_rect(render_batch *b, frect r, uint32_t argb);
 
+/* Fills column x + i (i < n) from `top`, `h` high, with colour cols[i] (0:
+ * nothing), as batch_rect would fill each run of one colour. */
+void batch_columns(render_batch *b, double x, double top, double h, const uint32_t *cols,
+                   size_t n);
+
 typedef struct pen_style {
     uint32_t argb;
     float width;          /* pixels; thinner than 1 draws 1 */
@@ -144,6 +149,14 @@ void stroke_polyline(render_batch *b, const fpoint *pts, size_t n, int closed,
 /* Draws a non-text primitive for a shape whose area is `area`; pens are
  * scaled by `scale`. */
 void draw_prim(render_batch *b, const prim *p, frect area, float scale);
+
+/* ---- triangles into an RGBA32 frame (render_raster.c) ------------------ */
+
+/* Draws the triangles v[0..n-1] (n a multiple of 3) into `target` (RGBA32)
+ * clipped to `clip` (NULL: the whole target), exactly as
+ * SDL_RenderGeometry would on a software renderer over `target` with that
+ * clip rectangle and blend mode BLEND, but with alpha left at 255. */
+void raster_geometry(SDL_Surface *target, const SDL_Rect *clip, const SDL_Vertex *v, size_t n);
 
 /* ---- frame (render.c) --------------------------------------------------- */
 

@@ -415,7 +415,7 @@ static void resolve_keep(world *w, resolve_entry *e, uint64_t h, const char *tex
     e->has_time = r->has_time;
     e->time = r->time;
     e->nitems = r->n;
-    if (r->n)
+    if (r->n) /* items may be NULL when there are none: memcpy must not see it */
         memcpy(e->items, r->items, r->n * sizeof *r->items);
     e->n = n;
 }

@@ -1,0 +1,294 @@
+/*
+ * test_render_direct.c — the renderer's fast paths give the same pixels as
+ * the plain ones: a frame drawn in place into a caller's buffer with a
+ * stride wider than a row, or through a copy when the buffer is not word
+ * aligned, equals the frame drawn into a plain buffer (alpha 255 everywhere,
+ * the bytes between rows untouched); and render_raster.c's triangles equal
+ * what SDL's software renderer draws for the same SDL_RenderGeometry batch
+ * (random triangles, pairs that make rectangles, translucent and opaque,
+ * clipped), on the SDL release whose behaviour it reproduces.
+ */
+#include "check.h"
+#include "json.h"
+#include "render_impl.h"
+#include "viz_impl.h"
+
+#include <stdint.h>
+
+/* ---- a scene of every kind of primitive ---------------------------------------- */
+
+static void add_prim(struct tlv_shapes *s, const char *json)
+{
+    tj_error err;
+    tj_node *n = tj_parse(json, strlen(json), &err);
+    char msg[256] = "";
+    CHECK(n != NULL);
+    if (GROW(s->prims, s->prims_cap, s->nprims + 1) < 0)
+        abort();
+    CHECK(prim_parse(n, NULL, 0, &s->prims[s->nprims], msg, sizeof msg) == 0);
+    s->nprims++;
+    tj_free(n);
+}
+
+static void add_row(struct tlv_shapes *s, const char *label)
+{
+    if (GROW(s->rows, s->rows_cap, s->nrows + 1) < 0)
+        abort();
+    row_def *r = &s->rows[s->nrows++];
+    r->label = xstrdup(label);
+    r->resource = NULL;
+    r->group = xstrdup("Task");
+}
+
+static struct tlv_shapes *scene(void)
+{
+    static const struct {
+        uint32_t row;
+        long from, to;
+        const char *json;
+    } specs[] = {
+        {0, 100, 200, "{\"Type\":\"Rectangle\",\"Fill\":\"6600ff00\",\"Pen\":{\"Color\":\"ff00ff00\"}}"},
+        {1, 0, 300, "{\"Type\":\"Line\",\"Points\":[\"0,10%\",\"100%,90%\"],\"Pen\":{\"Color\":\"80ff0000\"}}"},
+        {0, 220, 300, "{\"Type\":\"Text\",\"Text\":\"hello\",\"Font\":{\"Size\":12}}"},
+        {1, 0, 60, "{\"Type\":\"Arrow\",\"Points\":[\"0,70%\",\"100%,20%\"],"
+                   "\"Pen\":{\"Color\":\"0000ff\",\"Width\":3}}"},
+        {1, 200, 300, "{\"Type\":\"Pie\",\"Location\":\"10px,10px\",\"Size\":\"60px,60px\","
+                      "\"Arc\":[0,90],\"Fill\":\"aa0000ff\",\"Pen\":{\"Alpha\":0}}"},
+        {0, 0, 80, "{\"Type\":\"Line\",\"Points\":[\"0,90%\",\"100%,30%\"],"
+                   "\"Pen\":{\"Color\":\"800080\",\"DashStyle\":\"Dash\"}}"},
+        {0, 20, 60, "{\"Type\":\"Ellipse\",\"Size\":\"100%,50%\",\"Fill\":\"c0ffff00\","
+                    "\"Pen\":{\"Color\":\"000000\"}}"},
+        {1, 160, 200, "{\"Type\":\"Polygon\",\"Points\":[\"0,0\",\"100%,50%\",\"0,100%\","
+                      "\"50%,50%\"],\"Fill\":\"00ffff\",\"Pen\":{\"Color\":\"40000000\"}}"},
+        {1, 80, 140, "{\"Type\":\"Text\",\"Text\":\"a text\",\"Font\":{\"Size\":12}}"},
+    };
+    struct tlv_shapes *s = calloc(1, sizeof *s);
+    s->radix = 10;
+    s->time_scale = "us";
+    s->start.ticks = 0;
+    s->end.ticks = 300;
+    s->store = store_new();
+    add_row(s, "Row zero");
+    add_row(s, "Row one");
+    uint32_t fill[16] = {0};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        add_prim(s, specs[i].json);
+        shape sh = {{specs[i].from, 0}, {specs[i].to, 0}, specs[i].row, (uint32_t)i, 0, 0, UINT32_MAX,
+                    (uint32_t)i};
+        CHECK(store_add(s->store, &sh) == 0);
+        const prim *p = &s->prims[i];
+        fill[i] = p->has_fill ? p->fill : p->type != PRIM_TEXT && p->has_pen ? p->pen_color : 0;
+    }
+    CHECK(store_freeze(s->store, fill, s->nprims) == 0);
+    return s;
+}
+
+static void free_scene(struct tlv_shapes *s)
+{
+    for (size_t i = 0; i < s->nprims; i++)
+        prim_free(&s->prims[i]);
+    free(s->prims);
+    for (size_t i = 0; i < s->nrows; i++) {
+        free(s->rows[i].label);
+        free(s->rows[i].group);
+    }
+    free(s->rows);
+    store_free(s->store);
+    free(s);
+}
+
+/* ---- frames into differently laid out buffers ----------------------------------- */
+
+#define FILLER 0xA5
+
+/* Renders v into a buffer `offset` bytes into an allocation, rows `stride`
+ * apart, everything else FILLER; checks the bytes beyond each row kept it
+ * and every alpha is 255, and copies the rows to `out` (w * 4 a row). */
+static void render_into(tlv_renderer *r, const struct tlv_shapes *s, const tlv_view *v,
+                        size_t offset, size_t stride, uint8_t *out)
+{
+    size_t size = offset + stride * (size_t)v->height;
+    uint8_t *buf = malloc(size);
+    memset(buf, FILLER, size);
+    CHECK(tlv_render_rgba(r, s, v, buf + offset, stride) == TLV_OK);
+    size_t row = (size_t)v->width * 4, kept = 0, opaque = 0;
+    for (int y = 0; y < v->height; y++) {
+        const uint8_t *p = buf + offset + (size_t)y * stride;
+        memcpy(out + (size_t)y * row, p, row);
+        for (size_t i = row; i < stride; i++)
+            kept += p[i] == FILLER;
+        for (size_t i = 3; i < row; i += 4)
+            opaque += p[i] == 255;
+    }
+    for (size_t i = 0; i < offset; i++)
+        kept += buf[i] == FILLER;
+    CHECK(kept == offset + (stride - row) * (size_t)v->height);
+    CHECK(opaque == (size_t)v->width * (size_t)v->height);
+    free(buf);
+}
+
+static void check_layouts(tlv_renderer *r, const struct tlv_shapes *s, const tlv_view *v)
+{
+    size_t n = (size_t)v->width * 4 * (size_t)v->height;
+    uint8_t *plain = malloc(n), *other = malloc(n);
+    render_into(r, s, v, 0, (size_t)v->width * 4, plain);
+    const struct {
+        size_t offset, pad;
+    } layouts[] = {{0, 36}, {1, 0}, {3, 7}, {0, 2}, {0, 0}, {0, 36}};
+    for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
+        render_into(r, s, v, layouts[i].offset, (size_t)v->width * 4 + layouts[i].pad, other);
+        if (memcmp(plain, other, n) != 0) {
+            fprintf(stderr, "frame %dx%d at offset %zu, stride + %zu differs from the plain one\n",
+                    v->width, v->height, layouts[i].offset, layouts[i].pad);
+            check_failures++;
+        }
+    }
+    /* and a frame is not a blank one: the scene's shapes are there */
+    size_t white = 0;
+    for (size_t i = 0; i < n; i += 4)
+        white += plain[i] == 255 && plain[i + 1] == 255 && plain[i + 2] == 255;
+    CHECK(white < n / 4);
+    free(plain);
+    free(other);
+}
+
+static void test_layouts(void)
+{
+    struct tlv_shapes *s = scene();
+    tlv_renderer *r;
+    CHECK(tlv_renderer_new(&r) == TLV_OK);
+    tlv_view v;
+    tlv_view_fit(&v, s, 400, 160);
+    check_layouts(r, s, &v);
+    v.t0 = 25; /* zoomed in: the arrow and the lines become large triangles */
+    v.t1 = 45;
+    check_layouts(r, s, &v);
+    tlv_view_fit(&v, s, 123, 57); /* odd sizes */
+    check_layouts(r, s, &v);
+    tlv_renderer_free(r);
+    free_scene(s);
+}
+
+/* ---- triangles against SDL's ------------------------------------------------------ */
+
+static uint32_t lcg(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return *state >> 8;
+}
+
+static SDL_Vertex vertex(float x, float y, SDL_Color c)
+{
+    SDL_Vertex v = {{x, y}, c, {0, 0}};
+    return v;
+}
+
+/* A batch like the renderer's: loose triangles, pairs of triangles that make
+ * an axis-aligned rectangle (or nearly), fans sharing a vertex; coordinates
+ * a little beyond the target, at whole and half pixels. */
+static size_t make_batch(uint32_t *seed, int w, int h, SDL_Vertex *v)
+{
+    static const uint8_t alphas[] = {255, 128, 37, 200, 1};
+    size_t n = 0;
+    for (int k = 0; k < 60; k++) {
+        SDL_Color c = {(Uint8)lcg(seed), (Uint8)lcg(seed), (Uint8)lcg(seed), alphas[lcg(seed) % 5]};
+        float x0 = (float)(lcg(seed) % (unsigned)(2 * w + 20)) / 2 - 5, y0 = (float)(lcg(seed) % (unsigned)(2 * h + 20)) / 2 - 5;
+        float x1 = (float)(lcg(seed) % (unsigned)(2 * w + 20)) / 2 - 5, y1 = (float)(lcg(seed) % (unsigned)(2 * h + 20)) / 2 - 5;
+        float x2 = (float)(lcg(seed) % (unsigned)(2 * w + 20)) / 2 - 5, y2 = (float)(lcg(seed) % (unsigned)(2 * h + 20)) / 2 - 5;
+        switch (lcg(seed) % 4) {
+        case 0: /* a rectangle as two triangles p q r, p r s */
+        case 1: {
+            float sx = lcg(seed) % 3 == 0 ? x1 + 0.5f : x1; /* sometimes not quite */
+            v[n++] = vertex(x0, y0, c);
+            v[n++] = vertex(x1, y0, c);
+            v[n++] = vertex(x1, y1, c);
+            v[n++] = vertex(x0, y0, c);
+            v[n++] = vertex(sx, y1, c);
+            v[n++] = vertex(x0, y1, c);
+            break;
+        }
+        case 2: /* a fan of two */
+            v[n++] = vertex(x0, y0, c);
+            v[n++] = vertex(x1, y1, c);
+            v[n++] = vertex(x2, y2, c);
+            v[n++] = vertex(x0, y0, c);
+            v[n++] = vertex(x2, y2, c);
+            v[n++] = vertex(x1, y2, c);
+            break;
+        default:
+            v[n++] = vertex(x0, y0, c);
+            v[n++] = vertex(x1, y1, c);
+            v[n++] = vertex(x2, y2, c);
+        }
+    }
+    return n;
+}
+
+static SDL_Surface *background(int w, int h, uint32_t seed)
+{
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGBA32);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint8_t *p = (uint8_t *)s->pixels + (size_t)y * (size_t)s->pitch + (size_t)x * 4;
+            p[0] = (uint8_t)lcg(&seed);
+            p[1] = (uint8_t)lcg(&seed);
+            p[2] = (uint8_t)lcg(&seed);
+            p[3] = 255;
+        }
+    return s;
+}
+
+static void test_triangles_as_sdl(void)
+{
+    SDL_version sdl;
+    SDL_GetVersion(&sdl);
+    if (sdl.major != 2 || sdl.minor != 26) {
+        printf("note: SDL %d.%d.%d: render_raster.c reproduces SDL 2.26's software renderer; "
+               "not compared\n", sdl.major, sdl.minor, sdl.patch);
+        return;
+    }
+    const int w = 97, h = 61;
+    const SDL_Rect clips[] = {{0, 0, w, h}, {10, 7, 60, 40}, {-5, 30, 200, 200}};
+    uint32_t seed = 12345;
+    int differing = 0, drawn = 0;
+    for (int round = 0; round < 60; round++) {
+        SDL_Vertex v[60 * 6];
+        size_t n = make_batch(&seed, w, h, v);
+        const SDL_Rect *clip = &clips[round % 3];
+        SDL_Surface *want = background(w, h, (uint32_t)round), *got = background(w, h, (uint32_t)round);
+        SDL_Renderer *ren = SDL_CreateSoftwareRenderer(want);
+        CHECK(ren != NULL);
+        SDL_RenderSetClipRect(ren, clip);
+        SDL_SetRenderDrawBlendMode(ren, SDL_BLENDMODE_BLEND);
+        SDL_RenderGeometry(ren, NULL, v, (int)n, NULL, 0);
+        SDL_RenderFlush(ren);
+        raster_geometry(got, clip, v, n);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                const uint8_t *a = (const uint8_t *)want->pixels + (size_t)y * (size_t)want->pitch + (size_t)x * 4;
+                const uint8_t *b = (const uint8_t *)got->pixels + (size_t)y * (size_t)got->pitch + (size_t)x * 4;
+                if (a[0] != b[0] || a[1] != b[1] || a[2] != b[2]) {
+                    if (differing++ < 5)
+                        fprintf(stderr, "round %d pixel (%d,%d): SDL %d,%d,%d, ours %d,%d,%d\n", round,
+                                x, y, a[0], a[1], a[2], b[0], b[1], b[2]);
+                }
+                CHECK(b[3] == 255);
+            }
+        /* something was drawn, or the comparison proves nothing */
+        SDL_Surface *bg = background(w, h, (uint32_t)round);
+        drawn += memcmp(bg->pixels, got->pixels, (size_t)got->pitch * (size_t)h) != 0;
+        SDL_FreeSurface(bg);
+        SDL_DestroyRenderer(ren);
+        SDL_FreeSurface(want);
+        SDL_FreeSurface(got);
+    }
+    CHECK(differing == 0);
+    CHECK(drawn == 60);
+}
+
+int main(void)
+{
+    test_layouts();
+    test_triangles_as_sdl();
+    return CHECK_DONE();
+}
