@@ -59,6 +59,21 @@ typedef struct tex_entry {
 
 #define TEX_CACHE_MAX 8192 /* most textures kept; further texts are drawn uncached */
 
+/* How a text measures, whole or cut to a width with an ellipsis. SDL_ttf
+ * measures by walking every glyph, and a frame measures each label it draws
+ * (the same few words thousands of times), which was a quarter of a frame:
+ * so the answers are kept from frame to frame like the textures. */
+typedef struct fit_entry {
+    char *text;           /* NULL = empty slot */
+    TTF_Font *font;
+    int width;            /* -1: the whole text; else the width it was cut to */
+    char *cut;            /* the cut text (NULL: whole, or nothing fits) */
+    int w, h;             /* the size of what is drawn */
+    unsigned long used;   /* frame number of the last use */
+} fit_entry;
+
+#define FIT_CACHE_MAX 16384
+
 struct render_fonts {
     tlv_diags *diags;
     int ttf_ok;
@@ -70,6 +85,9 @@ struct render_fonts {
     size_t nfonts, fonts_cap;
     tex_entry *tex;       /* open addressing; cap is a power of two */
     size_t ntex, tex_cap;
+    fit_entry *fit;       /* the same */
+    size_t nfit, fit_cap;
+    char *spill;          /* a cut text the full cache could not keep */
     SDL_Renderer *ren;
     unsigned long frame;
     int warned_cjk, warned_none;
@@ -165,11 +183,31 @@ static void tex_clear(render_fonts *f, int destroy)
     f->ntex = 0;
 }
 
+static void fit_free_entry(fit_entry *e)
+{
+    free(e->text);
+    free(e->cut);
+    e->text = NULL;
+}
+
+static void fit_clear(render_fonts *f)
+{
+    for (size_t i = 0; i < f->fit_cap; i++)
+        if (f->fit[i].text)
+            fit_free_entry(&f->fit[i]);
+    free(f->fit);
+    f->fit = NULL;
+    f->nfit = f->fit_cap = 0;
+    free(f->spill);
+    f->spill = NULL;
+}
+
 void render_fonts_free(render_fonts *f)
 {
     if (!f)
         return;
     tex_clear(f, f->ren != NULL); /* by contract the renderer is still alive if set */
+    fit_clear(f);
     free(f->tex);
     shared_enter();
     for (size_t i = 0; i < f->nfonts; i++)
@@ -456,10 +494,124 @@ void render_text_begin(render_fonts *f, SDL_Renderer *ren)
     f->frame++;
 }
 
+/* ---- the measure cache ------------------------------------------------------- */
+
+static char *ellipsize(TTF_Font *font, const char *text, int width); /* drawing, below */
+
+static size_t fit_hash(TTF_Font *font, int width, const char *text)
+{
+    uint64_t h = 1469598103934665603ull ^ (uintptr_t)font ^ ((uint64_t)(unsigned)width << 32);
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    return (size_t)(h ^ h >> 29);
+}
+
+static fit_entry *fit_slot(fit_entry *table, size_t cap, TTF_Font *font, int width,
+                           const char *text)
+{
+    size_t mask = cap - 1, i = fit_hash(font, width, text) & mask;
+    while (table[i].text && !(table[i].font == font && table[i].width == width &&
+                              strcmp(table[i].text, text) == 0))
+        i = (i + 1) & mask;
+    return &table[i];
+}
+
+/* Rebuilds the table at `cap` slots, keeping the entries used since frame
+ * `keep_from`. */
+static int fit_rebuild(render_fonts *f, size_t cap, unsigned long keep_from)
+{
+    fit_entry *old = f->fit, *t = calloc(cap, sizeof *t);
+    size_t old_cap = f->fit_cap;
+    if (!t)
+        return -1;
+    f->fit = t;
+    f->fit_cap = cap;
+    f->nfit = 0;
+    for (size_t i = 0; i < old_cap; i++) {
+        if (!old[i].text)
+            continue;
+        if (old[i].used < keep_from) {
+            fit_free_entry(&old[i]);
+            continue;
+        }
+        *fit_slot(t, cap, old[i].font, old[i].width, old[i].text) = old[i];
+        f->nfit++;
+    }
+    free(old);
+    return 0;
+}
+
+/* The cached answer for (font, width, text), or a free slot to fill (its
+ * text NULL), or NULL when the cache is full. */
+static fit_entry *fit_find(render_fonts *f, TTF_Font *font, int width, const char *text)
+{
+    if (f->nfit + 1 > f->fit_cap / 2 && f->nfit < FIT_CACHE_MAX)
+        fit_rebuild(f, f->fit_cap ? f->fit_cap * 2 : 512, 0);
+    if (f->nfit + 1 > f->fit_cap / 2)
+        return NULL;
+    fit_entry *e = fit_slot(f->fit, f->fit_cap, font, width, text);
+    if (e->text)
+        e->used = f->frame;
+    return e;
+}
+
+/* Fills the free slot e; 0 when it cannot (no slot, no memory): then the
+ * caller still owns cut. */
+static int fit_fill(render_fonts *f, fit_entry *e, TTF_Font *font, int width, const char *text,
+                    char *cut, int w, int h)
+{
+    char *key = e ? xstrdup(text) : NULL;
+    if (!key)
+        return 0;
+    *e = (fit_entry){key, font, width, cut, w, h, f->frame};
+    f->nfit++;
+    return 1;
+}
+
+/* The text to draw in a box `box_w` wide (*drawn: text itself, or its cut
+ * with an ellipsis, which lives until the next frame begins) and its size.
+ * Returns -1 when nothing is drawn (not measurable, or no room even for
+ * the ellipsis). */
+static int measure(render_fonts *f, TTF_Font *font, const char *text, float box_w,
+                   const char **drawn, int *w, int *h)
+{
+    fit_entry *e = fit_find(f, font, -1, text);
+    if (e && e->text) {
+        *w = e->w;
+        *h = e->h;
+    } else {
+        if (TTF_SizeUTF8(font, text, w, h) != 0)
+            return -1;
+        fit_fill(f, e, font, -1, text, NULL, *w, *h);
+    }
+    *drawn = text;
+    if (*w <= box_w)
+        return 0;
+    int width = (int)floorf(box_w);
+    e = fit_find(f, font, width, text);
+    if (e && e->text) {
+        *drawn = e->cut;
+        *w = e->w;
+        *h = e->h;
+        return e->cut ? 0 : -1;
+    }
+    char *cut = ellipsize(font, text, width);
+    if (cut)
+        TTF_SizeUTF8(font, cut, w, h);
+    if (!fit_fill(f, e, font, width, text, cut, *w, *h)) {
+        free(f->spill); /* the previous spill's text was drawn already */
+        f->spill = cut;
+    }
+    *drawn = cut;
+    return cut ? 0 : -1;
+}
+
 void render_text_end(render_fonts *f)
 {
     if (f && f->ntex)
         tex_rebuild(f, f->tex_cap, f->frame);
+    if (f && f->nfit)
+        fit_rebuild(f, f->fit_cap, f->frame);
 }
 
 void render_text_release(render_fonts *f)
@@ -574,26 +726,16 @@ int render_text(render_fonts *f, const char *text, const text_style *st, frect b
     if (!font || !f->ren)
         return text && *text ? -1 : 0;
     int w = 0, h = 0, owned;
-    if (TTF_SizeUTF8(font, text, &w, &h) != 0)
+    if (measure(f, font, text, box.w, &text, &w, &h) < 0)
         return 0;
-    char *cut = NULL;
-    if (w > box.w) {
-        if (!(cut = ellipsize(font, text, (int)floorf(box.w))))
-            return 0;
-        text = cut;
-        TTF_SizeUTF8(font, text, &w, &h);
-    }
     SDL_Rect dst = {place(st->align.h, box.x, box.w, w), place(st->align.v, box.y, box.h, h), w, h};
     SDL_Rect b = {(int)floorf(box.x + 0.5f), (int)floorf(box.y + 0.5f), (int)floorf(box.w + 0.5f),
                   (int)floorf(box.h + 0.5f)}, c, seen;
     /* Zoomed in, most texts of long intervals sit far outside the view:
      * skip them before making a texture. */
-    if (!intersect(&b, clip, &c) || !SDL_IntersectRect(&dst, &c, &seen)) {
-        free(cut);
+    if (!intersect(&b, clip, &c) || !SDL_IntersectRect(&dst, &c, &seen))
         return 0;
-    }
     SDL_Texture *t = text_texture(f, font, st->argb & 0xFFFFFF, text, &w, &h, &owned);
-    free(cut);
     if (!t)
         return 0;
     {

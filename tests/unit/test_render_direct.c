@@ -169,6 +169,48 @@ static void test_layouts(void)
     free_scene(s);
 }
 
+/* ---- texts measured once ------------------------------------------------------------ */
+
+/* A renderer keeps how texts measure and where they are cut from frame to
+ * frame: frames drawn by one renderer, moving between a view where the
+ * texts fit and ones where they are cut with an ellipsis (at two widths),
+ * equal the same frames from a fresh renderer each. */
+static void test_texts_measured_once(void)
+{
+    struct tlv_shapes *s = scene();
+    tlv_view views[3];
+    tlv_view_fit(&views[0], s, 400, 160);
+    tlv_view_fit(&views[1], s, 400, 160);
+    views[1].t0 = 0, views[1].t1 = 1500; /* "hello" gets 21 px: cut */
+    tlv_view_fit(&views[2], s, 400, 160);
+    views[2].t0 = 0, views[2].t1 = 900;
+    size_t size = (size_t)400 * 4 * 160;
+    uint8_t *fresh[3], *frame = malloc(size);
+    for (int i = 0; i < 3; i++) {
+        tlv_renderer *r;
+        CHECK(tlv_renderer_new(&r) == TLV_OK);
+        fresh[i] = malloc(size);
+        render_into(r, s, &views[i], 0, 400 * 4, fresh[i]);
+        tlv_renderer_free(r);
+    }
+    CHECK(memcmp(fresh[0], fresh[1], size) != 0); /* the views do differ */
+    tlv_renderer *r;
+    CHECK(tlv_renderer_new(&r) == TLV_OK);
+    static const int order[] = {0, 1, 2, 0, 2, 1, 1, 0};
+    for (size_t k = 0; k < sizeof order / sizeof *order; k++) {
+        render_into(r, s, &views[order[k]], 0, 400 * 4, frame);
+        if (memcmp(frame, fresh[order[k]], size) != 0) {
+            fprintf(stderr, "frame %zu (view %d) differs from a fresh renderer's\n", k, order[k]);
+            check_failures++;
+        }
+    }
+    tlv_renderer_free(r);
+    for (int i = 0; i < 3; i++)
+        free(fresh[i]);
+    free(frame);
+    free_scene(s);
+}
+
 /* ---- triangles against SDL's ------------------------------------------------------ */
 
 static uint32_t lcg(uint32_t *state)
@@ -289,6 +331,7 @@ static void test_triangles_as_sdl(void)
 int main(void)
 {
     test_layouts();
+    test_texts_measured_once();
     test_triangles_as_sdl();
     return CHECK_DONE();
 }
