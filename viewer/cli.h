@@ -114,6 +114,19 @@ int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cp
  * radix-10 fractions, else the nearest double (%.17g). buf: 160 bytes. */
 void time_text(tlv_time t, int radix, char *buf, size_t size);
 
+/* Opens OUT for writing (NULL or "-": standard output). A regular file, or a
+ * new one, is written under OUT.tmp.PID (*tmp_path, malloc'ed) and renamed
+ * by close_output; anything else (/dev/null, a pipe) is written directly,
+ * since renaming over it would replace the device. NULL on error (printed). */
+FILE *open_output(const char *output, char **tmp_path);
+/* From now on, SIGINT, SIGTERM, SIGHUP and SIGQUIT remove tmp_path (if any)
+ * before the process ends as the signal says. */
+void remove_tmp_on_signals(const char *tmp_path);
+/* Flushes and closes f; when `ok`, renames the temporary file to OUT, else
+ * removes it. Frees tmp_path. Returns 0, or -1 (printed) when writing
+ * failed. */
+int close_output(FILE *f, const char *output, char *tmp_path, int ok);
+
 int cmd_convert(int argc, char **argv);
 int cmd_shapes(int argc, char **argv);
 int cmd_render(int argc, char **argv);

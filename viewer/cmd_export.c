@@ -518,20 +518,18 @@ static int write_export(const export_args *a, const tlv_rules *rules, const tlv_
 {
     interval_list l = {0};
     FILE *out = NULL;
+    char *tmp_path = NULL;
     int rc = collect_intervals(shapes, &l);
     if (rc == 0) {
-        out = a->c.output ? fopen(a->c.output, "wb") : stdout;
-        if (!out)
-            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, a->c.output, strerror(errno));
+        out = open_output(a->c.output, &tmp_path);
+        remove_tmp_on_signals(tmp_path);
         rc = out ? 0 : -1;
     }
     if (rc == 0 && strcmp(a->format, "csv") == 0)
         write_csv(out, &l, tlv_rules_time_radix(rules));
     else if (rc == 0)
         rc = write_chrome(out, rules, shapes, &l, time_factor(a, rules), a->c.input);
-    if (out && ferror(out))
-        rc = -1;
-    if (out && ((out != stdout && fclose(out) != 0) || (out == stdout && fflush(out) != 0)))
+    if (out && close_output(out, a->c.output, tmp_path, rc == 0) < 0)
         rc = -1;
     free(l.v);
     return rc;

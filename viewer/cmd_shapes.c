@@ -135,9 +135,10 @@ int cmd_shapes(int argc, char **argv)
     tlv_shapes *shapes;
     int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, &rules, &trace, &shapes);
     if (rc != EXIT_USAGE) {
-        FILE *out = a.c.output ? fopen(a.c.output, "wb") : stdout;
+        char *tmp_path;
+        FILE *out = open_output(a.c.output, &tmp_path);
+        remove_tmp_on_signals(tmp_path);
         if (!out) {
-            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, a.c.output, strerror(errno));
             rc = EXIT_USAGE;
         } else {
             int radix = tlv_rules_time_radix(rules);
@@ -148,7 +149,7 @@ int cmd_shapes(int argc, char **argv)
                 if (print_shape(out, &sh, radix) < 0)
                     rc = EXIT_USAGE;
             }
-            if ((out != stdout && fclose(out) != 0) || (out == stdout && fflush(out) != 0))
+            if (close_output(out, a.c.output, tmp_path, rc != EXIT_USAGE) < 0)
                 rc = EXIT_USAGE;
         }
     }

@@ -390,11 +390,11 @@ static int write_stats(const stats_args *a, const tlv_rules *rules, const trace_
         usage_error("stats", "--window %g makes more than %d windows", a->window, MAX_WINDOWS);
         return -1;
     }
-    FILE *out = a->c.output ? fopen(a->c.output, "w") : stdout;
-    if (!out) {
-        fprintf(stderr, "%s: cannot write '%s': %s\n", prog, a->c.output, strerror(errno));
+    char *tmp_path;
+    FILE *out = open_output(a->c.output, &tmp_path);
+    remove_tmp_on_signals(tmp_path);
+    if (!out)
         return -1;
-    }
     int rc = 0;
     if (a->json) {
         rc = write_json(out, a, rules, s, nwin);
@@ -404,9 +404,7 @@ static int write_stats(const stats_args *a, const tlv_rules *rules, const trace_
         if (nwin)
             text_windows(out, a, rules, s, nwin);
     }
-    if (ferror(out))
-        rc = -1;
-    if ((out != stdout && fclose(out) != 0) || (out == stdout && fflush(out) != 0))
+    if (close_output(out, a->c.output, tmp_path, rc == 0) < 0)
         rc = -1;
     return rc;
 }

@@ -262,4 +262,19 @@ for sig in INT TERM; do
   checks=$((checks + 1))
   [ "$(ls | grep -c '\.tmp\.')" -eq 0 ] || fail "SIG$sig: temporary file left behind: $(ls | grep '\.tmp\.')"
 done
+# The other commands' -o goes the same way: the new file replaces the old one
+# whole, nothing is left beside it, and a device is written, not replaced.
+for cmd in "shapes" "export --format csv" "stats"; do
+  printf 'old output\n' >kept.out
+  run "$TLV" $cmd -r "$SRC/samples/asp/sample.res" -o kept.out "$SRC/samples/asp/sample.log"
+  expect_status 0 "$cmd -o: a new file"
+  checks=$((checks + 1))
+  if grep -qx "old output" kept.out || [ ! -s kept.out ]; then fail "$cmd -o: kept.out not replaced"; fi
+  checks=$((checks + 1))
+  [ "$(ls | grep -c '\.tmp\.')" -eq 0 ] || fail "$cmd -o: temporary file left behind: $(ls | grep '\.tmp\.')"
+  run "$TLV" $cmd -r "$SRC/samples/asp/sample.res" -o /dev/null "$SRC/samples/asp/sample.log"
+  expect_status 0 "$cmd -o /dev/null"
+  checks=$((checks + 1))
+  [ -c /dev/null ] || fail "$cmd -o /dev/null replaced the device"
+done
 finish
