@@ -25,35 +25,7 @@ expect_contains "$TMP/err" "cannot read the log" "missing log message"
 run "$TLV" view -r "$RES" --script x --bench "$LOG"
 expect_status 2 "--script with --bench"
 
-if ! command -v xvfb-run >/dev/null || ! command -v jq >/dev/null; then
-  [ "$failures" -gt 0 ] && finish
-  echo "SKIP: xvfb-run or jq not installed (scripts/setup.sh installs them)"
-  exit 77
-fi
-PROBE="${TLV_PNG_PROBE:?TLV_PNG_PROBE must point to png_probe}"
-
-# A pure software path: the same pixels everywhere, and no GL driver loaded.
-export SDL_VIDEODRIVER=x11 SDL_RENDER_DRIVER=software SDL_FRAMEBUFFER_ACCELERATION=0
-export LSAN_OPTIONS="suppressions=$SRC/tests/e2e/lsan_view.supp:print_suppressions=0"
-
-# view ARGS...: runs the viewer on a virtual display, like run.
-view() { xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view "$@" >"$TMP/out" 2>"$TMP/err"; status=$?; }
-
-# check WHAT FILTER FILE...: the jq FILTER holds over the files' states, read
-# as .[0], .[1], ... near(a; b) compares within a billionth of the trace.
-JQ_DEFS='def abs: if . < 0 then -. else . end;
-def S: .[0].trace.t1 - .[0].trace.t0;
-def L: .[0].layout.label_width; def W: .[0].layout.pixel_width;
-def at(x): .[0].trace.t0 + (x - L) * S / (W - L);
-def near(a; b): ((a - b) | abs) <= S * 1e-9;
-def mid(v): (v.t0 + v.t1) / 2; def span(v): v.t1 - v.t0;'
-check() {
-  local what=$1 filter=$2
-  shift 2
-  checks=$((checks + 1))
-  jq -e -s "$JQ_DEFS $filter" "$@" >/dev/null 2>"$TMP/jq.err" ||
-    fail "$what: '$filter' does not hold $(cat "$TMP/jq.err")"
-}
+. "$(dirname "$0")/view_lib.sh"
 
 # ---- navigation (the project's own sample) ------------------------------------------
 cat >"$TMP/nav.txt" <<EOF
@@ -171,13 +143,6 @@ checks=$((checks + 1))
 main_h=$(jq .layout.main_height "$M"1.json)
 macro_y=$(jq .layout.macro_y "$M"1.json)
 status_y=$(jq .layout.status_y "$M"1.json)
-# expect_count WHAT PNG X0 Y0 X1 Y1 COLOR MIN: at least MIN pixels of COLOR.
-expect_count() {
-  checks=$((checks + 1))
-  local n
-  n=$("$PROBE" "$2" count "$3" "$4" "$5" "$6" "$7")
-  [ "${n:-0}" -ge "$8" ] || fail "$1: $n pixels of $7 in $3,$4-$5,$6 of $(basename "$2"), expected >= $8"
-}
 expect_count "marker M1 line" "$M"1.png 497 $((main_h - 6)) 503 $((main_h - 2)) d62728 4
 expect_count "selected marker M2, 3 px wide" "$M"1.png 796 $((main_h - 6)) 804 $((main_h - 2)) 1f77b4 12
 checks=$((checks + 1))

@@ -16,39 +16,8 @@ expect_contains "$TMP/out" "g asks for a range to show" "help: g"
 expect_contains "$TMP/out" "/regex/ (or /regex/i, ignoring case)" "help: search"
 expect_contains "$TMP/out" "F2 or Enter renames the selected marker, k gives it the next colour" "help: markers"
 
-if ! command -v xvfb-run >/dev/null || ! command -v jq >/dev/null; then
-  [ "$failures" -gt 0 ] && finish
-  echo "SKIP: xvfb-run or jq not installed (scripts/setup.sh installs them)"
-  exit 77
-fi
-PROBE="${TLV_PNG_PROBE:?TLV_PNG_PROBE must point to png_probe}"
-export SDL_VIDEODRIVER=x11 SDL_RENDER_DRIVER=software SDL_FRAMEBUFFER_ACCELERATION=0
-export LSAN_OPTIONS="suppressions=$SRC/tests/e2e/lsan_view.supp:print_suppressions=0"
-
-view() { xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view "$@" >"$TMP/out" 2>"$TMP/err"; status=$?; }
-
-JQ_DEFS='def abs: if . < 0 then -. else . end;
-def S: .[0].trace.t1 - .[0].trace.t0;
-def L: .[0].layout.label_width; def W: .[0].layout.pixel_width;
-def at(x): .[0].trace.t0 + (x - L) * S / (W - L);
-def near(a; b): ((a - b) | abs) <= S * 1e-9;
-def mid(v): (v.t0 + v.t1) / 2; def span(v): v.t1 - v.t0;'
-# check WHAT FILTER FILE...: the jq FILTER holds over the files, read as .[0], .[1], ...
-check() {
-  local what=$1 filter=$2
-  shift 2
-  checks=$((checks + 1))
-  jq -e -s "$JQ_DEFS $filter" "$@" >/dev/null 2>"$TMP/jq.err" ||
-    fail "$what: '$filter' does not hold in $(jq -c -s "$JQ_DEFS"' [.[] | {visible, message, prompt, search, markers}]' "$@" 2>&1 | head -c 1500) $(cat "$TMP/jq.err")"
-}
-# expect_count WHAT PNG X0 Y0 X1 Y1 COLOR MIN [MAX]: MIN to MAX pixels of COLOR.
-expect_count() {
-  checks=$((checks + 1))
-  local n
-  n=$("$PROBE" "$2" count "$3" "$4" "$5" "$6" "$7")
-  [ "${n:-0}" -ge "$8" ] && [ "${n:-0}" -le "${9:-99999999}" ] ||
-    fail "$1: $n pixels of $7 in $3,$4-$5,$6 of $(basename "$2"), expected ${8}..${9:-}"
-}
+. "$(dirname "$0")/view_lib.sh"
+CHECK_SHOW='[.[] | {visible, message, prompt, search, markers}]'
 
 # ---- g: go to an exact range -------------------------------------------------------------
 cat >"$TMP/g.txt" <<EOF

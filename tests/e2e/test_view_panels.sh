@@ -15,30 +15,11 @@ expect_contains "$TMP/out" "r rows and rules panel" "help: r"
 expect_contains "$TMP/out" "l trace-log panel" "help: l"
 expect_contains "$TMP/out" "x collapse or expand" "help: x"
 
-if ! command -v xvfb-run >/dev/null || ! command -v jq >/dev/null; then
-  [ "$failures" -gt 0 ] && finish
-  echo "SKIP: xvfb-run or jq not installed (scripts/setup.sh installs them)"
-  exit 77
-fi
-PROBE="${TLV_PNG_PROBE:?TLV_PNG_PROBE must point to png_probe}"
-export SDL_VIDEODRIVER=x11 SDL_RENDER_DRIVER=software SDL_FRAMEBUFFER_ACCELERATION=0
-export LSAN_OPTIONS="suppressions=$SRC/tests/e2e/lsan_view.supp:print_suppressions=0"
-
-view() { xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view "$@" >"$TMP/out" 2>"$TMP/err"; status=$?; }
-
-JQ_DEFS='def abs: if . < 0 then -. else . end;
-def S: .[0].trace.t1 - .[0].trace.t0;
-def near(a; b): ((a - b) | abs) <= S * 1e-9;
-def mid(v): (v.t0 + v.t1) / 2; def span(v): v.t1 - v.t0;
+. "$(dirname "$0")/view_lib.sh"
+JQ_DEFS="$JQ_DEFS"'
 def item(n): [.rows_panel_items.items[] | select(.name == n)][0];
 def labels: [.bands[] | .label // ("[" + .collapsed + "]")];'
-check() {
-  local what=$1 filter=$2
-  shift 2
-  checks=$((checks + 1))
-  jq -e -s "$JQ_DEFS $filter" "$@" >/dev/null 2>"$TMP/jq.err" ||
-    fail "$what: '$filter' does not hold $(cat "$TMP/jq.err")"
-}
+
 # q FILE FILTER: one value from a state file.
 q() { jq -r "$JQ_DEFS $2" "$1"; }
 # count PNG X0 Y0 X1 Y1 COLOR: pixels of COLOR in the rectangle.

@@ -1,0 +1,47 @@
+# view_lib.sh — what the viewer's e2e tests (test_view*.sh) share, sourced
+# after lib.sh once a test has done what needs no display:
+#   - skips the test (77) without xvfb-run or jq (scripts/setup.sh installs them);
+#   - a pure software SDL path (the same pixels everywhere, no GL driver) and
+#     the leak suppressions for X11/SDL under ASan;
+#   - view ARGS...: runs `tlv view` on a virtual display, like run;
+#   - JQ_DEFS and check WHAT FILTER FILE...: the jq FILTER holds over the
+#     dumped states, read as .[0], .[1], ... (near(a; b) compares within a
+#     billionth of the trace); a test may add to JQ_DEFS;
+#   - expect_count WHAT PNG X0 Y0 X1 Y1 COLOR MIN [MAX]: MIN to MAX pixels of
+#     COLOR in the rectangle of a screenshot (png_probe).
+if ! command -v xvfb-run >/dev/null || ! command -v jq >/dev/null; then
+  [ "$failures" -gt 0 ] && finish
+  echo "SKIP: xvfb-run or jq not installed (scripts/setup.sh installs them)"
+  exit 77
+fi
+PROBE="${TLV_PNG_PROBE:?TLV_PNG_PROBE must point to png_probe}"
+
+export SDL_VIDEODRIVER=x11 SDL_RENDER_DRIVER=software SDL_FRAMEBUFFER_ACCELERATION=0
+export LSAN_OPTIONS="suppressions=$SRC/tests/e2e/lsan_view.supp:print_suppressions=0"
+
+view() { xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view "$@" >"$TMP/out" 2>"$TMP/err"; status=$?; }
+
+JQ_DEFS='def abs: if . < 0 then -. else . end;
+def S: .[0].trace.t1 - .[0].trace.t0;
+def L: .[0].layout.label_width; def W: .[0].layout.pixel_width;
+def at(x): .[0].trace.t0 + (x - L) * S / (W - L);
+def near(a; b): ((a - b) | abs) <= S * 1e-9;
+def mid(v): (v.t0 + v.t1) / 2; def span(v): v.t1 - v.t0;'
+
+# CHECK_SHOW: a jq filter over the states, printed when a check fails.
+CHECK_SHOW='[.[] | {visible}]'
+check() {
+  local what=$1 filter=$2
+  shift 2
+  checks=$((checks + 1))
+  jq -e -s "$JQ_DEFS $filter" "$@" >/dev/null 2>"$TMP/jq.err" ||
+    fail "$what: '$filter' does not hold in $(jq -c -s "$JQ_DEFS $CHECK_SHOW" "$@" 2>&1 | head -c 1500) $(cat "$TMP/jq.err")"
+}
+
+expect_count() {
+  checks=$((checks + 1))
+  local n
+  n=$("$PROBE" "$2" count "$3" "$4" "$5" "$6" "$7")
+  [ "${n:-0}" -ge "$8" ] && [ "${n:-0}" -le "${9:-99999999}" ] ||
+    fail "$1: $n pixels of $7 in $3,$4-$5,$6 of $(basename "$2"), expected ${8}..${9:-}"
+}
