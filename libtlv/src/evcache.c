@@ -20,17 +20,11 @@ typedef struct slot {
 } slot;
 
 struct evcache {
-    hash_key key;          /* event texts come from logs: keyed, see intern.h */
     slot slots[EVCACHE_SLOTS];
 };
 
-evcache *evcache_new(void)
-{
-    evcache *c = calloc(1, sizeof *c);
-    if (c)
-        hash_key_init(&c->key, c);
-    return c;
-}
+/* Slots are direct-mapped, so the fast unkeyed hash will do (intern.h). */
+evcache *evcache_new(void) { return calloc(1, sizeof(evcache)); }
 
 void evcache_free(evcache *c)
 {
@@ -43,7 +37,7 @@ void evcache_free(evcache *c)
 
 const cached_event *evcache_find(const evcache *c, const char *key, size_t n)
 {
-    uint64_t h = hash_keyed(&c->key, key, n);
+    uint64_t h = hash_fast(key, n);
     const slot *s = &c->slots[h % EVCACHE_SLOTS];
     if (!s->blob || s->hash != h || s->key_len != n || memcmp(s->blob, key, n) != 0)
         return NULL;
@@ -67,7 +61,7 @@ void evcache_put(evcache *c, const char *key, size_t n, const cached_event *ev)
     size_t need = n + strlen(ev->name) + 1 + (ev->value_text ? strlen(ev->value_text) + 1 : 0);
     for (size_t i = 0; i < ev->nargs; i++)
         need += strlen(ev->args[i]) + 1;
-    uint64_t h = hash_keyed(&c->key, key, n);
+    uint64_t h = hash_fast(key, n);
     slot *s = &c->slots[h % EVCACHE_SLOTS];
     free(s->blob);
     s->blob = malloc(need);

@@ -232,3 +232,19 @@ uint64_t intern_hash(const intern_pool *p, const char *s, size_t n)
 {
     return hash_keyed(&p->key, s, n);
 }
+
+uint64_t hash_fast(const char *s, size_t n)
+{
+    const uint64_t k = 0x9e3779b97f4a7c15ULL;
+    uint64_t h = (uint64_t)n * k;
+    for (; n >= 8; s += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 32;
+    }
+    uint64_t w = 0;
+    memcpy(&w, s, n);
+    h = (h ^ w) * k;
+    return h ^ (h >> 29);
+}

@@ -42,6 +42,11 @@ void hash_key_init(hash_key *key, const void *salt);
 /* SipHash-1-3 of the bytes under key. */
 uint64_t hash_keyed(const hash_key *key, const char *s, size_t n);
 
+/* A fast unkeyed hash, only for direct-mapped caches (no probing), where
+ * texts made to collide merely make each other miss, which costs no more
+ * than having no cache; tables that probe must use hash_keyed. */
+uint64_t hash_fast(const char *s, size_t n);
+
 /* The hash the pool uses, under its own key, for other tables keyed by the
  * same kind of text. */
 uint64_t intern_hash(const intern_pool *p, const char *s, size_t n);

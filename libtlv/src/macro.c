@@ -351,7 +351,7 @@ static int evaluate_memo(world *w, macro_memo *memo, int id, const char *arg, si
 {
     if (!memo)
         return evaluate(w, id, arg, n, val, err);
-    uint64_t h = intern_hash(w->values, arg, n) ^ (uint64_t)id;
+    uint64_t h = hash_fast(arg, n) ^ (uint64_t)id;
     const memo_entry *e = memo_find(memo, w, id, arg, n, h);
     if (e)
         return buf_append(val, buf_str(&e->result), e->result.len);
@@ -382,7 +382,7 @@ int macro_eval_site(world *w, macro_memo *memo, size_t site, int id, const char 
         return buf_append(val, buf_str(&e->result), e->result.len);
     /* A site sees one argument at a time; the shared memo keeps the others
      * (the task rule asks about Task(id==1), then id==2, ...). */
-    uint64_t h = intern_hash(w->values, arg, n) ^ (uint64_t)id;
+    uint64_t h = hash_fast(arg, n) ^ (uint64_t)id;
     const memo_entry *m = memo_find(memo, w, id, arg, n, h);
     if (m) {
         memo_copy(e, m);

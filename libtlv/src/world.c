@@ -133,6 +133,7 @@ int world_init(world *w, const model *m, int radix)
 
 static void cache_clear(world *w)
 {
+    w->cache_generation++; /* what `recent` points to is freed below */
     for (size_t i = 0; i < w->cache_slots; i++) {
         free(w->cache[i].text);
         cond_free(w->cache[i].c);
@@ -161,6 +162,7 @@ void world_free(world *w)
     free(w->cache);
     free(w->scratch_ref.items);
     free(w->resolved);
+    free(w->recent);
     intern_free(w->values);
     intern_free(w->names);
     memset(w, 0, sizeof *w);
@@ -187,7 +189,48 @@ int world_set(world *w, size_t res, size_t attr, tlv_time t, uint32_t val)
     return history_set(&w->res[res].attrs[attr], t, w->next_seq++, val);
 }
 
+/* Rule conditions after substitution repeat from line to line; the cache
+ * probes, so it hashes with a secret key, which costs more than compiling
+ * would save on a repeat. This front remembers recent texts in direct-mapped
+ * slots (collisions only miss: hash_fast does) and is checked first. */
+#define RECENT_SLOTS 256
+#define RECENT_TEXT 80
+
+struct cond_recent {
+    uint64_t hash;
+    size_t n;                /* 0: empty */
+    char text[RECENT_TEXT];
+    const cond *c;
+    unsigned generation;     /* w->cache_generation when c was valid */
+};
+
+static const cond *world_cond_cached(world *w, const char *text, size_t n, char *err,
+                                     size_t errsz);
+
 const cond *world_cond(world *w, const char *text, size_t n, char *err, size_t errsz)
+{
+    if (!w->recent)
+        w->recent = calloc(RECENT_SLOTS, sizeof *w->recent);
+    if (!w->recent || n == 0 || n > RECENT_TEXT)
+        return world_cond_cached(w, text, n, err, errsz);
+    uint64_t h = hash_fast(text, n);
+    cond_recent *r = &w->recent[h % RECENT_SLOTS];
+    if (r->n == n && r->hash == h && r->generation == w->cache_generation &&
+        memcmp(r->text, text, n) == 0)
+        return r->c;
+    const cond *c = world_cond_cached(w, text, n, err, errsz);
+    if (c) {
+        r->hash = h;
+        r->n = n;
+        memcpy(r->text, text, n);
+        r->c = c;
+        r->generation = w->cache_generation;
+    }
+    return c;
+}
+
+static const cond *world_cond_cached(world *w, const char *text, size_t n, char *err,
+                                     size_t errsz)
 {
     if (!w->cache) {
         w->cache_slots = COND_CACHE_MAX * 2;

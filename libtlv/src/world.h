@@ -37,6 +37,7 @@ typedef struct ref_result {
 
 typedef struct cond_cache_entry cond_cache_entry;
 typedef struct resolve_cache resolve_cache;
+typedef struct cond_recent cond_recent;
 
 typedef struct world {
     const model *model;
@@ -55,6 +56,8 @@ typedef struct world {
                               that read none stay right while the state changes */
     cond_cache_entry *cache;
     size_t cache_slots, cache_used;
+    unsigned cache_generation; /* counts clears of the cache */
+    cond_recent *recent;   /* a direct-mapped front of the cache (world.c) */
     ref_result scratch_ref; /* reused by macros so resolving allocates nothing */
     resolve_cache *resolved; /* recent world_resolve answers (world.c) */
     size_t palette_next;   /* palette color of the next resource created on first use */
