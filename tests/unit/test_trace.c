@@ -5,6 +5,7 @@
  * the asked time itself, the end of the trace, unknown names).
  */
 #include "check.h"
+#include "scratch.h"
 
 #include <tlv/tlv.h>
 
@@ -12,17 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static char dir[] = "/tmp/tlv-test-trace-XXXXXX";
-
-static void write_file(const char *name, const char *text)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-}
 
 static const char resh[] =
     "{\"t\":{\"Task\":{\"Attributes\":{"
@@ -100,13 +90,12 @@ static void test_events_and_state(const tlv_rules *rules)
 
 int main(void)
 {
-    if (!mkdtemp(dir))
-        return 1;
+    make_tmpdir("trace");
     write_file("t.resh", resh);
     write_file("t.res", res);
-    char res_path[256];
-    snprintf(res_path, sizeof res_path, "%s/t.res", dir);
-    const char *dirs[] = {dir};
+    char res_path[PATH_MAX + 16];
+    snprintf(res_path, sizeof res_path, "%s/t.res", tmpdir);
+    const char *dirs[] = {tmpdir};
     tlv_rules_options o;
     tlv_rules_options_init(&o);
     o.search_dirs = dirs;
@@ -119,9 +108,6 @@ int main(void)
         fprintf(stderr, "%s\n", tlv_diags_get(tlv_rules_diags(rules), i)->message);
     test_events_and_state(rules);
     tlv_rules_free(rules);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        return 1;
+    remove_tree(tmpdir);
     return CHECK_DONE();
 }

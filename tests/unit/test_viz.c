@@ -7,6 +7,7 @@
  * and time, the rule list and rules left out (skip_rules), and rule errors reported with rule, event and trace line.
  */
 #include "check.h"
+#include "scratch.h"
 
 #include <tlv/tlv.h>
 
@@ -14,17 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static char dir[] = "/tmp/tlv-test-viz-XXXXXX";
-
-static void write_file(const char *name, const char *text)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-}
 
 static const char resh[] =
     "{\"v\":{\"Task\":{\"DisplayName\":\"Task\",\"Attributes\":{"
@@ -100,10 +90,10 @@ static int has(const collected *c, const char *line)
 static tlv_shapes *build_skipping(tlv_rules **rules, tlv_trace **trace, const char *cpu_attribute,
                                   const char *const *skip, size_t nskip)
 {
-    char res_path[256], log_path[256];
-    snprintf(res_path, sizeof res_path, "%s/v.res", dir);
-    snprintf(log_path, sizeof log_path, "%s/v.std", dir);
-    const char *dirs[] = {dir};
+    char res_path[PATH_MAX + 16], log_path[PATH_MAX + 16];
+    snprintf(res_path, sizeof res_path, "%s/v.res", tmpdir);
+    snprintf(log_path, sizeof log_path, "%s/v.std", tmpdir);
+    const char *dirs[] = {tmpdir};
     tlv_rules_options o;
     tlv_rules_options_init(&o);
     o.search_dirs = dirs;
@@ -309,10 +299,10 @@ static void test_rule_errors(void)
                "\"st\":{\"Target\":\"Task\",\"Shapes\":{\"s\":{\"From\":\"${TARGET}.state\","
                "\"To\":\"${TARGET}.state\",\"Figures\":{\"${FROM_VAL}==RUN\":\"nobar\","
                "\"${FROM_VAL}==RUN &&\":\"bar\"}}}}}}}");
-    char res_path[256], log_path[256];
-    snprintf(res_path, sizeof res_path, "%s/v.res", dir);
-    snprintf(log_path, sizeof log_path, "%s/v.std", dir);
-    const char *dirs[] = {dir};
+    char res_path[PATH_MAX + 16], log_path[PATH_MAX + 16];
+    snprintf(res_path, sizeof res_path, "%s/v.res", tmpdir);
+    snprintf(log_path, sizeof log_path, "%s/v.std", tmpdir);
+    const char *dirs[] = {tmpdir};
     tlv_rules_options o;
     tlv_rules_options_init(&o);
     o.search_dirs = dirs;
@@ -342,8 +332,7 @@ static void test_rule_errors(void)
 
 int main(void)
 {
-    if (!mkdtemp(dir))
-        return 1;
+    make_tmpdir("viz");
     write_file("v.resh", resh);
     write_file("v.res", res);
     write_file("v.viz", viz);
@@ -352,12 +341,6 @@ int main(void)
     test_per_cpu_rows();
     test_skip_rules();
     test_rule_errors();
-    const char *names[] = {"v.resh", "v.res", "v.viz", "v.std"};
-    for (size_t i = 0; i < 4; i++) {
-        char path[256];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        unlink(path);
-    }
-    rmdir(dir);
+    remove_tree(tmpdir);
     return CHECK_DONE();
 }
