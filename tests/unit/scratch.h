@@ -1,11 +1,14 @@
 /*
  * scratch.h — a unit test's scratch directory: made under $TMPDIR (or /tmp),
  * rule files and logs written into it, files read back whole, and the tree
- * removed at the end. Header-only and static, so each test stays one
- * program; include it after check.h.
+ * removed at the end; and rule sets loaded from one directory only.
+ * Header-only and static, so each test stays one program; include it after
+ * check.h.
  */
 #ifndef TLV_TEST_SCRATCH_H
 #define TLV_TEST_SCRATCH_H
+
+#include "tlv/tlv.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -89,6 +92,21 @@ static inline void remove_tree(const char *path)
         closedir(d);
     }
     remove(path);
+}
+
+/* Loads res_path with rules_dir as the only rule directory (no
+ * TLV_RULES_PATH, no installed rules), so tests see only their own files. */
+static inline tlv_status load_rules_in(const char *res_path, const char *rules_dir,
+                                       tlv_rules **out)
+{
+    const char *dirs[] = {rules_dir};
+    tlv_rules_options o;
+    tlv_rules_options_init(&o);
+    o.search_dirs = dirs;
+    o.n_search_dirs = 1;
+    o.no_default_dirs = 1;
+    o.rules_path_env = "";
+    return tlv_rules_load(res_path, &o, out);
 }
 
 #endif

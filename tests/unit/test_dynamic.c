@@ -52,16 +52,9 @@ static void write_res(const char *dyn)
 
 static tlv_status load(tlv_rules **out)
 {
-    const char *dirs[] = {tmpdir};
-    tlv_rules_options o;
-    tlv_rules_options_init(&o);
-    o.search_dirs = dirs;
-    o.n_search_dirs = 1;
-    o.no_default_dirs = 1;
-    o.rules_path_env = "";
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/d.res", tmpdir);
-    return tlv_rules_load(path, &o, out);
+    return load_rules_in(path, tmpdir, out);
 }
 
 /* The i-th diagnostic as text, with the temporary directory cut off. */

@@ -71,15 +71,8 @@ static void test_which_templates_compile(void)
 
 static tlv_rules *load(const char *res, const char *rules_dir)
 {
-    tlv_rules_options o;
-    tlv_rules_options_init(&o);
-    const char *dirs[] = {rules_dir};
-    o.search_dirs = dirs;
-    o.n_search_dirs = 1;
-    o.no_default_dirs = 1;
-    o.rules_path_env = "";
     tlv_rules *r = NULL;
-    if (tlv_rules_load(res, &o, &r) != TLV_OK) {
+    if (load_rules_in(res, rules_dir, &r) != TLV_OK) {
         fprintf(stderr, "cannot load %s\n", res);
         check_failures++;
         tlv_rules_free(r);

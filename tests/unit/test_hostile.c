@@ -38,17 +38,10 @@ static void remove_files(void)
 
 static tlv_rules *load(const char *res)
 {
-    const char *dirs[] = {tmpdir};
-    tlv_rules_options o;
-    tlv_rules_options_init(&o);
-    o.search_dirs = dirs;
-    o.n_search_dirs = 1;
-    o.no_default_dirs = 1;
-    o.rules_path_env = "";
     char path[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/%s", tmpdir, res);
     tlv_rules *r = NULL;
-    if (tlv_rules_load(path, &o, &r) != TLV_OK) {
+    if (load_rules_in(path, tmpdir, &r) != TLV_OK) {
         fprintf(stderr, "%s does not load\n", path);
         exit(1);
     }

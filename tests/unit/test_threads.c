@@ -11,6 +11,7 @@
  * (tests/e2e/mini).
  */
 #include "check.h"
+#include "scratch.h"
 
 #include <tlv/tlv.h>
 
@@ -108,18 +109,11 @@ static tlv_status push_lines(tlv_trace *trace, const text *log)
 static void *convert(void *arg)
 {
     job *j = arg;
-    const char *dirs[] = {j->rules_dir};
-    tlv_rules_options o;
-    tlv_rules_options_init(&o);
-    o.search_dirs = dirs;
-    o.n_search_dirs = 1;
-    o.no_default_dirs = 1;
-    o.rules_path_env = "";
     tlv_rules *rules = NULL;
     tlv_trace *trace = NULL;
     tlv_shapes *shapes = NULL;
     tlv_shapes_options so = {"cpu", NULL, NULL, NULL, 0};
-    j->failed = tlv_rules_load(j->res_path, &o, &rules) != TLV_OK ||
+    j->failed = load_rules_in(j->res_path, j->rules_dir, &rules) != TLV_OK ||
                 tlv_trace_new(rules, &trace) != TLV_OK || push_lines(trace, j->log) != TLV_OK ||
                 tlv_shapes_build(trace, &so, &shapes) != TLV_OK;
     for (size_t i = 0; !j->failed && i < tlv_trace_event_count(trace); i++) {

@@ -95,15 +95,8 @@ int main(void)
     write_file("t.res", res);
     char res_path[PATH_MAX + 16];
     snprintf(res_path, sizeof res_path, "%s/t.res", tmpdir);
-    const char *dirs[] = {tmpdir};
-    tlv_rules_options o;
-    tlv_rules_options_init(&o);
-    o.search_dirs = dirs;
-    o.n_search_dirs = 1;
-    o.no_default_dirs = 1;
-    o.rules_path_env = "";
     tlv_rules *rules;
-    CHECK_INT(tlv_rules_load(res_path, &o, &rules), TLV_OK);
+    CHECK_INT(load_rules_in(res_path, tmpdir, &rules), TLV_OK);
     for (size_t i = 0; i < tlv_diags_count(tlv_rules_diags(rules)); i++)
         fprintf(stderr, "%s\n", tlv_diags_get(tlv_rules_diags(rules), i)->message);
     test_events_and_state(rules);

@@ -93,14 +93,7 @@ static tlv_shapes *build_skipping(tlv_rules **rules, tlv_trace **trace, const ch
     char res_path[PATH_MAX + 16], log_path[PATH_MAX + 16];
     snprintf(res_path, sizeof res_path, "%s/v.res", tmpdir);
     snprintf(log_path, sizeof log_path, "%s/v.std", tmpdir);
-    const char *dirs[] = {tmpdir};
-    tlv_rules_options o;
-    tlv_rules_options_init(&o);
-    o.search_dirs = dirs;
-    o.n_search_dirs = 1;
-    o.no_default_dirs = 1;
-    o.rules_path_env = "";
-    CHECK_INT(tlv_rules_load(res_path, &o, rules), TLV_OK);
+    CHECK_INT(load_rules_in(res_path, tmpdir, rules), TLV_OK);
     CHECK_INT(tlv_trace_new(*rules, trace), TLV_OK);
     CHECK_INT(tlv_trace_load_file(*trace, log_path), TLV_OK);
     tlv_shapes_options so = {cpu_attribute, "state", "RUN", skip, nskip};
@@ -302,16 +295,9 @@ static void test_rule_errors(void)
     char res_path[PATH_MAX + 16], log_path[PATH_MAX + 16];
     snprintf(res_path, sizeof res_path, "%s/v.res", tmpdir);
     snprintf(log_path, sizeof log_path, "%s/v.std", tmpdir);
-    const char *dirs[] = {tmpdir};
-    tlv_rules_options o;
-    tlv_rules_options_init(&o);
-    o.search_dirs = dirs;
-    o.n_search_dirs = 1;
-    o.no_default_dirs = 1;
-    o.rules_path_env = "";
     tlv_rules *rules;
     tlv_trace *trace;
-    CHECK_INT(tlv_rules_load(res_path, &o, &rules), TLV_OK); /* unknown shape: a warning */
+    CHECK_INT(load_rules_in(res_path, tmpdir, &rules), TLV_OK); /* unknown shape: a warning */
     tlv_trace_new(rules, &trace);
     tlv_trace_load_file(trace, log_path);
     tlv_shapes *s;

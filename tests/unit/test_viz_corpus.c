@@ -5,6 +5,7 @@
  * log drawn without rule errors. Skipped when ../shared/corpus is absent.
  */
 #include "check.h"
+#include "scratch.h"
 
 #include <cjson/cJSON.h>
 #include <tlv/tlv.h>
@@ -89,14 +90,7 @@ static tlv_shapes *draw(const char *res, const char *log, tlv_rules **rules, tlv
     snprintf(rules_dir, sizeof rules_dir, "%s/rules", corpus);
     snprintf(res_path, sizeof res_path, "%s/logs/%s", corpus, res);
     snprintf(log_path, sizeof log_path, "%s/logs/%s", corpus, log);
-    const char *dirs[] = {rules_dir};
-    tlv_rules_options o;
-    tlv_rules_options_init(&o);
-    o.search_dirs = dirs;
-    o.n_search_dirs = 1;
-    o.no_default_dirs = 1;
-    o.rules_path_env = "";
-    CHECK_INT(tlv_rules_load(res_path, &o, rules), TLV_OK);
+    CHECK_INT(load_rules_in(res_path, rules_dir, rules), TLV_OK);
     CHECK_INT(tlv_trace_new(*rules, trace), TLV_OK);
     CHECK_INT(tlv_trace_load_file(*trace, log_path), TLV_OK);
     tlv_shapes *s = NULL;
