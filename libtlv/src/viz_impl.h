@@ -1,6 +1,6 @@
 /*
  * viz_impl.h — the inside of tlv_trace and tlv_shapes, shared by the
- * modules that build them (trace.c, viz.c) and draw them (render.c).
+ * modules that build them (trace.c, viz*.c) and draw them (render.c).
  */
 #ifndef TLV_VIZ_IMPL_H
 #define TLV_VIZ_IMPL_H

@@ -140,6 +140,7 @@ TLV_API size_t tlv_time_format(tlv_time t, int radix, char *buf, size_t size);
 #include "tlv/convert.h"
 #include "tlv/shapes.h"
 #include "tlv/breakdown.h"
+#include "tlv/stats.h"
 #include "tlv/render.h"
 
 #endif
