@@ -630,6 +630,7 @@ static void draw_label(frame *f, size_t pos, const SDL_Rect *clip)
     if (group_starts(f->s, l, pos)) {
         text_style gs = st;
         gs.argb = COLOR_GROUP;
+        gs.elide_middle = 0; /* "Interrupt h…" reads better than "Interr…andler" */
         if (l->row_h >= 3 * st.px) {
             frame_text(f, row->group, &gs, box_of(pad, top, w, l->row_h / 2), clip, -1);
             box = box_of(pad + 8 * l->scale, top + l->row_h / 2, w - 8 * l->scale, l->row_h / 2);
