@@ -1,6 +1,6 @@
 /*
  * viz_impl.h — the inside of tlv_trace and tlv_shapes, shared by the
- * modules that build them (trace.c, viz.c) and draw them (render.c).
+ * modules that build them (trace.c, viz*.c) and draw them (render.c).
  */
 #ifndef TLV_VIZ_IMPL_H
 #define TLV_VIZ_IMPL_H
@@ -35,7 +35,9 @@ struct tlv_trace {
     size_t nev, cap;
     uint32_t *args;        /* interned behavior arguments */
     size_t nargs, args_cap;
-    const char **arg_text; /* the same as strings, made by finish() */
+    const char **arg_text; /* the same as strings, made by update() and finish() */
+    size_t narg_text;      /* how many of args have their text in arg_text */
+    size_t nsorted;        /* ev[0, nsorted) are in (time, order) order */
     int finished;
 };
 

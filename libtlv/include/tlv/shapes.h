@@ -39,7 +39,21 @@ TLV_API tlv_status tlv_trace_load_file(tlv_trace *trace, const char *path);
 /* Ends the input and sorts the events. Returns as tlv_converter_finish. */
 TLV_API tlv_status tlv_trace_finish(tlv_trace *trace);
 
-/* Events in (time, line) order, after tlv_trace_finish. The event's
+/* For a log that is still growing (a live capture, a FIFO): makes the
+ * events pushed so far readable — sorted into (time, line) order with those
+ * read before, their arguments resolved — without ending the input. Every
+ * function below (and tlv_shapes_build) then sees the trace as far as it
+ * was read; push more lines and call it again as often as wanted, then
+ * tlv_trace_finish() at the end of the input. Event indexes of an earlier
+ * update may shift when newer lines carry earlier times; shapes built
+ * before must be rebuilt to show the new events. An unfinished last line
+ * (no line end yet) is held back until its end arrives. Returns TLV_OK or
+ * TLV_ERR_NOMEM. O(k log k + n) for k new events when they go before some
+ * older ones, O(k log k) when they do not. */
+TLV_API tlv_status tlv_trace_update(tlv_trace *trace);
+
+/* Events in (time, line) order, after tlv_trace_finish (or
+ * tlv_trace_update). The event's
  * pointers stay valid as long as the trace. */
 TLV_API size_t tlv_trace_event_count(const tlv_trace *trace);
 TLV_API void tlv_trace_event(const tlv_trace *trace, size_t i, tlv_event *out);
@@ -57,7 +71,8 @@ TLV_API const char *tlv_trace_resource_type(const tlv_trace *trace, size_t i);
 
 /* Index of the first event at or after time t in (time, line) order, or
  * tlv_trace_event_count() when every event is before t: iterate a time range
- * from there with tlv_trace_event(). O(log n). Call after tlv_trace_finish. */
+ * from there with tlv_trace_event(). O(log n). Call after tlv_trace_finish
+ * (or tlv_trace_update). */
 TLV_API size_t tlv_trace_seek(const tlv_trace *trace, tlv_time t);
 
 /* The value of resource.attr at time *at (NULL: at the end of the trace):
