@@ -81,8 +81,10 @@ void nav_init(view_nav *n, double trace_t0, double trace_t1);
 void nav_set_trace(view_nav *n, double trace_t0, double trace_t1);
 /* Records the current view in the history before a step of `kind`. */
 void nav_begin(view_nav *n, nav_kind kind);
-/* Sets the range, kept within the zoom limits and overlapping the trace. */
+/* Sets the range, kept within the zoom limits and the trace's bounds. */
 void nav_set(view_nav *n, double t0, double t1);
+/* Where the range may lie: the trace and a small margin past each end. */
+void nav_bounds(const view_nav *n, double *lo, double *hi);
 /* Multiplies the span by `factor` (< 1 zooms in), keeping `anchor` still. */
 void nav_zoom(view_nav *n, double anchor, double factor);
 void nav_pan(view_nav *n, double dt);

@@ -253,10 +253,10 @@ S="$TMP/s"
 check "search: first match, count, centred, zoom kept" '.[0].search == {"query":"TASK1.state=RUNNING",
   "regex":false,"count":'"$count"',"index":1,"time":'"$first"',"text":"['"$first"' us] TASK1.state=RUNNING",
   "row":.[0].search.row} and .[0].message == "match 1/'"$count"': ['"$first"' us] TASK1.state=RUNNING" and
-  near(mid(.[0].visible); '"$first"') and near(span(.[0].visible); S) and .[0].history == 1 and
+  centred(.[0].visible; '"$first"') and near(span(.[0].visible); S) and .[0].history == 1 and
   .[0].rows[.[0].search.row] == "TASK1"' "$S"1.json
 check "n: the next match" '.[0].search.index == 2 and .[0].search.time == '"$second"' and
-  near(mid(.[0].visible); '"$second"')' "$S"2.json
+  centred(.[0].visible; '"$second"')' "$S"2.json
 check "N wraps back to the last" '.[0].search.index == '"$count"' and .[0].search.time == '"$last"' and
   (.[0].message | startswith("search wrapped; match '"$count/$count"': ['"$last"' us]"))' "$S"3.json
 check "n wraps forward to the first" '.[0].search.index == 1 and (.[0].message | startswith("search wrapped; match 1/"))' \
