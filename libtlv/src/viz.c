@@ -48,6 +48,7 @@ static void apply_rule(builder *b, viz_rule *r)
             else
                 viz_apply_from_to(b, &r->events[e], tname, target);
         }
+        viz_apply_flows(b, r, tname, target);
     }
     b->cur_event = NULL;
     b->cur_rule = NULL;
@@ -57,8 +58,10 @@ static void apply_rule(builder *b, viz_rule *r)
 
 static void builder_free(builder *b)
 {
-    for (size_t i = 0; i < b->nrules; i++)
+    for (size_t i = 0; i < b->nrules; i++) {
         free(b->rules[i].events);
+        free(b->rules[i].flows);
+    }
     free(b->rules);
     free(b->shapes);
     free(b->ev);
@@ -168,7 +171,7 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
     for (size_t i = 0; i < b.nrules; i++)
         if (!is_skipped(opts, b.rules[i].name)) /* rows were made for it all the same */
             apply_rule(&b, &b.rules[i]);
-    if (viz_finish_shapes(&b) < 0)
+    if (viz_finish_shapes(&b) < 0 || viz_finish_flows(s) < 0)
         st = TLV_ERR_NOMEM;
 done:
     builder_free(&b);

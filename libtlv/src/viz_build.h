@@ -12,6 +12,7 @@
  *   viz_when.c     When instants, and telling their shapes apart later
  *   viz_rows.c     the rows: one per resource, one per untargeted rule
  *   viz_cpu.c      per-CPU mode: processor rows and running bars
+ *   viz_flows.c    "Flows": causal links from one resource to another
  *   viz_shapes.c   the built shapes: output order and the public readers
  */
 #ifndef TLV_VIZ_BUILD_H
@@ -36,12 +37,25 @@ typedef struct event_def {
     long line, col;
 } event_def;
 
+/* A flow of a rule's "Flows" (viz_flows.c): `ev` holds its name, When
+ * pattern and position, so that errors name it as they name events. */
+typedef struct flow_def {
+    event_def ev;
+    const char *display;
+    const char *from, *to;          /* resource references (From: NULL = the event's) */
+    const char *from_cpu, *to_cpu;  /* FromProcessor, ToProcessor, or NULL */
+    const char *condition;          /* or NULL */
+} flow_def;
+
 typedef struct viz_rule {
     const char *name;
     const char *display;
     long type;              /* Target type index, -1 for a rule of its own row */
     event_def *events;
     size_t nevents;
+    flow_def *flows;
+    size_t nflows;
+    int flows_only;         /* no "Shapes": draws no row of its own */
     uint32_t name_id;       /* interned in shapes->names */
     uint32_t row;           /* for rules without Target */
     const char *file;
@@ -105,6 +119,9 @@ typedef struct builder {
     size_t keys_cap;
     uint32_t next_order;
     uint32_t cur_value;        /* value of the event being drawn, or UINT32_MAX */
+    uint32_t cur_events[2];    /* trace event indexes opening and closing it, or
+                                  UINT32_MAX (an initial value, the trace end) */
+    size_t ninit;              /* ev[ninit + i] is the trace's event i */
     buf a, b, err;             /* scratch */
     const viz_rule *cur_rule;
     const event_def *cur_event;
@@ -158,6 +175,8 @@ int viz_expand(builder *b, const subst_ctx *c, const char *text, int escape);
 int viz_condition_holds(builder *b, const subst_ctx *c, const char *key);
 
 /* viz_figures.c */
+/* Notes the events that open and close the shapes drawn next. */
+void viz_set_cur_events(builder *b, const vevent *from, const vevent *to);
 int viz_prims_for(builder *b, const shape_def *sd, const char *const *args, size_t nargs,
                   uint32_t *first, uint32_t *count);
 int viz_store_shape(builder *b, tlv_time from, tlv_time to, uint32_t row, uint32_t prim,
@@ -184,6 +203,14 @@ int viz_add_resource_row(builder *b, size_t res);
 int viz_collect_cpus(builder *b);
 int viz_build_cpu_rows(builder *b);
 void viz_draw_running(builder *b);
+/* The row of the processor whose CPU-attribute value is the interned id v,
+ * or UINT32_MAX (not per-CPU mode, or no such processor). */
+uint32_t viz_cpu_row(const builder *b, uint32_t v);
+
+/* viz_flows.c */
+void viz_read_flows(builder *b, viz_rule *r, const tj_node *flows, const char *file);
+void viz_apply_flows(builder *b, const viz_rule *r, const char *target_name, long target);
+int viz_finish_flows(struct tlv_shapes *s);
 
 /* viz_shapes.c */
 int viz_finish_shapes(builder *b);

@@ -73,6 +73,12 @@ static long cpu_index(const builder *b, uint32_t v)
     return -1;
 }
 
+uint32_t viz_cpu_row(const builder *b, uint32_t v)
+{
+    long c = b->cpu_row ? cpu_index(b, v) : -1;
+    return c >= 0 ? b->cpu_row[c] : UINT32_MAX;
+}
+
 int viz_build_cpu_rows(builder *b)
 {
     const world *w = b->w;
@@ -155,6 +161,7 @@ void viz_draw_running(builder *b)
                 long c = cpu_index(b, v);
                 tlv_time end = e ? e->time : tlv_trace_end(b->t);
                 b->cur_value = open->value;
+                viz_set_cur_events(b, open, e);
                 for (uint32_t i = 0; c >= 0 && i < 2; i++)
                     viz_store_shape(b, open->time, end, b->cpu_row[c], first + i, rule,
                                     event, (uint32_t)r);

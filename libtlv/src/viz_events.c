@@ -34,6 +34,7 @@ int viz_build_events(builder *b)
     for (size_t r = 0; r < w->nres; r++)
         ninit += w->model->types[w->res[r].type].nattrs;
     b->nev = ninit + b->t->nev;
+    b->ninit = ninit;
     b->ev = calloc(b->nev + 1, sizeof *b->ev);
     if (!b->ev)
         return -1;

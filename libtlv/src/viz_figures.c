@@ -65,9 +65,12 @@ int viz_store_shape(builder *b, tlv_time from, tlv_time to, uint32_t row, uint32
                     uint32_t rule, uint32_t event, uint32_t res)
 {
     struct tlv_shapes *s = b->s;
-    if (GROW(s->values, s->values_cap, (size_t)b->next_order + 1) < 0)
+    if (GROW(s->values, s->values_cap, (size_t)b->next_order + 1) < 0 ||
+        GROW(s->events, s->events_cap, 2 * (size_t)b->next_order + 2) < 0)
         return -1;
     s->values[b->next_order] = b->cur_value;
+    s->events[2 * (size_t)b->next_order] = b->cur_events[0];
+    s->events[2 * (size_t)b->next_order + 1] = b->cur_events[1];
     s->nvalues = (size_t)b->next_order + 1;
     shape sh = {from, to, row, prim, rule, event, res, b->next_order++};
     return store_add(s->store, &sh);
@@ -175,6 +178,19 @@ static uint32_t shape_value(builder *b, const vevent *e)
     return id < VALUE_OWN ? id | VALUE_OWN : UINT32_MAX;
 }
 
+static uint32_t trace_index(const builder *b, const vevent *e)
+{
+    if (!e || e->initial)
+        return UINT32_MAX;
+    return (uint32_t)((size_t)(e - b->ev) - b->ninit);
+}
+
+void viz_set_cur_events(builder *b, const vevent *from, const vevent *to)
+{
+    b->cur_events[0] = trace_index(b, from);
+    b->cur_events[1] = trace_index(b, to);
+}
+
 void viz_draw_interval(builder *b, const event_def *d, const subst_ctx *sc, tlv_time from,
                        tlv_time to, long target)
 {
@@ -184,5 +200,6 @@ void viz_draw_interval(builder *b, const event_def *d, const subst_ctx *sc, tlv_
     if (dc.row == UINT32_MAX)
         return;
     b->cur_value = shape_value(b, sc->from);
+    viz_set_cur_events(b, sc->from, sc->is_when ? NULL : sc->to);
     eval_figures(b, d->figures, &dc, 0);
 }

@@ -22,7 +22,7 @@ int viz_add_row(struct tlv_shapes *s, const char *label, const char *resource,
 int viz_type_is_drawn(const builder *b, size_t type)
 {
     for (size_t r = 0; r < b->nrules; r++)
-        if (b->rules[r].type == (long)type)
+        if (b->rules[r].type == (long)type && !b->rules[r].flows_only)
             return 1;
     return 0;
 }
@@ -61,7 +61,7 @@ int viz_build_rows(builder *b)
         }
     }
     for (size_t r = 0; r < b->nrules; r++) {
-        if (b->rules[r].type != -1)
+        if (b->rules[r].type != -1 || b->rules[r].flows_only)
             continue;
         b->rules[r].row = (uint32_t)b->s->nrows;
         const char *label = b->rules[r].display ? b->rules[r].display : b->rules[r].name;

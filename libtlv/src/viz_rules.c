@@ -78,6 +78,7 @@ static void read_rule(builder *b, const tj_node *rn, const char *file)
         r = &b->rules[b->nrules++];
     } else {
         free(r->events);
+        free(r->flows);
     }
     memset(r, 0, sizeof *r);
     r->name = rn->key;
@@ -97,6 +98,13 @@ static void read_rule(builder *b, const tj_node *rn, const char *file)
         }
     }
     const tj_node *evs = tj_get(rn, "Shapes");
+    const tj_node *flows = tj_get(rn, "Flows");
+    if (flows)
+        viz_read_flows(b, r, flows, file);
+    if (!evs && flows) {
+        r->flows_only = 1;
+        return;
+    }
     if (!evs || evs->type != TJ_OBJECT) {
         diags_add(&b->s->diags, TLV_SEV_ERROR, file, rn->key_line, rn->key_col,
                   "rule '%s' has no \"Shapes\" object of events", rn->key);

@@ -143,6 +143,8 @@ void tlv_shapes_free(tlv_shapes *s)
     free(s->order);
     free(s->when_keys);
     free(s->values);
+    free(s->events);
+    free(s->flows);
     free(s->rule_name);
     free(s->rule_display);
     free(s->rule_skipped);
@@ -196,6 +198,9 @@ static void shape_info(const struct tlv_shapes *s, const shape *sh, tlv_shape_in
     out->pen = p->pen_color;
     out->is_when = viz_shape_is_when(s, sh->rule, sh->event);
     uint32_t v = sh->order < s->nvalues ? s->values[sh->order] : UINT32_MAX;
+    const uint32_t *ev = sh->order < s->nvalues ? &s->events[2 * (size_t)sh->order] : NULL;
+    out->from_event = ev && ev[0] != UINT32_MAX ? ev[0] : TLV_NO_EVENT;
+    out->to_event = ev && ev[1] != UINT32_MAX ? ev[1] : TLV_NO_EVENT;
     out->value = v == UINT32_MAX       ? NULL
                  : v & VALUE_OWN ? intern_str(s->joined, v & ~VALUE_OWN)
                                  : intern_str(s->trace->w->values, v);
