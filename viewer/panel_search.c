@@ -361,6 +361,16 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
     cJSON_AddItemToObject(j, "row", row >= 0 ? cJSON_CreateNumber((double)row) : cJSON_CreateNull());
 }
 
+static void note(view_panel *p, view_app *a, view_note what)
+{
+    view_search *s = (view_search *)p;
+    (void)a;
+    if (what == VIEW_NOTE_TRACE_CHANGED) { /* its matches were event indexes of the old events */
+        s->count = 0;
+        s->current = -1;
+    }
+}
+
 static void destroy(view_panel *p)
 {
     free(((view_search *)p)->matches);
@@ -374,6 +384,6 @@ view_panel *search_panel_new(void)
         return NULL;
     s->current = -1;
     s->base = (view_panel){.name = "search", .draw = draw, .key = key, .dump = dump,
-                           .destroy = destroy};
+                           .note = note, .destroy = destroy};
     return &s->base;
 }

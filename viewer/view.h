@@ -15,6 +15,7 @@
  *   view_text.c     UI fonts (fontconfig, SDL_ttf) and cached text textures
  *   view_state.c    the state as JSON: LOG.tlvsession and dump-state
  *   view_load.c     rules, conversion with a progress bar in the window, shapes
+ *   view_live.c     a log read on while it grows; follow mode; reloading
  * The panels (view_panels.h lists their constructors), one file each:
  *   panel_prompt.c  the one-line text prompt above the status line
  *   panel_marker_edit.c  renaming, recolouring, nudging markers; the span to the cursor
@@ -85,6 +86,8 @@ typedef struct view_nav {
 } view_nav;
 
 void nav_init(view_nav *n, double trace_t0, double trace_t1);
+/* The trace grew or was reloaded: new bounds, the view left as it is. */
+void nav_set_trace(view_nav *n, double trace_t0, double trace_t1);
 /* Records the current view in the history before a step of `kind`. */
 void nav_begin(view_nav *n, nav_kind kind);
 /* Sets the range, kept within the zoom limits and overlapping the trace. */
@@ -185,6 +188,28 @@ typedef struct view_areas {
     int row_height;             /* tlv_view.row_height of the main view (0 = fit) */
 } view_areas;
 
+/* The log being read (view_load.c): open while it may still grow. */
+typedef struct view_input {
+    int fd;                     /* -1: closed (read to its end and finished) */
+    int is_file;                /* a regular file (else a FIFO, a pipe, a terminal) */
+    unsigned long long size;    /* a file's size when opened, for the progress bar */
+    unsigned long long offset;  /* bytes read */
+    int eof;                    /* the last read found no more bytes */
+    int line_open;              /* the last byte read did not end a line */
+    double progress_at;         /* when the progress bar was last drawn */
+} view_input;
+
+/* A log read while it grows (view_live.c). */
+typedef struct view_live {
+    view_input in;
+    int pending;                /* bytes pushed that the shapes do not show yet */
+    int had_events;             /* the trace shown had events */
+    double last_data;           /* when bytes last came */
+    double next_build;          /* the earliest time of the next rebuild */
+    double build_cost;          /* seconds the last rebuild took */
+    size_t diags_seen;          /* converter diagnostics printed so far */
+} view_live;
+
 /* ---- rows shown: the model (view_rows.c) ---------------------------------------------------- */
 
 /* Names kept by the rows model (resources, groups, rules). */
@@ -233,6 +258,9 @@ struct view_app {
     int label_need;             /* label column wanted by the rows, at scale 1 */
     int radix;
     const char *time_scale;
+    view_live live;             /* the log, read on while it grows (view_live.c) */
+    int follow;                 /* follow mode: the newest time stays in view */
+    char *opened_input;         /* a log opened with Ctrl+O (a->opts.input points to it) */
     size_t load_errors;         /* conversion and rule problems, reported on stderr */
     char banner[4][200];        /* the first problems, shown in the window */
     int banner_lines, show_banner, show_help;
@@ -285,6 +313,50 @@ struct view_app {
 int view_load(view_app *a);
 /* (Re)builds the shapes, per CPU or not. Returns 0, or -1 (old ones kept). */
 int view_build_shapes(view_app *a, int per_cpu);
+/* The same without a progress screen or repeating rule problems (live logs). */
+int view_refresh_shapes(view_app *a);
+/* Counts the error diagnostics of d from index `from` on, keeping the first
+ * for the window's banner. */
+void view_note_diags(view_app *a, const tlv_diags *d, size_t from);
+/* Loads the rules of a->opts.rules; NULL on errors (printed, and put in the
+ * banner). */
+tlv_rules *view_load_rules(view_app *a);
+/* Opens the log at path ("-": standard input) without blocking on a FIFO
+ * or pipe. Returns 0, or -1 (errno says why). */
+int view_open_input(const char *path, view_input *in);
+/* Reads and pushes into the trace what the log holds now, up to `budget`
+ * bytes; with a non-NULL `a`, draws progress. Returns the bytes read, or -1
+ * on a read error. */
+long view_read_input(view_app *a, view_input *in, tlv_trace *trace, size_t budget);
+void view_close_input(view_input *in);
+/* Converts the log at path with `rules` into a new trace (*out, NULL on
+ * failure), leaving `in` open for more (unless the rules run external
+ * processes, which need the whole log). Returns TLV_OK, TLV_ERR_CONVERT
+ * (loaded with problems), or TLV_ERR_IO / TLV_ERR_USAGE (closed) / NOMEM. */
+tlv_status view_convert(view_app *a, const char *path, tlv_rules *rules, tlv_trace **out,
+                        view_input *in);
+
+/* ---- live logs and reloading (view_live.c) ------------------------------------------------ */
+
+/* Whether the log is still read for new lines. */
+int live_active(const view_app *a);
+/* How long the loop may wait for input before polling the log again. */
+int live_wait_ms(const view_app *a);
+/* Reads what the log gained and shows it (throttled). Returns 1 when the
+ * frame must be redrawn. */
+int live_poll(view_app *a);
+/* "LIVE" (reading a growing log) or "FOLLOW" in the status line, ending at
+ * x `right`, text at y; returns where it begins (right when none). */
+#define LIVE_RGB 0x5A8F5A
+#define LIVE_FOLLOW_RGB 0x1E9E3C
+int live_badge_draw(view_app *a, int right, int y);
+/* The follow key: on, the view jumps to the newest time and stays there. */
+void live_toggle_follow(view_app *a);
+/* F5 / Ctrl+R: rules and log read again, the view kept. Returns 0, or -1
+ * (the last good trace kept; the window says why). */
+int view_reload(view_app *a);
+/* Ctrl+O: another log, with the same rules. Returns 0 or -1 (as above). */
+int view_open_log(view_app *a, const char *path);
 
 /* ---- the frame (view_draw.c) ------------------------------------------------------ */
 
@@ -499,6 +571,7 @@ typedef enum view_note {
     VIEW_NOTE_POINTER,    /* the pointer moved (a->mx, a->my) */
     VIEW_NOTE_OPEN_SHAPE, /* the timeline was double-clicked; a->hover is the shape
                              there (the view is about to centre on it) */
+    VIEW_NOTE_TRACE_CHANGED, /* the trace grew or was reloaded: event indexes are new */
 } view_note;
 
 typedef struct view_panel view_panel;

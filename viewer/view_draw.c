@@ -371,6 +371,7 @@ static const char *const help_lines[] = {
     "F2 or Enter: rename the selected marker    k: recolour it    drag it in the ruler or Shift+[ ]: move it",
     "g: go to a range (START END)    /: search events (text, or /regex/)    n/N: next/previous match",
     "Esc: clear the selection and the search highlight    F12: screenshot    F1 or ?: this help    Ctrl+Q: quit",
+    "live logs: Shift+F follow the newest time (LIVE/FOLLOW in the status line)    F5 or Ctrl+R: reload log and rules",
 };
 
 static void draw_help(view_app *a)
@@ -464,6 +465,7 @@ static void draw_status(view_app *a, const tlv_view *v, const view_areas *ar)
     const char *help = "F1: help";
     int help_x = ar->status.w - view_text_width(a->text, help) - scaled(a, 6);
     view_text_draw(a->text, help, help_x, y, C_DIM);
+    help_x = live_badge_draw(a, help_x, y);
     SDL_Rect clip = {0, ar->status.y, help_x - scaled(a, 12), ar->status.h}; /* not over the help */
     SDL_RenderSetClipRect(r, &clip);
     view_text_draw(a->text, text, scaled(a, 6), y, C_TEXT);

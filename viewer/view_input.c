@@ -79,6 +79,13 @@ static double zoom_anchor(const view_app *a, int prefer_marker)
     return a->nav.t0 / 2 + a->nav.t1 / 2;
 }
 
+/* Where zooming keeps still: in follow mode the newest time, so that it
+ * stays in view. */
+static double zoom_point(const view_app *a, int prefer_marker)
+{
+    return a->follow ? a->nav.trace_t1 : zoom_anchor(a, prefer_marker);
+}
+
 static void set_first_row(view_app *a, int row)
 {
     int top = view_max_first_row(a);
@@ -136,6 +143,18 @@ static void take_screenshot(view_app *a)
     a->shot_path = strdup(path);
 }
 
+/* Keys of live logs and reloading (view_live.c). Returns 1 when `key` was one. */
+static int live_key(view_app *a, SDL_Keycode key, int mods)
+{
+    if (key == SDLK_F5 || (key == SDLK_r && mods == VIEW_MOD_CTRL))
+        view_reload(a);
+    else if (key == SDLK_f && mods == VIEW_MOD_SHIFT)
+        live_toggle_follow(a);
+    else
+        return 0;
+    return 1;
+}
+
 /* Keys that move the view. Returns 1 when `key` was one. */
 static int navigation_key(view_app *a, SDL_Keycode key, int shift)
 {
@@ -150,7 +169,7 @@ static int navigation_key(view_app *a, SDL_Keycode key, int shift)
     case SDLK_DOWN: {
         double f = shift ? ZOOM_KEY_SHIFT : ZOOM_KEY;
         nav_begin(&a->nav, NAV_KEY_ZOOM);
-        nav_zoom(&a->nav, zoom_anchor(a, 1), key == SDLK_UP ? 1 / f : f);
+        nav_zoom(&a->nav, zoom_point(a, 1), key == SDLK_UP ? 1 / f : f);
         return 1;
     }
     case SDLK_f:
@@ -192,7 +211,8 @@ void input_key(view_app *a, SDL_Keycode key, int mods)
         return;
     }
     a->show_help = 0;
-    if (view_panels_key(a, key, mods) || navigation_key(a, key, mods & VIEW_MOD_SHIFT)) {
+    if (live_key(a, key, mods) || view_panels_key(a, key, mods) ||
+        navigation_key(a, key, mods & VIEW_MOD_SHIFT)) {
         view_hover_update(a);
         return;
     }
@@ -238,7 +258,7 @@ void input_wheel(view_app *a, double x, double y, double notches, int mods)
     }
     if (mods & VIEW_MOD_SHIFT) {
         nav_begin(&a->nav, NAV_WHEEL_ZOOM);
-        nav_zoom(&a->nav, zoom_anchor(a, 0), pow(ZOOM_NOTCH, notches));
+        nav_zoom(&a->nav, zoom_point(a, 0), pow(ZOOM_NOTCH, notches));
     } else if (mods & VIEW_MOD_CTRL) {
         nav_begin(&a->nav, NAV_WHEEL_PAN);
         nav_pan(&a->nav, -notches * PAN_NOTCH * (a->nav.t1 - a->nav.t0));

@@ -159,6 +159,9 @@ int state_dump(const view_app *a, const char *path)
     cJSON_AddNumberToObject(o, "history", (double)a->nav.nhistory);
     cJSON_AddNumberToObject(o, "load_errors", (double)a->load_errors);
     cJSON_AddStringToObject(o, "message", a->message);
+    cJSON_AddBoolToObject(o, "follow", a->follow);          /* view_live.c */
+    cJSON_AddBoolToObject(o, "live", live_active(a));
+    cJSON_AddNumberToObject(o, "events", (double)tlv_trace_event_count(a->trace));
     rows_dump_json(a, o);
     view_panels_dump(a, o); /* prompt, search, marker_to_cursor, rows_panel_items, log, ... */
     return write_json(o, path);
