@@ -146,7 +146,8 @@ EOF
 view -r "$RES" --size 1000x600 --script "$TMP/m.txt" "$LOG"
 expect_status 0 "marker script"
 M="$TMP/m"
-check "F2 opens the prompt with the name" '.[0].prompt == {"label":"Rename marker:","text":"M1","caret":2}' "$M"1.json
+check "F2 opens the prompt with the name, selected" '.[0].prompt == {"label":"Rename marker:","text":"M1","caret":2} and
+  .[0].prompt_selection == "M1"' "$M"1.json
 check "rename (UTF-8 backspace) and recolour" '[.[0].markers[] | {name, color}] == [{"name":"Début","color":"1f77b4"}] and
   near(.[0].markers[0].time; at(500)) and
   .[0].prompt == null and .[0].message == "marker Début: colour #1f77b4"' "$M"2.json
