@@ -10,14 +10,16 @@
 #
 # Then: tlv view -r OUT.res OUT.log   (or tlv render / tlv stats; -r linux_calls.res
 # works from anywhere). A program built without -pg shows only its library
-# calls (uftrace --force). The log and OUT.res are written even when the
-# command fails; the script exits with the command's status (2 when uftrace
+# calls (uftrace --force). Extra uftrace record options come from
+# UFTRACE_OPTS, e.g. UFTRACE_OPTS="-t 100us" keeps only calls that took at
+# least 100 us (a make -j2 otherwise records a million library calls).
+# The log and OUT.res are written even when the command fails; the script exits with the command's status (2 when uftrace
 # cannot record). Needs uftrace (Debian: apt-get install uftrace;
 # scripts/setup.sh installs it).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 if [ $# -lt 1 ]; then
-  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 out="$1"
@@ -32,7 +34,8 @@ if [ $# -eq 0 ]; then
   set -- "$tmp/heap"
 fi
 status=0
-uftrace record --force -d "$tmp/uftrace.data" "$@" 2>"$tmp/uftrace.err" || status=$?
+# shellcheck disable=SC2086
+uftrace record --force ${UFTRACE_OPTS:-} -d "$tmp/uftrace.data" "$@" 2>"$tmp/uftrace.err" || status=$?
 if [ ! -d "$tmp/uftrace.data" ]; then
   echo "record_calls.sh: uftrace could not record:" >&2
   cat "$tmp/uftrace.err" >&2
