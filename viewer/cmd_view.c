@@ -68,6 +68,7 @@ static const char view_help[] =
     "\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
+    UNMATCHED_OPTION_HELP
     "      --per-cpu             start with one row per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
     "      --size WxH            window size (default: the session's, or 1280x800)\n"
@@ -334,6 +335,7 @@ int cmd_view(int argc, char **argv)
     markers_clear(&a->markers);
     rows_free(a->rows);
     log_free(a->log);
+    unmatched_end(&a->unmatched, 0);
     search_free(&a->search);
     tlv_shapes_free(a->shapes);
     tlv_trace_free(a->trace);

@@ -262,6 +262,7 @@ typedef struct view_app {
     /* panels */
     struct view_rows *rows;     /* view_rows.c */
     struct view_log *log;       /* view_log.c */
+    unmatched_log unmatched;    /* lines no rule matched (unmatched.c) */
 } view_app;
 
 /* ---- loading (view_load.c) ------------------------------------------------------ */
