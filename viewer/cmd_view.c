@@ -316,6 +316,7 @@ int cmd_view(int argc, char **argv)
         a->markers.selected = -1;
         a->search.current = -1;
         a->live.in.fd = -1;
+        a->breakdown = breakdown_new();
         a->mx = a->my = -1;
         a->rows = rows_new();
         a->log = log_new();
@@ -329,6 +330,7 @@ int cmd_view(int argc, char **argv)
     }
     script_free(a->script);
     view_close_input(&a->live.in);
+    breakdown_free(a->breakdown);
     free(a->opened_input);
     free(a->shot_path);
     markers_clear(&a->markers);

@@ -513,6 +513,7 @@ int view_draw_frame(view_app *a)
     }
     rows_draw_bands(a, &v, &ar);
     draw_selection(a, &v, &ar);
+    range_draw(a, &v, &ar);
     search_draw(a, &v);
     draw_markers(a, &v, &ar);
     marker_span_draw(a, &v, ar.ruler_h);
