@@ -22,6 +22,9 @@ typedef struct attr_def {
     int is_static;       /* AllocationType "Static" */
     int can_group;
     char *deflt;         /* Default as text; NULL when none */
+    int counter;         /* "Counter": true — a quantity over time (tlv/counters.h) */
+    int has_bounds;      /* "Min" and "Max" given: */
+    double lower, upper;
 } attr_def;
 
 typedef struct behavior_def {
