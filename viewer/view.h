@@ -178,6 +178,7 @@ typedef struct view_search {
 typedef struct view_areas {
     SDL_Rect main, macro, status;
     SDL_Rect log;               /* the trace-log panel, between main and macro (h 0: hidden) */
+    SDL_Rect range;             /* the range panel, under the log panel (h 0: hidden) */
     int label_w, ruler_h;       /* of the main view */
     int row_height;             /* tlv_view.row_height of the main view (0 = fit) */
 } view_areas;
@@ -251,6 +252,7 @@ typedef struct view_app {
     int measure_n;              /* points of the two-point measurement (0..2) */
     double measure[2];
     struct view_breakdown *breakdown; /* of the range (view_breakdown.c) */
+    struct breakdown_panel *bdp;      /* its table (panel_breakdown.c) */
     /* pointer */
     double mx, my;              /* pixels */
     int mouse_in;
@@ -547,6 +549,23 @@ void breakdown_dump_json(const view_app *a, struct cJSON *o);
 /* The lines as CSV (a header line, then the lines in `order`, indexes into
  * breakdown_lines, or as they are when NULL); NULL when memory ran out. */
 char *breakdown_csv(const view_app *a, const size_t *order, size_t n);
+
+/* ---- the range panel (panel_breakdown.c) ------------------------------------------------ */
+
+typedef struct breakdown_panel breakdown_panel;
+breakdown_panel *bdp_new(void);
+void bdp_free(breakdown_panel *p);
+/* Its band's height out of `avail` (0 when hidden or without a range). */
+int bdp_height(const view_app *a, int avail);
+void bdp_show(view_app *a, int on);
+void bdp_draw(view_app *a, const SDL_Rect *r);
+/* Input: each returns 1 when it used the event. */
+int bdp_key(view_app *a, SDL_Keycode key, int mods);
+int bdp_press(view_app *a, const SDL_Rect *r, double x, double y, int button);
+int bdp_wheel(view_app *a, const SDL_Rect *r, double x, double y, double notches);
+void bdp_dump_json(const view_app *a, const SDL_Rect *r, struct cJSON *o);
+void bdp_state_json(const view_app *a, struct cJSON *o);
+void bdp_session_read(view_app *a, const struct cJSON *o);
 
 /* ---- bench (view_bench.c) ------------------------------------------------------------- */
 

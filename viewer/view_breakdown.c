@@ -126,10 +126,11 @@ void breakdown_dump_json(const view_app *a, cJSON *o)
     }
 }
 
-/* A CSV field: quoted when it holds a comma, a quote or a line end. */
-static void put_field(char **s, size_t *len, size_t *cap, const char *f)
+/* A CSV field (quoted when it holds a comma, a quote or a line end), or
+ * when `raw` a separator as it is. */
+static void put(char **s, size_t *len, size_t *cap, const char *f, int raw)
 {
-    int quote = strpbrk(f, ",\"\r\n") != NULL;
+    int quote = !raw && strpbrk(f, ",\"\r\n") != NULL;
     size_t need = *len + 2 * strlen(f) + 4;
     if (need > *cap) {
         size_t cap2 = *cap * 2 > need ? *cap * 2 : need;
@@ -143,7 +144,7 @@ static void put_field(char **s, size_t *len, size_t *cap, const char *f)
     if (quote)
         *p++ = '"';
     for (; *f; f++) {
-        if (*f == '"')
+        if (*f == '"' && quote)
             *p++ = '"';
         *p++ = *f;
     }
@@ -164,23 +165,23 @@ char *breakdown_csv(const view_app *a, const size_t *order, size_t n)
     s[0] = '\0';
     const char *head[] = {"row", "rule", "value", "total", "percent", "count", "min", "mean", "max"};
     for (size_t i = 0; i < 9; i++) {
-        put_field(&s, &len, &cap, head[i]);
-        put_field(&s, &len, &cap, i < 8 ? "," : "\n");
+        put(&s, &len, &cap, head[i], 0);
+        put(&s, &len, &cap, i < 8 ? "," : "\n", 1);
     }
     for (size_t k = 0; k < n && k < count; k++) {
         const breakdown_line *x = &l[order ? order[k] : k];
         char num[6][40];
-        snprintf(num[0], sizeof num[0], "%.17g", x->e.total);
+        snprintf(num[0], sizeof num[0], "%.12g", x->e.total);
         snprintf(num[1], sizeof num[1], "%.4f", x->e.share * 100);
         snprintf(num[2], sizeof num[2], "%zu", x->e.count);
-        snprintf(num[3], sizeof num[3], "%.17g", x->e.min);
-        snprintf(num[4], sizeof num[4], "%.17g", x->e.mean);
-        snprintf(num[5], sizeof num[5], "%.17g", x->e.max);
+        snprintf(num[3], sizeof num[3], "%.12g", x->e.min);
+        snprintf(num[4], sizeof num[4], "%.12g", x->e.mean);
+        snprintf(num[5], sizeof num[5], "%.12g", x->e.max);
         const char *fields[] = {x->name, x->e.rule, x->e.value, num[0], num[1],
                                 num[2], num[3], num[4], num[5]};
         for (size_t i = 0; i < 9; i++) {
-            put_field(&s, &len, &cap, fields[i]);
-            put_field(&s, &len, &cap, i < 8 ? "," : "\n");
+            put(&s, &len, &cap, fields[i], 0);
+            put(&s, &len, &cap, i < 8 ? "," : "\n", 1);
         }
     }
     return s;

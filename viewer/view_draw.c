@@ -72,12 +72,14 @@ void view_areas_of(const view_app *a, view_areas *o)
     macro_h = macro_h > h / 4 ? h / 4 : macro_h;
     status_h = status_h > h / 4 ? h / 4 : status_h;
     int log_h = log_height(a, h - macro_h - status_h);
-    int main_h = h - macro_h - status_h - log_h;
+    int range_h = bdp_height(a, h - macro_h - status_h - log_h);
+    int main_h = h - macro_h - status_h - log_h - range_h;
     main_h = main_h < 1 ? 1 : main_h;
     o->main = (SDL_Rect){0, 0, w, main_h};
     o->log = (SDL_Rect){0, main_h, w, log_h};
-    o->macro = (SDL_Rect){0, main_h + log_h, w, macro_h};
-    o->status = (SDL_Rect){0, main_h + log_h + macro_h, w, status_h};
+    o->range = (SDL_Rect){0, main_h + log_h, w, range_h};
+    o->macro = (SDL_Rect){0, main_h + log_h + range_h, w, macro_h};
+    o->status = (SDL_Rect){0, main_h + log_h + range_h + macro_h, w, status_h};
     int label = scaled(a, a->label_need > 0 ? a->label_need : 60);
     o->label_w = label > w / 3 ? w / 3 : label;
     o->ruler_h = scaled(a, RULER_H);
@@ -385,6 +387,8 @@ static const char *const help_lines[] = {
     "F2 or Enter: rename the selected marker    k: recolour it    drag it in the ruler or Shift+[ ]: move it",
     "g: go to a range (START END)    /: search events (text, or /regex/)    n/N: next/previous match",
     "Esc: clear the selection and the search highlight    F12: screenshot    F1 or ?: this help    Ctrl+Q: quit",
+    "Ctrl+drag: select a range: its breakdown per row below (b shows/hides it; click a header to sort; Ctrl+C copies CSV, e saves it)",
+    "z: zoom to the range    Ctrl+click twice: measure the time between two points    Esc: clear range and measurement",
     "live logs: Shift+F follow the newest time (LIVE/FOLLOW in the status line)    F5 or Ctrl+R: reload log and rules",
 };
 
@@ -520,6 +524,7 @@ int view_draw_frame(view_app *a)
     draw_cursor(a, &v, &ar);
     draw_macro(a, &ar);
     log_draw(a, &ar);
+    bdp_draw(a, &ar.range);
     rows_draw_panel(a, &ar);
     draw_status(a, &v, &ar);
     prompt_draw(a, ar.status.y);

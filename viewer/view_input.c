@@ -210,7 +210,7 @@ void input_key(view_app *a, SDL_Keycode key, int mods)
         return;
     }
     a->show_help = 0;
-    if (live_key(a, key, mods) || marker_edit_key(a, key, mods) ||
+    if (live_key(a, key, mods) || bdp_key(a, key, mods) || marker_edit_key(a, key, mods) ||
         navigation_key(a, key, mods & VIEW_MOD_SHIFT)) {
         view_hover_update(a);
         return;
@@ -274,7 +274,10 @@ void input_wheel(view_app *a, double x, double y, double notches, int mods)
     a->mx = x;
     a->my = y;
     a->mouse_in = 1;
-    if (rows_wheel(a, x, y, notches) || log_wheel(a, x, y, notches)) {
+    view_areas ar;
+    view_areas_of(a, &ar);
+    if (rows_wheel(a, x, y, notches) || log_wheel(a, x, y, notches) ||
+        bdp_wheel(a, &ar.range, x, y, notches)) {
         view_dirty(a);
         return;
     }
@@ -342,7 +345,10 @@ static void press(view_app *a, double x, double y, int button, int mods, int cli
     a->drag_moved = 0;
     a->drag_recorded = 0;
     a->drag_y = y;
-    if (rows_press(a, x, y, button) || log_press(a, x, y, button, clicks))
+    view_areas ar;
+    view_areas_of(a, &ar);
+    if (rows_press(a, x, y, button) || log_press(a, x, y, button, clicks) ||
+        bdp_press(a, &ar.range, x, y, button))
         return;
     if (button == SDL_BUTTON_LEFT && over_macro(a, x, y)) {
         macro_press(a, x);
@@ -386,6 +392,7 @@ static void release(view_app *a, double x)
         a->has_sel = 0; /* a right click clears the selection */
     } else if (d == DRAG_RANGE && a->drag_moved) {
         range_set(a, a->range0, a->range1);
+        bdp_show(a, a->has_range);
         if (a->has_range) {
             char t[64];
             view_message(a, "range %s: z zooms to it",

@@ -88,18 +88,18 @@ static void draw_span(view_app *a, const tlv_view *v, const view_areas *ar, doub
     if (tint)
         view_fill(a, cx0, top, cx1 - cx0 + 1, v->height - top, c, 28);
     if (x0 >= left)
-        view_fill(a, x0, top, 1, v->height - top, c, 230);
+        view_fill(a, x0, top, 1, v->height - top, c, 255);
     if (x1 <= right)
-        view_fill(a, x1, top, 1, v->height - top, c, 230);
+        view_fill(a, x1, top, 1, v->height - top, c, 255);
     int bar = scaled(a, 4);
-    view_fill(a, cx0, top - bar, cx1 - cx0 + 1, bar, c, 230);
+    view_fill(a, cx0, top - bar, cx1 - cx0 + 1, bar, c, 255);
     char d[64], text[96];
     snprintf(text, sizeof text, "%s%s", prefix, view_time_text(a, t1 - t0, 0, d, sizeof d));
     int tw = view_text_width(a->text, text) + scaled(a, 6), th = view_text_height(a->text);
     int x = (cx0 + cx1 - tw) / 2;
     x = x < left ? left : x + tw > right ? right - tw : x;
     /* The range's length in the ruler, the measurement's just below it. */
-    view_label(a, text, x, below ? top + scaled(a, 2) : top - bar - th, 0xFFFFFF, c, 235);
+    view_label(a, text, x, below ? top + scaled(a, 2) : top - bar - th, 0xFFFFFF, c, 255);
 }
 
 void range_draw(view_app *a, const tlv_view *v, const view_areas *ar)
@@ -108,7 +108,7 @@ void range_draw(view_app *a, const tlv_view *v, const view_areas *ar)
         draw_span(a, v, ar, a->range0, a->range1, C_RANGE, 1, "", 0);
     if (a->measure_n == 1)
         view_fill(a, time_x(v, a->measure[0]), ar->ruler_h, 1, v->height - ar->ruler_h,
-                  C_MEASURE, 230);
+                  C_MEASURE, 255);
     else if (a->measure_n == 2)
         draw_span(a, v, ar, fmin(a->measure[0], a->measure[1]),
                   fmax(a->measure[0], a->measure[1]), C_MEASURE, 0, "\xce\x94t ", 1);

@@ -55,6 +55,7 @@ static cJSON *common_json(const view_app *a)
     cJSON_AddItemToObject(o, "markers", markers_json(&a->markers));
     rows_state_json(a, o);
     log_state_json(a, o);
+    bdp_state_json(a, o);
     return o;
 }
 
@@ -210,6 +211,9 @@ int state_dump(const view_app *a, const char *path)
     cJSON_AddNumberToObject(o, "events", (double)tlv_trace_event_count(a->trace));
     rows_dump_json(a, o);
     log_dump_json(a, o);
+    view_areas ar;
+    view_areas_of(a, &ar);
+    bdp_dump_json(a, &ar.range, o);
     return write_json(o, path);
 }
 
@@ -314,6 +318,7 @@ void session_apply_panels(view_app *a, const view_session *s)
         return;
     rows_session_read(a, s->doc);
     log_session_read(a, s->doc);
+    bdp_session_read(a, s->doc);
 }
 
 void session_free(view_session *s)
