@@ -7,6 +7,7 @@
  * exit. The parts live in view_*.c (see view.h).
  */
 #include "view.h"
+#include "view_panels.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -315,6 +316,19 @@ static int view_main(view_app *a, view_session *sess)
     return a->exit_code;
 }
 
+/* The panels, in the order they see input (view_panels.h). */
+static void add_panels(view_app *a)
+{
+    view_add_panel(a, prompt_panel_new());
+    view_add_panel(a, marker_edit_panel_new());
+    view_add_panel(a, goto_panel_new());
+    view_add_panel(a, search_panel_new());
+    view_add_panel(a, rows_panel_new());
+    view_add_panel(a, log_panel_new());
+    view_add_panel(a, tooltip_panel_new());
+    view_add_panel(a, breakdown_panel_new());
+}
+
 int cmd_view(int argc, char **argv)
 {
     view_app *a = calloc(1, sizeof *a);
@@ -323,13 +337,10 @@ int cmd_view(int argc, char **argv)
     int rc = EXIT_USAGE;
     if (parse_view_args(&a->opts, argc, argv) == 0) {
         a->markers.selected = -1;
-        a->search.current = -1;
         a->live.in.fd = -1;
         a->breakdown = breakdown_new();
-        a->bdp = bdp_new();
         a->mx = a->my = -1;
-        a->rows = rows_new();
-        a->log = log_new();
+        add_panels(a);
         char *path = default_session_path(&a->opts);
         a->session_path = path;
         view_session sess;
@@ -341,13 +352,11 @@ int cmd_view(int argc, char **argv)
     script_free(a->script);
     view_close_input(&a->live.in);
     breakdown_free(a->breakdown);
-    bdp_free(a->bdp);
     free(a->opened_input);
     free(a->shot_path);
     markers_clear(&a->markers);
-    rows_free(a->rows);
-    log_free(a->log);
-    search_free(&a->search);
+    rows_free(&a->rows);
+    view_free_panels(a);
     tlv_shapes_free(a->shapes);
     tlv_trace_free(a->trace);
     tlv_rules_free(a->rules);

@@ -8,6 +8,7 @@
  * clipboard and e saves it as LOG-range-N.csv; its x button closes it.
  */
 #include "view.h"
+#include "view_panels.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -33,8 +34,10 @@ static const char *const col_titles[NCOLS] = {"Row", "Value", "Total", "% of ran
 /* Where each column starts, in thousandths of the band's width. */
 static const int col_at[NCOLS] = {0, 200, 440, 540, 680, 740, 820, 900};
 
-struct breakdown_panel {
-    int shown;
+typedef struct breakdown_panel {
+    view_panel base;            /* first: the hooks get &base */
+    int shown;                  /* not closed (it shows while there is a range) */
+    unsigned seen_range;        /* a->range_gen last seen: a new range opens it */
     int sort_col, descending;   /* COL_ROW ascending: rows top to bottom */
     size_t first;               /* the top line */
     size_t *order;              /* lines in the order shown */
@@ -43,20 +46,11 @@ struct breakdown_panel {
     int sorted_col, sorted_desc;
     unsigned csv_count;
     char *copied;               /* the last text copied, for dump-state */
-};
+} breakdown_panel;
 
-breakdown_panel *bdp_new(void)
+static void destroy(view_panel *base)
 {
-    breakdown_panel *p = calloc(1, sizeof *p);
-    if (p)
-        p->sort_col = COL_ROW;
-    return p;
-}
-
-void bdp_free(breakdown_panel *p)
-{
-    if (!p)
-        return;
+    breakdown_panel *p = (breakdown_panel *)base;
     free(p->order);
     free(p->copied);
     free(p);
@@ -66,20 +60,28 @@ static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale
 
 static int line_height(const view_app *a) { return view_text_height(a->text) + scaled(a, 3); }
 
-static int shown(const view_app *a) { return a->bdp && a->bdp->shown && a->has_range; }
-
-int bdp_height(const view_app *a, int avail)
+/* Shown while there is a range and it was not closed; a new range opens it. */
+static int shown(breakdown_panel *p, const view_app *a)
 {
-    if (!shown(a))
+    if (p->seen_range != a->range_gen) {
+        p->seen_range = a->range_gen;
+        p->shown = p->shown || a->has_range;
+        p->first = 0;
+    }
+    return p->shown && a->has_range;
+}
+
+static int strip_height(view_panel *base, const view_app *a, int avail)
+{
+    if (!shown((breakdown_panel *)base, a))
         return 0;
     int h = PANEL_LINES * line_height(a) + scaled(a, 6);
     return h > avail * 2 / 5 ? avail * 2 / 5 : h;
 }
 
-void bdp_show(view_app *a, int on)
+static void show(breakdown_panel *p, view_app *a, int on)
 {
-    if (a->bdp)
-        a->bdp->shown = on;
+    p->shown = on;
     view_dirty(a);
 }
 
@@ -197,10 +199,9 @@ static void format_cell(const view_app *a, const breakdown_line *l, int col, cha
     }
 }
 
-void bdp_draw(view_app *a, const SDL_Rect *r)
+static void draw_table(breakdown_panel *p, view_app *a, const SDL_Rect *r)
 {
-    breakdown_panel *p = a->bdp;
-    if (!shown(a) || r->h <= 0)
+    if (!shown(p, a) || r->h <= 0)
         return;
     int lh = line_height(a), right = r->x + r->w;
     view_fill(a, r->x, r->y, r->w, r->h, C_BG, 255);
@@ -261,9 +262,8 @@ void bdp_draw(view_app *a, const SDL_Rect *r)
 
 /* ---- input ------------------------------------------------------------------------- */
 
-static void copy_csv(view_app *a)
+static void copy_csv(breakdown_panel *p, view_app *a)
 {
-    breakdown_panel *p = a->bdp;
     size_t n;
     const size_t *order = ordered(a, p, &n);
     char *csv = breakdown_csv(a, order, n);
@@ -277,9 +277,8 @@ static void copy_csv(view_app *a)
     p->copied = csv;
 }
 
-static void save_csv(view_app *a)
+static void save_csv(breakdown_panel *p, view_app *a)
 {
-    breakdown_panel *p = a->bdp;
     size_t n;
     const size_t *order = ordered(a, p, &n);
     char *csv = breakdown_csv(a, order, n);
@@ -298,20 +297,21 @@ static void save_csv(view_app *a)
     free(csv);
 }
 
-int bdp_key(view_app *a, SDL_Keycode key, int mods)
+static int key(view_panel *base, view_app *a, SDL_Keycode key, int mods)
 {
+    breakdown_panel *p = (breakdown_panel *)base;
     if (key == SDLK_b && !mods) {
         if (!a->has_range)
             view_message(a, "no range: Ctrl+drag on the timeline selects one");
-        bdp_show(a, !a->bdp->shown);
+        show(p, a, !p->shown);
         return 1;
     }
-    if (!shown(a))
+    if (!shown(p, a))
         return 0;
     if (key == SDLK_c && mods == VIEW_MOD_CTRL)
-        copy_csv(a);
+        copy_csv(p, a);
     else if (key == SDLK_e && !mods)
-        save_csv(a);
+        save_csv(p, a);
     else
         return 0;
     return 1;
@@ -322,14 +322,23 @@ static int inside(const SDL_Rect *r, double x, double y)
     return x >= r->x && x < r->x + r->w && y >= r->y && y < r->y + r->h;
 }
 
-int bdp_press(view_app *a, const SDL_Rect *r, double x, double y, int button)
+static const SDL_Rect *area(const breakdown_panel *p, const view_app *a, view_areas *ar)
 {
-    breakdown_panel *p = a->bdp;
-    if (!shown(a) || !inside(r, x, y))
+    view_areas_of(a, ar);
+    return view_panel_area(ar, &p->base);
+}
+
+static int press(view_panel *base, view_app *a, double x, double y, int button, int clicks)
+{
+    breakdown_panel *p = (breakdown_panel *)base;
+    view_areas ar;
+    const SDL_Rect *r = area(p, a, &ar);
+    (void)clicks;
+    if (!shown(p, a) || !inside(r, x, y))
         return 0;
     SDL_Rect cb = close_box(a, r);
     if (button == SDL_BUTTON_LEFT && inside(&cb, x, y)) {
-        bdp_show(a, 0);
+        show(p, a, 0);
         return 1;
     }
     int hy = header_y(a, r);
@@ -351,10 +360,12 @@ int bdp_press(view_app *a, const SDL_Rect *r, double x, double y, int button)
     return 1;
 }
 
-int bdp_wheel(view_app *a, const SDL_Rect *r, double x, double y, double notches)
+static int wheel(view_panel *base, view_app *a, double x, double y, double notches)
 {
-    breakdown_panel *p = a->bdp;
-    if (!shown(a) || !inside(r, x, y))
+    breakdown_panel *p = (breakdown_panel *)base;
+    view_areas ar;
+    const SDL_Rect *r = area(p, a, &ar);
+    if (!shown(p, a) || !inside(r, x, y))
         return 0;
     long first = (long)p->first - (long)lround(notches * WHEEL_LINES);
     p->first = first < 0 ? 0 : (size_t)first; /* the end is kept when drawing */
@@ -364,16 +375,18 @@ int bdp_wheel(view_app *a, const SDL_Rect *r, double x, double y, double notches
 
 /* ---- JSON -------------------------------------------------------------------------- */
 
-void bdp_dump_json(const view_app *a, const SDL_Rect *r, cJSON *o)
+static void dump(view_panel *base, const view_app *a, cJSON *o)
 {
-    breakdown_panel *p = a->bdp;
+    breakdown_panel *p = (breakdown_panel *)base;
+    view_areas ar;
+    const SDL_Rect *r = area(p, a, &ar);
     cJSON *j = cJSON_AddObjectToObject(o, "range_panel");
-    cJSON_AddBoolToObject(j, "shown", shown(a));
+    cJSON_AddBoolToObject(j, "shown", shown(p, a));
     cJSON_AddStringToObject(j, "sort", col_names[p->sort_col]);
     cJSON_AddBoolToObject(j, "descending", p->descending);
     if (p->copied)
         cJSON_AddStringToObject(j, "copied", p->copied);
-    if (!shown(a))
+    if (!shown(p, a))
         return;
     double k = a->px_w > 0 ? (double)a->win_w / a->px_w : 1; /* pixels to window coordinates */
     cJSON *cols = cJSON_AddObjectToObject(j, "headers");
@@ -401,14 +414,29 @@ void bdp_dump_json(const view_app *a, const SDL_Rect *r, cJSON *o)
     }
 }
 
-void bdp_state_json(const view_app *a, cJSON *o)
+static void draw(view_panel *base, view_app *a, view_layer layer, const tlv_view *v,
+                 const view_areas *ar)
 {
-    cJSON_AddBoolToObject(o, "range_panel", a->bdp && a->bdp->shown);
+    (void)v;
+    if (layer == VIEW_LAYER_PANEL)
+        draw_table((breakdown_panel *)base, a, view_panel_area(ar, base));
 }
 
-void bdp_session_read(view_app *a, const cJSON *o)
+static int covers(view_panel *base, const view_app *a, double x, double y)
 {
-    const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "range_panel");
-    if (a->bdp && cJSON_IsBool(s))
-        a->bdp->shown = cJSON_IsTrue(s);
+    breakdown_panel *p = (breakdown_panel *)base;
+    view_areas ar;
+    return shown(p, a) && inside(area(p, a, &ar), x, y);
+}
+
+view_panel *breakdown_panel_new(void)
+{
+    breakdown_panel *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->sort_col = COL_ROW;
+    p->base = (view_panel){.name = "range", .draw = draw, .key = key, .press = press,
+                           .wheel = wheel, .covers = covers, .strip_height = strip_height,
+                           .dump = dump, .destroy = destroy};
+    return &p->base;
 }

@@ -90,12 +90,6 @@ const breakdown_line *breakdown_lines(const view_app *a, size_t *count)
 
 view_breakdown *breakdown_new(void) { return calloc(1, sizeof(view_breakdown)); }
 
-void breakdown_invalidate(view_app *a)
-{
-    if (a->breakdown)
-        a->breakdown->valid = 0;
-}
-
 void breakdown_dump_json(const view_app *a, cJSON *o)
 {
     size_t n;

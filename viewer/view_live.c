@@ -25,8 +25,7 @@
 /* What depends on event indexes or shapes starts again from the new trace. */
 static void trace_changed(view_app *a)
 {
-    a->search.count = 0; /* its matches were event indexes of the old events */
-    a->search.current = -1;
+    view_panels_note(a, VIEW_NOTE_TRACE_CHANGED); /* the search's matches were old indexes */
     a->hover.valid = 0;
 }
 
