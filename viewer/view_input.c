@@ -548,7 +548,6 @@ void input_motion(view_app *a, double x, double y)
             a->drag_moved = 1;
             if (a->drag != DRAG_SELECT && a->drag != DRAG_RANGE && a->drag != DRAG_MARKER &&
                 a->drag != DRAG_LABEL_EDGE && !a->drag_recorded)
-                !a->drag_recorded)
                 nav_begin(&a->nav, NAV_JUMP); /* one history step per drag */
         }
     }
