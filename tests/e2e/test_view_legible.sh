@@ -8,7 +8,7 @@
 # the row height (Ctrl+wheel, Ctrl+Up) are kept in the session, and a cut
 # row name shows whole under the pointer; t changes the ruler's time axis;
 # a log no rule matched says so in the window; a per-CPU rebuild draws over
-# the old view; closing the window while loading exits 0.
+# the old view; closing the window while loading exits 0; L shows a legend.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/view_lib.sh"
 
@@ -212,5 +212,21 @@ if [ -f "$TMP/q.json" ]; then
 else
   expect_status 0 "closing the window while loading"
 fi
+
+# ---- L: the legend of the colours in view ---------------------------------------------------
+cat >"$TMP/g.txt" <<EOF
+dump-state $TMP/g0.json
+key shift+l
+dump-state $TMP/g1.json
+key l
+dump-state $TMP/g2.json
+EOF
+view -r "$RES" --no-session --size 1280x800 --script "$TMP/g.txt" "$LOG"
+expect_status 0 "legend script"
+check "L shows the legend: rule, value and colour" '.[0].legend == null and
+  ([.[1].legend[] | select(.rule == "Task state" and .value == "RUNNING" and .color == "33cc33")] | length) == 1 and
+  ([.[1].legend[] | select(.rule == "Task state" and .value == "WAITING")] | length) == 1' \
+  "$TMP/g0.json" "$TMP/g1.json"
+check "plain l is still the log panel" '.[0].legend != null and .[0].log.shown' "$TMP/g2.json"
 
 finish
