@@ -81,6 +81,10 @@ struct tlv_converter {
     buf text;       /* a line whose non-text bytes were read as U+FFFD */
     uint64_t nontext_lines; /* lines that had such bytes */
     int dropping;   /* LINE_TOO_LONG, LINE_NO_MEMORY: the unfinished line is given up */
+    tlv_unmatched_fn unmatched;  /* told each non-blank line no rule matched */
+    void *unmatched_user;
+    uint64_t *rule_matches;      /* per conversion rule: lines it matched */
+    last_error lasterr; /* tlv_converter_last_error */
 };
 
 tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
@@ -100,12 +104,13 @@ tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
     }
     c->md = pcre2_match_data_create(maxgroups + 1, NULL);
     c->candidate = calloc(rules->nrules + 1, 1);
+    c->rule_matches = calloc(rules->nrules + 1, sizeof *c->rule_matches);
     c->first_looks_std = -1;
     c->memo = macro_memo_new();
     c->events = evcache_new(); /* optional: without it every text is parsed */
     c->script_timeout_ms = 60000;
     c->mctx = pcre2_match_context_create(NULL);
-    if (!c->md || !c->mctx || !c->candidate || !c->memo ||
+    if (!c->md || !c->mctx || !c->candidate || !c->rule_matches || !c->memo ||
         world_init(&c->w, &rules->model, &rules->dyn, rules->radix) < 0) {
         tlv_converter_free(c);
         *out = NULL;
@@ -138,6 +143,7 @@ void tlv_converter_free(tlv_converter *c)
     buf_free(&c->condtext);
     free(c->targets.items);
     free(c->candidate);
+    free(c->rule_matches);
     macro_memo_free(c->memo);
     evcache_free(c->events);
     buf_free(&c->script_input);
@@ -167,6 +173,8 @@ void converter_set_sink(tlv_converter *c, tlv_event_fn fn, void *user)
 
 const tlv_diags *tlv_converter_diags(const tlv_converter *c) { return &c->diags; }
 
+const char *tlv_converter_last_error(const tlv_converter *c) { return c ? c->lasterr.text : ""; }
+
 void tlv_converter_stats(const tlv_converter *c, tlv_convert_stats *out) { *out = c->stats; }
 
 /* Records a problem of the current line (col 0: the whole line), naming the
@@ -184,6 +192,17 @@ static void line_diag(tlv_converter *c, tlv_severity sev, long col, const char *
                   "rule \"%s\": %s", c->rule->regex, why);
     else
         diags_add(&c->diags, sev, c->source, (long)c->stats.lines_read, col, "%s", why);
+    if (sev == TLV_SEV_ERROR) /* the failing push's message, even past the kept diagnostics */
+        last_error_set(&c->lasterr, TLV_ERR_CONVERT, "%s:%llu: %s%s%s%s", c->source ? c->source : "<input>",
+                       (unsigned long long)c->stats.lines_read, c->rule ? "rule \"" : "",
+                       c->rule ? c->rule->regex : "", c->rule ? "\": " : "", why);
+}
+
+/* Input pushed after the event function stopped the conversion. */
+static tlv_status refuse_stopped(tlv_converter *c)
+{
+    return last_error_set(&c->lasterr, TLV_ERR_USAGE,
+                          "the event function stopped the conversion; no more input is taken");
 }
 
 /* A conversion error for the current line: "rule "REGEX": why". */
@@ -197,6 +216,9 @@ static int deliver(tlv_converter *c, const rt_resource *r, const tlv_event *prot
     ev.seq = c->stats.events++;
     if ((c->fn && c->fn(c->user, &ev) != 0) || (c->sink && c->sink(c->sink_user, &ev) != 0)) {
         c->stopped = 1;
+        last_error_set(&c->lasterr, TLV_ERR_USAGE,
+                       "the event function stopped the conversion at input line %llu",
+                       (unsigned long long)ev.input_line);
         return -1;
     }
     return 0;
@@ -455,6 +477,8 @@ static tlv_status convert_raw_line(tlv_converter *c, const char *line, size_t le
         if (n == 0)
             continue;
         c->rule = r;
+        if (n > 0)
+            c->rule_matches[i]++;
         if (n < 0) {
             char msg[200];
             pcre2_get_error_message(n, (PCRE2_UCHAR *)msg, sizeof msg);
@@ -475,6 +499,8 @@ static tlv_status convert_raw_line(tlv_converter *c, const char *line, size_t le
     }
     c->rule = NULL;
     c->stats.lines_matched += matched;
+    if (!matched && c->unmatched && !is_blank(line, len))
+        c->unmatched(c->unmatched_user, c->stats.lines_read, line, len);
     return TLV_OK;
 }
 
@@ -530,7 +556,7 @@ static int reads_standard_form(const tlv_converter *c)
 tlv_status tlv_converter_push_line(tlv_converter *c, const char *line, size_t len)
 {
     if (c->stopped)
-        return TLV_ERR_USAGE;
+        return refuse_stopped(c);
     if (len && line[len - 1] == '\r')
         len--;
     c->stats.lines_read++;
@@ -586,7 +612,7 @@ static void hold(tlv_converter *c, const char *s, size_t n)
 static tlv_status drop_line(tlv_converter *c)
 {
     if (c->stopped)
-        return TLV_ERR_USAGE;
+        return refuse_stopped(c);
     char why[80];
     if (c->dropping == LINE_TOO_LONG)
         snprintf(why, sizeof why, "the line is longer than %zu MB; skipped", MAX_LINE >> 20);
@@ -720,7 +746,11 @@ tlv_status tlv_converter_finish(tlv_converter *c)
     run_scripts(c);
     if (c->stopped)
         return TLV_ERR_USAGE;
-    return c->diags.errors ? TLV_ERR_CONVERT : TLV_OK;
+    if (!c->diags.errors)
+        return TLV_OK;
+    return last_error_set(&c->lasterr, TLV_ERR_CONVERT,
+                          "the conversion had %zu error%s (tlv_converter_diags lists them)",
+                          c->diags.errors, c->diags.errors == 1 ? "" : "s");
 }
 
 tlv_status tlv_converter_attr_at(tlv_converter *c, const char *resource, const char *attr,
@@ -728,11 +758,11 @@ tlv_status tlv_converter_attr_at(tlv_converter *c, const char *resource, const c
 {
     long ri = world_find(&c->w, resource, strlen(resource));
     if (ri < 0)
-        return TLV_ERR_USAGE;
+        return model_err_no_resource(&c->lasterr, "tlv_converter_attr_at", resource);
     const res_type *t = &c->w.model->types[c->w.res[ri].type];
     long ai = model_attr_index(t, attr, strlen(attr));
     if (ai < 0)
-        return TLV_ERR_USAGE;
+        return model_err_no_attribute(&c->lasterr, "tlv_converter_attr_at", resource, t, attr);
     *value = intern_str(c->w.values, world_attr(&c->w, (size_t)ri, (size_t)ai, at, SEQ_ALL));
     return TLV_OK;
 }
@@ -752,5 +782,16 @@ size_t tlv_event_format(const tlv_event *ev, int radix, char *out, size_t size)
 }
 
 void converter_set_fast_paths(tlv_converter *c, int on) { c->slow = !on; }
+
+void tlv_converter_set_unmatched_fn(tlv_converter *c, tlv_unmatched_fn fn, void *user)
+{
+    c->unmatched = fn;
+    c->unmatched_user = user;
+}
+
+uint64_t tlv_converter_rule_matches(const tlv_converter *c, size_t i)
+{
+    return i < c->rules->nrules ? c->rule_matches[i] : 0;
+}
 
 void tlv_converter_set_standard_form(tlv_converter *c, int on) { c->std_input = on != 0; }

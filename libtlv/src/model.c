@@ -10,6 +10,7 @@
 
 #include "buf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -524,4 +525,21 @@ void model_assign_colors(model *m)
         if (!m->res[i].has_color)
             m->res[i].color = model_next_palette_color(m, &k);
     m->palette_used = k; /* resources created on first use go on from here */
+}
+
+tlv_status model_err_no_resource(last_error *e, const char *fn, const char *resource)
+{
+    return last_error_set(e, TLV_ERR_USAGE, "%s: no resource '%s' in the trace", fn, resource);
+}
+
+tlv_status model_err_no_attribute(last_error *e, const char *fn, const char *resource,
+                                  const res_type *t, const char *attr)
+{
+    char names[256] = "";
+    size_t n = 0;
+    for (size_t i = 0; i < t->nattrs && n < sizeof names; i++)
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", t->attrs[i].name);
+    return last_error_set(e, TLV_ERR_USAGE, "%s: resource '%s' (type %s) has no attribute '%s' (%s%s)",
+                          fn, resource, t->name, attr, t->nattrs ? "it has: " : "it has none",
+                          names);
 }
