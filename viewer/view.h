@@ -485,6 +485,9 @@ int view_bench(view_app *a);
 char *view_time_text(const view_app *a, double t, double step, char *buf, size_t size);
 /* Shows a short message in the status line until the next one. */
 void view_message(view_app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Makes room for `need` elements of `size` bytes in *p (capacity *cap,
+ * doubled as needed). Returns 0, or -1 when memory ran out (*p unchanged). */
+int view_grow(void **p, size_t *cap, size_t need, size_t size);
 /* Marks the frame for redrawing. */
 static inline void view_dirty(view_app *a) { a->dirty = 1; }
 
