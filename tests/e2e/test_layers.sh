@@ -22,11 +22,12 @@ printf '#include "model.h"\n#include "world.h"\n#include <stdio.h>\n' >"$T/libtl
 printf '#include "world.h"\n\n#include "macro.h"\n#include "model.h"\n' >"$T/libtlv/src/world.c"
 printf '#include "buf.h"\n' >"$T/libtlv/src/world.h"
 printf '#include "tlv/tlv.h"\n' >"$T/libtlv/src/newthing.c"
-# viewer: a panel that includes the panel list and exports a helper; one
-# that is right; the core including the panel list.
+# viewer: a panel that includes another panel and exports a helper; one
+# that is right (view.h, and view_panels.h for its constructor's
+# declaration); the core including the panel list.
 cat >"$T/viewer/panel_bad.c" <<'EOF'
 #include "view.h"
-#include "view_panels.h"
+#include "panel_good.c"
 
 #include <stdlib.h>
 
@@ -42,6 +43,7 @@ view_panel *bad_panel_new(void)
 EOF
 cat >"$T/viewer/panel_good.c" <<'EOF'
 #include "view.h"
+#include "view_panels.h"
 
 static int key(view_panel *p, view_app *a, SDL_Keycode key, int mods);
 
@@ -62,7 +64,7 @@ run bash "$CHECK" "$T"
 expect_status 1 "a tree with bad includes"
 cat >"$TMP/expected" <<'EOF'
 libtlv/src/model.c:2: includes world.h (layer world) from layer model: a lower layer must not include a higher one
-viewer/panel_bad.c:2: includes view_panels.h: a panel depends on the core (view.h) only, never on another panel
+viewer/panel_bad.c:2: includes panel_good.c: a panel depends on the core (view.h) only, never on another panel
 viewer/panel_bad.c:6: defines bad_helper() for other files: a panel exports only its constructor (NAME_panel_new)
 viewer/view_draw.c:2: includes view_panels.h: the viewer's core knows no panel (cmd_view.c registers them)
 EOF
@@ -76,7 +78,7 @@ expect_line "$TMP/err" \
 
 # ---- the same tree, put right --------------------------------------------------------------
 printf '#include "model.h"\n#include <stdio.h>\n' >"$T/libtlv/src/model.c"
-sed -i '/view_panels.h/d; /^int bad_helper/,/^}/d' "$T/viewer/panel_bad.c"
+sed -i '/panel_good.c/d; /^int bad_helper/,/^}/d' "$T/viewer/panel_bad.c"
 printf '#include "view.h"\n' >"$T/viewer/view_draw.c"
 run bash "$CHECK" "$T"
 expect_status 0 "the tree put right"
