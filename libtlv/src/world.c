@@ -88,7 +88,7 @@ uint32_t world_decl_attr_last(const world *w, size_t res, int group)
     const rt_resource *r = &w->res[res];
     if (!r->decl)
         return UINT32_MAX;
-    const dyn_decl *y = &w->model->dyn[r->decl - 1];
+    const dyn_decl *y = &w->dyn->v[r->decl - 1];
     long a = group ? y->group_attr : y->label_attr;
     if (a < 0)
         return UINT32_MAX;
@@ -106,10 +106,10 @@ long world_create(world *w, const char *name, size_t n)
 {
     const model *m = w->model;
     pcre2_match_data *md = NULL;
-    long di = m->ndyn ? model_dynamic_match(m, name, n, &md) : -1;
+    long di = w->dyn->n ? dyn_match(w->dyn, name, n, &md) : -1;
     if (di < 0)
         return -1;
-    const dyn_decl *y = &m->dyn[di];
+    const dyn_decl *y = &w->dyn->v[di];
     size_t na = m->types[y->type].nattrs;
     const char **init = calloc(na + 1, sizeof *init);
     long ri = -2;
@@ -133,10 +133,11 @@ long world_create(world *w, const char *name, size_t n)
     return ri;
 }
 
-int world_init(world *w, const model *m, int radix)
+int world_init(world *w, const model *m, const dyn_table *dyn, int radix)
 {
     memset(w, 0, sizeof *w);
     w->model = m;
+    w->dyn = dyn;
     w->radix = radix;
     w->values = intern_new();
     w->names = intern_new();
