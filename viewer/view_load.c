@@ -202,7 +202,8 @@ static int build_shapes(view_app *a, int per_cpu, int show)
 {
     if (show)
         view_draw_progress(a, per_cpu ? "Building per-CPU rows" : "Building shapes", -1);
-    tlv_shapes_options o = {per_cpu ? a->opts.cpu_attribute : NULL, NULL, NULL, NULL, 0};
+    tlv_shapes_options o = TLV_SHAPES_OPTIONS_INIT;
+    o.cpu_attribute = per_cpu ? a->opts.cpu_attribute : NULL;
     rows_skip_rules(a, &o.skip_rules, &o.n_skip_rules); /* hidden rules */
     tlv_shapes *s = NULL;
     tlv_shapes_build(a->trace, &o, &s);
