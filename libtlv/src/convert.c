@@ -81,6 +81,9 @@ struct tlv_converter {
     buf text;       /* a line whose non-text bytes were read as U+FFFD */
     uint64_t nontext_lines; /* lines that had such bytes */
     int dropping;   /* LINE_TOO_LONG, LINE_NO_MEMORY: the unfinished line is given up */
+    tlv_unmatched_fn unmatched;  /* told each non-blank line no rule matched */
+    void *unmatched_user;
+    uint64_t *rule_matches;      /* per conversion rule: lines it matched */
     last_error lasterr; /* tlv_converter_last_error */
 };
 
@@ -101,12 +104,13 @@ tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
     }
     c->md = pcre2_match_data_create(maxgroups + 1, NULL);
     c->candidate = calloc(rules->nrules + 1, 1);
+    c->rule_matches = calloc(rules->nrules + 1, sizeof *c->rule_matches);
     c->first_looks_std = -1;
     c->memo = macro_memo_new();
     c->events = evcache_new(); /* optional: without it every text is parsed */
     c->script_timeout_ms = 60000;
     c->mctx = pcre2_match_context_create(NULL);
-    if (!c->md || !c->mctx || !c->candidate || !c->memo || world_init(&c->w, &rules->model, rules->radix) < 0) {
+    if (!c->md || !c->mctx || !c->candidate || !c->rule_matches || !c->memo || world_init(&c->w, &rules->model, rules->radix) < 0) {
         tlv_converter_free(c);
         *out = NULL;
         return TLV_ERR_NOMEM;
@@ -137,6 +141,7 @@ void tlv_converter_free(tlv_converter *c)
     buf_free(&c->condtext);
     free(c->targets.items);
     free(c->candidate);
+    free(c->rule_matches);
     macro_memo_free(c->memo);
     evcache_free(c->events);
     buf_free(&c->script_input);
@@ -473,6 +478,8 @@ static tlv_status convert_raw_line(tlv_converter *c, const char *line, size_t le
         if (n == 0)
             continue;
         c->rule = r;
+        if (n > 0)
+            c->rule_matches[i]++;
         if (n < 0) {
             char msg[200];
             pcre2_get_error_message(n, (PCRE2_UCHAR *)msg, sizeof msg);
@@ -493,6 +500,8 @@ static tlv_status convert_raw_line(tlv_converter *c, const char *line, size_t le
     }
     c->rule = NULL;
     c->stats.lines_matched += matched;
+    if (!matched && c->unmatched && !is_blank(line, len))
+        c->unmatched(c->unmatched_user, c->stats.lines_read, line, len);
     return TLV_OK;
 }
 
@@ -774,5 +783,16 @@ size_t tlv_event_format(const tlv_event *ev, int radix, char *out, size_t size)
 }
 
 void converter_set_fast_paths(tlv_converter *c, int on) { c->slow = !on; }
+
+void tlv_converter_set_unmatched_fn(tlv_converter *c, tlv_unmatched_fn fn, void *user)
+{
+    c->unmatched = fn;
+    c->unmatched_user = user;
+}
+
+uint64_t tlv_converter_rule_matches(const tlv_converter *c, size_t i)
+{
+    return i < c->rules->nrules ? c->rule_matches[i] : 0;
+}
 
 void tlv_converter_set_standard_form(tlv_converter *c, int on) { c->std_input = on != 0; }

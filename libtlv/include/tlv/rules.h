@@ -102,6 +102,17 @@ TLV_API const char *tlv_rules_resource_display_name(const tlv_rules *rules, size
 TLV_API const char *tlv_rules_resource_type(const tlv_rules *rules, size_t i);
 TLV_API uint32_t tlv_rules_resource_color(const tlv_rules *rules, size_t i);
 
+/* The conversion rules, in the order every line is tried against them
+ * (targets in the order requested, members in file order): their number,
+ * and rule i (< the count) in *out, whose strings live as long as the rules. */
+TLV_API size_t tlv_rules_cnv_rule_count(const tlv_rules *rules);
+typedef struct tlv_cnv_rule_info {
+    const char *regex;        /* as written (the member's key) */
+    const char *file;         /* the .cnv file */
+    long line, col;           /* of the regex in it */
+} tlv_cnv_rule_info;
+TLV_API void tlv_rules_cnv_rule(const tlv_rules *rules, size_t i, tlv_cnv_rule_info *out);
+
 #ifdef __cplusplus
 }
 #endif
