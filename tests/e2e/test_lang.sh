@@ -109,4 +109,29 @@ expect_contains "$TMP/err" "a.log:4: error: rule" "check LOG shows the errors"
 run "$TLV" check -R . -r a.res a.log b.log
 expect_status 2 "check: two logs"
 
+# The tail trap: a match that stops before the end of the line keeps the rest
+# after each output. tlv check warns for a "^..." regex that may stop early;
+# conversion warns once per rule when a tail was really glued on.
+cat >tr.cnv <<'JSON'
+{"tr":{"^(?<t>\\d+) write\\((?<fd>\\d+)\\) = (?<r>\\d+)": "[${t}]P.call(write,${r})",
+ "^(?<t>\\d+) ok (?<r>\\d+)$": "[${t}]P.call(ok,${r})",
+ "^(?<t>\\d+) all .*": "[${t}]P.call(all,1)",
+ "^(?<t>\\d+) lazy .*?": "[${t}]P.call(lazy,1)",
+ "(?<t>\\d+) tlvstyle (?<r>\\d+)": "[${t}]P.call(tlv,${r})"}}
+JSON
+sed 's/"ConvertRules":\["a"\]/"ConvertRules":["tr"]/' a.res >tr.res
+printf '5 write(1) = 1000 <0.000126>\n6 write(1) = 1000 <0.000127>\n7 ok 3\n8 all foo\n9 tlvstyle 4\n' >tr.log
+run "$TLV" convert -R . -r tr.res tr.log
+expect_status 1 "the glued tail breaks the event"
+W='rule "^(?<t>\d+) write\((?<fd>\d+)\) = (?<r>\d+)"'
+expect_line "$TMP/err" "tr.log:1: warning: $W: the match ends before the end of the line, so ' <0.000126>' is kept after each of its outputs (end the regex with .*\$ to drop it); said once per rule" "tail warning"
+expect_line "$TMP/err" "tr.log:1: error: $W: '[5]P.call(write,1000) <0.000126>' is not a standard-form event: unexpected text after ')' (column 23)" "the tail in the output"
+checks=$((checks + 1)); [ "$(grep -c 'warning:' "$TMP/err")" -eq 1 ] || fail "tail warned more than once per rule: $(cat "$TMP/err")"
+expect_line "$TMP/out" '[9]P.call(tlv,4)' "a whole-line match has no tail"
+run "$TLV" check -R . -r tr.res
+expect_status 0 "tail trap is a warning"
+expect_line "$TMP/err" "./tr.cnv:1:8: warning: regex \"^(?<t>\\d+) write\\((?<fd>\\d+)\\) = (?<r>\\d+)\" may end before the end of the line: the rest of the line is then kept after every output (\"size=1000 <0.000126>\"); end it with \$ (or .*\$ to drop the rest)" "check warns"
+expect_contains "$TMP/err" 'regex "^(?<t>\d+) lazy .*?" may end before' "a lazy .*? at the end is a trap"
+expect_line "$TMP/err" "tlv check: 0 errors, 2 warnings" "anchored, greedy .* and TLV-style rules pass"
+
 finish
