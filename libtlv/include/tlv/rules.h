@@ -58,7 +58,10 @@ typedef struct tlv_rules_options {
 #define tlv_rules_options_init(opts) tlv_rules_options_init_sized((opts), sizeof *(opts))
 TLV_API void tlv_rules_options_init_sized(tlv_rules_options *opts, size_t struct_size);
 
-/* Loads the resource file at `res_path` and the targets it requests.
+/* Loads the resource file at `res_path` and the targets it requests. A bare
+ * file name (no '/') that does not exist in the current directory is looked
+ * for in the rule search path too ("linux_sched.res": the generic resource
+ * files of the shipped rule sets live next to their rules).
  * *out is set to a handle even on failure (NULL only when memory ran out),
  * so the diagnostics can be read with tlv_rules_diags(); free it with
  * tlv_rules_free(). Returns TLV_OK, TLV_ERR_IO (the resource file cannot be
