@@ -8,7 +8,7 @@
  */
 #include "abi.h"
 #include "convert_impl.h"
-#include "viz_impl.h"
+#include "trace_impl.h"
 
 #include <errno.h>
 #include <stdio.h>
