@@ -5,10 +5,12 @@
  * state it draws, start, end and duration, the standard-form events that
  * opened and closed it (a click on one centres the timeline and the
  * trace-log panel on it), and the flows into and out of it ("woken by
- * TASK2 at 1.2345 s"). `,` and `.` select the previous and next interval of
- * the same rule and event on the row; a click on empty space clears the
- * selection; `i` shows or hides the panel, its × closes it, its left edge
- * drags to resize it. Shown, width and selection are kept in the session.
+ * TASK2 at 1.2345 s"). The panel is docked over the bottom of the timeline
+ * (it does not change the timeline's layout, so the second click of a
+ * double click lands where it was aimed). `,` and `.` select the previous and next interval of the same
+ * rule and event on the row; a click on empty space clears the selection;
+ * `i` shows or hides the panel, its × closes it, its top edge drags to
+ * resize it. Shown, height and selection are kept in the session.
  */
 #include "view.h"
 
@@ -18,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WIDTH 330             /* default width at scale 1 */
-#define MIN_WIDTH 180
+#define HEIGHT 150            /* default height at scale 1 */
+#define MIN_HEIGHT 60
 #define MAX_FLOWS 8           /* listed each way */
 #define MAX_LINKS (2 + 2 * MAX_FLOWS)
 #define BACK_SCAN 200000      /* flows looked at before a shape for the one into it */
@@ -47,7 +49,7 @@ typedef struct link {
 typedef struct details_panel {
     view_panel base;
     int shown;                /* the panel is open (when something is selected) */
-    int width;                /* at scale 1 */
+    int height;               /* at scale 1 */
     int resizing;
     int has_sel;
     view_hover sel;           /* the selected shape */
@@ -303,9 +305,14 @@ static void refind(details_panel *d, view_app *a)
 
 /* ---- drawing ------------------------------------------------------------------------- */
 
-static const SDL_Rect *area(const details_panel *d, const view_areas *ar)
+/* Docked over the bottom of the main view, its whole width. */
+static SDL_Rect area(const details_panel *d, const view_app *a, const view_areas *ar)
 {
-    return &ar->side[d->base.index];
+    if (!is_open(d))
+        return (SDL_Rect){0, 0, 0, 0};
+    int h = scaled(a, d->height), max = (ar->main.h - ar->ruler_h) * 2 / 3;
+    h = h > max ? max : h;
+    return (SDL_Rect){ar->main.x, ar->main.y + ar->main.h - h, ar->main.w, h};
 }
 
 /* The outline of the selected shape on the timeline. */
@@ -335,15 +342,14 @@ static void draw_outline(details_panel *d, view_app *a, const tlv_view *v, const
 
 typedef struct pen {
     view_app *a;
-    const SDL_Rect *r;
-    int x, y, lh;
+    const SDL_Rect *r;        /* the panel */
+    int x, w, y, lh;          /* the column */
 } pen;
 
-/* One line of text, cut to the panel's width; returns its rectangle. */
+/* One line of text, cut to the column's width; returns its rectangle. */
 static SDL_Rect line(pen *p, const char *s, uint32_t rgb, int indent)
 {
-    SDL_Rect r = {p->r->x + scaled(p->a, 8) + indent, p->y, p->r->w - scaled(p->a, 16) - indent,
-                  p->lh};
+    SDL_Rect r = {p->x + scaled(p->a, 8) + indent, p->y, p->w - scaled(p->a, 16) - indent, p->lh};
     if (p->y + p->lh <= p->r->y + p->r->h) {
         SDL_Rect clip = r;
         SDL_RenderSetClipRect(p->a->ren, &clip);
@@ -356,8 +362,8 @@ static SDL_Rect line(pen *p, const char *s, uint32_t rgb, int indent)
 
 static void field(pen *p, const char *name, const char *value)
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s: %s", name, value);
+    char buf[1200];
+    snprintf(buf, sizeof buf, "%s: %.1100s", name, value);
     line(p, buf, C_TEXT, 0);
 }
 
@@ -404,24 +410,30 @@ static void flow_lines(details_panel *d, pen *p, int into)
 
 static void draw_panel(details_panel *d, view_app *a, const view_areas *ar)
 {
-    const SDL_Rect *r = area(d, ar);
+    SDL_Rect area_r = area(d, a, ar);
+    const SDL_Rect *r = &area_r;
     d->nlinks = 0;
-    if (!is_open(d) || r->w <= 0)
+    if (!is_open(d) || r->h <= 0)
         return;
     const view_hover *s = &d->sel;
+    int lh = view_text_height(a->text) + scaled(a, 3), th = lh + scaled(a, 2);
     view_fill(a, r->x, r->y, r->w, r->h, C_PANEL, 255);
-    view_fill(a, r->x, r->y, scaled(a, 1) > 1 ? scaled(a, 1) : 1, r->h, C_BORDER, 255);
-    int lh = view_text_height(a->text) + scaled(a, 3);
-    view_fill(a, r->x + 1, r->y, r->w - 1, lh + scaled(a, 4), C_TITLE, 255);
-    view_text_draw(a->text, "Details", r->x + scaled(a, 8), r->y + scaled(a, 2), C_TEXT);
-    int cw = view_text_width(a->text, "×") + scaled(a, 10);
-    d->close = (SDL_Rect){r->x + r->w - cw, r->y, cw, lh + scaled(a, 4)};
-    view_text_draw(a->text, "×", d->close.x + scaled(a, 5), r->y + scaled(a, 2), C_TEXT);
-    pen p = {a, r, 0, r->y + lh + scaled(a, 8), lh};
-    char buf[400], dur[64];
-    snprintf(buf, sizeof buf, "%s%s%s%s", d->row_label, s->resource[0] ? " (" : "", s->resource,
-             s->resource[0] ? ")" : "");
-    field(&p, "row", buf);
+    view_fill(a, r->x, r->y, r->w, th, C_TITLE, 255);
+    view_fill(a, r->x, r->y, r->w, 1, C_BORDER, 255);
+    char buf[1024], dur[64];
+    snprintf(buf, sizeof buf, "Details: %s%s%s%s  —  , and . previous/next on the row, i hides",
+             d->row_label, strcmp(s->resource, d->row_label) && s->resource[0] ? " (" : "",
+             strcmp(s->resource, d->row_label) ? s->resource : "",
+             strcmp(s->resource, d->row_label) && s->resource[0] ? ")" : "");
+    SDL_Rect tclip = {r->x, r->y, r->w - scaled(a, 30), th};
+    SDL_RenderSetClipRect(a->ren, &tclip);
+    view_text_draw(a->text, buf, r->x + scaled(a, 8), r->y + scaled(a, 2), C_TEXT);
+    SDL_RenderSetClipRect(a->ren, NULL);
+    int cw = view_text_width(a->text, "×") + scaled(a, 12);
+    d->close = (SDL_Rect){r->x + r->w - cw, r->y, cw, th};
+    view_text_draw(a->text, "×", d->close.x + scaled(a, 6), r->y + scaled(a, 2), C_TEXT);
+    int col_w = r->w / 3;
+    pen p = {a, r, r->x, col_w, r->y + th + scaled(a, 3), lh};
     snprintf(buf, sizeof buf, "%s / %s", s->rule, s->event);
     field(&p, "rule", buf);
     field(&p, "value", s->value[0] ? s->value : s->text[0] ? s->text : "(none)");
@@ -429,19 +441,16 @@ static void draw_panel(details_panel *d, view_app *a, const view_areas *ar)
     field(&p, s->is_when ? "until" : "end", s->end_text);
     field(&p, s->is_when ? "to next" : "duration",
           view_time_text(a, s->to - s->from, 0, dur, sizeof dur));
-    p.y += lh / 2;
+    p = (pen){a, r, r->x + col_w, col_w, r->y + th + scaled(a, 3), lh};
     event_lines(d, &p, "opened by", s->from_event);
     if (!s->is_when)
         event_lines(d, &p, "closed by", s->to_event);
-    p.y += lh / 2;
-    if (d->nin || d->nout) {
-        line(&p, "flows:", C_TEXT, 0);
-        flow_lines(d, &p, 1);
-        flow_lines(d, &p, 0);
-        p.y += lh / 2;
-    }
-    line(&p, ", and . : previous and next on the row", C_DIM, 0);
-    line(&p, "i: hide this panel", C_DIM, 0);
+    p = (pen){a, r, r->x + 2 * col_w, r->w - 2 * col_w, r->y + th + scaled(a, 3), lh};
+    line(&p, d->nin || d->nout ? "flows:" : "flows: none", d->nin || d->nout ? C_TEXT : C_DIM, 0);
+    flow_lines(d, &p, 1);
+    flow_lines(d, &p, 0);
+    view_fill(a, r->x + col_w, r->y + th, 1, r->h - th, C_TITLE, 255);
+    view_fill(a, r->x + 2 * col_w, r->y + th, 1, r->h - th, C_TITLE, 255);
 }
 
 static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v,
@@ -452,15 +461,6 @@ static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v
         draw_outline(d, a, v, ar);
     else if (layer == VIEW_LAYER_PANEL)
         draw_panel(d, a, ar);
-}
-
-static int dock_width(view_panel *p, const view_app *a, int avail)
-{
-    const details_panel *d = (const details_panel *)p;
-    if (!is_open(d))
-        return 0;
-    int w = scaled(a, d->width);
-    return w > avail ? avail : w;
 }
 
 /* ---- input -------------------------------------------------------------------------- */
@@ -476,12 +476,13 @@ static int press(view_panel *p, view_app *a, double x, double y, int button, int
     details_panel *d = (details_panel *)p;
     view_areas ar;
     view_areas_of(a, &ar);
-    const SDL_Rect *r = area(d, &ar);
+    SDL_Rect area_r = area(d, a, &ar);
+    const SDL_Rect *r = &area_r;
     if (!is_open(d) || !inside(r, x, y))
         return 0;
     if (button != SDL_BUTTON_LEFT)
         return 1;
-    if (x < r->x + scaled(a, 5)) { /* the left edge: resize */
+    if (y < r->y + scaled(a, 4)) { /* the top edge: resize */
         d->resizing = 1;
         return 1;
     }
@@ -503,7 +504,8 @@ static int covers(view_panel *p, const view_app *a, double x, double y)
     const details_panel *d = (const details_panel *)p;
     view_areas ar;
     view_areas_of(a, &ar);
-    return is_open(d) && inside(area(d, &ar), x, y);
+    SDL_Rect r = area(d, a, &ar);
+    return is_open(d) && inside(&r, x, y);
 }
 
 static int key(view_panel *p, view_app *a, SDL_Keycode k, int mods)
@@ -548,9 +550,8 @@ static void note(view_panel *p, view_app *a, view_note what)
     } else if (what == VIEW_NOTE_POINTER && d->resizing) {
         view_areas ar;
         view_areas_of(a, &ar);
-        const SDL_Rect *r = area(d, &ar);
-        double w = (r->x + r->w - a->mx) / a->scale;
-        d->width = (int)fmax(MIN_WIDTH, fmin(w, a->px_w / a->scale * 0.6));
+        double h = (ar.main.y + ar.main.h - a->my) / a->scale;
+        d->height = (int)fmax(MIN_HEIGHT, fmin(h, a->px_h / a->scale * 0.5));
         view_dirty(a);
     }
 }
@@ -563,7 +564,7 @@ static void save(view_panel *p, const view_app *a, struct cJSON *o)
     const details_panel *d = (const details_panel *)p;
     cJSON *j = cJSON_AddObjectToObject(o, "details_panel");
     cJSON_AddBoolToObject(j, "shown", d->shown);
-    cJSON_AddNumberToObject(j, "width", d->width);
+    cJSON_AddNumberToObject(j, "height", d->height);
     if (d->has_sel) {
         cJSON *s = cJSON_AddObjectToObject(j, "selection");
         cJSON_AddStringToObject(s, "row", d->row_key);
@@ -580,9 +581,9 @@ static void load(view_panel *p, view_app *a, const struct cJSON *o)
     if (!cJSON_IsObject(j))
         return;
     d->shown = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "shown"));
-    const cJSON *w = cJSON_GetObjectItemCaseSensitive(j, "width");
-    if (cJSON_IsNumber(w) && w->valuedouble >= MIN_WIDTH && w->valuedouble < 5000)
-        d->width = (int)w->valuedouble;
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(j, "height");
+    if (cJSON_IsNumber(h) && h->valuedouble >= MIN_HEIGHT && h->valuedouble < 5000)
+        d->height = (int)h->valuedouble;
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "selection");
     const cJSON *row = cJSON_GetObjectItemCaseSensitive(s, "row");
     const cJSON *rule = cJSON_GetObjectItemCaseSensitive(s, "rule");
@@ -663,8 +664,9 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
     cJSON_AddBoolToObject(panel, "shown", is_open(d));
     view_areas ar;
     view_areas_of(a, &ar);
-    cJSON_AddNumberToObject(panel, "x", area(d, &ar)->x);
-    cJSON_AddNumberToObject(panel, "width", area(d, &ar)->w);
+    SDL_Rect r = area(d, a, &ar);
+    cJSON_AddNumberToObject(panel, "y", r.y);
+    cJSON_AddNumberToObject(panel, "height", r.h);
 }
 
 view_panel *details_panel_new(void)
@@ -672,10 +674,10 @@ view_panel *details_panel_new(void)
     details_panel *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
-    d->width = WIDTH;
+    d->height = HEIGHT;
     d->shown = 1;
     d->base = (view_panel){.name = "details", .draw = draw, .key = key, .press = press,
-                           .covers = covers, .dock_width = dock_width, .note = note,
+                           .covers = covers, .note = note,
                            .save = save, .load = load, .dump = dump};
     return &d->base;
 }

@@ -189,8 +189,6 @@ typedef struct view_areas {
     SDL_Rect main, macro, status;
     SDL_Rect strip[VIEW_MAX_PANELS]; /* by panel index: its strip between main and
                                         macro, in registration order (h 0: none) */
-    SDL_Rect side[VIEW_MAX_PANELS];  /* by panel index: its column docked at the right
-                                        of the main view (w 0: none) */
     int label_w, ruler_h;       /* of the main view */
     int row_height;             /* tlv_view.row_height of the main view (0 = fit) */
 } view_areas;
@@ -612,9 +610,6 @@ struct view_panel {
     int (*covers)(view_panel *p, const view_app *a, double x, double y);
     /* The height of its strip out of `avail` pixels, 0 when it has none. */
     int (*strip_height)(view_panel *p, const view_app *a, int avail);
-    /* The width of its column docked at the right of the main view, out of
-     * `avail` pixels, 0 when it has none; its area is then ar->side[index]. */
-    int (*dock_width)(view_panel *p, const view_app *a, int avail);
     void (*note)(view_panel *p, view_app *a, view_note what);
     /* Its part of the session file (written, read back), and of dump-state. */
     void (*save)(view_panel *p, const view_app *a, struct cJSON *o);

@@ -80,23 +80,14 @@ void view_areas_of(const view_app *a, view_areas *o)
     }
     int main_h = h - macro_h - status_h - strips;
     main_h = main_h < 1 ? 1 : main_h;
-    int dock_w[VIEW_MAX_PANELS], docks = 0;
-    for (size_t i = 0; i < a->npanels; i++) { /* columns at the right of the main view */
-        view_panel *p = a->panels[i];
-        dock_w[i] = p->dock_width ? p->dock_width(p, a, w / 2 - docks) : 0;
-        docks += dock_w[i];
-    }
-    o->main = (SDL_Rect){0, 0, w - docks, main_h};
-    memset(o->side, 0, sizeof o->side);
-    for (size_t i = 0, x = (size_t)(w - docks); i < a->npanels; x += (size_t)dock_w[i], i++)
-        o->side[i] = (SDL_Rect){(int)x, 0, dock_w[i], main_h};
+    o->main = (SDL_Rect){0, 0, w, main_h};
     memset(o->strip, 0, sizeof o->strip);
     for (size_t i = 0, y = (size_t)main_h; i < a->npanels; y += (size_t)strip_h[i], i++)
         o->strip[i] = (SDL_Rect){0, (int)y, w, strip_h[i]};
     o->macro = (SDL_Rect){0, main_h + strips, w, macro_h};
     o->status = (SDL_Rect){0, main_h + strips + macro_h, w, status_h};
     int label = scaled(a, a->label_need > 0 ? a->label_need : 60);
-    o->label_w = label > o->main.w / 3 ? o->main.w / 3 : label;
+    o->label_w = label > w / 3 ? w / 3 : label;
     o->ruler_h = scaled(a, RULER_H);
     o->ruler_h = o->ruler_h > main_h ? main_h : o->ruler_h;
     size_t nrows = rows_band_count(a);
