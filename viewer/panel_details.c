@@ -667,6 +667,16 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
     SDL_Rect r = area(d, a, &ar);
     cJSON_AddNumberToObject(panel, "y", r.y);
     cJSON_AddNumberToObject(panel, "height", r.h);
+    cJSON *links = cJSON_AddArrayToObject(panel, "links"); /* as drawn last */
+    for (size_t i = 0; i < d->nlinks; i++) {
+        cJSON *l = cJSON_CreateObject();
+        cJSON_AddNumberToObject(l, "x", d->links[i].r.x);
+        cJSON_AddNumberToObject(l, "y", d->links[i].r.y);
+        cJSON_AddNumberToObject(l, "w", d->links[i].r.w);
+        cJSON_AddNumberToObject(l, "h", d->links[i].r.h);
+        cJSON_AddNumberToObject(l, "event", (double)d->links[i].event);
+        cJSON_AddItemToArray(links, l);
+    }
 }
 
 view_panel *details_panel_new(void)

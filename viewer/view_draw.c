@@ -372,6 +372,8 @@ static const char *const help_lines[] = {
     "g: go to a range (START END)    /: search events (text, or /regex/)    n/N: next/previous match",
     "Esc: clear the selection and the search highlight    F12: screenshot    F1 or ?: this help    Ctrl+Q: quit",
     "live logs: Shift+F follow the newest time (LIVE/FOLLOW in the status line)    F5 or Ctrl+R: reload log and rules",
+    "click a shape: select it, details below (click an event line to go there)    click empty space: clear",
+    ", and .: previous/next interval on the selected shape's row    i: details panel    a: flow arrows",
 };
 
 static void draw_help(view_app *a)

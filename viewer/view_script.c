@@ -10,9 +10,10 @@
  *   click X Y [right] [shift]    press and release in place
  *   dclick X Y                   a double click
  *   drag X0 Y0 X1 Y1 [right] [shift]   press, move in steps, release
- *   click-row ROW TIME           a click on row ROW (its label or resource
- *                                name) at trace time TIME: selects the shape there
- *   move-row ROW TIME            the pointer moves there (hovers the shape)
+ *   click-row TIME ROW           a click at trace time TIME in the middle of row
+ *                                ROW (its label or resource name; the rest of the
+ *                                line, spaces and all): selects the shape there
+ *   move-row TIME ROW            the pointer moves there (hovers the shape)
  *   resize W H                   resize the window (waits until it is done)
  *   marker-add                   as the key m
  *   text STRING                  typed text: the rest of the line, as is (UTF-8)
@@ -238,7 +239,10 @@ static int row_point(const view_app *a, const char *name, const char *time, doub
 static int cmd_row(view_app *a, char **w, int n)
 {
     double x, y;
-    if (n != 3 || row_point(a, w[1], w[2], &x, &y) < 0)
+    char name[512] = "";
+    for (int i = 2; i < n; i++) /* the row's name may have spaces */
+        snprintf(name + strlen(name), sizeof name - strlen(name), "%s%s", i > 2 ? " " : "", w[i]);
+    if (n < 3 || row_point(a, name, w[1], &x, &y) < 0)
         return -1;
     input_motion(a, x, y);
     if (strcmp(w[0], "click-row") == 0) {
