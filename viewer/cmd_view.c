@@ -69,6 +69,7 @@ static const char view_help[] =
     "\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
+    UNMATCHED_OPTION_HELP
     "      --per-cpu             start with one row per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
     "      --size WxH            window size (default: the session's, or 1280x800)\n"
@@ -348,6 +349,7 @@ int cmd_view(int argc, char **argv)
     markers_clear(&a->markers);
     rows_free(&a->rows);
     view_free_panels(a);
+    unmatched_end(&a->unmatched, 0);
     tlv_shapes_free(a->shapes);
     tlv_trace_free(a->trace);
     tlv_rules_free(a->rules);

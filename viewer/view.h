@@ -310,6 +310,7 @@ struct view_app {
     /* panels, in registration order (view_add_panel) */
     struct view_panel *panels[VIEW_MAX_PANELS];
     size_t npanels;
+    unmatched_log unmatched;    /* lines no rule matched (unmatched.c) */
 };
 
 /* ---- loading (view_load.c) ------------------------------------------------------ */

@@ -9,6 +9,7 @@
 
 #include "buf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -672,4 +673,21 @@ long model_dynamic_match(const model *m, const char *name, size_t n, pcre2_match
         pcre2_match_data_free(data);
     }
     return -1;
+}
+
+tlv_status model_err_no_resource(last_error *e, const char *fn, const char *resource)
+{
+    return last_error_set(e, TLV_ERR_USAGE, "%s: no resource '%s' in the trace", fn, resource);
+}
+
+tlv_status model_err_no_attribute(last_error *e, const char *fn, const char *resource,
+                                  const res_type *t, const char *attr)
+{
+    char names[256] = "";
+    size_t n = 0;
+    for (size_t i = 0; i < t->nattrs && n < sizeof names; i++)
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", t->attrs[i].name);
+    return last_error_set(e, TLV_ERR_USAGE, "%s: resource '%s' (type %s) has no attribute '%s' (%s%s)",
+                          fn, resource, t->name, attr, t->nattrs ? "it has: " : "it has none",
+                          names);
 }

@@ -105,6 +105,13 @@ long model_dynamic_match(const model *m, const char *name, size_t n, pcre2_match
  * resource order, so colors are the same every run. */
 void model_assign_colors(model *m);
 
+/* The last errors of attribute queries (tlv_trace_attr_at and the like):
+ * "FN: no resource 'X' in the trace" and "FN: resource 'X' (type T) has no
+ * attribute 'y' (it has: a, b, c)". Return TLV_ERR_USAGE. */
+tlv_status model_err_no_resource(last_error *e, const char *fn, const char *resource);
+tlv_status model_err_no_attribute(last_error *e, const char *fn, const char *resource,
+                                  const res_type *t, const char *attr);
+
 /* Lookups: index or -1. */
 long model_type_index(const model *m, const char *name, size_t n);
 long model_attr_index(const res_type *t, const char *name, size_t n);

@@ -806,6 +806,7 @@ struct tlv_renderer {
     SDL_Surface *surf;
     SDL_Renderer *ren;
     int wraps;            /* surf's pixels are the caller's, set each frame */
+    last_error lasterr;   /* tlv_renderer_last_error */
 };
 
 static void drop_target(tlv_renderer *r)
@@ -867,36 +868,63 @@ void tlv_renderer_free(tlv_renderer *r)
 
 const tlv_diags *tlv_renderer_diags(const tlv_renderer *r) { return r ? &r->diags : NULL; }
 
-/* Every entry of the row list is a row of `s` or a blank band. */
-static int rows_ok(const tlv_view *v, const struct tlv_shapes *s)
+const char *tlv_renderer_last_error(const tlv_renderer *r) { return r ? r->lasterr.text : ""; }
+
+/* Every entry of the row list is a row of `s` or a blank band; else records
+ * which is not. */
+static int rows_ok(tlv_renderer *r, const tlv_view *v, const struct tlv_shapes *s)
 {
     for (size_t i = 0; v->rows && i < v->row_count; i++)
-        if (v->rows[i] >= s->nrows && v->rows[i] != TLV_VIEW_ROW_BLANK)
+        if (v->rows[i] >= s->nrows && v->rows[i] != TLV_VIEW_ROW_BLANK) {
+            last_error_set(&r->lasterr, TLV_ERR_USAGE,
+                           "tlv_render_rgba: view rows[%zu] is %zu, not a row (there are %zu) "
+                           "nor TLV_VIEW_ROW_BLANK", i, v->rows[i], s->nrows);
             return 0;
+        }
     return 1;
 }
 
-static int view_ok(const tlv_view *v, size_t stride)
+/* The view can be drawn into a buffer of that stride; else records why not. */
+static int view_ok(tlv_renderer *r, const tlv_view *v, size_t stride)
 {
-    return v->width > 0 && v->height > 0 && v->width <= 32768 && v->height <= 32768 &&
-           isfinite(v->t0) && isfinite(v->t1) && v->t1 > v->t0 && stride >= (size_t)v->width * 4 &&
-           stride <= INT_MAX && isfinite(v->scale) && v->scale >= 0;
+    const char *why = NULL;
+    if (v->width <= 0 || v->height <= 0 || v->width > 32768 || v->height > 32768)
+        why = "width and height must be 1 to 32768 pixels";
+    else if (!isfinite(v->t0) || !isfinite(v->t1) || v->t1 <= v->t0)
+        why = "the time range must be finite with t1 > t0";
+    else if (stride < (size_t)v->width * 4 || stride > INT_MAX)
+        why = "the stride must be at least width * 4 bytes";
+    else if (!isfinite(v->scale) || v->scale < 0)
+        why = "the scale must be 0 or positive";
+    if (why)
+        last_error_set(&r->lasterr, TLV_ERR_USAGE, "tlv_render_rgba: %s (view %dx%d, t0 %g, t1 %g, "
+                       "stride %zu, scale %g)", why, v->width, v->height, v->t0, v->t1, stride,
+                       (double)v->scale);
+    return !why;
 }
 
 tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view *v,
                            uint8_t *pixels, size_t stride)
 {
-    if (!r || !s || !v || !pixels || !view_ok(v, stride) || !rows_ok(v, s))
+    if (!r)
+        return TLV_ERR_USAGE;
+    if (!s || !v || !pixels)
+        return last_error_set(&r->lasterr, TLV_ERR_USAGE, "tlv_render_rgba: %s is NULL",
+                              !s ? "shapes" : !v ? "view" : "pixels");
+    if (!view_ok(r, v, stride) || !rows_ok(r, v, s))
         return TLV_ERR_USAGE;
     if (ensure_target(r, v->width, v->height, pixels, stride) < 0)
-        return TLV_ERR_NOMEM;
+        return last_error_set(&r->lasterr, TLV_ERR_NOMEM, "tlv_render_rgba: no drawing surface: %s",
+                              SDL_GetError());
     int rc = render_frame_direct(r->ren, r->surf, r->fonts, &r->state, s, v);
     if (!r->wraps)
         for (int y = 0; y < v->height; y++) /* RGBA32: bytes R, G, B, A on any machine */
             memcpy(pixels + (size_t)y * stride,
                    (const uint8_t *)r->surf->pixels + (size_t)y * (size_t)r->surf->pitch,
                    (size_t)v->width * 4);
-    return rc == 0 ? TLV_OK : TLV_ERR_NOMEM;
+    if (rc != 0)
+        return last_error_set(&r->lasterr, TLV_ERR_NOMEM, "tlv_render_rgba: out of memory while drawing");
+    return TLV_OK;
 }
 
 /* ---- what the last frame drew, and how the next one reads ------------------------ */

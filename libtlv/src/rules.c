@@ -404,6 +404,19 @@ void tlv_rules_free(tlv_rules *r)
 
 const tlv_diags *tlv_rules_diags(const tlv_rules *r) { return r ? &r->diags : NULL; }
 
+size_t tlv_rules_cnv_rule_count(const tlv_rules *r) { return r ? r->nrules : 0; }
+
+void tlv_rules_cnv_rule(const tlv_rules *r, size_t i, tlv_cnv_rule_info *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!r || i >= r->nrules)
+        return;
+    out->regex = r->rules[i].regex;
+    out->file = r->rules[i].file;
+    out->line = r->rules[i].line;
+    out->col = r->rules[i].col;
+}
+
 const char *tlv_rules_time_scale(const tlv_rules *r)
 {
     return r->time_scale ? r->time_scale : "us";

@@ -58,8 +58,18 @@ TLV_API void tlv_view_fit(tlv_view *view, const tlv_shapes *shapes, int width, i
  * own shapes. */
 typedef struct tlv_renderer tlv_renderer;
 
+/* Makes a renderer: loads the fonts (fontconfig finds them; a missing font
+ * is a warning in tlv_renderer_diags, not a failure). *out is NULL on
+ * failure. Returns TLV_OK or TLV_ERR_NOMEM. */
 TLV_API tlv_status tlv_renderer_new(tlv_renderer **out);
+/* Frees the renderer and its fonts (NULL is allowed). The shapes it drew
+ * are not touched. */
 TLV_API void tlv_renderer_free(tlv_renderer *r);
+
+/* The message of the last tlv_render_rgba on `r` that failed ("" when none
+ * has), naming what was wrong, e.g. "tlv_render_rgba: view rows[2] is 9,
+ * not a row (there are 4) nor TLV_VIEW_ROW_BLANK". */
+TLV_API const char *tlv_renderer_last_error(const tlv_renderer *r);
 
 /* Warnings such as "no font with Japanese glyphs found; labels drawn with
  * DejaVu Sans". */

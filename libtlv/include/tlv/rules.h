@@ -17,8 +17,19 @@ extern "C" {
 
 /* A loaded resource file with its resource headers, conversion rules and
  * visualization rules: everything needed to convert and draw one kind of
- * log. Immutable once loaded; any number of converters may share it (from
- * one thread at a time). */
+ * log.
+ *
+ * Threads: a tlv_rules is immutable from the moment tlv_rules_load() or
+ * tlv_rules_check() returns until tlv_rules_free(). Any number of threads
+ * may share one at the same time: each may create, feed and free its own
+ * converters and traces from it (tlv_converter_new, tlv_trace_new), build
+ * and query shapes and statistics of those traces and draw them, and call
+ * every function of this file that takes a `const tlv_rules *`. What must
+ * not happen concurrently is what is never allowed: two threads using the
+ * same converter, trace, shapes or renderer at once, or tlv_rules_free()
+ * while any thread still uses the rules or a handle made from them (free
+ * those first). tests/unit/test_shared_rules.c runs this under the
+ * sanitizers. */
 typedef struct tlv_rules tlv_rules;
 
 typedef struct tlv_rules_options {
@@ -85,6 +96,17 @@ TLV_API const char *tlv_rules_resource_name(const tlv_rules *rules, size_t i);
 TLV_API const char *tlv_rules_resource_display_name(const tlv_rules *rules, size_t i);
 TLV_API const char *tlv_rules_resource_type(const tlv_rules *rules, size_t i);
 TLV_API uint32_t tlv_rules_resource_color(const tlv_rules *rules, size_t i);
+
+/* The conversion rules, in the order every line is tried against them
+ * (targets in the order requested, members in file order): their number,
+ * and rule i (< the count) in *out, whose strings live as long as the rules. */
+TLV_API size_t tlv_rules_cnv_rule_count(const tlv_rules *rules);
+typedef struct tlv_cnv_rule_info {
+    const char *regex;        /* as written (the member's key) */
+    const char *file;         /* the .cnv file */
+    long line, col;           /* of the regex in it */
+} tlv_cnv_rule_info;
+TLV_API void tlv_rules_cnv_rule(const tlv_rules *rules, size_t i, tlv_cnv_rule_info *out);
 
 #ifdef __cplusplus
 }
