@@ -18,5 +18,6 @@ view_panel *log_panel_new(void);         /* panel_log.c */
 view_panel *tooltip_panel_new(void);     /* panel_tooltip.c */
 view_panel *flows_panel_new(void);       /* panel_flows.c */
 view_panel *details_panel_new(void);     /* panel_details.c */
+view_panel *breakdown_panel_new(void);   /* panel_breakdown.c */
 
 #endif
