@@ -1,7 +1,7 @@
 /*
  * panel_flows.c — the flows of the visualization rules (tlv_shapes_flow*)
  * drawn as arrows over the shapes, from the source row to the target row at
- * the flow's time; key `a` shows or hides them. Zoomed out they are thinned
+ * the flow's time; key `o` shows or hides them. Zoomed out they are thinned
  * so that no pixel column holds more than one arrow per pair of rows: each
  * column seeks its first flow and looks at a bounded number, so a frame
  * costs in proportion to its width, not to the flows in view.
@@ -145,7 +145,7 @@ static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v
 static int key(view_panel *p, view_app *a, SDL_Keycode k, int mods)
 {
     flows_panel *f = (flows_panel *)p;
-    if (k != SDLK_a || mods)
+    if (k != SDLK_o || mods)
         return 0;
     f->shown = !f->shown;
     size_t n = a->shapes ? tlv_shapes_flow_count(a->shapes) : 0;

@@ -4,7 +4,7 @@
 # task's running box shows its state, times, opening and closing events and
 # who activated it; `.` and `,` step along the row; a click on the opening
 # event centres the timeline and the trace-log panel on it; a click on empty
-# space clears; the selection survives the session; `a` hides the arrows.
+# space clears; the selection survives the session; `o` hides the arrows.
 # With the corpus: FMP migrations drawn between the processors' rows.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/view_lib.sh"
@@ -54,6 +54,9 @@ cat >"$TMP/e.txt" <<END
 key c
 click-row 1500000 TASK1_1
 key l
+key Up
+key Up
+key Up
 wait 1
 click $lx $ly
 dump-state $S-6.json
@@ -62,7 +65,7 @@ key i
 click-row 1500000 Interrupt lines disabled
 dump-state $S-7.json
 click-row 1500000 TASK1_1
-key a
+key o
 dump-state $S-8.json
 quit
 END
@@ -71,7 +74,7 @@ expect_status 0 "details links script"
 check "the opening event: timeline centred, log line highlighted" '.[0].details.opened_by.event as $e |
   near(mid(.[0].visible); 1476604) and .[0].log.highlighted == $e' "$S-6.json"
 check "a click on empty space clears the selection" '.[0].details == null' "$S-7.json"
-check "a hides the arrows" '.[0].flows_drawn == 0 and .[0].details.start == 1476604' "$S-8.json"
+check "o hides the arrows" '.[0].flows_drawn == 0 and .[0].details.start == 1476604' "$S-8.json"
 
 # the session keeps the selection and the arrows' switch
 echo "dump-state $S-9.json" >"$TMP/f.txt"
