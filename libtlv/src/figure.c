@@ -365,6 +365,7 @@ static int fail(parse_ctx *c, const char *fmt, ...)
 static int member_text(parse_ctx *c, const tj_node *m, const char *name, int numbers_ok,
                        char **out)
 {
+    *out = NULL; /* defined on failure too: optimising compilers cannot see it is unread */
     if (m->type != TJ_STRING && !(numbers_ok && m->type == TJ_NUMBER))
         return fail(c, "%s: expected %s, found %s", name,
                     numbers_ok ? "a number or a string" : "a string", tj_type_name(m->type));
