@@ -492,6 +492,48 @@ static void test_row_list(void)
     free_shapes(s);
 }
 
+/* No Pen, no outline (TLV 2.0.1's Shape.cs strokes only a given pen): closed
+ * shapes without a Pen are their fill alone, edges included; an empty Pen
+ * object is a black 1 px outline. */
+static void test_no_pen_no_outline(void)
+{
+    static const spec specs[] = {
+        {0, 0, 50, "{\"Type\":\"Rectangle\",\"Fill\":\"ff0000\"}"},
+        {0, 60, 110, "{\"Type\":\"Ellipse\",\"Fill\":\"00ff00\"}"},
+        {0, 120, 170, "{\"Type\":\"Polygon\",\"Points\":[\"0,0\",\"100%,50%\",\"0,100%\"],"
+                      "\"Fill\":\"0000ff\"}"},
+        {0, 180, 230, "{\"Type\":\"Pie\",\"Arc\":[0,270],\"Fill\":\"ffff00\"}"},
+        {0, 250, 300, "{\"Type\":\"Rectangle\",\"Fill\":\"ff0000\",\"Pen\":{}}"},
+    };
+    struct tlv_shapes *s = new_shapes(0, 300);
+    add_row(s, "Fills", NULL);
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        add_prim(s, specs[i].json);
+        add_shape(s, specs[i].row, specs[i].from, specs[i].to, (uint32_t)i, (uint32_t)i);
+    }
+    freeze(s);
+    for (size_t i = 0; i + 1 < sizeof specs / sizeof *specs; i++)
+        CHECK_INT(s->prims[i].has_pen, 0);
+    CHECK_INT(s->prims[4].has_pen, 1);
+    tlv_renderer *r;
+    CHECK(tlv_renderer_new(&r) == TLV_OK);
+    tlv_view v = fixed_view(0, 300);
+    image im;
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    /* the row is y 40..119, time t at x = 200 + 2t */
+    CHECK_RGB(&im, 200, 80, 255, 0, 0);  /* the first rectangle's left edge: red */
+    CHECK_RGB(&im, 250, 40, 255, 0, 0);  /* its top edge */
+    CHECK_RGB(&im, 299, 118, 255, 0, 0); /* its bottom right corner */
+    CHECK_INT(count_if(&im, 200, 40, 690, 120, dark, NULL), 0);
+    CHECK_RGB(&im, 700, 80, 0, 0, 0);    /* the Pen:{} rectangle: black left edge */
+    CHECK_RGB(&im, 750, 80, 255, 0, 0);
+    /* its outline: left, top and bottom edges (the right one is off the image) */
+    CHECK(count_if(&im, 690, 40, 800, 120, dark, NULL) > 150);
+    free(im.px);
+    tlv_renderer_free(r);
+    free_shapes(s);
+}
+
 /* A row with 100,000 one-microsecond rectangles, black-outlined orange. */
 static struct tlv_shapes *crowded(void)
 {
@@ -597,6 +639,7 @@ int main(void)
     test_view_math();
     test_public_layout();
     test_scene();
+    test_no_pen_no_outline();
     test_row_list();
     test_summary();
     test_font_fallbacks();
