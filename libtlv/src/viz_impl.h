@@ -10,6 +10,7 @@
 #include "intern.h"
 #include "rules_impl.h"
 #include "store.h"
+#include "summary.h"
 #include "world.h"
 
 /* One event of a trace, compact: names and values are interned in the
@@ -58,6 +59,7 @@ struct tlv_shapes {
     row_def *rows;
     size_t nrows, rows_cap;
     store *store;
+    summary_looks looks;   /* how primitives show in summaries (summary.h) */
     uint32_t *order;       /* shape indexes in rule, event, resource, from order */
     uint32_t *values;      /* by shape order: the From/When event's value
                               (interned in the trace's world, or with the high

@@ -61,13 +61,7 @@ static void add_shape(struct tlv_shapes *s, uint32_t row, long from, long to, ui
 
 static void freeze(struct tlv_shapes *s)
 {
-    uint32_t *fill = calloc(s->nprims + 1, sizeof *fill);
-    for (size_t i = 0; i < s->nprims; i++) {
-        const prim *p = &s->prims[i];
-        fill[i] = p->has_fill ? p->fill : p->type != PRIM_TEXT && p->has_pen ? p->pen_color : 0;
-    }
-    CHECK(store_freeze(s->store, fill, s->nprims) == 0);
-    free(fill);
+    CHECK(summary_freeze(s->store, s->radix, s->prims, s->nprims, &s->looks) == 0);
 }
 
 static struct tlv_shapes *new_shapes(long start, long end)
@@ -92,6 +86,7 @@ static void free_shapes(struct tlv_shapes *s)
     }
     free(s->rows);
     store_free(s->store);
+    summary_looks_free(&s->looks);
     free(s);
 }
 
@@ -572,6 +567,100 @@ static void test_summary(void)
     free_shapes(s);
 }
 
+/* A dense row like a recorded server's (samples/linux): a lifeline along
+ * the bottom, 4,000 short system calls, and 20 signals, each a When shape
+ * whose area runs to the next one and draws a 6 px flag, a dotted line and
+ * a text at its start. */
+static struct tlv_shapes *server_row(void)
+{
+    struct tlv_shapes *s = new_shapes(0, 100000);
+    add_row(s, "server", NULL);
+    add_prim(s, "{\"Type\":\"Line\",\"Points\":[\"l(0),90%\",\"r(0),90%\"],"
+                "\"Pen\":{\"Color\":\"ff888888\"}}");
+    add_prim(s, "{\"Type\":\"Rectangle\",\"Location\":\"0,10%\",\"Size\":\"100%,70%\","
+                "\"Fill\":\"ff4477cc\",\"Pen\":{\"Color\":\"ff4477cc\"}}");
+    add_prim(s, "{\"Type\":\"Polygon\",\"Points\":[\"0,0\",\"6px,0\",\"0,8px\"],"
+                "\"Fill\":\"ffff8800\",\"Pen\":{\"Color\":\"ffaa5500\"}}");
+    add_prim(s, "{\"Type\":\"Line\",\"Points\":[\"0,0\",\"0,100%\"],"
+                "\"Pen\":{\"Color\":\"ffff8800\",\"Width\":2,\"DashStyle\":\"Dot\"}}");
+    add_prim(s, "{\"Type\":\"Text\",\"Location\":\"8px,0\",\"Size\":\"140px,35%\","
+                "\"Text\":\"SIGCHLD\",\"Font\":{\"Size\":7,\"Align\":\"TopLeft\"}}");
+    uint32_t order = 0;
+    add_shape(s, 0, 0, 100000, 0, order++);
+    for (long i = 0; i < 4000; i++) { /* 10 us calls, 25 us apart */
+        long t = i * 25;
+        add_shape(s, 0, t, t + 10, 1, order++);
+    }
+    for (long i = 0; i < 20; i++) {
+        long t = 2500 + i * 5000, next = i + 1 < 20 ? t + 5000 : 100000;
+        for (uint32_t p = 2; p <= 4; p++)
+            add_shape(s, 0, t, next, p, order++);
+    }
+    freeze(s);
+    return s;
+}
+
+/* Pixels of the row per colour, 4 bits a channel (4096 bins). */
+static void histogram(const image *im, int x0, int y0, int x1, int y1, int *bins)
+{
+    memset(bins, 0, 4096 * sizeof *bins);
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            const uint8_t *p = at(im, x, y);
+            bins[(p[0] >> 4) << 8 | (p[1] >> 4) << 4 | p[2] >> 4]++;
+        }
+}
+
+static int orange(const uint8_t *p, const void *arg)
+{
+    (void)arg;
+    return p[0] > 200 && p[1] > 100 && p[1] < 170 && p[2] < 80;
+}
+
+/* The summary of a row draws what its shapes would at that scale: the same
+ * view drawn from the summary and shape by shape gives nearly the same
+ * colours (a 6 px flag at the start of an area stays a flag, not a bar over
+ * the whole area; a line stays a line; a text draws nothing). */
+static void test_summary_tells_the_truth(void)
+{
+    struct tlv_shapes *s = server_row();
+    tlv_renderer *r;
+    CHECK(tlv_renderer_new(&r) == TLV_OK);
+    tlv_view v = fixed_view(0, 100000); /* 600 px for 4,061 shapes: dense */
+    v.height = 120;
+    CHECK(store_count_overlapping(s->store, 0, (tlv_time){0, 0}, (tlv_time){100000, 0}) >
+          2 * 600);
+    image detailed, summary;
+    render_set_rows(r, RENDER_ROWS_DETAILED);
+    CHECK(render(r, s, &v, &detailed) == TLV_OK);
+    render_set_rows(r, RENDER_ROWS_SUMMARY);
+    CHECK(render(r, s, &v, &summary) == TLV_OK);
+    render_set_rows(r, RENDER_ROWS_AUTO);
+    image automatic;
+    CHECK(render(r, s, &v, &automatic) == TLV_OK); /* and the default is the summary */
+    CHECK(memcmp(automatic.px, summary.px, (size_t)v.width * v.height * 4) == 0);
+    static int hd[4096], hs[4096];
+    histogram(&detailed, 200, 40, 800, 120, hd);
+    histogram(&summary, 200, 40, 800, 120, hs);
+    long differ = 0, total = 600 * 80;
+    for (int i = 0; i < 4096; i++)
+        differ += labs((long)hd[i] - hs[i]);
+    differ /= 2; /* pixels that would have to change colour */
+    fprintf(stderr, "summary vs detailed: %ld of %ld pixels differ in colour\n", differ, total);
+    CHECK(differ * 10 < total);
+    /* the flags: as few orange pixels as shape by shape, give or take */
+    int od = count_if(&detailed, 200, 40, 800, 120, orange, NULL);
+    int os = count_if(&summary, 200, 40, 800, 120, orange, NULL);
+    fprintf(stderr, "orange pixels: %d detailed, %d summary\n", od, os);
+    CHECK(od > 0 && os > 0);
+    CHECK(os < 2 * od + 100);
+    free(detailed.px);
+    free(summary.px);
+    free(automatic.px);
+    tlv_renderer_free(r);
+    free_shapes(s);
+}
+
 /* Writes a fontconfig file that knows only `dir` (may be empty) and points
  * FONTCONFIG_FILE at it. Returns 0 or -1. */
 static int private_fontconfig(const char *path, const char *dir, const char *cache)
@@ -642,6 +731,7 @@ int main(void)
     test_no_pen_no_outline();
     test_row_list();
     test_summary();
+    test_summary_tells_the_truth();
     test_font_fallbacks();
     return CHECK_DONE();
 }
