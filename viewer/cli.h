@@ -5,6 +5,7 @@
 #ifndef TLV_CLI_H
 #define TLV_CLI_H
 
+#include <tlv/render.h>
 #include <tlv/tlv.h>
 
 #include <stdio.h>

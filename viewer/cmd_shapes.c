@@ -11,7 +11,8 @@
 #include <string.h>
 
 static const char shapes_help[] =
-    "usage: tlv shapes [-R DIR]... -r FILE.res [-o OUT] [--per-cpu] [--allow-scripts] LOG|-\n"
+    "usage: tlv shapes [-R DIR]... -r FILE.res [-o OUT] [--per-cpu] [--flows] [--allow-scripts]\n"
+    "                  LOG|-\n"
     "\n"
     "Converts LOG with the conversion rules (or reads it as a standard-form trace\n"
     "when the resource file says \"ConvertRules\":[\"\"]), applies the visualization\n"
@@ -27,6 +28,10 @@ static const char shapes_help[] =
     "  -o, --output OUT          write to OUT instead of standard output\n"
     "      --per-cpu             group rows per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
+    "      --flows               print the flows (\"Flows\" of the rules) instead, in time\n"
+    "                            order: {\"rule\",\"flow\",\"name\",\"from\",\"to\",\n"
+    "                            \"from_processor\",\"to_processor\",\"time\",\"line\",\n"
+    "                            \"from_row\",\"to_row\"} (null: no processor, no row)\n"
     "\n"
     "Exit status: 0 ok; 1 written, but some lines or rules had errors; 2 bad usage,\n"
     "unreadable input or rule files with errors.\n";
@@ -77,15 +82,79 @@ static int print_shape(FILE *out, const tlv_shape_info *sh, int radix)
     return rc;
 }
 
+static cJSON *row_or_null(size_t row)
+{
+    return row == TLV_NO_ROW ? cJSON_CreateNull() : cJSON_CreateNumber((double)row);
+}
+
+static int print_flow(FILE *out, const tlv_trace *trace, const tlv_flow_info *f, int radix)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return -1;
+    tlv_event e;
+    tlv_trace_event(trace, f->event, &e);
+    cJSON_AddItemToObject(o, "rule", cJSON_CreateString(f->rule));
+    cJSON_AddItemToObject(o, "flow", cJSON_CreateString(f->name));
+    cJSON_AddItemToObject(o, "name", cJSON_CreateString(f->display_name));
+    cJSON_AddItemToObject(o, "from", cJSON_CreateString(f->from_resource));
+    cJSON_AddItemToObject(o, "to", cJSON_CreateString(f->to_resource));
+    cJSON_AddItemToObject(o, "from_processor", string_or_null(f->from_processor));
+    cJSON_AddItemToObject(o, "to_processor", string_or_null(f->to_processor));
+    cJSON_AddItemToObject(o, "time", time_number(f->time, radix));
+    cJSON_AddItemToObject(o, "line", cJSON_CreateNumber((double)e.input_line));
+    cJSON_AddItemToObject(o, "from_row", row_or_null(f->from_row));
+    cJSON_AddItemToObject(o, "to_row", row_or_null(f->to_row));
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    if (!text)
+        return -1;
+    int rc = fputs(text, out) < 0 || fputc('\n', out) < 0 ? -1 : 0;
+    free(text);
+    return rc;
+}
+
 typedef struct shapes_args {
     common_args c; /* -R, -r, --allow-scripts, -o, --per-cpu, --cpu-attribute, LOG */
+    int flows;     /* --flows */
 } shapes_args;
+
+static int shapes_option(void *own, int argc, char **argv, int *i)
+{
+    (void)argc;
+    if (strcmp(argv[*i], "--flows") != 0)
+        return 0;
+    ((shapes_args *)own)->flows = 1;
+    return 1;
+}
+
+/* Writes the shapes, or the flows with --flows. */
+static int write_shapes(FILE *out, const shapes_args *a, const tlv_trace *trace,
+                        const tlv_shapes *shapes, int radix)
+{
+    size_t n = a->flows ? tlv_shapes_flow_count(shapes) : tlv_shapes_count(shapes);
+    for (size_t i = 0; i < n; i++) {
+        int rc;
+        if (a->flows) {
+            tlv_flow_info f;
+            tlv_shapes_flow(shapes, i, &f);
+            rc = print_flow(out, trace, &f, radix);
+        } else {
+            tlv_shape_info sh;
+            tlv_shapes_get(shapes, i, &sh);
+            rc = print_shape(out, &sh, radix);
+        }
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
 
 static int parse_shapes_args(shapes_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     if (parse_common_args("shapes", shapes_help, OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE,
-                          &a->c, NULL, NULL, argc, argv) < 0 ||
+                          &a->c, shapes_option, a, argc, argv) < 0 ||
         need_resource_file("shapes", &a->c) < 0 || need_input("shapes", &a->c) < 0)
         return -1;
     return 0;
@@ -141,14 +210,8 @@ int cmd_shapes(int argc, char **argv)
         if (!out) {
             rc = EXIT_USAGE;
         } else {
-            int radix = tlv_rules_time_radix(rules);
-            size_t n = tlv_shapes_count(shapes);
-            for (size_t i = 0; i < n && rc != EXIT_USAGE; i++) {
-                tlv_shape_info sh;
-                tlv_shapes_get(shapes, i, &sh);
-                if (print_shape(out, &sh, radix) < 0)
-                    rc = EXIT_USAGE;
-            }
+            if (write_shapes(out, &a, trace, shapes, tlv_rules_time_radix(rules)) < 0)
+                rc = EXIT_USAGE;
             if (close_output(out, a.c.output, tmp_path, rc != EXIT_USAGE) < 0)
                 rc = EXIT_USAGE;
         }

@@ -2,10 +2,10 @@
  * cmd_stats.c — `tlv stats`: converts a log and reports, per resource and
  * state, the time spent, the count of intervals and their min/mean/max
  * duration, and per processor its utilization over the trace and over
- * fixed windows; as text tables or JSON. The numbers come from stats.c.
+ * fixed windows; as text tables or JSON. The numbers come from libtlv
+ * (tlv_stats_compute), the same the viewer's load tracks draw.
  */
 #include "cli.h"
-#include "stats.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -43,7 +43,7 @@ static const char stats_help[] =
 
 typedef struct stats_args {
     common_args c;          /* -R, -r, --allow-scripts, -o, --cpu-attribute, LOG */
-    stats_options o;
+    tlv_stats_options o;
     char running_attr[256];
     double window;          /* 0: none */
     int json;
@@ -111,21 +111,39 @@ static int parse_stats_args(stats_args *a, int argc, char **argv)
 
 /* ---- windows ---------------------------------------------------------------------- */
 
-static size_t window_count(const trace_stats *s, double window)
+typedef struct span {
+    double from, to;
+} span;
+
+static size_t window_count(const tlv_stats *s, double window)
 {
-    if (!(window > 0) || !(s->end > s->start))
+    double start = tlv_stats_start(s), end = tlv_stats_end(s);
+    if (!(window > 0) || !(end > start))
         return 0;
-    double n = ceil((s->end - s->start) / window);
+    double n = ceil((end - start) / window);
     return n > MAX_WINDOWS ? MAX_WINDOWS + 1 : (size_t)n;
 }
 
 /* Window k: [start + k * window, that + window], the last cut at the end. */
-static span window_at(const trace_stats *s, double window, size_t k)
+static span window_at(const tlv_stats *s, double window, size_t k)
 {
-    span w = {s->start + (double)k * window, s->start + (double)(k + 1) * window};
-    if (w.to > s->end)
-        w.to = s->end;
+    double start = tlv_stats_start(s), end = tlv_stats_end(s);
+    span w = {start + (double)k * window, start + (double)(k + 1) * window};
+    if (w.to > end)
+        w.to = end;
     return w;
+}
+
+static double span_of(const tlv_stats *s)
+{
+    return tlv_stats_end(s) - tlv_stats_start(s);
+}
+
+static tlv_cpu_stat cpu_at(const tlv_stats *s, size_t c)
+{
+    tlv_cpu_stat cpu;
+    tlv_stats_cpu(s, c, &cpu);
+    return cpu;
 }
 
 static double share(double busy, double length)
@@ -216,7 +234,7 @@ static void set_percent(table *t, int row, size_t col, double fraction)
 }
 
 static void text_states(FILE *out, const stats_args *a, const tlv_rules *rules,
-                        const trace_stats *s)
+                        const tlv_stats *s)
 {
     static const char *const head[] = {"resource", "state", "count", "total", "min", "mean",
                                        "max"};
@@ -226,30 +244,31 @@ static void text_states(FILE *out, const stats_args *a, const tlv_rules *rules,
     int r = add_row(&t);
     for (size_t c = 0; r >= 0 && c < 7; c++)
         set(&t, r, c, head[c]);
-    for (size_t i = 0; i < s->nstates && r >= 0; i++) {
-        const state_stat *st = &s->states[i];
+    for (size_t i = 0; i < tlv_stats_state_count(s) && r >= 0; i++) {
+        tlv_state_stat st;
+        tlv_stats_state(s, i, &st);
         if ((r = add_row(&t)) < 0)
             break;
-        set(&t, r, 0, st->resource);
-        set(&t, r, 1, st->state);
-        set_num(&t, r, 2, (double)st->count);
-        set_num(&t, r, 3, st->total);
-        set_num(&t, r, 4, st->min);
-        set_num(&t, r, 5, st->total / (double)st->count);
-        set_num(&t, r, 6, st->max);
+        set(&t, r, 0, st.resource);
+        set(&t, r, 1, st.state);
+        set_num(&t, r, 2, (double)st.count);
+        set_num(&t, r, 3, st.total);
+        set_num(&t, r, 4, st.min);
+        set_num(&t, r, 5, st.total / (double)st.count);
+        set_num(&t, r, 6, st.max);
     }
     print_table(out, &t);
 }
 
 static void text_cpus(FILE *out, const stats_args *a, const tlv_rules *rules,
-                      const trace_stats *s)
+                      const tlv_stats *s)
 {
     char from[64], to[64];
+    const char *cpu_attr = tlv_stats_cpu_attribute(s);
     fprintf(out, "\nCPU utilization from %s to %s %s (running: %s=%s; %s%s):\n",
-            num(from, sizeof from, s->start), num(to, sizeof to, s->end),
+            num(from, sizeof from, tlv_stats_start(s)), num(to, sizeof to, tlv_stats_end(s)),
             tlv_rules_time_scale(rules), a->o.running_attribute, a->o.running_value,
-            s->cpu_attribute ? "processors by " : "one processor",
-            s->cpu_attribute ? s->cpu_attribute : "");
+            cpu_attr ? "processors by " : "one processor", cpu_attr ? cpu_attr : "");
     table t = {NULL, 3, 0, 0, 1};
     int r = add_row(&t);
     if (r >= 0) {
@@ -257,30 +276,32 @@ static void text_cpus(FILE *out, const stats_args *a, const tlv_rules *rules,
         set(&t, r, 1, "busy");
         set(&t, r, 2, "utilization");
     }
-    for (size_t c = 0; c < s->ncpus && r >= 0; c++) {
+    for (size_t c = 0; c < tlv_stats_cpu_count(s) && r >= 0; c++) {
+        tlv_cpu_stat cpu = cpu_at(s, c);
         if ((r = add_row(&t)) < 0)
             break;
-        set(&t, r, 0, s->cpus[c].name);
-        set_num(&t, r, 1, s->cpus[c].busy_total);
-        set_percent(&t, r, 2, share(s->cpus[c].busy_total, s->end - s->start));
+        set(&t, r, 0, cpu.name);
+        set_num(&t, r, 1, cpu.busy);
+        set_percent(&t, r, 2, share(cpu.busy, span_of(s)));
     }
     print_table(out, &t);
 }
 
 static void text_windows(FILE *out, const stats_args *a, const tlv_rules *rules,
-                         const trace_stats *s, size_t nwin)
+                         const tlv_stats *s, size_t nwin)
 {
     char w[64];
+    size_t ncpus = tlv_stats_cpu_count(s);
     fprintf(out, "\nCPU utilization per window of %s %s:\n", num(w, sizeof w, a->window),
             tlv_rules_time_scale(rules));
-    size_t ncols = s->ncpus + 2 < MAX_COLS ? s->ncpus + 2 : MAX_COLS;
+    size_t ncols = ncpus + 2 < MAX_COLS ? ncpus + 2 : MAX_COLS;
     table t = {NULL, ncols, 0, 0, 0};
     int r = add_row(&t);
     if (r >= 0) {
         set(&t, r, 0, "from");
         set(&t, r, 1, "to");
         for (size_t c = 2; c < ncols; c++)
-            set(&t, r, c, s->cpus[c - 2].name);
+            set(&t, r, c, cpu_at(s, c - 2).name);
     }
     for (size_t k = 0; k < nwin && r >= 0; k++) {
         span win = window_at(s, a->window, k);
@@ -289,7 +310,7 @@ static void text_windows(FILE *out, const stats_args *a, const tlv_rules *rules,
         set_num(&t, r, 0, win.from);
         set_num(&t, r, 1, win.to);
         for (size_t c = 2; c < ncols; c++)
-            set_percent(&t, r, c, share(stats_busy_in(&s->cpus[c - 2], win.from, win.to),
+            set_percent(&t, r, c, share(tlv_stats_busy_in(s, c - 2, win.from, win.to),
                                         win.to - win.from));
     }
     print_table(out, &t);
@@ -297,19 +318,20 @@ static void text_windows(FILE *out, const stats_args *a, const tlv_rules *rules,
 
 /* ---- JSON ------------------------------------------------------------------------- */
 
-static cJSON *json_states(const trace_stats *s)
+static cJSON *json_states(const tlv_stats *s)
 {
     cJSON *arr = cJSON_CreateArray();
-    for (size_t i = 0; i < s->nstates; i++) {
-        const state_stat *st = &s->states[i];
+    for (size_t i = 0; i < tlv_stats_state_count(s); i++) {
+        tlv_state_stat st;
+        tlv_stats_state(s, i, &st);
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "resource", st->resource);
-        cJSON_AddStringToObject(o, "state", st->state);
-        cJSON_AddNumberToObject(o, "count", (double)st->count);
-        cJSON_AddNumberToObject(o, "total", st->total);
-        cJSON_AddNumberToObject(o, "min", st->min);
-        cJSON_AddNumberToObject(o, "mean", st->total / (double)st->count);
-        cJSON_AddNumberToObject(o, "max", st->max);
+        cJSON_AddStringToObject(o, "resource", st.resource);
+        cJSON_AddStringToObject(o, "state", st.state);
+        cJSON_AddNumberToObject(o, "count", (double)st.count);
+        cJSON_AddNumberToObject(o, "total", st.total);
+        cJSON_AddNumberToObject(o, "min", st.min);
+        cJSON_AddNumberToObject(o, "mean", st.total / (double)st.count);
+        cJSON_AddNumberToObject(o, "max", st.max);
         cJSON_AddItemToArray(arr, o);
     }
     return arr;
@@ -324,7 +346,7 @@ static cJSON *json_busy(const char *name, double busy, double length)
     return o;
 }
 
-static cJSON *json_windows(const stats_args *a, const trace_stats *s, size_t nwin)
+static cJSON *json_windows(const stats_args *a, const tlv_stats *s, size_t nwin)
 {
     cJSON *arr = cJSON_CreateArray();
     for (size_t k = 0; k < nwin; k++) {
@@ -333,28 +355,27 @@ static cJSON *json_windows(const stats_args *a, const trace_stats *s, size_t nwi
         cJSON_AddNumberToObject(o, "from", win.from);
         cJSON_AddNumberToObject(o, "to", win.to);
         cJSON *cpus = cJSON_AddArrayToObject(o, "processors");
-        for (size_t c = 0; c < s->ncpus; c++)
-            cJSON_AddItemToArray(cpus, json_busy(s->cpus[c].name,
-                                                 stats_busy_in(&s->cpus[c], win.from, win.to),
+        for (size_t c = 0; c < tlv_stats_cpu_count(s); c++)
+            cJSON_AddItemToArray(cpus, json_busy(cpu_at(s, c).name,
+                                                 tlv_stats_busy_in(s, c, win.from, win.to),
                                                  win.to - win.from));
         cJSON_AddItemToArray(arr, o);
     }
     return arr;
 }
 
-static cJSON *json_cpus(const stats_args *a, const trace_stats *s, size_t nwin)
+static cJSON *json_cpus(const stats_args *a, const tlv_stats *s, size_t nwin)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToObject(o, "attribute", s->cpu_attribute
-                                              ? cJSON_CreateString(s->cpu_attribute)
-                                              : cJSON_CreateNull());
+    const char *cpu_attr = tlv_stats_cpu_attribute(s);
+    cJSON_AddItemToObject(o, "attribute",
+                          cpu_attr ? cJSON_CreateString(cpu_attr) : cJSON_CreateNull());
     cJSON *run = cJSON_AddObjectToObject(o, "running");
     cJSON_AddStringToObject(run, "attribute", a->o.running_attribute);
     cJSON_AddStringToObject(run, "value", a->o.running_value);
     cJSON *cpus = cJSON_AddArrayToObject(o, "processors");
-    for (size_t c = 0; c < s->ncpus; c++)
-        cJSON_AddItemToArray(cpus, json_busy(s->cpus[c].name, s->cpus[c].busy_total,
-                                             s->end - s->start));
+    for (size_t c = 0; c < tlv_stats_cpu_count(s); c++)
+        cJSON_AddItemToArray(cpus, json_busy(cpu_at(s, c).name, cpu_at(s, c).busy, span_of(s)));
     if (nwin) {
         cJSON_AddNumberToObject(o, "window", a->window);
         cJSON_AddItemToObject(o, "windows", json_windows(a, s, nwin));
@@ -363,12 +384,12 @@ static cJSON *json_cpus(const stats_args *a, const trace_stats *s, size_t nwin)
 }
 
 static int write_json(FILE *out, const stats_args *a, const tlv_rules *rules,
-                      const trace_stats *s, size_t nwin)
+                      const tlv_stats *s, size_t nwin)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "timeScale", tlv_rules_time_scale(rules));
-    cJSON_AddNumberToObject(o, "start", s->start);
-    cJSON_AddNumberToObject(o, "end", s->end);
+    cJSON_AddNumberToObject(o, "start", tlv_stats_start(s));
+    cJSON_AddNumberToObject(o, "end", tlv_stats_end(s));
     cJSON_AddStringToObject(o, "attribute", a->o.attribute);
     cJSON_AddItemToObject(o, "states", json_states(s));
     cJSON_AddItemToObject(o, "cpu", json_cpus(a, s, nwin));
@@ -383,7 +404,7 @@ static int write_json(FILE *out, const stats_args *a, const tlv_rules *rules,
 
 /* ---- the command ------------------------------------------------------------------ */
 
-static int write_stats(const stats_args *a, const tlv_rules *rules, const trace_stats *s)
+static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_stats *s)
 {
     size_t nwin = window_count(s, a->window);
     if (nwin > MAX_WINDOWS) {
@@ -418,14 +439,15 @@ int cmd_stats(int argc, char **argv)
     tlv_trace *trace;
     int rc = load_trace(&a.c.rules, a.c.input, &rules, &trace);
     if (rc != EXIT_USAGE) {
-        trace_stats s;
-        if (stats_compute(rules, trace, &a.o, &s) < 0) {
-            fprintf(stderr, "%s stats: out of memory\n", prog);
+        tlv_stats *s;
+        tlv_status st = tlv_stats_compute(trace, &a.o, &s);
+        if (st != TLV_OK) {
+            fprintf(stderr, "%s stats: %s\n", prog, tlv_status_string(st));
             rc = EXIT_USAGE;
-        } else if (write_stats(&a, rules, &s) < 0) {
+        } else if (write_stats(&a, rules, s) < 0) {
             rc = EXIT_USAGE;
         }
-        stats_free(&s);
+        tlv_stats_free(s);
     }
     tlv_trace_free(trace);
     tlv_rules_free(rules);

@@ -122,8 +122,8 @@ void check_template_refs(struct tlv_rules *r, const char *text, const char *file
     for (long at = macro_find_call(text, len, 0, &name, &nl); at >= 0;
          at = macro_find_call(text, len, (size_t)at + 1, &name, &nl)) {
         const char *end;
-        if (nl == 3 && memcmp(name, "SUM", 3) == 0)
-            continue; /* numbers, not resources */
+        if (!macro_reads_resources(name, nl))
+            continue; /* numbers and times, not resources */
         long t = check_ref(r, text + at + nl + 2, &end, text, file, line, col);
         if (nl == 4 && memcmp(name, "ATTR", 4) == 0)
             check_member(r, t, end, 0, text, file, line, col);

@@ -31,12 +31,9 @@ static void check_template(struct tlv_rules *r, const tmpl *t, const char *file,
     for (long at = macro_find_call(t->text, t->len, 0, &name, &n); at >= 0;
          at = macro_find_call(t->text, t->len, (size_t)at + 1, &name, &n)) {
         if (!macro_is_known(name, n)) {
-            char *nm = strndup(name, n);
-            add_diag_at(r, file, line, col, TLV_SEV_ERROR,
-                        "unknown macro $%s in \"%s\" (known: $EXIST, $COUNT, $ATTR, $RES_NAME, "
-                        "$RES_DISPLAYNAME, $RES_COLOR, $SUM)",
-                        nm ? nm : "?", t->text);
-            free(nm);
+            diags_add(&r->diags, TLV_SEV_ERROR, file, line, col,
+                      "unknown macro $%.*s in \"%s\" (known: %s)", (int)n, name, t->text,
+                      macro_known_list());
         }
     }
     for (size_t i = 0; i < t->nunknown; i++)

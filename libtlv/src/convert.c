@@ -109,6 +109,7 @@ tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
         *out = NULL;
         return TLV_ERR_NOMEM;
     }
+    c->w.time_scale = rules->time_scale;
     /* A pathological rule must not hang a run: bound the backtracking. */
     pcre2_set_match_limit(c->mctx, 10000000);
     pcre2_set_depth_limit(c->mctx, 100000);

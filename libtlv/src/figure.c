@@ -2,8 +2,8 @@
  * figure.c — the primitives of visualization shapes (spec §9.1): parsing of
  * positions and sizes ("X,Y" with l()/c()/r(), t()/m()/b(), % and px), of
  * colors, and of one primitive object of a .viz "Shapes" entry after ${ARGn}
- * substitution, with every default applied; and resolving a primitive's box
- * and points to pixels for a shape's area.
+ * substitution, with every default applied. Resolving them to pixels is in
+ * figure_geom.c.
  *
  * Every problem is reported with the member it is in and the text found, so a
  * rule author can fix the file without guessing.
@@ -238,18 +238,6 @@ int geom_parse_size(const char *text, size_spec *out, char *err, size_t errsz)
         return -1;
     *out = s;
     return 0;
-}
-
-float geom_resolve(const len_spec *l, float origin, float extent)
-{
-    /* Multiplying first keeps whole percentages of whole extents exact. */
-    float v = l->unit == LEN_PCT ? l->value * extent / 100.0f : l->value;
-    switch (l->anchor) {
-    case ANCHOR_CENTER: return origin + extent / 2 + v;
-    case ANCHOR_END: return origin + extent - v;
-    case ANCHOR_START: break;
-    }
-    return origin + v;
 }
 
 /* ---- colors and names ------------------------------------------------------ */
@@ -749,30 +737,4 @@ void prim_free(prim *p)
     p->npoints = 0;
     p->text = NULL;
     p->font_family = NULL;
-}
-
-/* ---- resolving to pixels --------------------------------------------------- */
-
-frect prim_box(const prim *p, frect area)
-{
-    /* Offset is a displacement, so it is measured from 0 with the area's
-     * extent (for %), not from the area's origin. */
-    frect box;
-    box.x = geom_resolve(&p->location.x, area.x, area.w) + geom_resolve(&p->offset.x, 0, area.w);
-    box.y = geom_resolve(&p->location.y, area.y, area.h) + geom_resolve(&p->offset.y, 0, area.h);
-    box.w = geom_resolve(&p->size.w, 0, area.w);
-    box.h = geom_resolve(&p->size.h, 0, area.h);
-    return box;
-}
-
-void prim_point(const prim *p, size_t i, frect box, float *x, float *y)
-{
-    if (i >= p->npoints) {
-        *x = box.x;
-        *y = box.y;
-        return;
-    }
-    /* The box already includes Offset. */
-    *x = geom_resolve(&p->points[i].x, box.x, box.w);
-    *y = geom_resolve(&p->points[i].y, box.y, box.h);
 }

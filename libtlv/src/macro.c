@@ -5,6 +5,8 @@
  */
 #include "macro.h"
 
+#include "calc.h"
+#include "clock.h"
 #include "intern.h"
 
 #include <stdint.h>
@@ -13,11 +15,12 @@
 #include <string.h>
 
 typedef enum macro_id {
-    M_PLAIN = -1, M_EXIST, M_COUNT, M_ATTR, M_RES_NAME, M_RES_DISPLAYNAME, M_RES_COLOR, M_SUM
+    M_PLAIN = -1, M_EXIST, M_COUNT, M_ATTR, M_RES_NAME, M_RES_DISPLAYNAME, M_RES_COLOR, M_SUM,
+    M_CALC, M_CLOCK
 } macro_kind;
 
 static const char *const macro_names[] = {
-    "EXIST", "COUNT", "ATTR", "RES_NAME", "RES_DISPLAYNAME", "RES_COLOR", "SUM",
+    "EXIST", "COUNT", "ATTR", "RES_NAME", "RES_DISPLAYNAME", "RES_COLOR", "SUM", "CALC", "CLOCK",
 };
 
 #define NMACROS (sizeof macro_names / sizeof *macro_names)
@@ -33,6 +36,17 @@ static int lookup_macro(const char *name, size_t n)
 int macro_is_known(const char *name, size_t n) { return lookup_macro(name, n) >= 0; }
 
 int macro_id(const char *name, size_t n) { return lookup_macro(name, n); }
+
+const char *macro_known_list(void)
+{
+    return "$EXIST, $COUNT, $ATTR, $RES_NAME, $RES_DISPLAYNAME, $RES_COLOR, $SUM, $CALC, $CLOCK";
+}
+
+int macro_reads_resources(const char *name, size_t n)
+{
+    int id = lookup_macro(name, n);
+    return id >= 0 && id != M_SUM && id != M_CALC && id != M_CLOCK;
+}
 
 int macro_name_char(char c) { return (c >= 'A' && c <= 'Z') || c == '_'; }
 
@@ -293,11 +307,63 @@ static int sum_value(const char *arg, size_t n, buf *val, buf *err)
     return buf_puts(val, tmp + at);
 }
 
+/* $CALC{expr}: exact decimal arithmetic (calc.h). Reads no state. */
+static int calc_value(const char *arg, size_t n, buf *val, buf *err)
+{
+    buf why = BUF_INIT;
+    int rc = calc_eval(arg, n, val, &why);
+    if (rc < 0) {
+        describe(err, M_CALC, arg, n);
+        buf_printf(err, ": %s", buf_str(&why));
+    }
+    buf_free(&why);
+    return rc;
+}
+
+/* $CLOCK{time} or $CLOCK{time,unit}: a wall-clock time in the TimeScale (or
+ * the unit given), crossing midnight with the conversion (clock.h). */
+static int clock_value(world *w, const char *arg, size_t n, buf *val, buf *err)
+{
+    const char *comma = memchr(arg, ',', n);
+    const char *unit = w->time_scale ? w->time_scale : "us";
+    size_t ulen = strlen(unit), tlen = comma ? (size_t)(comma - arg) : n;
+    if (comma) {
+        unit = comma + 1;
+        ulen = n - tlen - 1;
+        while (ulen && *unit == ' ')
+            unit++, ulen--;
+        while (ulen && unit[ulen - 1] == ' ')
+            ulen--;
+    }
+    int digits = clock_unit_digits(unit, ulen);
+    buf why = BUF_INIT;
+    int rc = -1;
+    if (digits < 0)
+        buf_printf(&why, comma ? "unit '%.*s' is not s, ms, us or ns"
+                               : "TimeScale '%.*s' is not s, ms, us or ns (name the unit: "
+                                 "$CLOCK{time,us})",
+                   (int)ulen, unit);
+    else if (w->radix != 10)
+        buf_printf(&why, "clock times need TimeRadix 10 (it is %d)", w->radix);
+    else
+        rc = clock_convert(arg, tlen, digits, &w->clock, val, &why);
+    if (rc < 0) {
+        describe(err, M_CLOCK, arg, n);
+        buf_printf(err, ": %s", buf_str(&why));
+    }
+    buf_free(&why);
+    return rc;
+}
+
 /* Evaluates one macro call on its (already expanded) argument. */
 static int evaluate(world *w, int id, const char *arg, size_t n, buf *val, buf *err)
 {
     if (id == M_SUM)
         return sum_value(arg, n, val, err);
+    if (id == M_CALC)
+        return calc_value(arg, n, val, err);
+    if (id == M_CLOCK)
+        return clock_value(w, arg, n, val, err);
     ref_result r = w->scratch_ref; /* reuse its array: one allocation per run, not per macro */
     char why[300];
     int rc = 0;
@@ -349,7 +415,7 @@ static int evaluate(world *w, int id, const char *arg, size_t n, buf *val, buf *
 static int evaluate_memo(world *w, macro_memo *memo, int id, const char *arg, size_t n,
                          buf *val, buf *err)
 {
-    if (!memo)
+    if (!memo || id == M_CLOCK) /* a clock's answer depends on the times before it */
         return evaluate(w, id, arg, n, val, err);
     uint64_t h = hash_fast(arg, n) ^ (uint64_t)id;
     const memo_entry *e = memo_find(memo, w, id, arg, n, h);
@@ -365,6 +431,8 @@ static int evaluate_memo(world *w, macro_memo *memo, int id, const char *arg, si
 int macro_eval_site(world *w, macro_memo *memo, size_t site, int id, const char *arg, size_t n,
                     buf *val, buf *err)
 {
+    if (id == M_CLOCK)
+        return evaluate(w, id, arg, n, val, err);
     if (site >= memo->nsites) {
         size_t want = site + 16;
         memo_entry *p = realloc(memo->sites, want * sizeof *p);
@@ -440,8 +508,8 @@ int macro_expand(world *w, macro_memo *memo, const char *text, size_t len, buf *
         if (nl || c == '{') {
             int id = nl ? lookup_macro(text + i + 1, nl) : M_PLAIN;
             if (nl && id < 0) {
-                buf_printf(err, "unknown macro $%.*s (known: $EXIST, $COUNT, $ATTR, "
-                                "$RES_NAME, $RES_DISPLAYNAME, $RES_COLOR, $SUM)", (int)nl, text + i + 1);
+                buf_printf(err, "unknown macro $%.*s (known: %s)", (int)nl, text + i + 1,
+                           macro_known_list());
                 goto fail;
             }
             if (depth == MAX_FRAMES) {

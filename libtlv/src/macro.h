@@ -1,8 +1,9 @@
 /*
  * macro.h — the conversion macros (spec §8): $EXIST{}, $COUNT{}, $ATTR{},
  * $RES_NAME{}, $RES_DISPLAYNAME{}, $RES_COLOR{}, and our $SUM{a,b,...} (the
- * exact sum of decimal numbers), expanded innermost first against the
- * current state of a world.
+ * exact sum of decimal numbers), $CALC{expr} (exact arithmetic, calc.h) and
+ * $CLOCK{time[,unit]} (wall-clock times in the TimeScale, clock.h), expanded
+ * innermost first against the current state of a world.
  */
 #ifndef TLV_MACRO_H
 #define TLV_MACRO_H
@@ -25,6 +26,11 @@ int macro_expand(world *w, macro_memo *memo, const char *text, size_t len, buf *
 int macro_is_known(const char *name, size_t n);
 /* The macro's number for macro_eval_site, or -1 when `name` is none. */
 int macro_id(const char *name, size_t n);
+/* The known macros, for messages: "$EXIST, $COUNT, ..., $CLOCK". */
+const char *macro_known_list(void);
+/* True when the macro's argument is a resource reference (not for $SUM,
+ * $CALC, $CLOCK, whose arguments are numbers and times). */
+int macro_reads_resources(const char *name, size_t n);
 /* True for the characters of macro names ('A'-'Z', '_'). */
 int macro_name_char(char c);
 

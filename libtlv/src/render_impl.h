@@ -18,6 +18,8 @@
 #include "figure.h"
 #include "viz_impl.h"
 
+#include <tlv/render.h>
+
 #include <SDL.h>
 
 #include <stddef.h>

@@ -84,25 +84,65 @@ static int by_time_then_order(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int is_sorted(const tlv_trace *t)
+static int is_sorted(const trace_event *ev, size_t n)
 {
-    for (size_t i = 1; i < t->nev; i++)
-        if (tlv_time_cmp(t->ev[i - 1].time, t->ev[i].time) > 0)
+    for (size_t i = 1; i < n; i++)
+        if (by_time_then_order(&ev[i - 1], &ev[i]) > 0)
             return 0;
     return 1;
+}
+
+/* Puts the events recorded since the last sort into place: sorts them
+ * (multi-core logs interleave processors), then merges them with the sorted
+ * ones when some go before the last of those — from the back, so only the
+ * new events need a copy. */
+static int sort_new_events(tlv_trace *t)
+{
+    trace_event *tail = t->ev + t->nsorted;
+    size_t ntail = t->nev - t->nsorted;
+    if (!is_sorted(tail, ntail))
+        qsort(tail, ntail, sizeof *tail, by_time_then_order);
+    if (t->nsorted && ntail && by_time_then_order(&t->ev[t->nsorted - 1], tail) > 0) {
+        trace_event *copy = malloc(ntail * sizeof *copy);
+        if (!copy)
+            return -1;
+        memcpy(copy, tail, ntail * sizeof *copy);
+        size_t i = t->nsorted, j = ntail, k = t->nev;
+        while (j > 0) {
+            if (i > 0 && by_time_then_order(&t->ev[i - 1], &copy[j - 1]) > 0)
+                t->ev[--k] = t->ev[--i];
+            else
+                t->ev[--k] = copy[--j];
+        }
+        free(copy);
+    }
+    t->nsorted = t->nev;
+    return 0;
+}
+
+/* Gives the arguments recorded since the last time their text. */
+static int resolve_new_args(tlv_trace *t)
+{
+    const char **text = realloc(t->arg_text, (t->nargs + 1) * sizeof *text);
+    if (!text)
+        return -1;
+    t->arg_text = text;
+    for (size_t i = t->narg_text; i < t->nargs; i++)
+        t->arg_text[i] = intern_str(t->w->values, t->args[i]);
+    t->narg_text = t->nargs;
+    return 0;
+}
+
+tlv_status tlv_trace_update(tlv_trace *t)
+{
+    return sort_new_events(t) < 0 || resolve_new_args(t) < 0 ? TLV_ERR_NOMEM : TLV_OK;
 }
 
 tlv_status tlv_trace_finish(tlv_trace *t)
 {
     tlv_status st = tlv_converter_finish(t->conv);
-    if (!t->finished && !is_sorted(t)) /* multi-core logs interleave processors */
-        qsort(t->ev, t->nev, sizeof *t->ev, by_time_then_order);
-    free(t->arg_text);
-    t->arg_text = calloc(t->nargs + 1, sizeof *t->arg_text);
-    if (!t->arg_text)
+    if (tlv_trace_update(t) != TLV_OK)
         return TLV_ERR_NOMEM;
-    for (size_t i = 0; i < t->nargs; i++)
-        t->arg_text[i] = intern_str(t->w->values, t->args[i]);
     t->finished = 1;
     return st;
 }

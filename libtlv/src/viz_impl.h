@@ -1,6 +1,6 @@
 /*
  * viz_impl.h — the inside of tlv_trace and tlv_shapes, shared by the
- * modules that build them (trace.c, viz.c) and draw them (render.c).
+ * modules that build them (trace.c, viz*.c) and draw them (render.c).
  */
 #ifndef TLV_VIZ_IMPL_H
 #define TLV_VIZ_IMPL_H
@@ -36,7 +36,9 @@ struct tlv_trace {
     size_t nev, cap;
     uint32_t *args;        /* interned behavior arguments */
     size_t nargs, args_cap;
-    const char **arg_text; /* the same as strings, made by finish() */
+    const char **arg_text; /* the same as strings, made by update() and finish() */
+    size_t narg_text;      /* how many of args have their text in arg_text */
+    size_t nsorted;        /* ev[0, nsorted) are in (time, order) order */
     int finished;
 };
 
@@ -45,6 +47,17 @@ typedef struct row_def {
     const char *resource;  /* resource name or NULL */
     char *group;
 } row_def;
+
+/* One flow (an arrow from one resource to another at an instant). */
+typedef struct flow_rec {
+    tlv_time time;
+    uint32_t line, seq;        /* trace line of its event; order made */
+    uint32_t event;            /* that event's index in the trace */
+    uint32_t rule, name, display; /* interned in shapes->names */
+    uint32_t from_res, to_res; /* resources of the trace's world */
+    uint32_t from_cpu, to_cpu; /* processor values (world values) or UINT32_MAX */
+    uint32_t from_row, to_row; /* rows, or UINT32_MAX when not shown */
+} flow_rec;
 
 struct tlv_shapes {
     const tlv_trace *trace;
@@ -65,10 +78,15 @@ struct tlv_shapes {
                               (interned in the trace's world, or with the high
                               bit set in `joined`), or UINT32_MAX */
     intern_pool *joined;   /* behaviors' arguments joined with commas */
+    uint32_t *events;      /* by shape order, two each: the trace events that
+                              opened and closed it, or UINT32_MAX */
+    size_t events_cap;
     size_t nvalues, values_cap;
     uint64_t *when_keys;   /* sorted (rule name id << 32 | event name id) of the
                               When events, to tell their shapes apart */
     size_t nwhen;
+    flow_rec *flows;       /* by time, then trace line */
+    size_t nflows, flows_cap;
     int radix;
     const char *time_scale;
     tlv_time start, end;

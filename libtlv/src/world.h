@@ -8,6 +8,7 @@
 #ifndef TLV_WORLD_H
 #define TLV_WORLD_H
 
+#include "clock.h"
 #include "cond.h"
 #include "intern.h"
 #include "model.h"
@@ -61,6 +62,8 @@ typedef struct world {
     ref_result scratch_ref; /* reused by macros so resolving allocates nothing */
     resolve_cache *resolved; /* recent world_resolve answers (world.c) */
     size_t palette_next;   /* palette color of the next resource created on first use */
+    const char *time_scale; /* the resource file's TimeScale, for $CLOCK{} (NULL: "us") */
+    clock_wrap clock;      /* the last $CLOCK{} time without a date (midnight wraps) */
 } world;
 
 int world_init(world *w, const model *m, int radix);

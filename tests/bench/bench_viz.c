@@ -9,6 +9,7 @@
  * Goals (issue 3): shapes in under 3 s for 1,000,000 lines; each frame under
  * 16 ms. Run by tests/bench/bench_viz.sh; not a unit test.
  */
+#include <tlv/render.h>
 #include <tlv/tlv.h>
 
 #include <stdio.h>

@@ -6,6 +6,10 @@
 # find_package(tlv) (tlv::tlv and tlv::tlv_static) — and runs each on the
 # mini log fed through standard input, expecting the exact running times;
 # and that the installed library and command find the installed rules.
+# The core library links no GUI library: the convert-only program's ldd
+# shows no SDL, X11 or fontconfig; samples/embed/draw.c, built against the
+# renderer (libtlv-render; tlv::render, tlv::render_static), draws the mini
+# trace into a PPM image.
 . "$(dirname "$0")/lib.sh"
 
 BUILD="$(dirname "$TLV")"
@@ -23,7 +27,8 @@ for f in bin/tlv include/tlv/tlv.h include/tlv/convert.h include/tlv/shapes.h \
   [ -f "$PREFIX/$f" ] || fail "not installed: $f"
 done
 pc="$(find "$PREFIX" -name libtlv.pc)"
-for f in libtlv.a libtlv.so libtlv.so.0 pkgconfig/libtlv.pc cmake/tlv/tlvConfig.cmake; do
+for f in libtlv.a libtlv.so libtlv.so.0 pkgconfig/libtlv.pc cmake/tlv/tlvConfig.cmake \
+         libtlv-render.a libtlv-render.so libtlv-render.so.0 pkgconfig/libtlv-render.pc; do
   checks=$((checks + 1))
   [ -e "$(dirname "$(dirname "$pc")")/$f" ] || fail "not installed in the library directory: $f"
 done
@@ -57,11 +62,56 @@ expect_status 0 "cc embed.c with pkg-config"
 checks=$((checks + 1))
 readelf -d "$TMP/embed" | grep -q 'NEEDED.*libtlv\.so\.0' || fail "embed is not linked to libtlv.so.0"
 
+# 1b. The core needs no GUI library: not in pkg-config's flags (static ones
+# included), not among what the convert-only program loads.
+for flags in --libs "--libs --static"; do
+  # shellcheck disable=SC2086
+  run pkg-config $flags libtlv
+  expect_status 0 "pkg-config $flags libtlv"
+  checks=$((checks + 1))
+  grep -qiE 'sdl|fontconfig|X11|png' "$TMP/out" && fail "pkg-config $flags libtlv names a GUI library: $(cat "$TMP/out")"
+done
+run ldd "$TMP/embed"
+expect_status 0 "ldd embed"
+expect_contains "$TMP/out" "libtlv.so.0 => $libdir/libtlv.so.0" "embed loads the installed libtlv"
+checks=$((checks + 1))
+grep -iE 'SDL|libX11|fontconfig|freetype|pulse|libpng' "$TMP/out" >"$TMP/gui" &&
+  fail "the convert-only program loads GUI libraries:$(echo; cat "$TMP/gui")"
+
+# check_draw BINARY WHAT: the renderer sample draws the mini trace into a
+# 320x96 PPM image with more than a background in it.
+check_draw() {
+  "$1" -R "$MINI" "$MINI/mini.res" "$MINI/mini.log" 320 96 >"$TMP/draw.ppm" 2>"$TMP/err"
+  status=$?
+  expect_status 0 "$2"
+  checks=$((checks + 1))
+  [ "$(head -c 14 "$TMP/draw.ppm")" = "$(printf 'P6\n320 96\n255\n')" ] ||
+    fail "$2: not a 320x96 PPM: $(head -c 14 "$TMP/draw.ppm" | od -An -c)"
+  checks=$((checks + 1))
+  [ "$(wc -c <"$TMP/draw.ppm")" -eq $((14 + 320 * 96 * 3)) ] || fail "$2: $(wc -c <"$TMP/draw.ppm") bytes"
+  checks=$((checks + 1))
+  [ "$(tail -c +15 "$TMP/draw.ppm" | od -An -v -tx1 | tr -s ' ' '\n' | sort -u | wc -l)" -gt 8 ] ||
+    fail "$2: the picture has (almost) one colour"
+}
+
+# 1c. The renderer through pkg-config libtlv-render (which brings libtlv).
+# shellcheck disable=SC2046
+run cc -std=c11 -Wall -Wextra -Werror $SAN $(pkg-config --cflags libtlv-render) \
+  -o "$TMP/draw" "$SRC/samples/embed/draw.c" $(pkg-config --libs libtlv-render) -Wl,-rpath,"$libdir"
+expect_status 0 "cc draw.c with pkg-config libtlv-render"
+if [ "$status" -eq 0 ]; then
+  check_draw "$TMP/draw" "draw (cc + pkg-config)"
+  run ldd "$TMP/draw"
+  expect_contains "$TMP/out" "libtlv-render.so.0 => $libdir/libtlv-render.so.0" "draw loads the installed renderer"
+  expect_contains "$TMP/out" "libSDL2" "the renderer loads SDL2"
+fi
+
 # 2. The sample's Makefile.
-mkdir -p "$TMP/make" && cp "$SRC/samples/embed/embed.c" "$SRC/samples/embed/Makefile" "$TMP/make/"
+mkdir -p "$TMP/make" && cp "$SRC"/samples/embed/{embed.c,draw.c,Makefile} "$TMP/make/"
 run make -C "$TMP/make" CFLAGS="-std=c11 -O2 -Wall -Wextra -Werror $SAN"
 expect_status 0 "make in samples/embed"
 [ "$status" -eq 0 ] && run_embed "$TMP/make/embed" "embed (Makefile)"
+[ "$status" -eq 0 ] && check_draw "$TMP/make/draw" "draw (Makefile)"
 
 # 2b. Installed under another prefix than configured, the library (shared, in
 # embed; static, in the tlv command) finds its rules under that prefix: put
@@ -78,7 +128,7 @@ expect_line "$TMP/out" "[380]ctrl.call(sleep\(10\))" "installed tlv converts wit
 
 # 3. find_package(tlv): the shared and the static imported targets.
 mkdir -p "$TMP/cm"
-cp "$SRC/samples/embed/embed.c" "$TMP/cm/"
+cp "$SRC/samples/embed/embed.c" "$SRC/samples/embed/draw.c" "$TMP/cm/"
 cat >"$TMP/cm/CMakeLists.txt" <<'CM'
 cmake_minimum_required(VERSION 3.16)
 project(embed_cmake LANGUAGES C)
@@ -87,15 +137,23 @@ add_executable(embed embed.c)
 target_link_libraries(embed PRIVATE tlv::tlv)
 add_executable(embed_static embed.c)
 target_link_libraries(embed_static PRIVATE tlv::tlv_static)
+add_executable(draw draw.c)
+target_link_libraries(draw PRIVATE tlv::render)
+add_executable(draw_static draw.c)
+target_link_libraries(draw_static PRIVATE tlv::render_static)
 CM
 run cmake -S "$TMP/cm" -B "$TMP/cm/build" -DCMAKE_PREFIX_PATH="$PREFIX" \
   -DCMAKE_C_FLAGS="$SAN" -DCMAKE_EXE_LINKER_FLAGS="$SAN"
 expect_status 0 "cmake configure with find_package(tlv)"
 run cmake --build "$TMP/cm/build"
-expect_status 0 "cmake build against tlv::tlv and tlv::tlv_static"
+expect_status 0 "cmake build against tlv::tlv, tlv::tlv_static, tlv::render, tlv::render_static"
 if [ "$status" -eq 0 ]; then
   run_embed "$TMP/cm/build/embed" "embed (find_package, tlv::tlv)"
   run_embed "$TMP/cm/build/embed_static" "embed (find_package, tlv::tlv_static)"
+  check_draw "$TMP/cm/build/draw" "draw (find_package, tlv::render)"
+  check_draw "$TMP/cm/build/draw_static" "draw (find_package, tlv::render_static)"
+  checks=$((checks + 1))
+  ldd "$TMP/cm/build/embed" | grep -qi sdl && fail "embed (tlv::tlv) loads SDL"
 fi
 
 finish

@@ -1,37 +1,60 @@
 #!/usr/bin/env bash
-# test_symbols.sh — libtlv.so exports exactly the public API: every function
-# declared with TLV_API in libtlv/include/tlv/*.h, and nothing else (the
+# test_symbols.sh — libtlv.so and libtlv-render.so export exactly the public
+# API: every function declared with TLV_API in libtlv/include/tlv/*.h (the
+# renderer those of render.h, the core the rest), and nothing else (the
 # library is compiled with hidden visibility, so a public function left
 # unmarked would be missing here, and an internal one could not leak). Also
-# checks the SONAME.
+# checks the SONAMEs.
 . "$(dirname "$0")/lib.sh"
 
 LIB="${TLV_SHARED_LIB:?TLV_SHARED_LIB must point to libtlv.so}"
+RENDER_LIB="${TLV_RENDER_LIB:?TLV_RENDER_LIB must point to libtlv-render.so}"
 
 # Function declarations: code lines (not comments, directives or typedefs)
 # naming a tlv_ function; each must be marked TLV_API.
 cat "$SRC"/libtlv/include/tlv/*.h | grep -E '^[A-Za-z].*\btlv_[a-z0-9_]+\(' |
   grep -v '^typedef' >"$TMP/decl_lines"
-grep -o 'tlv_[a-z0-9_]*(' "$TMP/decl_lines" | tr -d '(' | sort -u >"$TMP/declared"
 checks=$((checks + 1))
 grep -v '^TLV_API ' "$TMP/decl_lines" >"$TMP/unmarked" &&
   fail "public functions not marked TLV_API: $(tr '\n' ' ' <"$TMP/unmarked")"
-nm -D --defined-only "$LIB" | awk '{ print $NF }' | sed 's/@.*//' | sort -u >"$TMP/exported"
 
-checks=$((checks + 1))
-[ "$(wc -l <"$TMP/declared")" -gt 50 ] || fail "found only $(wc -l <"$TMP/declared") TLV_API declarations"
-checks=$((checks + 1))
-grep -v '^tlv_' "$TMP/exported" >"$TMP/other" && fail "exported symbols outside the API: $(tr '\n' ' ' <"$TMP/other")"
-checks=$((checks + 1))
-comm -23 "$TMP/declared" "$TMP/exported" >"$TMP/missing"
-[ -s "$TMP/missing" ] && fail "declared but not exported: $(tr '\n' ' ' <"$TMP/missing")"
-checks=$((checks + 1))
-comm -13 "$TMP/declared" "$TMP/exported" >"$TMP/extra"
-[ -s "$TMP/extra" ] && fail "exported but not declared in a public header: $(tr '\n' ' ' <"$TMP/extra")"
+# check_exports LIB MIN HEADER...: LIB exports exactly the TLV_API functions
+# declared in the headers (at least MIN of them), and nothing else.
+check_exports() {
+  local lib="$1" min="$2" name
+  name="$(basename "$lib")"
+  shift 2
+  cat "$@" | grep -E '^TLV_API .*\btlv_[a-z0-9_]+\(' | grep -o 'tlv_[a-z0-9_]*(' | tr -d '(' |
+    sort -u >"$TMP/declared"
+  nm -D --defined-only "$lib" | awk '{ print $NF }' | sed 's/@.*//' | sort -u >"$TMP/exported"
+  checks=$((checks + 1))
+  [ "$(wc -l <"$TMP/declared")" -ge "$min" ] || fail "$name: found only $(wc -l <"$TMP/declared") TLV_API declarations"
+  checks=$((checks + 1))
+  grep -v '^tlv_' "$TMP/exported" >"$TMP/other" && fail "$name: exported symbols outside the API: $(tr '\n' ' ' <"$TMP/other")"
+  checks=$((checks + 1))
+  comm -23 "$TMP/declared" "$TMP/exported" >"$TMP/missing"
+  [ -s "$TMP/missing" ] && fail "$name: declared but not exported: $(tr '\n' ' ' <"$TMP/missing")"
+  checks=$((checks + 1))
+  comm -13 "$TMP/declared" "$TMP/exported" >"$TMP/extra"
+  [ -s "$TMP/extra" ] && fail "$name: exported but not declared in its public headers: $(tr '\n' ' ' <"$TMP/extra")"
+}
+
+# The core, libtlv.so: every header but render.h; the renderer,
+# libtlv-render.so: render.h only (its hidden copies of core helpers stay local).
+core_headers=()
+for h in "$SRC"/libtlv/include/tlv/*.h; do
+  [ "$(basename "$h")" = render.h ] || core_headers+=("$h")
+done
+check_exports "$LIB" 50 "${core_headers[@]}"
+check_exports "$RENDER_LIB" 8 "$SRC/libtlv/include/tlv/render.h"
 
 major="$(sed -n 's/^#define TLV_VERSION_MAJOR \([0-9]*\)$/\1/p' "$SRC/libtlv/include/tlv/tlv.h")"
 run readelf -d "$LIB"
 expect_status 0 "readelf -d libtlv.so"
 expect_contains "$TMP/out" "Library soname: [libtlv.so.$major]" "SONAME"
+run readelf -d "$RENDER_LIB"
+expect_status 0 "readelf -d libtlv-render.so"
+expect_contains "$TMP/out" "Library soname: [libtlv-render.so.$major]" "SONAME of the renderer"
+expect_contains "$TMP/out" "Shared library: [libtlv.so.$major]" "the renderer needs libtlv"
 
 finish

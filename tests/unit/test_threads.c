@@ -13,6 +13,7 @@
 #include "check.h"
 #include "scratch.h"
 
+#include <tlv/render.h>
 #include <tlv/tlv.h>
 
 #include <pthread.h>

@@ -2,7 +2,9 @@
  * test_trace.c — tlv_trace through the public API: events in (time, line)
  * order after a multi-core style out-of-order input, tlv_trace_seek, its
  * resources, and attribute queries at a time (initial values, changes at
- * the asked time itself, the end of the trace, unknown names).
+ * the asked time itself, the end of the trace, unknown names); a growing
+ * trace read between pushes with tlv_trace_update (new events merged in
+ * order, behaviors' arguments readable, an unfinished line held back).
  */
 #include "check.h"
 #include "scratch.h"
@@ -88,6 +90,52 @@ static void test_events_and_state(const tlv_rules *rules)
     tlv_trace_free(trace);
 }
 
+/* "time:resource.name" of every event, in order, joined by spaces. */
+static void events_text(const tlv_trace *trace, char *out, size_t size)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < tlv_trace_event_count(trace) && len < size; i++) {
+        tlv_event e;
+        tlv_trace_event(trace, i, &e);
+        len += (size_t)snprintf(out + len, size - len, "%s%lld:%s.%s%s", i ? " " : "",
+                                (long long)e.time.ticks, e.resource, e.name,
+                                e.kind == TLV_EVENT_BEHAVIOR && e.nargs ? e.args[0] : "");
+    }
+}
+
+/* A live log: updates between pushes show what was read so far, in order. */
+static void test_update_while_growing(const tlv_rules *rules)
+{
+    tlv_trace *trace;
+    CHECK_INT(tlv_trace_new(rules, &trace), TLV_OK);
+    tlv_converter *conv = tlv_trace_converter(trace);
+    char text[512];
+    const char first[] = "[20]A.state=RUN\n[10]B.mark(x)\n[30]A.sta";
+    CHECK_INT(tlv_converter_push_bytes(conv, first, strlen(first)), TLV_OK);
+    CHECK_INT(tlv_trace_update(trace), TLV_OK);
+    events_text(trace, text, sizeof text);
+    CHECK_STR(text, "10:B.markx 20:A.state"); /* sorted; the unfinished line waits */
+    CHECK_INT(tlv_trace_end(trace).ticks, 20);
+    CHECK_INT(tlv_trace_seek(trace, at(15)), 1);
+
+    const char more[] = "te=WAIT\n[15]A.mark(y)\n[40]B.state=RUN\n";
+    CHECK_INT(tlv_converter_push_bytes(conv, more, strlen(more)), TLV_OK);
+    CHECK_INT(tlv_trace_update(trace), TLV_OK);
+    events_text(trace, text, sizeof text);
+    CHECK_STR(text, "10:B.markx 15:A.marky 20:A.state 30:A.state 40:B.state");
+    tlv_time t35 = at(35);
+    CHECK_STR(value_at(trace, "A", &t35), "WAIT");
+
+    CHECK_INT(tlv_trace_update(trace), TLV_OK); /* nothing new: nothing moves */
+    const char last[] = "[5]B.mark(z)";
+    CHECK_INT(tlv_converter_push_bytes(conv, last, strlen(last)), TLV_OK);
+    CHECK_INT(tlv_trace_finish(trace), TLV_OK); /* the line without an end too */
+    events_text(trace, text, sizeof text);
+    CHECK_STR(text, "5:B.markz 10:B.markx 15:A.marky 20:A.state 30:A.state 40:B.state");
+    tlv_trace_free(trace);
+}
+
 int main(void)
 {
     make_tmpdir("trace");
@@ -100,6 +148,7 @@ int main(void)
     for (size_t i = 0; i < tlv_diags_count(tlv_rules_diags(rules)); i++)
         fprintf(stderr, "%s\n", tlv_diags_get(tlv_rules_diags(rules), i)->message);
     test_events_and_state(rules);
+    test_update_while_growing(rules);
     tlv_rules_free(rules);
     remove_tree(tmpdir);
     return CHECK_DONE();

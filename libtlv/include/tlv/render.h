@@ -4,10 +4,15 @@
  * window or display needed). The same drawing code serves the interactive
  * viewer.
  *
- * Include <tlv/tlv.h> rather than this file.
+ * These functions are the renderer library, libtlv-render (SDL2, SDL2_ttf,
+ * fontconfig), apart from the core libtlv so that programs that only convert
+ * link no GUI library: include this file and link both (pkg-config
+ * libtlv-render, or CMake tlv::render, brings libtlv along).
  */
 #ifndef TLV_RENDER_H
 #define TLV_RENDER_H
+
+#include "tlv/tlv.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -39,7 +39,21 @@ TLV_API tlv_status tlv_trace_load_file(tlv_trace *trace, const char *path);
 /* Ends the input and sorts the events. Returns as tlv_converter_finish. */
 TLV_API tlv_status tlv_trace_finish(tlv_trace *trace);
 
-/* Events in (time, line) order, after tlv_trace_finish. The event's
+/* For a log that is still growing (a live capture, a FIFO): makes the
+ * events pushed so far readable — sorted into (time, line) order with those
+ * read before, their arguments resolved — without ending the input. Every
+ * function below (and tlv_shapes_build) then sees the trace as far as it
+ * was read; push more lines and call it again as often as wanted, then
+ * tlv_trace_finish() at the end of the input. Event indexes of an earlier
+ * update may shift when newer lines carry earlier times; shapes built
+ * before must be rebuilt to show the new events. An unfinished last line
+ * (no line end yet) is held back until its end arrives. Returns TLV_OK or
+ * TLV_ERR_NOMEM. O(k log k + n) for k new events when they go before some
+ * older ones, O(k log k) when they do not. */
+TLV_API tlv_status tlv_trace_update(tlv_trace *trace);
+
+/* Events in (time, line) order, after tlv_trace_finish (or
+ * tlv_trace_update). The event's
  * pointers stay valid as long as the trace. */
 TLV_API size_t tlv_trace_event_count(const tlv_trace *trace);
 TLV_API void tlv_trace_event(const tlv_trace *trace, size_t i, tlv_event *out);
@@ -57,7 +71,8 @@ TLV_API const char *tlv_trace_resource_type(const tlv_trace *trace, size_t i);
 
 /* Index of the first event at or after time t in (time, line) order, or
  * tlv_trace_event_count() when every event is before t: iterate a time range
- * from there with tlv_trace_event(). O(log n). Call after tlv_trace_finish. */
+ * from there with tlv_trace_event(). O(log n). Call after tlv_trace_finish
+ * (or tlv_trace_update). */
 TLV_API size_t tlv_trace_seek(const tlv_trace *trace, tlv_time t);
 
 /* The value of resource.attr at time *at (NULL: at the end of the trace):
@@ -160,7 +175,17 @@ typedef struct tlv_shape_info {
                                  with commas (enterSVC(dly_tsk, dlytim=10) gives
                                  "dly_tsk,dlytim=10"); NULL for a behavior
                                  without arguments */
+    size_t from_event;        /* the trace event (tlv_trace_event index) that
+                                 opened the shape — its From or When event —
+                                 or TLV_NO_EVENT for an initial value */
+    size_t to_event;          /* the trace event that closed it (its To), or
+                                 TLV_NO_EVENT: a When shape, or an interval
+                                 still open at the end of the trace */
 } tlv_shape_info;
+
+/* "No such event" in tlv_shape_info, "no row" in tlv_flow_info. */
+#define TLV_NO_EVENT ((size_t)-1)
+#define TLV_NO_ROW ((size_t)-1)
 
 /* All shapes, ordered by rule, event, resource, from (the order of
  * `tlv shapes`): their number, and shape i (< the count) in *out. */
@@ -172,6 +197,42 @@ TLV_API void tlv_shapes_get(const tlv_shapes *shapes, size_t i, tlv_shape_info *
 typedef int (*tlv_shape_fn)(void *user, const tlv_shape_info *shape);
 TLV_API void tlv_shapes_query(const tlv_shapes *shapes, size_t row, tlv_time t0, tlv_time t1,
                               tlv_shape_fn fn, void *user);
+
+/* ---- flows ---------------------------------------------------------------
+ * Causal links from one resource to another at an instant (a task activating
+ * or waking another, a handler releasing a task, a migration, a fork), made
+ * by the "Flows" of the visualization rules (docs/reference.md). */
+
+typedef struct tlv_flow_info {
+    const char *rule;          /* the rule's name */
+    const char *name;          /* the flow's name within the rule */
+    const char *display_name;  /* its DisplayName, or the name */
+    const char *from_resource; /* where it starts and */
+    const char *to_resource;   /* where it points (resource names) */
+    const char *from_processor;/* FromProcessor / ToProcessor as expanded */
+    const char *to_processor;  /* for this event, or NULL */
+    size_t from_row, to_row;   /* rows of the ends: the processor's row in
+                                  per-CPU mode when a processor is named, else
+                                  the resource's; TLV_NO_ROW when not shown */
+    tlv_time time;             /* of the event that made it */
+    size_t event;              /* that event (tlv_trace_event index) */
+} tlv_flow_info;
+
+/* The flows, ordered by time then trace order: their number, and flow i
+ * (< the count) in *out, whose strings live as long as the shapes. Flows
+ * of rules named in skip_rules are not made. */
+TLV_API size_t tlv_shapes_flow_count(const tlv_shapes *shapes);
+TLV_API void tlv_shapes_flow(const tlv_shapes *shapes, size_t i, tlv_flow_info *out);
+
+/* Index of the first flow at or after time t (tlv_shapes_flow_count() when
+ * none is). O(log n). */
+TLV_API size_t tlv_shapes_flow_seek(const tlv_shapes *shapes, tlv_time t);
+
+/* Calls fn for every flow whose time is in [t0, t1], in order. O(log n + k).
+ * fn returns 0 to go on. */
+typedef int (*tlv_flow_fn)(void *user, const tlv_flow_info *flow);
+TLV_API void tlv_shapes_flows_query(const tlv_shapes *shapes, tlv_time t0, tlv_time t1,
+                                    tlv_flow_fn fn, void *user);
 
 #ifdef __cplusplus
 }

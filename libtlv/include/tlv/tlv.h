@@ -139,6 +139,10 @@ TLV_API size_t tlv_time_format(tlv_time t, int radix, char *buf, size_t size);
 #include "tlv/rules.h"
 #include "tlv/convert.h"
 #include "tlv/shapes.h"
-#include "tlv/render.h"
+#include "tlv/breakdown.h"
+#include "tlv/stats.h"
+/* Drawing shapes into pixels is the separate renderer library, libtlv-render:
+ * include <tlv/render.h> and link it (pkg-config libtlv-render, CMake
+ * tlv::render). */
 
 #endif

@@ -1,15 +1,41 @@
 /*
- * stats.c — the numbers behind `tlv stats`: one pass over a finished trace's
- * events (public API: tlv_trace_event, tlv_trace_attr_at) keeping, per
- * resource, its current state and whether it runs, and closing intervals as
- * values change. Durations are exact differences of trace times (then
- * doubles, for sums and means).
+ * stats.c — the numbers behind `tlv stats` and the viewer's load tracks
+ * (tlv/stats.h): one pass over a finished trace's events (tlv_trace_event,
+ * tlv_trace_attr_at) keeping, per resource, its current state and whether it
+ * runs, and closing intervals as values change; then each processor's busy
+ * intervals merged, with running sums so that the busy time of any window
+ * is two binary searches. Durations are exact differences of trace times
+ * (then doubles, for sums and means).
  */
-#include "stats.h"
+#include "viz_impl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct span {
+    double from, to;
+} span;
+
+typedef struct processor {
+    char *name;                     /* "CPU <value>", or "CPU" for the only one */
+    const char *value;              /* the processor attribute's value, or NULL */
+    span *busy;                     /* running intervals, merged and sorted */
+    double *before;                 /* before[i]: busy time of busy[0..i-1] */
+    size_t nbusy, cap;
+    double busy_total;
+} processor;
+
+typedef tlv_state_stat state_stat;
+
+struct tlv_stats {
+    double start, end;              /* the trace's first and last times */
+    const char *cpu_attribute;      /* the one used, or NULL */
+    state_stat *states;             /* by resource, then state name */
+    size_t nstates;
+    processor *cpus;                /* ordered by value (numbers as numbers) */
+    size_t ncpus;
+};
 
 /* What the pass knows about one resource. */
 typedef struct track {
@@ -32,7 +58,7 @@ typedef struct named {
 
 typedef struct pass {
     const tlv_trace *trace;
-    const stats_options *o;
+    const tlv_stats_options *o;
     const char *cpu_attr;       /* the processor attribute used, or NULL */
     int radix;
     track *res;
@@ -251,7 +277,7 @@ static int by_from(const void *a, const void *b)
 
 /* Several resources may run on one processor at once (a handler over the
  * task it interrupted): busy time is the union. */
-static void merge_busy(processor *c)
+static int merge_busy(processor *c)
 {
     if (c->nbusy > 1) /* (a NULL array, even empty, is undefined for qsort) */
         qsort(c->busy, c->nbusy, sizeof *c->busy, by_from);
@@ -266,8 +292,15 @@ static void merge_busy(processor *c)
     }
     c->nbusy = k;
     c->busy_total = 0;
-    for (size_t i = 0; i < k; i++)
+    c->before = malloc((k + 1) * sizeof *c->before);
+    if (!c->before)
+        return -1;
+    for (size_t i = 0; i < k; i++) {
+        c->before[i] = c->busy_total;
         c->busy_total += c->busy[i].to - c->busy[i].from;
+    }
+    c->before[k] = c->busy_total;
+    return 0;
 }
 
 static int by_state(const void *a, const void *b)
@@ -288,7 +321,7 @@ static int by_cpu_value(const void *a, const void *b)
     return strcmp(x, y);
 }
 
-static int collect(pass *p, trace_stats *out)
+static int collect(pass *p, tlv_stats *out)
 {
     size_t n = 0;
     for (size_t r = 0; r < p->nres; r++)
@@ -305,7 +338,8 @@ static int collect(pass *p, trace_stats *out)
         out->nstates += t->nstats;
     }
     for (size_t c = 0; c < p->ncpus; c++)
-        merge_busy(&p->cpus[c]);
+        if (merge_busy(&p->cpus[c]) < 0)
+            return -1;
     if (p->ncpus > 1)
         qsort(p->cpus, p->ncpus, sizeof *p->cpus, by_cpu_value);
     out->cpus = p->cpus;
@@ -315,64 +349,149 @@ static int collect(pass *p, trace_stats *out)
     return 0;
 }
 
-int stats_compute(const tlv_rules *rules, const tlv_trace *trace, const stats_options *opts,
-                  trace_stats *out)
+static void free_cpus(processor *cpus, size_t n)
 {
-    memset(out, 0, sizeof *out);
-    pass p = {trace, opts, opts->cpu_attribute, tlv_rules_time_radix(rules), NULL,
+    for (size_t c = 0; c < n; c++) {
+        free(cpus[c].name);
+        free(cpus[c].busy);
+        free(cpus[c].before);
+    }
+    free(cpus);
+}
+
+static const char *or_default(const char *s, const char *dflt)
+{
+    return s ? s : dflt;
+}
+
+tlv_status tlv_stats_compute(const tlv_trace *trace, const tlv_stats_options *opts,
+                             tlv_stats **out)
+{
+    if (!out)
+        return TLV_ERR_USAGE;
+    *out = NULL;
+    if (!trace || !trace->finished)
+        return TLV_ERR_USAGE;
+    tlv_stats_options o = {0};
+    if (opts)
+        o = *opts;
+    o.attribute = or_default(o.attribute, "state");
+    o.running_attribute = or_default(o.running_attribute, "state");
+    o.running_value = or_default(o.running_value, "RUNNING");
+    tlv_stats *st = calloc(1, sizeof *st);
+    if (!st)
+        return TLV_ERR_NOMEM;
+    pass p = {trace, &o, o.cpu_attribute, tlv_rules_time_radix(trace->rules), NULL,
               tlv_trace_resource_count(trace), NULL, NULL, 0, 0, 0};
-    out->start = tlv_time_to_double(tlv_trace_start(trace), p.radix);
-    out->end = tlv_time_to_double(tlv_trace_end(trace), p.radix);
+    st->start = tlv_time_to_double(tlv_trace_start(trace), p.radix);
+    st->end = tlv_time_to_double(tlv_trace_end(trace), p.radix);
     p.res = calloc(p.nres + 1, sizeof *p.res);
     p.by_name = calloc(p.nres + 1, sizeof *p.by_name);
     p.failed = !p.res || !p.by_name;
     if (!p.failed && !p.cpu_attr && any_has(trace, "prcId"))
         p.cpu_attr = "prcId";
-    out->cpu_attribute = p.cpu_attr;
+    st->cpu_attribute = p.cpu_attr;
     if (!p.failed) {
         init_tracks(&p);
         scan_events(&p);
         close_tracks(&p);
     }
-    int rc = p.failed ? -1 : collect(&p, out);
+    int rc = p.failed ? -1 : collect(&p, st);
     for (size_t r = 0; p.res && r < p.nres; r++)
         free(p.res[r].stats);
     free(p.res);
     free(p.by_name);
-    for (size_t c = 0; c < p.ncpus; c++) {
-        free(p.cpus[c].name);
-        free(p.cpus[c].busy);
+    free_cpus(p.cpus, p.ncpus);
+    if (rc < 0) {
+        tlv_stats_free(st);
+        return TLV_ERR_NOMEM;
     }
-    free(p.cpus);
-    return rc;
+    *out = st;
+    return TLV_OK;
 }
 
-double stats_busy_in(const processor *p, double from, double to)
+void tlv_stats_free(tlv_stats *s)
 {
-    size_t lo = 0, hi = p->nbusy; /* first span ending after `from` */
+    if (!s)
+        return;
+    free(s->states);
+    free_cpus(s->cpus, s->ncpus);
+    free(s);
+}
+
+double tlv_stats_start(const tlv_stats *s) { return s ? s->start : 0; }
+double tlv_stats_end(const tlv_stats *s) { return s ? s->end : 0; }
+const char *tlv_stats_cpu_attribute(const tlv_stats *s) { return s ? s->cpu_attribute : NULL; }
+size_t tlv_stats_state_count(const tlv_stats *s) { return s ? s->nstates : 0; }
+
+void tlv_stats_state(const tlv_stats *s, size_t i, tlv_state_stat *out)
+{
+    if (s && i < s->nstates)
+        *out = s->states[i];
+    else
+        memset(out, 0, sizeof *out);
+}
+
+size_t tlv_stats_cpu_count(const tlv_stats *s) { return s ? s->ncpus : 0; }
+
+void tlv_stats_cpu(const tlv_stats *s, size_t i, tlv_cpu_stat *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!s || i >= s->ncpus)
+        return;
+    const processor *c = &s->cpus[i];
+    out->name = c->name;
+    out->value = c->value;
+    out->busy = c->busy_total;
+    out->intervals = c->nbusy;
+}
+
+/* Busy time of p before time t: the spans ending before it whole, the one
+ * around it in part. O(log n). */
+static double busy_before(const processor *p, double t)
+{
+    size_t lo = 0, hi = p->nbusy; /* first span ending after t */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (p->busy[mid].to <= from)
+        if (p->busy[mid].to <= t)
             lo = mid + 1;
         else
             hi = mid;
     }
-    double sum = 0;
-    for (size_t i = lo; i < p->nbusy && p->busy[i].from < to; i++) {
-        double a = p->busy[i].from > from ? p->busy[i].from : from;
-        double b = p->busy[i].to < to ? p->busy[i].to : to;
-        sum += b > a ? b - a : 0;
-    }
+    double sum = p->before[lo];
+    if (lo < p->nbusy && p->busy[lo].from < t)
+        sum += t - p->busy[lo].from;
     return sum;
 }
 
-void stats_free(trace_stats *s)
+static double cpu_busy_in(const processor *p, double from, double to)
 {
-    free(s->states);
-    for (size_t c = 0; c < s->ncpus; c++) {
-        free(s->cpus[c].name);
-        free(s->cpus[c].busy);
+    if (!(to > from) || !p->nbusy)
+        return 0;
+    double d = busy_before(p, to) - busy_before(p, from);
+    return d > 0 ? d : 0;
+}
+
+double tlv_stats_busy_in(const tlv_stats *s, size_t cpu, double from, double to)
+{
+    if (!s)
+        return 0;
+    if (cpu != TLV_STATS_ALL_CPUS)
+        return cpu < s->ncpus ? cpu_busy_in(&s->cpus[cpu], from, to) : 0;
+    double sum = 0;
+    for (size_t c = 0; c < s->ncpus; c++)
+        sum += cpu_busy_in(&s->cpus[c], from, to);
+    return sum;
+}
+
+void tlv_stats_load(const tlv_stats *s, size_t cpu, double t0, double t1, double *out,
+                    size_t ncols)
+{
+    size_t n = cpu == TLV_STATS_ALL_CPUS && s ? s->ncpus : 1;
+    double width = ncols ? (t1 - t0) / (double)ncols : 0;
+    for (size_t k = 0; k < ncols; k++) {
+        double a = t0 + width * (double)k, b = k + 1 == ncols ? t1 : a + width;
+        double load = b > a && n ? tlv_stats_busy_in(s, cpu, a, b) / ((b - a) * (double)n) : 0;
+        out[k] = load < 0 ? 0 : load > 1 ? 1 : load;
     }
-    free(s->cpus);
-    memset(s, 0, sizeof *s);
 }

@@ -1,0 +1,218 @@
+/*
+ * viz_build.h — the builder that applies visualization rules to a trace
+ * (tlv_shapes_build), shared by the modules that do one step each:
+ *   viz.c          the driver: runs the steps in order, rule by rule
+ *   viz_rules.c    reading rules and shapes from the .viz sources
+ *   viz_events.c   the events as the rules see them, and their index
+ *   viz_pattern.c  event patterns: compiling and matching them
+ *   viz_subst.c    ${FROM_*}/${TO_*}/${TARGET} substitution and macros
+ *   viz_cond.c     the condition keys of Figures objects
+ *   viz_figures.c  figure references expanded to primitives in the store
+ *   viz_fromto.c   From/To pairing of events into intervals
+ *   viz_when.c     When instants, and telling their shapes apart later
+ *   viz_rows.c     the rows: one per resource, one per untargeted rule
+ *   viz_cpu.c      per-CPU mode: processor rows and running bars
+ *   viz_flows.c    "Flows": causal links from one resource to another
+ *   viz_shapes.c   the built shapes: output order and the public readers
+ */
+#ifndef TLV_VIZ_BUILD_H
+#define TLV_VIZ_BUILD_H
+
+#include "viz_impl.h"
+
+#include "buf.h"
+#include "cond.h"
+#include "macro.h"
+#include "stdform.h"
+
+#define NEVER UINT32_MAX /* an interned id for text the trace never had */
+
+/* ---- rules as read from the .viz sources --------------------------------- */
+
+typedef struct event_def {
+    const char *name;
+    const char *from, *to, *when;
+    const tj_node *figures;
+    const char *file;
+    long line, col;
+} event_def;
+
+/* A flow of a rule's "Flows" (viz_flows.c): `ev` holds its name, When
+ * pattern and position, so that errors name it as they name events. */
+typedef struct flow_def {
+    event_def ev;
+    const char *display;
+    const char *from, *to;          /* resource references (From: NULL = the event's) */
+    const char *from_cpu, *to_cpu;  /* FromProcessor, ToProcessor, or NULL */
+    const char *condition;          /* or NULL */
+} flow_def;
+
+typedef struct viz_rule {
+    const char *name;
+    const char *display;
+    long type;              /* Target type index, -1 for a rule of its own row */
+    event_def *events;
+    size_t nevents;
+    flow_def *flows;
+    size_t nflows;
+    int flows_only;         /* no "Shapes": draws no row of its own */
+    uint32_t name_id;       /* interned in shapes->names */
+    uint32_t row;           /* for rules without Target */
+    const char *file;
+    long line, col;
+} viz_rule;
+
+typedef struct shape_def {
+    const char *name;
+    const tj_node *prims;   /* array of primitive objects */
+    const char *file;
+} shape_def;
+
+/* One event as the pairing sees it: real trace events, or the initial value
+ * of an attribute (a change at the start of the trace). */
+typedef struct vevent {
+    tlv_time time;
+    uint32_t res, name, value, nargs, state_seq, line;
+    uint8_t kind;
+    uint8_t initial;           /* the initial value, not a trace event */
+    const uint32_t *args;
+} vevent;
+
+typedef struct pattern {
+    long res;               /* one resource, or -1 */
+    long type;              /* with res < 0: every resource of this type, or -1 = any */
+    cond *c;                /* condition, evaluated just before the event */
+    int kind;               /* -1 any, else tlv_event_kind */
+    uint32_t name;          /* NEVER+1 = any name */
+    int has_value;
+    uint32_t value;
+    size_t nargs;
+    uint32_t args[STD_MAX_ARGS];
+} pattern;
+
+#define ANY_NAME (NEVER - 1)
+
+/* Substitution context of one figure evaluation. */
+typedef struct subst_ctx {
+    const char *target;
+    const vevent *from, *to;   /* From/To events, or When event in `from` */
+    int is_when;
+    tlv_time end;              /* trace end, TO_TIME of an interval closed by it */
+} subst_ctx;
+
+typedef struct builder {
+    struct tlv_shapes *s;
+    const tlv_trace *t;
+    world *w;
+    macro_memo *memo;
+    viz_rule *rules;
+    size_t nrules, rules_cap;
+    shape_def *shapes;
+    size_t nshapes, shapes_cap;
+    vevent *ev;                /* initial values, then the trace's events */
+    size_t nev;
+    size_t **per_res;          /* per resource: indexes into ev */
+    size_t *per_res_n;
+    uint32_t *res_row;         /* per resource: its row, or UINT32_MAX */
+    intern_pool *prim_keys;    /* "shape\x1fargs" -> prim range */
+    uint32_t *key_first, *key_count;
+    size_t keys_cap;
+    uint32_t next_order;
+    uint32_t cur_value;        /* value of the event being drawn, or UINT32_MAX */
+    uint32_t cur_events[2];    /* trace event indexes opening and closing it, or
+                                  UINT32_MAX (an initial value, the trace end) */
+    size_t ninit;              /* ev[ninit + i] is the trace's event i */
+    buf a, b, err;             /* scratch */
+    const viz_rule *cur_rule;
+    const event_def *cur_event;
+    uint32_t cur_line;
+    const tlv_shapes_options *opts;
+    struct event_index *index; /* events by (resource, name[, first value]) */
+    size_t index_slots, index_used;
+    long *cpu_attr;            /* per type: index of the CPU attribute, or -1 */
+    uint32_t *cpu_values;      /* distinct CPU values (interned), sorted */
+    size_t ncpus;
+    uint32_t *cpu_row;         /* per CPU value index: its row */
+} builder;
+
+/* shapes->values entries with this bit set are ids in shapes->joined (a
+ * behavior's arguments joined), the others ids in the trace's world. */
+#define VALUE_OWN 0x80000000u
+
+/* viz.c: reports an error of the rule and event being applied. */
+void viz_error(builder *b, const char *fmt, const char *detail);
+
+/* viz_rules.c */
+void viz_read_sources(builder *b);
+const shape_def *viz_find_shape(const builder *b, const char *name, size_t n);
+
+/* viz_events.c: the events a pattern can match, one resource's or all. */
+typedef struct scan_list {
+    const size_t *idx;  /* NULL: every event, in order */
+    size_t n;
+} scan_list;
+
+int viz_build_events(builder *b);
+int viz_build_index(builder *b);
+void viz_free_index(builder *b);
+scan_list viz_scan_for(const builder *b, const pattern *p, long target);
+static inline size_t viz_at(const scan_list *l, size_t k) { return l->idx ? l->idx[k] : k; }
+size_t viz_after(const scan_list *l, size_t ev_index);
+int viz_indexed_list(builder *b, const pattern *p, long r, scan_list *l);
+
+/* viz_pattern.c */
+void viz_trim(const char **s, size_t *n);
+size_t viz_split_args(const char *s, size_t n, buf *store, const char **parts, size_t *lens,
+                      size_t max);
+int viz_pattern_compile(builder *b, const char *text, pattern *p);
+void viz_pattern_free(pattern *p);
+int viz_pattern_matches(builder *b, const pattern *p, const vevent *e);
+
+/* viz_subst.c */
+int viz_expand(builder *b, const subst_ctx *c, const char *text, int escape);
+
+/* viz_cond.c */
+int viz_condition_holds(builder *b, const subst_ctx *c, const char *key);
+
+/* viz_figures.c */
+/* Notes the events that open and close the shapes drawn next. */
+void viz_set_cur_events(builder *b, const vevent *from, const vevent *to);
+int viz_prims_for(builder *b, const shape_def *sd, const char *const *args, size_t nargs,
+                  uint32_t *first, uint32_t *count);
+int viz_store_shape(builder *b, tlv_time from, tlv_time to, uint32_t row, uint32_t prim,
+                    uint32_t rule, uint32_t event, uint32_t res);
+void viz_draw_interval(builder *b, const event_def *d, const subst_ctx *sc, tlv_time from,
+                       tlv_time to, long target);
+
+/* viz_fromto.c */
+void viz_apply_from_to(builder *b, const event_def *d, const char *target_name, long target);
+
+/* viz_when.c */
+void viz_apply_when(builder *b, const event_def *d, const char *target_name, long target);
+int viz_note_when_events(builder *b);
+int viz_shape_is_when(const struct tlv_shapes *s, uint32_t rule, uint32_t event);
+
+/* viz_rows.c */
+int viz_build_rows(builder *b);
+int viz_add_row(struct tlv_shapes *s, const char *label, const char *resource,
+                const char *group);
+int viz_type_is_drawn(const builder *b, size_t type);
+int viz_add_resource_row(builder *b, size_t res);
+
+/* viz_cpu.c */
+int viz_collect_cpus(builder *b);
+int viz_build_cpu_rows(builder *b);
+void viz_draw_running(builder *b);
+/* The row of the processor whose CPU-attribute value is the interned id v,
+ * or UINT32_MAX (not per-CPU mode, or no such processor). */
+uint32_t viz_cpu_row(const builder *b, uint32_t v);
+
+/* viz_flows.c */
+void viz_read_flows(builder *b, viz_rule *r, const tj_node *flows, const char *file);
+void viz_apply_flows(builder *b, const viz_rule *r, const char *target_name, long target);
+int viz_finish_flows(struct tlv_shapes *s);
+
+/* viz_shapes.c */
+int viz_finish_shapes(builder *b);
+
+#endif

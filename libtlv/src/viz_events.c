@@ -1,0 +1,231 @@
+/*
+ * viz_events.c — the events as visualization rules see them: the initial
+ * value of every attribute (a change at the start of the trace, or when a
+ * resource created on first use appears), then the trace's events; lists of
+ * them per resource, and an index by (resource, name[, value]) that lets the
+ * search for a closing event start at the right place.
+ */
+#include "viz_build.h"
+
+#include <stdlib.h>
+
+/* When each resource first appears in the trace: a resource created on
+ * first use has its initial values from then on, not from the start. */
+static tlv_time *first_times(const builder *b)
+{
+    const world *w = b->w;
+    tlv_time *t = calloc(w->nres + 1, sizeof *t);
+    char *seen = calloc(w->nres + 1, 1);
+    for (size_t i = 0; t && seen && i < b->t->nev; i++) {
+        uint32_t r = b->t->ev[i].res;
+        if (!seen[r]) {
+            seen[r] = 1;
+            t[r] = b->t->ev[i].time;
+        }
+    }
+    free(seen);
+    return t;
+}
+
+int viz_build_events(builder *b)
+{
+    const world *w = b->w;
+    size_t ninit = 0;
+    for (size_t r = 0; r < w->nres; r++)
+        ninit += w->model->types[w->res[r].type].nattrs;
+    b->nev = ninit + b->t->nev;
+    b->ninit = ninit;
+    b->ev = calloc(b->nev + 1, sizeof *b->ev);
+    if (!b->ev)
+        return -1;
+    tlv_time start = tlv_trace_start(b->t);
+    tlv_time *born = first_times(b);
+    if (!born)
+        return -1;
+    size_t k = 0;
+    for (size_t r = 0; r < w->nres; r++) {
+        const res_type *t = &w->model->types[w->res[r].type];
+        for (size_t a = 0; a < t->nattrs; a++) {
+            vevent *v = &b->ev[k++];
+            v->time = w->res[r].dynamic ? born[r] : start;
+            v->res = (uint32_t)r;
+            v->kind = TLV_EVENT_ATTRIBUTE;
+            v->name = intern_add(w->values, t->attrs[a].name, t->attrs[a].name_len);
+            v->value = w->res[r].attrs[a].init;
+            v->state_seq = 0;
+            v->initial = 1;
+        }
+    }
+    free(born);
+    for (size_t i = 0; i < b->t->nev; i++) {
+        const trace_event *e = &b->t->ev[i];
+        vevent *v = &b->ev[k++];
+        v->time = e->time;
+        v->res = e->res;
+        v->kind = e->kind;
+        v->name = e->name;
+        v->value = e->value;
+        v->nargs = e->nargs;
+        v->args = e->kind == TLV_EVENT_BEHAVIOR ? b->t->args + e->value : NULL;
+        v->state_seq = e->state_seq;
+        v->line = e->line;
+    }
+    b->per_res = calloc(w->nres + 1, sizeof *b->per_res);
+    b->per_res_n = calloc(w->nres + 1, sizeof *b->per_res_n);
+    if (!b->per_res || !b->per_res_n)
+        return -1;
+    for (size_t i = 0; i < b->nev; i++)
+        b->per_res_n[b->ev[i].res]++;
+    for (size_t r = 0; r < w->nres; r++) {
+        b->per_res[r] = malloc((b->per_res_n[r] + 1) * sizeof **b->per_res);
+        if (!b->per_res[r])
+            return -1;
+        b->per_res_n[r] = 0;
+    }
+    for (size_t i = 0; i < b->nev; i++) {
+        uint32_t r = b->ev[i].res;
+        b->per_res[r][b->per_res_n[r]++] = i;
+    }
+    return 0;
+}
+
+/* ---- the events a pattern can scan ------------------------------------------------- */
+
+scan_list viz_scan_for(const builder *b, const pattern *p, long target)
+{
+    scan_list l = {NULL, b->nev};
+    long r = p->res >= 0 ? p->res : target;
+    if (r >= 0) {
+        l.idx = b->per_res[r];
+        l.n = b->per_res_n[r];
+    }
+    return l;
+}
+
+/* First position in l whose event index is greater than ev_index. */
+size_t viz_after(const scan_list *l, size_t ev_index)
+{
+    if (!l->idx)
+        return ev_index + 1;
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->idx[mid] <= ev_index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* ---- events by resource and name ----------------------------------------------------- */
+
+/* Closing patterns name a resource, an attribute or behavior, and usually a
+ * value or first argument (`${FROM_TARGET}.leaveSVC(${FROM_ARG0})`): lists of
+ * the events with each (resource, name) and (resource, name, value) let the
+ * search for the closing event start at the right place (binary search)
+ * instead of walking every later event of the resource. */
+#define NO_VALUE UINT32_MAX
+
+typedef struct event_index {
+    uint32_t res, name, value; /* value NO_VALUE: the (resource, name) list */
+    int used;
+    size_t *idx;
+    size_t n, cap;
+} event_index;
+
+static uint64_t index_hash(uint32_t res, uint32_t name, uint32_t value)
+{
+    uint64_t h = ((uint64_t)res * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)name << 21) ^ value;
+    h ^= h >> 31;
+    return h * 0xbf58476d1ce4e5b9ULL;
+}
+
+static event_index *index_slot(builder *b, uint32_t res, uint32_t name, uint32_t value,
+                               int create)
+{
+    size_t mask = b->index_slots - 1;
+    for (size_t i = index_hash(res, name, value) & mask;; i = (i + 1) & mask) {
+        event_index *e = &b->index[i];
+        if (!e->used) {
+            if (!create)
+                return NULL;
+            e->used = 1;
+            e->res = res;
+            e->name = name;
+            e->value = value;
+            return e;
+        }
+        if (e->res == res && e->name == name && e->value == value)
+            return e;
+    }
+}
+
+/* Doubles the table: keys are few (resources x names x values seen), so it
+ * starts small and grows, rather than being sized by the number of events. */
+static int index_grow(builder *b)
+{
+    event_index *old = b->index;
+    size_t n = b->index_slots;
+    b->index_slots = n * 2;
+    b->index = calloc(b->index_slots, sizeof *b->index);
+    if (!b->index) {
+        b->index = old;
+        b->index_slots = n;
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (old[i].used)
+            *index_slot(b, old[i].res, old[i].name, old[i].value, 1) = old[i];
+    free(old);
+    return 0;
+}
+
+static int index_add(builder *b, uint32_t res, uint32_t name, uint32_t value, size_t ev)
+{
+    if (b->index_used * 2 >= b->index_slots && index_grow(b) < 0)
+        return -1;
+    event_index *e = index_slot(b, res, name, value, 1);
+    if (e->n == 0 && e->cap == 0)
+        b->index_used++;
+    if (GROW(e->idx, e->cap, e->n + 1) < 0)
+        return -1;
+    e->idx[e->n++] = ev;
+    return 0;
+}
+
+int viz_build_index(builder *b)
+{
+    b->index_slots = 1024;
+    b->index = calloc(b->index_slots, sizeof *b->index);
+    if (!b->index)
+        return -1;
+    for (size_t i = 0; i < b->nev; i++) {
+        const vevent *e = &b->ev[i];
+        uint32_t v = e->kind == TLV_EVENT_ATTRIBUTE ? e->value : e->nargs ? e->args[0] : NO_VALUE;
+        if (index_add(b, e->res, e->name, NO_VALUE, i) < 0 ||
+            (v != NO_VALUE && index_add(b, e->res, e->name, v, i) < 0))
+            return -1;
+    }
+    return 0;
+}
+
+void viz_free_index(builder *b)
+{
+    for (size_t i = 0; b->index && i < b->index_slots; i++)
+        free(b->index[i].idx);
+    free(b->index);
+}
+
+/* The narrowest event list a pattern on resource r can match in. */
+int viz_indexed_list(builder *b, const pattern *p, long r, scan_list *l)
+{
+    if (r < 0 || p->name == ANY_NAME || !b->index)
+        return 0;
+    uint32_t v = p->has_value ? p->value
+                 : p->kind == TLV_EVENT_BEHAVIOR && p->nargs ? p->args[0] : NO_VALUE;
+    const event_index *e = index_slot(b, (uint32_t)r, p->name, v, 0);
+    l->idx = e ? e->idx : NULL;
+    l->n = e ? e->n : 0;
+    return 1;
+}

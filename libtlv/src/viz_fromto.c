@@ -1,0 +1,82 @@
+/*
+ * viz_fromto.c — From/To pairing: each event matching From opens an interval
+ * that the next event matching To (after substitution of the From event)
+ * closes; one still open at the end of the trace closes at its last time.
+ */
+#include "viz_build.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static long find_next(builder *b, const pattern *p, long target, size_t from_index)
+{
+    scan_list l = viz_scan_for(b, p, target);
+    long r = p->res >= 0 ? p->res : target;
+    if (viz_indexed_list(b, p, r, &l) && !l.idx)
+        return -1; /* no such event at all */
+    for (size_t k = viz_after(&l, from_index); k < l.n; k++)
+        if (viz_pattern_matches(b, p, &b->ev[viz_at(&l, k)]))
+            return (long)viz_at(&l, k);
+    return -1;
+}
+
+void viz_apply_from_to(builder *b, const event_def *d, const char *target_name, long target)
+{
+    subst_ctx sc = {target_name, NULL, NULL, 0, tlv_trace_end(b->t)};
+    pattern from;
+    if (viz_expand(b, &sc, d->from, 1) < 0 || viz_pattern_compile(b, buf_str(&b->a), &from) < 0)
+        return;
+    if (target >= 0 && from.res >= 0 && from.res != target) {
+        viz_pattern_free(&from); /* a targeted rule draws its own resource's events */
+        return;
+    }
+    /* Per resource: the latest From that no To closed. It is still open at
+     * the end of the trace only if no later From of the same event on the
+     * same resource superseded it (a task that called ext_tsk and was later
+     * activated again does not stay inside ext_tsk forever). */
+    size_t *open = malloc((b->w->nres + 1) * sizeof *open);
+    if (!open) {
+        viz_pattern_free(&from);
+        return;
+    }
+    for (size_t r = 0; r < b->w->nres; r++)
+        open[r] = SIZE_MAX;
+    scan_list l = viz_scan_for(b, &from, target);
+    if (viz_indexed_list(b, &from, from.res >= 0 ? from.res : target, &l) && !l.idx)
+        l.n = 0;
+    for (size_t k = 0; k < l.n; k++) {
+        size_t i = viz_at(&l, k);
+        const vevent *e = &b->ev[i];
+        if (!viz_pattern_matches(b, &from, e))
+            continue;
+        open[e->res] = SIZE_MAX;
+        b->cur_line = e->line;
+        sc.from = e;
+        sc.to = NULL;
+        pattern to;
+        if (viz_expand(b, &sc, d->to, 1) < 0 || viz_pattern_compile(b, buf_str(&b->a), &to) < 0)
+            continue;
+        long j = find_next(b, &to, target >= 0 && to.res < 0 ? target : -1, i);
+        viz_pattern_free(&to);
+        /* An attribute that never changes in the whole trace draws nothing
+         * (TOPPERS rules paint "user state 0" red on every task otherwise). */
+        if (j < 0) {
+            if (!e->initial)
+                open[e->res] = i;
+            continue;
+        }
+        sc.to = &b->ev[j];
+        viz_draw_interval(b, d, &sc, e->time, b->ev[j].time, target);
+    }
+    for (size_t r = 0; r < b->w->nres; r++) {
+        if (open[r] == SIZE_MAX)
+            continue;
+        const vevent *e = &b->ev[open[r]];
+        b->cur_line = e->line;
+        sc.from = e;
+        sc.to = NULL;
+        viz_draw_interval(b, d, &sc, e->time, sc.end, target);
+    }
+    free(open);
+    viz_pattern_free(&from);
+}
