@@ -210,7 +210,7 @@ static int find_layers(const store *st, const uint32_t *ids, size_t nprims, laye
         }
     }
     free(slot);
-    if (rc == 0)
+    if (rc == 0 && nkeys)
         qsort(keys, nkeys, sizeof *keys, by_row_then_order);
     *out = keys;
     *nout = nkeys;
