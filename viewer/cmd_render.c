@@ -2,18 +2,22 @@
  * cmd_render.c — `tlv render`: converts a log (or reads a standard-form
  * trace), applies the visualization rules and draws the timeline — row
  * labels, time ruler and every shape — into a PNG image, without a window
- * or display. Uses only the public API (tlv_view_fit, tlv_render_rgba).
+ * or display; --rows keeps the rows whose name matches, --row-height sets
+ * their height. Uses only the public API (tlv_view_fit, tlv_render_rgba).
  */
 #include "cli.h"
 
 #include <math.h>
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char render_help[] =
     "usage: tlv render [-R DIR]... -r FILE.res -o OUT.png [--size WxH] [--from T] [--to T]\n"
-    "                  [--per-cpu] [--cpu-attribute NAME] [--allow-scripts] [-q] LOG|-\n"
+    "                  [--rows REGEX] [--row-height N] [--per-cpu] [--cpu-attribute NAME]\n"
+    "                  [--allow-scripts] [-q] LOG|-\n"
     "\n"
     "Converts LOG with the conversion rules (or reads it as a standard-form trace\n"
     "when the resource file says \"ConvertRules\":[\"\"]), applies the visualization\n"
@@ -27,12 +31,19 @@ static const char render_help[] =
     "      --size WxH            image size in pixels (default 1600x900)\n"
     "      --from T, --to T      the time range to show, in trace time units (decimal;\n"
     "                            default the whole trace)\n"
+    "      --rows REGEX          draw only the rows whose name (or resource name) matches\n"
+    "                            the regular expression (PCRE2), e.g. 'TASK|CPU'\n"
+    "      --row-height N        rows N pixels high (4 to 1000; default: the rows share the\n"
+    "                            image's height); rows below the image are left out, with a\n"
+    "                            note saying how many\n"
     "      --per-cpu             one row per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
     "  -q, --quiet               no summary line\n"
     "\n"
     "Labels with Japanese text need a font with Japanese glyphs (fonts-noto-cjk);\n"
-    "without one they are drawn with the plain font and a warning says so.\n"
+    "without one they are drawn with the plain font and a warning says so. Labels\n"
+    "never overlap: where two compete, the longer interval's is drawn and the other\n"
+    "is cut with an ellipsis or left out; rows too low for a legible label show none.\n"
     "\n"
     "Exit status: 0 ok; 1 image written, but some lines or rules had errors;\n"
     "2 bad usage, unreadable input, rule files with errors, or the image could not\n"
@@ -43,6 +54,8 @@ typedef struct render_args {
     int width, height;
     int has_from, has_to;
     double from, to;
+    const char *rows;      /* --rows REGEX, or NULL */
+    int row_height;        /* --row-height, 0 when not given */
 } render_args;
 
 static int parse_size(const char *s, int *w, int *h)
@@ -82,6 +95,17 @@ static int render_option(void *own, int argc, char **argv, int *i)
     } else if (strcmp(s, "--to") == 0) {
         a->has_to = 1;
         return parse_time(s, argv[++*i], &a->to) < 0 ? -1 : 1;
+    } else if (strcmp(s, "--rows") == 0) {
+        a->rows = argv[++*i];
+    } else if (strcmp(s, "--row-height") == 0) {
+        char *end;
+        long n = strtol(argv[++*i], &end, 10);
+        if (end == argv[*i] || *end || n < 4 || n > 1000) {
+            usage_error("render", "--row-height needs a number of pixels from 4 to 1000, got '%s'",
+                        argv[*i]);
+            return -1;
+        }
+        a->row_height = (int)n;
     } else {
         return 0;
     }
@@ -143,12 +167,72 @@ static void apply_range(tlv_view *v, const render_args *a)
     }
 }
 
+/* The rows whose name or resource name matches --rows, into *out (the
+ * caller frees it). Returns how many, or -1 after printing why (a bad
+ * expression, no row matching, no memory). */
+static long select_rows(const char *regex, const tlv_shapes *shapes, size_t **out)
+{
+    int err;
+    PCRE2_SIZE off;
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED, 0, &err, &off, NULL);
+    if (!re) {
+        char msg[160];
+        pcre2_get_error_message(err, (PCRE2_UCHAR *)msg, sizeof msg);
+        usage_error("render", "--rows '%s' is not a regular expression: %s at offset %zu", regex,
+                    msg, (size_t)off);
+        return -1;
+    }
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+    size_t n = tlv_shapes_row_count(shapes), count = 0;
+    *out = malloc((n ? n : 1) * sizeof **out);
+    for (size_t i = 0; md && *out && i < n; i++) {
+        tlv_row_info row;
+        tlv_shapes_row(shapes, i, &row);
+        const char *names[2] = {row.label, row.resource};
+        for (int k = 0; k < 2; k++)
+            if (names[k] && pcre2_match(re, (PCRE2_SPTR)names[k], strlen(names[k]), 0, 0, md, NULL) >= 0) {
+                (*out)[count++] = i;
+                break;
+            }
+    }
+    int nomem = !md || !*out;
+    pcre2_match_data_free(md);
+    pcre2_code_free(re);
+    if (nomem) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return -1;
+    }
+    if (count == 0) {
+        usage_error("render", "no row's name matches --rows '%s' (the trace has %zu rows)", regex, n);
+        return -1;
+    }
+    return (long)count;
+}
+
 /* Draws and writes the image. Returns EXIT_OK or EXIT_USAGE. */
 static int render_to_png(const render_args *a, const tlv_shapes *shapes)
 {
     tlv_view view;
     tlv_view_fit(&view, shapes, a->width, a->height);
     apply_range(&view, a);
+    size_t *rows = NULL;
+    if (a->rows) {
+        long n = select_rows(a->rows, shapes, &rows);
+        if (n < 0) {
+            free(rows);
+            return EXIT_USAGE;
+        }
+        view.rows = rows;
+        view.row_count = (size_t)n;
+    }
+    view.row_height = a->row_height;
+    tlv_view_layout layout;
+    tlv_view_get_layout(&view, shapes, &layout);
+    size_t whole = (size_t)((a->height - layout.ruler_height) / (layout.row_height > 0 ? layout.row_height : 1));
+    if (layout.row_count > whole && !a->c.quiet)
+        fprintf(stderr, "%s: note: %zu of %zu rows do not fit in %d pixels at %d pixels a row "
+                "(use --size, --rows or --row-height)\n", prog, layout.row_count - whole,
+                layout.row_count, a->height, (int)layout.row_height);
     tlv_renderer *r = NULL;
     size_t stride = (size_t)a->width * 4;
     uint8_t *pixels = malloc(stride * (size_t)a->height);
@@ -166,11 +250,12 @@ static int render_to_png(const render_args *a, const tlv_shapes *shapes)
         rc = EXIT_USAGE;
     } else if (!a->c.quiet) {
         fprintf(stderr, "%s: wrote %s (%dx%d, %zu rows, %zu shapes, drawn in %.2f s)\n", prog,
-                a->c.output, a->width, a->height, tlv_shapes_row_count(shapes),
+                a->c.output, a->width, a->height, layout.row_count,
                 tlv_shapes_count(shapes), secs);
     }
     tlv_renderer_free(r);
     free(pixels);
+    free(rows);
     return rc;
 }
 

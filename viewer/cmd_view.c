@@ -7,6 +7,7 @@
  * exit. The parts live in view_*.c (see view.h).
  */
 #include "view.h"
+#include "view_panels.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -45,6 +46,15 @@ static const char view_help[] =
     "and dragging its line or name in the ruler (or Shift+[ and Shift+], by a\n"
     "pixel) moves it; the time from it to the cursor shows next to the cursor.\n"
     "Names, colours and times are kept in the session.\n"
+    "\n"
+    "Live logs and reloading: a log still being written (a capture, `strace -o`\n"
+    "of a running program, a FIFO, or - for standard input) is read on while the\n"
+    "window is open: the trace grows, and a view of the whole trace grows with\n"
+    "it (LIVE in the status line). Shift+F follows the newest time: the view\n"
+    "jumps to it and moves on as the log grows, zooming keeps it in view, and\n"
+    "panning away stops following (FOLLOW in the status line). F5 or Ctrl+R reloads\n"
+    "the log and the rule files from disk, keeping the view; when the rules have\n"
+    "errors, the window shows them and keeps the last good trace.\n"
     "\n"
     "g asks for a range to show, in the trace's TimeScale and TimeRadix:\n"
     "\"START END\", \"START..END\" or \"START, END\" (e.g. \"1000 2500\"); with a\n"
@@ -209,7 +219,7 @@ static void close_window(view_app *a)
 static void handle_events(view_app *a, int wait)
 {
     SDL_Event e;
-    int got = wait ? SDL_WaitEventTimeout(&e, 500) : SDL_PollEvent(&e);
+    int got = wait ? SDL_WaitEventTimeout(&e, live_wait_ms(a)) : SDL_PollEvent(&e);
     while (got) {
         if (!a->script)
             input_sdl_event(a, &e);
@@ -243,6 +253,8 @@ static void run(view_app *a)
     a->dirty = 1;
     while (!a->quit) {
         handle_events(a, !a->script && !a->dirty && !a->shot_path);
+        if (live_poll(a))
+            view_dirty(a);
         if (a->script) {
             int r = script_step(a);
             if (r < 0)
@@ -295,6 +307,18 @@ static int view_main(view_app *a, view_session *sess)
     return a->exit_code;
 }
 
+/* The panels, in the order they see input (view_panels.h). */
+static void add_panels(view_app *a)
+{
+    view_add_panel(a, prompt_panel_new());
+    view_add_panel(a, marker_edit_panel_new());
+    view_add_panel(a, goto_panel_new());
+    view_add_panel(a, search_panel_new());
+    view_add_panel(a, rows_panel_new());
+    view_add_panel(a, log_panel_new());
+    view_add_panel(a, tooltip_panel_new());
+}
+
 int cmd_view(int argc, char **argv)
 {
     view_app *a = calloc(1, sizeof *a);
@@ -303,10 +327,9 @@ int cmd_view(int argc, char **argv)
     int rc = EXIT_USAGE;
     if (parse_view_args(&a->opts, argc, argv) == 0) {
         a->markers.selected = -1;
-        a->search.current = -1;
+        a->live.in.fd = -1;
         a->mx = a->my = -1;
-        a->rows = rows_new();
-        a->log = log_new();
+        add_panels(a);
         char *path = default_session_path(&a->opts);
         a->session_path = path;
         view_session sess;
@@ -316,11 +339,12 @@ int cmd_view(int argc, char **argv)
         free(path);
     }
     script_free(a->script);
+    view_close_input(&a->live.in);
+    free(a->opened_input);
     free(a->shot_path);
     markers_clear(&a->markers);
-    rows_free(a->rows);
-    log_free(a->log);
-    search_free(&a->search);
+    rows_free(&a->rows);
+    view_free_panels(a);
     tlv_shapes_free(a->shapes);
     tlv_trace_free(a->trace);
     tlv_rules_free(a->rules);

@@ -1,24 +1,33 @@
 /*
- * view.h — `tlv view`, the interactive timeline viewer: the state its parts
- * share and each part's entry points. One concept per file:
+ * view.h — `tlv view`, the interactive timeline viewer: its core (the view
+ * state and its operations) and the interface of its panels. The core knows
+ * no panel; each panel is a module that depends on the core only, never on
+ * another panel, and is registered with the core (see "panels" below).
  *
- *   cmd_view.c      options, the main loop, start and end
- *   view_load.c     rules, conversion with a progress bar in the window, shapes
+ * The core, one concept per file:
  *   view_nav.c      the visible range: zoom, pan, fit, history (no SDL)
  *   view_markers.c  named markers in time order (no SDL)
- *   view_marker_edit.c  renaming, recolouring and dragging markers; the span to the cursor
- *   view_prompt.c   the one-line text prompt (go to, search, rename) above the status line
- *   view_goto.c     g: going to an exact range typed in the prompt
- *   view_search.c   searching the trace's events, n/N, the match's highlight
+ *   view_rows.c     which rows are shown: hidden rows and rules, collapsed groups, bands
+ *   view_hover.c    the shape under the cursor
+ *   view_core.c     the panels' registry and dispatch; the prompt request; marker moves
  *   view_input.c    mouse and keyboard (SDL's or the script's) into actions
  *   view_draw.c     the frame: timeline and macro view, overlays, status line
  *   view_text.c     UI fonts (fontconfig, SDL_ttf) and cached text textures
- *   view_hover.c    the shape under the cursor (the tooltip)
- *   view_script.c   --script: one command per frame, screenshot, dump-state
  *   view_state.c    the state as JSON: LOG.tlvsession and dump-state
+ *   view_load.c     rules, conversion with a progress bar in the window, shapes
+ *   view_live.c     a log read on while it grows; follow mode; reloading
+ * The panels (view_panels.h lists their constructors), one file each:
+ *   panel_prompt.c  the one-line text prompt above the status line
+ *   panel_marker_edit.c  renaming, recolouring, nudging markers; the span to the cursor
+ *   panel_goto.c    g: going to an exact range typed in the prompt
+ *   panel_search.c  searching the trace's events, n/N, the match's highlight
+ *   panel_rows.c    the rows/rules panel (r), group marks and collapsed bands, x
+ *   panel_log.c     the trace-log panel (l): standard-form lines following the timeline
+ *   panel_tooltip.c the tooltip of the shape under the cursor
+ * And around them:
+ *   cmd_view.c      options, the main loop, start and end; registers the panels
+ *   view_script.c   --script: one command per frame, screenshot, dump-state
  *   view_bench.c    --bench: frame times along a scripted path
- *   view_rows.c     hidden rows and rules, collapsed groups, the rows/rules panel
- *   view_log.c      the trace-log panel: standard-form lines following the timeline
  *
  * The timeline itself (labels, ruler, shapes) is drawn by libtlv's
  * tlv_render_rgba into a streaming texture; everything else is drawn on top.
@@ -77,6 +86,8 @@ typedef struct view_nav {
 } view_nav;
 
 void nav_init(view_nav *n, double trace_t0, double trace_t1);
+/* The trace grew or was reloaded: new bounds, the view left as it is. */
+void nav_set_trace(view_nav *n, double trace_t0, double trace_t1);
 /* Records the current view in the history before a step of `kind`. */
 void nav_begin(view_nav *n, nav_kind kind);
 /* Sets the range, kept within the zoom limits and overlapping the trace. */
@@ -150,37 +161,92 @@ typedef struct view_hover {
     char start_text[200], end_text[200]; /* exact times, with the unit */
 } view_hover;
 
-/* The one-line prompt (view_prompt.c): what it asks for, and the text typed. */
-typedef enum prompt_kind { PROMPT_NONE, PROMPT_GOTO, PROMPT_SEARCH, PROMPT_RENAME } prompt_kind;
+typedef struct view_app view_app;
+
+/* A request for a line of text (the prompt panel edits and draws it):
+ * Enter hands the text to on_enter, which returns 0 (accepted: the prompt
+ * closes) or -1 (bad text: it stays open, the status line says why). */
+typedef int (*view_prompt_fn)(view_app *a, void *user, const char *text);
 
 typedef struct view_prompt {
-    prompt_kind kind;           /* PROMPT_NONE: closed */
+    int open;
     const char *label;          /* "Go to:", ... */
     char text[256];             /* UTF-8, NUL-terminated */
     size_t caret;               /* byte offset in text, on a character boundary */
-    long target;                /* PROMPT_RENAME: the marker's index */
+    view_prompt_fn on_enter;
+    void *user;                 /* for on_enter */
 } view_prompt;
 
-/* The last search (view_search.c) and where in its matches the view is. */
-typedef struct view_search {
-    char query[256];            /* as typed ("" before the first search) */
-    int regex;                  /* typed /like this/ */
-    size_t *matches;            /* indices of the matching events, in trace order */
-    size_t count, cap;
-    long current;               /* index in matches of the highlighted one, or -1 */
-    double time;                /* its time */
-    char text[240];             /* it as "[time unit] RES.attr=value" */
-} view_search;
+#define VIEW_MAX_PANELS 32
 
 /* Screen areas in pixels. */
 typedef struct view_areas {
     SDL_Rect main, macro, status;
-    SDL_Rect log;               /* the trace-log panel, between main and macro (h 0: hidden) */
+    SDL_Rect strip[VIEW_MAX_PANELS]; /* by panel index: its strip between main and
+                                        macro, in registration order (h 0: none) */
     int label_w, ruler_h;       /* of the main view */
     int row_height;             /* tlv_view.row_height of the main view (0 = fit) */
 } view_areas;
 
-typedef struct view_app {
+/* The log being read (view_load.c): open while it may still grow. */
+typedef struct view_input {
+    int fd;                     /* -1: closed (read to its end and finished) */
+    int is_file;                /* a regular file (else a FIFO, a pipe, a terminal) */
+    unsigned long long size;    /* a file's size when opened, for the progress bar */
+    unsigned long long offset;  /* bytes read */
+    int eof;                    /* the last read found no more bytes */
+    int line_open;              /* the last byte read did not end a line */
+    double progress_at;         /* when the progress bar was last drawn */
+} view_input;
+
+/* A log read while it grows (view_live.c). */
+typedef struct view_live {
+    view_input in;
+    int pending;                /* bytes pushed that the shapes do not show yet */
+    int had_events;             /* the trace shown had events */
+    double last_data;           /* when bytes last came */
+    double next_build;          /* the earliest time of the next rebuild */
+    double build_cost;          /* seconds the last rebuild took */
+    size_t diags_seen;          /* converter diagnostics printed so far */
+} view_live;
+
+/* ---- rows shown: the model (view_rows.c) ---------------------------------------------------- */
+
+/* Names kept by the rows model (resources, groups, rules). */
+typedef struct name_set {
+    char **v;
+    size_t n, cap;
+} name_set;
+
+int set_has(const name_set *s, const char *name);
+void set_add(name_set *s, const char *name);
+void set_remove(name_set *s, const char *name);
+/* Adds or removes; returns 1 when the name is in the set afterwards. */
+int set_toggle(name_set *s, const char *name);
+
+/* A run of consecutive rows with the same group name. */
+typedef struct view_group {
+    const char *name;         /* "" for a row of no group; lives as long as the shapes */
+    size_t first, count;      /* rows [first, first + count) */
+    size_t shown;             /* of those, not hidden */
+    int collapsible;          /* has a name of its own (not a lone rule row's label) */
+} view_group;
+
+/* Which rows the timeline shows: rows hidden one by one, groups collapsed
+ * into one band, rules hidden (left out of the shapes). Kept by name. */
+typedef struct view_rows {
+    name_set hidden_rows, hidden_rules, collapsed;
+    view_group *groups;
+    size_t ngroups, groups_cap;
+    size_t *bands;            /* row indexes or TLV_VIEW_ROW_BLANK (a collapsed group) */
+    size_t *band_group;       /* each band's group */
+    size_t nbands, bands_cap, band_group_cap;
+    int built;                /* bands are those of a->shapes */
+} view_rows;
+
+struct view_panel;
+
+struct view_app {
     view_opts opts;
     const char *session_path;   /* NULL: no session file */
     /* the trace */
@@ -192,6 +258,9 @@ typedef struct view_app {
     int label_need;             /* label column wanted by the rows, at scale 1 */
     int radix;
     const char *time_scale;
+    view_live live;             /* the log, read on while it grows (view_live.c) */
+    int follow;                 /* follow mode: the newest time stays in view */
+    char *opened_input;         /* a log opened with Ctrl+O (a->opts.input points to it) */
     size_t load_errors;         /* conversion and rule problems, reported on stderr */
     char banner[4][200];        /* the first problems, shown in the window */
     int banner_lines, show_banner, show_help;
@@ -214,7 +283,7 @@ typedef struct view_app {
     view_nav nav;
     view_markers markers;
     view_prompt prompt;
-    view_search search;
+    view_rows rows;
     int has_sel;
     double sel0, sel1;
     /* pointer */
@@ -232,10 +301,10 @@ typedef struct view_app {
     struct view_script *script;
     char *shot_path;            /* screenshot to take of the next frame */
     unsigned shot_count;
-    /* panels */
-    struct view_rows *rows;     /* view_rows.c */
-    struct view_log *log;       /* view_log.c */
-} view_app;
+    /* panels, in registration order (view_add_panel) */
+    struct view_panel *panels[VIEW_MAX_PANELS];
+    size_t npanels;
+};
 
 /* ---- loading (view_load.c) ------------------------------------------------------ */
 
@@ -244,6 +313,50 @@ typedef struct view_app {
 int view_load(view_app *a);
 /* (Re)builds the shapes, per CPU or not. Returns 0, or -1 (old ones kept). */
 int view_build_shapes(view_app *a, int per_cpu);
+/* The same without a progress screen or repeating rule problems (live logs). */
+int view_refresh_shapes(view_app *a);
+/* Counts the error diagnostics of d from index `from` on, keeping the first
+ * for the window's banner. */
+void view_note_diags(view_app *a, const tlv_diags *d, size_t from);
+/* Loads the rules of a->opts.rules; NULL on errors (printed, and put in the
+ * banner). */
+tlv_rules *view_load_rules(view_app *a);
+/* Opens the log at path ("-": standard input) without blocking on a FIFO
+ * or pipe. Returns 0, or -1 (errno says why). */
+int view_open_input(const char *path, view_input *in);
+/* Reads and pushes into the trace what the log holds now, up to `budget`
+ * bytes; with a non-NULL `a`, draws progress. Returns the bytes read, or -1
+ * on a read error. */
+long view_read_input(view_app *a, view_input *in, tlv_trace *trace, size_t budget);
+void view_close_input(view_input *in);
+/* Converts the log at path with `rules` into a new trace (*out, NULL on
+ * failure), leaving `in` open for more (unless the rules run external
+ * processes, which need the whole log). Returns TLV_OK, TLV_ERR_CONVERT
+ * (loaded with problems), or TLV_ERR_IO / TLV_ERR_USAGE (closed) / NOMEM. */
+tlv_status view_convert(view_app *a, const char *path, tlv_rules *rules, tlv_trace **out,
+                        view_input *in);
+
+/* ---- live logs and reloading (view_live.c) ------------------------------------------------ */
+
+/* Whether the log is still read for new lines. */
+int live_active(const view_app *a);
+/* How long the loop may wait for input before polling the log again. */
+int live_wait_ms(const view_app *a);
+/* Reads what the log gained and shows it (throttled). Returns 1 when the
+ * frame must be redrawn. */
+int live_poll(view_app *a);
+/* "LIVE" (reading a growing log) or "FOLLOW" in the status line, ending at
+ * x `right`, text at y; returns where it begins (right when none). */
+#define LIVE_RGB 0x5A8F5A
+#define LIVE_FOLLOW_RGB 0x1E9E3C
+int live_badge_draw(view_app *a, int right, int y);
+/* The follow key: on, the view jumps to the newest time and stays there. */
+void live_toggle_follow(view_app *a);
+/* F5 / Ctrl+R: rules and log read again, the view kept. Returns 0, or -1
+ * (the last good trace kept; the window says why). */
+int view_reload(view_app *a);
+/* Ctrl+O: another log, with the same rules. Returns 0 or -1 (as above). */
+int view_open_log(view_app *a, const char *path);
 
 /* ---- the frame (view_draw.c) ------------------------------------------------------ */
 
@@ -268,6 +381,8 @@ int view_write_screenshot(view_app *a, const char *path);
  * width it returns. */
 void view_fill(view_app *a, int x, int y, int w, int h, uint32_t rgb, int alpha);
 int view_label(view_app *a, const char *s, int x, int y, uint32_t fg, uint32_t bg, int alpha);
+/* Lines of text in a framed box of `bg` near (x, y), kept inside the window. */
+void view_text_box(view_app *a, const char *const *lines, int n, int x, int y, uint32_t bg);
 
 /* ---- input (view_input.c) ------------------------------------------------------- */
 
@@ -304,12 +419,10 @@ void script_free(view_script *s);
  * (printed with the script's file and line). */
 int script_step(view_app *a);
 
-/* ---- rows, groups and rules (view_rows.c) ------------------------------------------------ */
+/* ---- rows shown: operations (view_rows.c) ------------------------------------------------ */
 
 struct cJSON;
-typedef struct view_rows view_rows;
 
-view_rows *rows_new(void);
 void rows_free(view_rows *r);
 /* Recomputes the bands (the rows drawn, a collapsed group as one blank band)
  * from the shapes and what is hidden; call after the shapes change. */
@@ -319,40 +432,22 @@ const size_t *rows_list(const view_app *a, size_t *count);
 size_t rows_band_count(const view_app *a);
 /* The hidden rules, for tlv_shapes_options.skip_rules. */
 void rows_skip_rules(const view_app *a, const char *const **names, size_t *count);
-/* Input: each returns 1 when it used the event. */
-int rows_panel_hit(const view_app *a, double x, double y);
-int rows_press(view_app *a, double x, double y, int button);
-int rows_wheel(view_app *a, double x, double y, double notches);
-void rows_toggle_panel(view_app *a);
-/* Collapses or expands the group of the band under the cursor. */
-void rows_toggle_group_at_cursor(view_app *a);
-/* Collapsed bands and group marks over the timeline; the panel. */
-void rows_draw_bands(view_app *a, const tlv_view *v, const view_areas *ar);
-void rows_draw_panel(view_app *a, const view_areas *ar);
-/* JSON: what the session keeps (into o), what dump-state adds. */
+/* The name a row is kept by: its resource, else its label; and its label. */
+const char *rows_key(const tlv_shapes *s, size_t row);
+const char *rows_label(const tlv_shapes *s, size_t row);
+int rows_is_collapsed(const view_rows *r, const view_group *g);
+/* After a change of what is hidden or collapsed: new bands, textures
+ * redrawn, the scroll position kept in range. */
+void rows_changed(view_app *a);
+/* Collapses or expands group k; hides or shows every row of group k (all
+ * shown when any was hidden); hides or shows a rule (rebuilding the shapes). */
+void rows_toggle_group(view_app *a, size_t k);
+void rows_toggle_group_rows(view_app *a, size_t k);
+void rows_toggle_rule(view_app *a, const char *name);
+/* JSON: what the session keeps (into o), what dump-state adds, reading it back. */
 void rows_state_json(const view_app *a, struct cJSON *o);
 void rows_dump_json(const view_app *a, struct cJSON *o);
 void rows_session_read(view_app *a, const struct cJSON *o);
-
-/* ---- the trace-log panel (view_log.c) ---------------------------------------------------- */
-
-typedef struct view_log view_log;
-
-view_log *log_new(void);
-void log_free(view_log *l);
-/* The panel's height in pixels when shown (0 when hidden), out of `avail`. */
-int log_height(const view_app *a, int avail);
-void log_toggle(view_app *a);
-/* Highlights the line at the cursor's time when the cursor is over the timeline. */
-void log_follow(view_app *a);
-/* Scrolls to the event of the shape under the cursor (a->hover) and highlights it. */
-void log_show_shape(view_app *a);
-int log_press(view_app *a, double x, double y, int button, int clicks);
-int log_wheel(view_app *a, double x, double y, double notches);
-void log_draw(view_app *a, const view_areas *ar);
-void log_state_json(const view_app *a, struct cJSON *o);
-void log_dump_json(const view_app *a, struct cJSON *o);
-void log_session_read(view_app *a, const struct cJSON *o);
 
 /* ---- state as JSON (view_state.c) ------------------------------------------------------- */
 
@@ -377,59 +472,6 @@ void session_apply_panels(view_app *a, const view_session *s);
 void session_free(view_session *s);
 int session_write(const view_app *a, const char *path);
 
-/* ---- prompt (view_prompt.c) ------------------------------------------------------------- */
-
-/* Opens the prompt with `label` and the text `initial` (NULL: empty); keys
- * and text then go to it until Enter or Esc. */
-void prompt_open(view_app *a, prompt_kind kind, const char *label, const char *initial);
-void prompt_close(view_app *a);
-/* A key while the prompt is open: editing, Enter (runs what it asks for; on
- * bad input the prompt stays open and the status line says why) or Esc. */
-void prompt_key(view_app *a, SDL_Keycode key, int mods);
-void prompt_insert(view_app *a, const char *utf8);
-/* Draws the open prompt as a line just above the status line at `status_y`. */
-void prompt_draw(view_app *a, int status_y);
-/* g (view_goto.c): parses "START END" (or START..END, each maybe with a
- * unit of seconds) and shows that range. Returns 0, or -1 with the reason
- * in the message. */
-int goto_range(view_app *a, const char *text);
-
-/* ---- search (view_search.c) ------------------------------------------------------------- */
-
-/* Searches the events for `query` (a substring, or /regex/) and shows the
- * first match at or after the cursor (or the view's start). Returns 0, or -1
- * when the query is bad (the message says why). No match is not an error. */
-int search_run(view_app *a, const char *query);
-/* n and N: the next (dir > 0) or previous match, wrapping. */
-void search_step(view_app *a, int dir);
-/* Esc: the highlight goes, the query stays for n and N. */
-void search_unhighlight(view_app *a);
-/* The highlight: a line at the match's time, its resource's row outlined. */
-void search_draw(view_app *a, const tlv_view *v);
-void search_free(view_search *s);
-/* The row of the highlighted match's resource, or -1 (none, or no row). */
-long search_match_row(const view_app *a);
-
-/* ---- marker editing (view_marker_edit.c) ------------------------------------------------- */
-
-/* k, F2 and Enter on the selected marker (recolour, rename), Shift+[ and
- * Shift+] (nudge it a pixel). Returns 1 when `key` was one of them. */
-int marker_edit_key(view_app *a, SDL_Keycode key, int mods);
-/* The marker whose line or name in the ruler is at (x, y), or -1. */
-long marker_hit(view_app *a, double x, double y);
-/* Dragging marker `a->markers.selected` (pressed at drag_x when it was at
- * time drag_t0) with the pointer now at x, and letting it go. */
-void marker_drag_to(view_app *a, double x);
-void marker_drag_end(view_app *a);
-/* Enter in the "Rename marker:" prompt: renames marker `target`. Returns 0,
- * or -1 (the name is empty or too long; the message says so). */
-int marker_rename(view_app *a, long target, const char *name);
-/* "M1 +1.25 ms": the time from the selected marker to the cursor; -1 when
- * there is no selected marker or the cursor is not over the timeline. */
-int marker_span_text(const view_app *a, char *buf, size_t size);
-/* The time from the selected marker to the cursor, drawn at the cursor in the ruler. */
-void marker_span_draw(view_app *a, const tlv_view *v, int ruler_h);
-
 /* ---- bench (view_bench.c) ------------------------------------------------------------- */
 
 /* Pans and zooms along a fixed path, printing frame times. Returns EXIT_OK. */
@@ -444,5 +486,138 @@ char *view_time_text(const view_app *a, double t, double step, char *buf, size_t
 void view_message(view_app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Marks the frame for redrawing. */
 static inline void view_dirty(view_app *a) { a->dirty = 1; }
+
+/* ---- the core's operations for panels (view_core.c) --------------------------------------- */
+
+/* Opens the prompt with `label` and the text `initial` (NULL: empty); keys
+ * and text then go to the prompt panel until Enter (on_enter) or Esc. */
+void view_prompt_open(view_app *a, const char *label, const char *initial,
+                      view_prompt_fn on_enter, void *user);
+void view_prompt_close(view_app *a);
+/* The selected marker, or NULL. */
+const view_marker *view_selected_marker(const view_app *a);
+/* After the selected marker moved: says where to in the status line. */
+void view_marker_moved(view_app *a);
+
+/* ---- panels --------------------------------------------------------------------------------
+ *
+ * A panel is a module of the viewer with its own state, drawn over or beside
+ * the timeline, that reacts to input and keeps its part of the session. It
+ * includes only view.h: it uses the core (view_app, nav_*, markers_*, rows_*,
+ * view_*), never another panel. The core calls its hooks; every hook may be
+ * NULL. A hook that handles input returns 1 when it used the event (then no
+ * one else sees it), 0 to leave it to the next panel and then the core.
+ * Panels see input in registration order (cmd_view.c), before the core.
+ *
+ * To add a panel: write panel_NAME.c with a struct that begins with a
+ * view_panel, its hooks, and a constructor; declare the constructor in
+ * view_panels.h and register it in cmd_view.c. For example:
+ *
+ *     typedef struct clock_panel {
+ *         view_panel base;            // first: the hooks get &base
+ *         int shown;
+ *     } clock_panel;
+ *
+ *     static int clock_key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+ *     {
+ *         clock_panel *c = (clock_panel *)p;
+ *         if (key != SDLK_t || mods)
+ *             return 0;
+ *         c->shown = !c->shown;
+ *         view_dirty(a);
+ *         return 1;
+ *     }
+ *
+ *     static void clock_draw(view_panel *p, view_app *a, view_layer layer,
+ *                            const tlv_view *v, const view_areas *ar)
+ *     {
+ *         if (layer == VIEW_LAYER_PANEL && ((clock_panel *)p)->shown)
+ *             view_label(a, "12:00", ar->label_w, ar->ruler_h, 0, 0xFFFFFF, 255);
+ *     }
+ *
+ *     static void clock_save(view_panel *p, const view_app *a, struct cJSON *o)
+ *     {
+ *         cJSON_AddBoolToObject(o, "clock_panel", ((clock_panel *)p)->shown);
+ *     }
+ *
+ *     view_panel *clock_panel_new(void)
+ *     {
+ *         clock_panel *c = calloc(1, sizeof *c);
+ *         if (c)
+ *             c->base = (view_panel){.name = "clock", .key = clock_key,
+ *                                    .draw = clock_draw, .save = clock_save};
+ *         return c ? &c->base : NULL;   // the core free()s it (or calls destroy)
+ *     }
+ *
+ * A panel that needs a band of its own between the timeline and the overview
+ * gives strip_height; its area is then view_panel_area(ar, p). dump-state
+ * keys a panel adds must be new ones.
+ */
+
+/* When, in drawing a frame, a panel's draw hook is called (once per layer,
+ * in this order; the core draws its own parts in between). */
+typedef enum view_layer {
+    VIEW_LAYER_BANDS,     /* over the timeline, under the selection (collapsed groups) */
+    VIEW_LAYER_TIMELINE,  /* over the selection, under the markers (the search's highlight) */
+    VIEW_LAYER_RULER,     /* over the markers, under the cursor line (marker to cursor) */
+    VIEW_LAYER_PANEL,     /* after the overview: strips and side panels */
+    VIEW_LAYER_STATUS,    /* after the status line (the prompt just above it) */
+    VIEW_LAYER_POPUP,     /* after the load problems' banner, under the help (the tooltip) */
+    VIEW_LAYER_COUNT
+} view_layer;
+
+/* What happened, for panels that follow the view. */
+typedef enum view_note {
+    VIEW_NOTE_POINTER,    /* the pointer moved (a->mx, a->my) */
+    VIEW_NOTE_OPEN_SHAPE, /* the timeline was double-clicked; a->hover is the shape
+                             there (the view is about to centre on it) */
+    VIEW_NOTE_TRACE_CHANGED, /* the trace grew or was reloaded: event indexes are new */
+} view_note;
+
+typedef struct view_panel view_panel;
+struct view_panel {
+    const char *name;
+    int index;            /* set by view_add_panel: its place in a->panels */
+    /* Draws its part of the frame at `layer`; v is the main view. */
+    void (*draw)(view_panel *p, view_app *a, view_layer layer, const tlv_view *v,
+                 const view_areas *ar);
+    /* A key (VIEW_MOD_* mods) or typed text (UTF-8). */
+    int (*key)(view_panel *p, view_app *a, SDL_Keycode key, int mods);
+    int (*text)(view_panel *p, view_app *a, const char *utf8);
+    /* A mouse button pressed at (x, y) pixels (clicks: 2 for a double click). */
+    int (*press)(view_panel *p, view_app *a, double x, double y, int button, int clicks);
+    /* Wheel notches at (x, y); positive is away from the user. */
+    int (*wheel)(view_panel *p, view_app *a, double x, double y, double notches);
+    /* Whether it covers (x, y) of the main view (the timeline is not under the pointer then). */
+    int (*covers)(view_panel *p, const view_app *a, double x, double y);
+    /* The height of its strip out of `avail` pixels, 0 when it has none. */
+    int (*strip_height)(view_panel *p, const view_app *a, int avail);
+    void (*note)(view_panel *p, view_app *a, view_note what);
+    /* Its part of the session file (written, read back), and of dump-state. */
+    void (*save)(view_panel *p, const view_app *a, struct cJSON *o);
+    void (*load)(view_panel *p, view_app *a, const struct cJSON *o);
+    void (*dump)(view_panel *p, const view_app *a, struct cJSON *o);
+    /* Frees it (NULL: free(p)). */
+    void (*destroy)(view_panel *p);
+};
+
+/* Registers p (NULL is ignored: a panel that could not be made). Returns 0,
+ * or -1 when there are too many (p is destroyed). */
+int view_add_panel(view_app *a, view_panel *p);
+void view_free_panels(view_app *a);
+/* p's strip (see strip_height). */
+const SDL_Rect *view_panel_area(const view_areas *ar, const view_panel *p);
+
+/* Dispatch to the panels, in registration order (the core's side of the hooks). */
+void view_panels_draw(view_app *a, view_layer layer, const tlv_view *v, const view_areas *ar);
+int view_panels_key(view_app *a, SDL_Keycode key, int mods);
+int view_panels_text(view_app *a, const char *utf8);
+int view_panels_press(view_app *a, double x, double y, int button, int clicks);
+int view_panels_wheel(view_app *a, double x, double y, double notches);
+int view_panels_cover(const view_app *a, double x, double y);
+void view_panels_note(view_app *a, view_note what);
+void view_panels_save(const view_app *a, struct cJSON *o);
+void view_panels_load(view_app *a, const struct cJSON *o);
+void view_panels_dump(const view_app *a, struct cJSON *o);
 
 #endif

@@ -3,9 +3,10 @@
  * timeline (labels, ruler and shapes, drawn by tlv_render_rgba into a
  * streaming texture only when the view changes), the macro view (the whole
  * trace, drawn the same way when the size or the shapes change) and the
- * status line. Everything that follows the pointer — cursor line, selection,
- * markers, the visible-window box, the tooltip — is drawn on top with SDL
- * each frame, so that moving the mouse never re-renders the timeline.
+ * status line, with the panels' strips between the timeline and the overview.
+ * Everything that follows the pointer — cursor line, selection, markers, the
+ * visible-window box, and the panels' layers (view_layer) — is drawn on top
+ * with SDL each frame, so that moving the mouse never re-renders the timeline.
  * Also the progress screen shown while loading, and screenshots.
  */
 #include "view.h"
@@ -71,13 +72,20 @@ void view_areas_of(const view_app *a, view_areas *o)
     int macro_h = scaled(a, MACRO_H);
     macro_h = macro_h > h / 4 ? h / 4 : macro_h;
     status_h = status_h > h / 4 ? h / 4 : status_h;
-    int log_h = log_height(a, h - macro_h - status_h);
-    int main_h = h - macro_h - status_h - log_h;
+    int strip_h[VIEW_MAX_PANELS], strips = 0;
+    for (size_t i = 0; i < a->npanels; i++) { /* each out of what the others left */
+        view_panel *p = a->panels[i];
+        strip_h[i] = p->strip_height ? p->strip_height(p, a, h - macro_h - status_h - strips) : 0;
+        strips += strip_h[i];
+    }
+    int main_h = h - macro_h - status_h - strips;
     main_h = main_h < 1 ? 1 : main_h;
     o->main = (SDL_Rect){0, 0, w, main_h};
-    o->log = (SDL_Rect){0, main_h, w, log_h};
-    o->macro = (SDL_Rect){0, main_h + log_h, w, macro_h};
-    o->status = (SDL_Rect){0, main_h + log_h + macro_h, w, status_h};
+    memset(o->strip, 0, sizeof o->strip);
+    for (size_t i = 0, y = (size_t)main_h; i < a->npanels; y += (size_t)strip_h[i], i++)
+        o->strip[i] = (SDL_Rect){0, (int)y, w, strip_h[i]};
+    o->macro = (SDL_Rect){0, main_h + strips, w, macro_h};
+    o->status = (SDL_Rect){0, main_h + strips + macro_h, w, status_h};
     int label = scaled(a, a->label_need > 0 ? a->label_need : 60);
     o->label_w = label > w / 3 ? w / 3 : label;
     o->ruler_h = scaled(a, RULER_H);
@@ -317,8 +325,7 @@ static void draw_cursor(view_app *a, const tlv_view *v, const view_areas *ar)
     fill(a->ren, (int)floor(a->mx), ar->ruler_h, 1, v->height - ar->ruler_h, 0x000000, 90);
 }
 
-/* Lines of text in a box near (x, y), kept inside the window. */
-static void text_panel(view_app *a, const char *const *lines, int n, int x, int y, uint32_t bg)
+void view_text_box(view_app *a, const char *const *lines, int n, int x, int y, uint32_t bg)
 {
     int pad = scaled(a, 5), lh = view_text_height(a->text), w = 0;
     for (int i = 0; i < n; i++) {
@@ -336,27 +343,6 @@ static void text_panel(view_app *a, const char *const *lines, int n, int x, int 
         view_text_draw(a->text, lines[i], x + pad, y + pad + i * lh, C_TEXT);
 }
 
-static void draw_tooltip(view_app *a)
-{
-    const view_hover *h = &a->hover;
-    if (!h->valid || a->drag != DRAG_NONE)
-        return;
-    char l[7][240], dur[64];
-    const char *lines[7];
-    int n = 0;
-    snprintf(l[n++], sizeof l[0], "%s / %s", h->rule, h->event);
-    if (h->resource[0])
-        snprintf(l[n++], sizeof l[0], "resource: %s", h->resource);
-    if (h->text[0])
-        snprintf(l[n++], sizeof l[0], "value: %s", h->text);
-    snprintf(l[n++], sizeof l[0], "start: %s", h->start_text);
-    snprintf(l[n++], sizeof l[0], "end: %s", h->end_text);
-    snprintf(l[n++], sizeof l[0], "duration: %s", view_time_text(a, h->to - h->from, 0, dur, sizeof dur));
-    for (int i = 0; i < n; i++)
-        lines[i] = l[i];
-    text_panel(a, lines, n, (int)a->mx + scaled(a, 14), (int)a->my + scaled(a, 18), 0xFFFFE8);
-}
-
 static void draw_banner(view_app *a, const view_areas *ar)
 {
     if (!a->show_banner)
@@ -369,7 +355,7 @@ static void draw_banner(view_app *a, const view_areas *ar)
     lines[n++] = head;
     for (int i = 0; i < a->banner_lines; i++)
         lines[n++] = a->banner[i];
-    text_panel(a, lines, n, ar->label_w + scaled(a, 8), ar->ruler_h + scaled(a, 8), 0xFFE8E0);
+    view_text_box(a, lines, n, ar->label_w + scaled(a, 8), ar->ruler_h + scaled(a, 8), 0xFFE8E0);
 }
 
 static const char *const help_lines[] = {
@@ -385,12 +371,13 @@ static const char *const help_lines[] = {
     "F2 or Enter: rename the selected marker    k: recolour it    drag it in the ruler or Shift+[ ]: move it",
     "g: go to a range (START END)    /: search events (text, or /regex/)    n/N: next/previous match",
     "Esc: clear the selection and the search highlight    F12: screenshot    F1 or ?: this help    Ctrl+Q: quit",
+    "live logs: Shift+F follow the newest time (LIVE/FOLLOW in the status line)    F5 or Ctrl+R: reload log and rules",
 };
 
 static void draw_help(view_app *a)
 {
     if (a->show_help)
-        text_panel(a, help_lines, (int)(sizeof help_lines / sizeof *help_lines), scaled(a, 40),
+        view_text_box(a, help_lines, (int)(sizeof help_lines / sizeof *help_lines), scaled(a, 40),
                    scaled(a, 40), 0xFFFFFF);
 }
 
@@ -478,6 +465,7 @@ static void draw_status(view_app *a, const tlv_view *v, const view_areas *ar)
     const char *help = "F1: help";
     int help_x = ar->status.w - view_text_width(a->text, help) - scaled(a, 6);
     view_text_draw(a->text, help, help_x, y, C_DIM);
+    help_x = live_badge_draw(a, help_x, y);
     SDL_Rect clip = {0, ar->status.y, help_x - scaled(a, 12), ar->status.h}; /* not over the help */
     SDL_RenderSetClipRect(r, &clip);
     view_text_draw(a->text, text, scaled(a, 6), y, C_TEXT);
@@ -509,19 +497,18 @@ int view_draw_frame(view_app *a)
     } else {
         SDL_RenderClear(r);
     }
-    rows_draw_bands(a, &v, &ar);
+    view_panels_draw(a, VIEW_LAYER_BANDS, &v, &ar);
     draw_selection(a, &v, &ar);
-    search_draw(a, &v);
+    view_panels_draw(a, VIEW_LAYER_TIMELINE, &v, &ar);
     draw_markers(a, &v, &ar);
-    marker_span_draw(a, &v, ar.ruler_h);
+    view_panels_draw(a, VIEW_LAYER_RULER, &v, &ar);
     draw_cursor(a, &v, &ar);
     draw_macro(a, &ar);
-    log_draw(a, &ar);
-    rows_draw_panel(a, &ar);
+    view_panels_draw(a, VIEW_LAYER_PANEL, &v, &ar);
     draw_status(a, &v, &ar);
-    prompt_draw(a, ar.status.y);
+    view_panels_draw(a, VIEW_LAYER_STATUS, &v, &ar);
     draw_banner(a, &ar);
-    draw_tooltip(a);
+    view_panels_draw(a, VIEW_LAYER_POPUP, &v, &ar);
     draw_help(a);
     return rc;
 }

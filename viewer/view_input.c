@@ -23,6 +23,7 @@
 #define PAN_NOTCH 0.1
 #define DRAG_SLOP 3           /* pixels a press may move and still be a click */
 #define EDGE_GRAB 4           /* pixels around the macro box's edges that resize it */
+#define MARKER_GRAB 4         /* pixels either side of a marker's line that grab it */
 
 /* ---- where things are ------------------------------------------------------------- */
 
@@ -38,7 +39,7 @@ int input_over_timeline(const view_app *a, double x, double y)
     view_areas ar;
     view_areas_of(a, &ar);
     return a->mouse_in && x >= ar.label_w && x < ar.main.w && y >= 0 && y < ar.main.h &&
-           !rows_panel_hit(a, x, y);
+           !view_panels_cover(a, x, y);
 }
 
 static int over_macro(const view_app *a, double x, double y)
@@ -76,6 +77,13 @@ static double zoom_anchor(const view_app *a, int prefer_marker)
     if (input_over_timeline(a, a->mx, a->my))
         return input_time_at(a, a->mx);
     return a->nav.t0 / 2 + a->nav.t1 / 2;
+}
+
+/* Where zooming keeps still: in follow mode the newest time, so that it
+ * stays in view. */
+static double zoom_point(const view_app *a, int prefer_marker)
+{
+    return a->follow ? a->nav.trace_t1 : zoom_anchor(a, prefer_marker);
 }
 
 static void set_first_row(view_app *a, int row)
@@ -135,6 +143,18 @@ static void take_screenshot(view_app *a)
     a->shot_path = strdup(path);
 }
 
+/* Keys of live logs and reloading (view_live.c). Returns 1 when `key` was one. */
+static int live_key(view_app *a, SDL_Keycode key, int mods)
+{
+    if (key == SDLK_F5 || (key == SDLK_r && mods == VIEW_MOD_CTRL))
+        view_reload(a);
+    else if (key == SDLK_f && mods == VIEW_MOD_SHIFT)
+        live_toggle_follow(a);
+    else
+        return 0;
+    return 1;
+}
+
 /* Keys that move the view. Returns 1 when `key` was one. */
 static int navigation_key(view_app *a, SDL_Keycode key, int shift)
 {
@@ -149,7 +169,7 @@ static int navigation_key(view_app *a, SDL_Keycode key, int shift)
     case SDLK_DOWN: {
         double f = shift ? ZOOM_KEY_SHIFT : ZOOM_KEY;
         nav_begin(&a->nav, NAV_KEY_ZOOM);
-        nav_zoom(&a->nav, zoom_anchor(a, 1), key == SDLK_UP ? 1 / f : f);
+        nav_zoom(&a->nav, zoom_point(a, 1), key == SDLK_UP ? 1 / f : f);
         return 1;
     }
     case SDLK_f:
@@ -182,8 +202,8 @@ static int navigation_key(view_app *a, SDL_Keycode key, int shift)
 void input_key(view_app *a, SDL_Keycode key, int mods)
 {
     view_dirty(a);
-    if (a->prompt.kind != PROMPT_NONE) { /* typing: no key navigates */
-        prompt_key(a, key, mods);
+    if (a->prompt.open) { /* typing: the prompt panel takes every key, none navigates */
+        view_panels_key(a, key, mods);
         return;
     }
     if (key == SDLK_F1 || key == SDLK_QUESTION) {
@@ -191,34 +211,17 @@ void input_key(view_app *a, SDL_Keycode key, int mods)
         return;
     }
     a->show_help = 0;
-    if (marker_edit_key(a, key, mods) || navigation_key(a, key, mods & VIEW_MOD_SHIFT)) {
+    if (live_key(a, key, mods) || view_panels_key(a, key, mods) ||
+        navigation_key(a, key, mods & VIEW_MOD_SHIFT)) {
         view_hover_update(a);
         return;
     }
     switch (key) {
-    case SDLK_g:
-        prompt_open(a, PROMPT_GOTO, "Go to:", NULL);
-        break;
-    case SDLK_SLASH:
-        prompt_open(a, PROMPT_SEARCH, "Search:", NULL);
-        break;
-    case SDLK_n:
-        search_step(a, mods & VIEW_MOD_SHIFT ? -1 : 1);
-        break;
     case SDLK_c:
         toggle_per_cpu(a);
         break;
     case SDLK_m:
         add_marker(a);
-        break;
-    case SDLK_r:
-        rows_toggle_panel(a);
-        break;
-    case SDLK_l:
-        log_toggle(a);
-        break;
-    case SDLK_x:
-        rows_toggle_group_at_cursor(a);
         break;
     case SDLK_DELETE:
         if (a->markers.selected >= 0)
@@ -228,7 +231,6 @@ void input_key(view_app *a, SDL_Keycode key, int mods)
         a->has_sel = 0;
         a->show_banner = 0;
         a->markers.selected = -1;
-        search_unhighlight(a);
         break;
     case SDLK_F12:
         take_screenshot(a);
@@ -250,13 +252,13 @@ void input_wheel(view_app *a, double x, double y, double notches, int mods)
     a->mx = x;
     a->my = y;
     a->mouse_in = 1;
-    if (rows_wheel(a, x, y, notches) || log_wheel(a, x, y, notches)) {
+    if (view_panels_wheel(a, x, y, notches)) {
         view_dirty(a);
         return;
     }
     if (mods & VIEW_MOD_SHIFT) {
         nav_begin(&a->nav, NAV_WHEEL_ZOOM);
-        nav_zoom(&a->nav, zoom_anchor(a, 0), pow(ZOOM_NOTCH, notches));
+        nav_zoom(&a->nav, zoom_point(a, 0), pow(ZOOM_NOTCH, notches));
     } else if (mods & VIEW_MOD_CTRL) {
         nav_begin(&a->nav, NAV_WHEEL_PAN);
         nav_pan(&a->nav, -notches * PAN_NOTCH * (a->nav.t1 - a->nav.t0));
@@ -296,6 +298,37 @@ static void macro_press(view_app *a, double x)
     a->drag_t1 = a->nav.t1;
 }
 
+/* The marker whose line or name in the ruler is at (x, y), or -1. */
+static long marker_hit(view_app *a, double x, double y)
+{
+    view_areas ar;
+    view_areas_of(a, &ar);
+    if (y < 0 || y >= ar.ruler_h || x < ar.label_w)
+        return -1;
+    tlv_view v;
+    view_main_view(a, &v);
+    const view_markers *m = &a->markers;
+    int th = view_text_height(a->text), pad = (int)lround(3 * a->scale);
+    for (size_t i = m->n; i > 0; i--) { /* the last drawn is on top */
+        double mx = tlv_view_x(&v, m->v[i - 1].time);
+        double name_end = mx + 1 + view_text_width(a->text, m->v[i - 1].name) + 2 * pad;
+        if (fabs(x - mx) <= MARKER_GRAB * a->scale || (x >= mx && x <= name_end && y < th))
+            return (long)(i - 1);
+    }
+    return -1;
+}
+
+/* Dragging the selected marker (pressed at drag_x when it was at time
+ * drag_t0) with the pointer now at x. */
+static void marker_drag_to(view_app *a, double x)
+{
+    if (!view_selected_marker(a))
+        return;
+    double t = a->drag_t0 + input_time_at(a, x) - input_time_at(a, a->drag_x);
+    a->markers.selected = (long)markers_move(&a->markers, (size_t)a->markers.selected, t);
+    view_dirty(a);
+}
+
 /* A click (press and release in place) on the timeline selects the marker
  * under it, if any. */
 static void timeline_click(view_app *a, double x)
@@ -318,7 +351,7 @@ static void press(view_app *a, double x, double y, int button, int mods, int cli
     a->drag_moved = 0;
     a->drag_recorded = 0;
     a->drag_y = y;
-    if (rows_press(a, x, y, button) || log_press(a, x, y, button, clicks))
+    if (view_panels_press(a, x, y, button, clicks))
         return;
     if (button == SDL_BUTTON_LEFT && over_macro(a, x, y)) {
         macro_press(a, x);
@@ -335,7 +368,7 @@ static void press(view_app *a, double x, double y, int button, int mods, int cli
         return;
     }
     if (button == SDL_BUTTON_LEFT && clicks >= 2) {
-        log_show_shape(a); /* the shape double-clicked, before the view moves */
+        view_panels_note(a, VIEW_NOTE_OPEN_SHAPE); /* the shape double-clicked, before the view moves */
         nav_begin(&a->nav, NAV_JUMP);
         nav_center(&a->nav, input_time_at(a, x));
         return;
@@ -361,7 +394,7 @@ static void release(view_app *a, double x)
     } else if (d == DRAG_PAN && !a->drag_moved) {
         timeline_click(a, x);
     } else if (d == DRAG_MARKER && a->drag_moved) {
-        marker_drag_end(a);
+        view_marker_moved(a);
     }
 }
 
@@ -370,7 +403,7 @@ void input_button(view_app *a, double x, double y, int button, int down, int mod
     a->mx = x;
     a->my = y;
     a->mouse_in = 1;
-    if (down && a->prompt.kind != PROMPT_NONE)
+    if (down && a->prompt.open)
         ; /* the prompt's marker or range must stay put until it closes */
     else if (down)
         press(a, x, y, button, mods, clicks);
@@ -438,14 +471,14 @@ void input_motion(view_app *a, double x, double y)
     if (a->drag_moved)
         drag_to(a, x);
     view_hover_update(a);
-    log_follow(a);
+    view_panels_note(a, VIEW_NOTE_POINTER);
     view_dirty(a);
 }
 
 void input_text(view_app *a, const char *utf8)
 {
-    if (a->prompt.kind != PROMPT_NONE)
-        prompt_insert(a, utf8);
+    if (view_panels_text(a, utf8))
+        ;
     else if (strcmp(utf8, "?") == 0)
         input_key(a, SDLK_QUESTION, 0);
     else if (strcmp(utf8, "/") == 0)

@@ -4,22 +4,25 @@
  * window (the window stays responsive and can be closed), and builds the
  * shapes — again when per-CPU mode is toggled. Every problem goes to stderr
  * with its file and line, and the first few to a banner in the window; the
- * viewer shows whatever loaded.
+ * viewer shows whatever loaded. A log that may still grow (every log but
+ * one read with external-process rules) is not finished: it stays open and
+ * view_live.c reads on.
  */
 #include "view.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define CHUNK (256 * 1024)
 
-/* Keeps the first problems of `d` for the window's banner. */
-static void note_diags(view_app *a, const tlv_diags *d)
+void view_note_diags(view_app *a, const tlv_diags *d, size_t from)
 {
     size_t n = tlv_diags_count(d);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = from; i < n; i++) {
         const tlv_diag *g = tlv_diags_get(d, i);
         if (g->severity != TLV_SEV_ERROR)
             continue;
@@ -27,7 +30,8 @@ static void note_diags(view_app *a, const tlv_diags *d)
         if (a->banner_lines < (int)(sizeof a->banner / sizeof *a->banner))
             tlv_diag_format(g, a->banner[a->banner_lines++], sizeof a->banner[0]);
     }
-    a->load_errors += tlv_diags_dropped(d);
+    if (from == 0)
+        a->load_errors += tlv_diags_dropped(d);
     a->show_banner = a->banner_lines > 0;
 }
 
@@ -41,76 +45,163 @@ static int pump_events(view_app *a)
     return a->quit ? -1 : 0;
 }
 
-/* Converts the log into a->trace. Returns TLV_OK, TLV_ERR_CONVERT, or
- * TLV_ERR_IO / TLV_ERR_USAGE (closed) with nothing usable. */
-static tlv_status convert(view_app *a, FILE *f, unsigned long long total)
+int view_open_input(const char *path, view_input *in)
 {
-    tlv_converter *conv = tlv_trace_converter(a->trace);
-    int is_stdin = f == stdin;
-    tlv_converter_set_source_name(conv, is_stdin ? "<stdin>" : a->opts.input);
-    char *chunk = malloc(CHUNK);
-    if (!chunk)
-        return TLV_ERR_NOMEM;
-    unsigned long long done = 0;
-    double last = 0;
-    size_t n;
-    while ((n = fread(chunk, 1, CHUNK, f)) > 0) {
-        tlv_converter_push_bytes(conv, chunk, n);
-        done += n;
+    memset(in, 0, sizeof *in);
+    int is_stdin = strcmp(path, "-") == 0;
+    /* Non-blocking: a FIFO opens before its writer does, and reading stops
+     * where the data so far ends instead of waiting for more. */
+    in->fd = is_stdin ? dup(0) : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (in->fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        in->is_file = 1;
+        in->size = (unsigned long long)st.st_size;
+    } else {
+        fcntl(in->fd, F_SETFL, fcntl(in->fd, F_GETFL) | O_NONBLOCK);
+    }
+    return 0;
+}
+
+long view_read_input(view_app *a, view_input *in, tlv_trace *trace, size_t budget)
+{
+    static char chunk[CHUNK];
+    tlv_converter *conv = tlv_trace_converter(trace);
+    size_t done = 0;
+    while (done < budget) {
+        ssize_t n = read(in->fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break; /* a FIFO or pipe with nothing more for now */
+        if (n < 0)
+            return -1;
+        if (n == 0) {
+            in->eof = 1; /* for now: a file may grow, a FIFO get a new writer */
+            break;
+        }
+        in->eof = 0;
+        tlv_converter_push_bytes(conv, chunk, (size_t)n);
+        in->offset += (unsigned long long)n;
+        in->line_open = chunk[n - 1] != '\n' && chunk[n - 1] != '\r';
+        done += (size_t)n;
         double t = now_seconds();
-        if (t - last >= 0.05) { /* 20 frames a second is enough for a bar */
-            last = t;
-            view_draw_progress(a, "Converting", total ? (double)done / (double)total : -1);
+        if (a && t - in->progress_at >= 0.05) { /* 20 frames a second is enough for a bar */
+            in->progress_at = t;
+            view_draw_progress(a, "Converting",
+                               in->size ? (double)in->offset / (double)in->size : -1);
             if (pump_events(a) < 0)
                 break;
         }
     }
-    int failed = ferror(f);
-    free(chunk);
-    if (failed || a->quit)
-        return failed ? TLV_ERR_IO : TLV_ERR_USAGE;
+    return (long)done;
+}
+
+tlv_rules *view_load_rules(view_app *a)
+{
+    tlv_rules_options o;
+    tlv_rules_options_init(&o);
+    o.search_dirs = a->opts.rules.dirs;
+    o.n_search_dirs = a->opts.rules.ndirs;
+    o.allow_scripts = a->opts.rules.allow_scripts;
+    tlv_rules *rules = NULL;
+    tlv_status st = tlv_rules_load(a->opts.rules.res_path, &o, &rules);
+    if (!rules) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return NULL;
+    }
+    print_diags(tlv_rules_diags(rules), 50);
+    if (st != TLV_OK) {
+        a->banner_lines = 0;
+        a->load_errors = 0;
+        view_note_diags(a, tlv_rules_diags(rules), 0);
+        tlv_rules_free(rules);
+        return NULL;
+    }
+    return rules;
+}
+
+tlv_status view_convert(view_app *a, const char *path, tlv_rules *rules, tlv_trace **out,
+                        view_input *in)
+{
+    *out = NULL;
+    if (view_open_input(path, in) < 0) {
+        fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, path, strerror(errno));
+        return TLV_ERR_IO;
+    }
+    tlv_trace *trace;
+    if (tlv_trace_new(rules, &trace) != TLV_OK) {
+        view_close_input(in);
+        return TLV_ERR_NOMEM;
+    }
+    tlv_converter *conv = tlv_trace_converter(trace);
+    if (reads_standard_form(&a->opts.rules, path))
+        tlv_converter_set_standard_form(conv, 1);
+    tlv_converter_set_source_name(conv, strcmp(path, "-") == 0 ? "<stdin>" : path);
+    in->progress_at = 0;
+    long got = view_read_input(a, in, trace, (size_t)-1);
+    if (got < 0 || a->quit) {
+        if (got < 0)
+            fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, path, strerror(errno));
+        view_close_input(in);
+        tlv_trace_free(trace);
+        return got < 0 ? TLV_ERR_IO : TLV_ERR_USAGE;
+    }
     view_draw_progress(a, "Sorting events", 1);
-    return tlv_trace_finish(a->trace);
+    tlv_status st;
+    /* External-process rules read the whole log at its end: such a log is
+     * finished now, and every other one stays open for the lines to come. */
+    if (a->opts.rules.allow_scripts) {
+        view_close_input(in);
+        st = tlv_trace_finish(trace);
+    } else {
+        st = tlv_trace_update(trace);
+        if (st == TLV_OK && tlv_diags_errors(tlv_converter_diags(conv)))
+            st = TLV_ERR_CONVERT;
+    }
+    if (st != TLV_OK && st != TLV_ERR_CONVERT) {
+        view_close_input(in);
+        tlv_trace_free(trace);
+        return st;
+    }
+    *out = trace;
+    return st;
+}
+
+void view_close_input(view_input *in)
+{
+    if (in->fd >= 0)
+        close(in->fd);
+    in->fd = -1;
 }
 
 int view_load(view_app *a)
 {
-    a->rules = load_rules(&a->opts.rules);
+    a->live.in.fd = -1;
+    a->rules = view_load_rules(a);
     if (!a->rules)
         return EXIT_USAGE;
     a->radix = tlv_rules_time_radix(a->rules);
     a->time_scale = tlv_rules_time_scale(a->rules);
-    if (tlv_trace_new(a->rules, &a->trace) != TLV_OK)
-        return EXIT_USAGE;
-    if (reads_standard_form(&a->opts.rules, a->opts.input))
-        tlv_converter_set_standard_form(tlv_trace_converter(a->trace), 1);
-    int is_stdin = strcmp(a->opts.input, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(a->opts.input, "rb");
-    if (!f) {
-        fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, a->opts.input, strerror(errno));
-        return EXIT_USAGE;
-    }
-    struct stat st;
-    unsigned long long total = !is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)
-                                   ? (unsigned long long)st.st_size : 0;
-    tlv_status cs = convert(a, f, total);
-    if (!is_stdin)
-        fclose(f);
-    if (cs == TLV_ERR_IO)
-        fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, a->opts.input, strerror(errno));
+    tlv_status cs = view_convert(a, a->opts.input, a->rules, &a->trace, &a->live.in);
     if (cs != TLV_OK && cs != TLV_ERR_CONVERT)
         return EXIT_USAGE;
     const tlv_diags *d = tlv_converter_diags(tlv_trace_converter(a->trace));
     print_diags(d, 20);
-    note_diags(a, d);
+    view_note_diags(a, d, 0);
+    a->live.diags_seen = tlv_diags_count(d);
     if (view_build_shapes(a, a->opts.per_cpu) < 0)
         return EXIT_USAGE;
     return cs == TLV_OK && a->load_errors == 0 ? EXIT_OK : EXIT_PARTIAL;
 }
 
-int view_build_shapes(view_app *a, int per_cpu)
+/* Builds the shapes of a->trace into a->shapes; progress on the screen when
+ * `show`. */
+static int build_shapes(view_app *a, int per_cpu, int show)
 {
-    view_draw_progress(a, per_cpu ? "Building per-CPU rows" : "Building shapes", -1);
+    if (show)
+        view_draw_progress(a, per_cpu ? "Building per-CPU rows" : "Building shapes", -1);
     tlv_shapes_options o = {per_cpu ? a->opts.cpu_attribute : NULL, NULL, NULL, NULL, 0};
     rows_skip_rules(a, &o.skip_rules, &o.n_skip_rules); /* hidden rules */
     tlv_shapes *s = NULL;
@@ -119,8 +210,10 @@ int view_build_shapes(view_app *a, int per_cpu)
         fprintf(stderr, "%s: out of memory building the shapes\n", prog);
         return -1;
     }
-    print_diags(tlv_shapes_diags(s), 20);
-    note_diags(a, tlv_shapes_diags(s));
+    if (show) { /* a live rebuild would repeat the same rule problems */
+        print_diags(tlv_shapes_diags(s), 20);
+        view_note_diags(a, tlv_shapes_diags(s), 0);
+    }
     tlv_shapes_free(a->shapes);
     a->shapes = s;
     a->shapes_gen++;
@@ -135,3 +228,7 @@ int view_build_shapes(view_app *a, int per_cpu)
     view_dirty(a);
     return 0;
 }
+
+int view_build_shapes(view_app *a, int per_cpu) { return build_shapes(a, per_cpu, 1); }
+
+int view_refresh_shapes(view_app *a) { return build_shapes(a, a->per_cpu, 0); }

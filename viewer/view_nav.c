@@ -24,6 +24,14 @@ void nav_init(view_nav *n, double trace_t0, double trace_t1)
     n->last_kind = -1;
 }
 
+void nav_set_trace(view_nav *n, double trace_t0, double trace_t1)
+{
+    if (!(trace_t1 > trace_t0))
+        trace_t1 = trace_t0 + 1;
+    n->trace_t0 = trace_t0;
+    n->trace_t1 = trace_t1;
+}
+
 static int coalesces(int kind) { return kind != NAV_JUMP; }
 
 void nav_begin(view_nav *n, nav_kind kind)

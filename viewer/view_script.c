@@ -16,6 +16,10 @@
  *   screenshot PATH              a PNG of this frame
  *   dump-state PATH              the state as JSON (see view_state.c)
  *   wait N                       N frames doing nothing
+ *   wait-events N [SECONDS]      until the trace has N events or more (a live log
+ *                                growing; fails after SECONDS, 10 by default)
+ *   wait-file PATH [SECONDS]     until PATH exists (a test's shell did its part:
+ *                                appended to the log, broke a rule file...)
  *   quit                         end (the script's end does too)
  *
  * Blank lines and lines starting with # are skipped.
@@ -26,6 +30,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_WORDS 8
 
@@ -34,6 +39,9 @@ struct view_script {
     char **lines;
     size_t n, next;
     long wait;            /* frames still to wait */
+    size_t wait_events;   /* wait-events: the count waited for (0: none) */
+    double wait_until;    /* and when waiting fails */
+    char *wait_file;      /* wait-file: the path waited for (NULL: none) */
 };
 
 static void free_lines(char **lines, size_t n)
@@ -78,6 +86,7 @@ void script_free(view_script *s)
     if (!s)
         return;
     free_lines(s->lines, s->n);
+    free(s->wait_file);
     free(s->path);
     free(s);
 }
@@ -245,6 +254,20 @@ static int run_command(view_app *a, char **w, int n)
         if (!number(w[1], &frames) || frames < 0)
             return -1;
         a->script->wait = (long)frames;
+    } else if (strcmp(w[0], "wait-events") == 0 && (n == 2 || n == 3)) {
+        double count, seconds = 10;
+        if (!number(w[1], &count) || count < 1 || (n == 3 && (!number(w[2], &seconds) ||
+                                                               seconds <= 0)))
+            return -1;
+        a->script->wait_events = (size_t)count;
+        a->script->wait_until = now_seconds() + seconds;
+    } else if (strcmp(w[0], "wait-file") == 0 && (n == 2 || n == 3)) {
+        double seconds = 10;
+        if (n == 3 && (!number(w[2], &seconds) || seconds <= 0))
+            return -1;
+        free(a->script->wait_file);
+        a->script->wait_file = strdup(w[1]);
+        a->script->wait_until = now_seconds() + seconds;
     } else if (strcmp(w[0], "quit") == 0 && n == 1) {
         a->quit = 1;
     } else {
@@ -259,6 +282,33 @@ int script_step(view_app *a)
     if (s->wait > 0) {
         s->wait--;
         return 1;
+    }
+    if (s->wait_events) {
+        size_t have = tlv_trace_event_count(a->trace);
+        if ((have < s->wait_events || a->live.pending) && now_seconds() < s->wait_until) {
+            SDL_Delay(10); /* the log's writer runs meanwhile */
+            return 1;
+        }
+        if (have < s->wait_events) {
+            fprintf(stderr, "%s:%zu: wait-events: %zu events after waiting, not %zu\n", s->path,
+                    s->next, have, s->wait_events);
+            return -1;
+        }
+        s->wait_events = 0;
+    }
+    if (s->wait_file) {
+        int there = access(s->wait_file, F_OK) == 0;
+        if (!there && now_seconds() < s->wait_until) {
+            SDL_Delay(10);
+            return 1;
+        }
+        if (!there)
+            fprintf(stderr, "%s:%zu: wait-file: no %s after waiting\n", s->path, s->next,
+                    s->wait_file);
+        free(s->wait_file);
+        s->wait_file = NULL;
+        if (!there)
+            return -1;
     }
     while (s->next < s->n) {
         size_t lineno = ++s->next;

@@ -4,8 +4,8 @@
  * markers), read before the window opens and written on exit, and the fuller
  * dump-state of scripts (adding the selection, the trace's range, the layout,
  * the cursor and the tooltip, the prompt and the search), on which the
- * tests assert. The panels write and read their own parts (view_rows.c,
- * view_log.c).
+ * tests assert. The rows model (view_rows.c) and each panel (its save, load
+ * and dump hooks) write and read their own parts.
  */
 #include "view.h"
 
@@ -54,7 +54,7 @@ static cJSON *common_json(const view_app *a)
     cJSON_AddNumberToObject(w, "height", a->win_h);
     cJSON_AddItemToObject(o, "markers", markers_json(&a->markers));
     rows_state_json(a, o);
-    log_state_json(a, o);
+    view_panels_save(a, o);
     return o;
 }
 
@@ -111,38 +111,6 @@ static cJSON *rows_json(const view_app *a)
     return arr;
 }
 
-static cJSON *prompt_json(const view_app *a)
-{
-    const view_prompt *p = &a->prompt;
-    if (p->kind == PROMPT_NONE)
-        return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "label", p->label);
-    cJSON_AddStringToObject(o, "text", p->text);
-    cJSON_AddNumberToObject(o, "caret", (double)p->caret);
-    return o;
-}
-
-/* The last search: its query, the number of matches, and the highlighted
- * one (index from 1, time, text, row) or nulls. */
-static cJSON *search_json(const view_app *a)
-{
-    const view_search *s = &a->search;
-    if (!s->query[0])
-        return cJSON_CreateNull();
-    int cur = s->current >= 0 && (size_t)s->current < s->count;
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "query", s->query);
-    cJSON_AddBoolToObject(o, "regex", s->regex);
-    cJSON_AddNumberToObject(o, "count", (double)s->count);
-    cJSON_AddItemToObject(o, "index", cur ? cJSON_CreateNumber((double)s->current + 1) : cJSON_CreateNull());
-    cJSON_AddItemToObject(o, "time", cur ? cJSON_CreateNumber(s->time) : cJSON_CreateNull());
-    cJSON_AddItemToObject(o, "text", cur ? cJSON_CreateString(s->text) : cJSON_CreateNull());
-    long row = search_match_row(a);
-    cJSON_AddItemToObject(o, "row", row >= 0 ? cJSON_CreateNumber((double)row) : cJSON_CreateNull());
-    return o;
-}
-
 static int write_json(cJSON *o, const char *path)
 {
     char *text = o ? cJSON_Print(o) : NULL;
@@ -173,11 +141,6 @@ int state_dump(const view_app *a, const char *path)
         cJSON_AddNumberToObject(o, "selected_marker", (double)m->selected);
     else
         cJSON_AddNullToObject(o, "selected_marker");
-    char span[128];
-    cJSON_AddItemToObject(o, "marker_to_cursor", marker_span_text(a, span, sizeof span) == 0
-                                                     ? cJSON_CreateString(span) : cJSON_CreateNull());
-    cJSON_AddItemToObject(o, "prompt", prompt_json(a));
-    cJSON_AddItemToObject(o, "search", search_json(a));
     cJSON_AddItemToObject(o, "selection", a->has_sel ? range_json(fmin(a->sel0, a->sel1),
                                                                   fmax(a->sel0, a->sel1))
                                                      : cJSON_CreateNull());
@@ -196,8 +159,11 @@ int state_dump(const view_app *a, const char *path)
     cJSON_AddNumberToObject(o, "history", (double)a->nav.nhistory);
     cJSON_AddNumberToObject(o, "load_errors", (double)a->load_errors);
     cJSON_AddStringToObject(o, "message", a->message);
+    cJSON_AddBoolToObject(o, "follow", a->follow);          /* view_live.c */
+    cJSON_AddBoolToObject(o, "live", live_active(a));
+    cJSON_AddNumberToObject(o, "events", (double)tlv_trace_event_count(a->trace));
     rows_dump_json(a, o);
-    log_dump_json(a, o);
+    view_panels_dump(a, o); /* prompt, search, marker_to_cursor, rows_panel_items, log, ... */
     return write_json(o, path);
 }
 
@@ -301,7 +267,7 @@ void session_apply_panels(view_app *a, const view_session *s)
     if (!s->loaded)
         return;
     rows_session_read(a, s->doc);
-    log_session_read(a, s->doc);
+    view_panels_load(a, s->doc);
 }
 
 void session_free(view_session *s)

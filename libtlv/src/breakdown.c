@@ -130,13 +130,20 @@ tlv_status tlv_shapes_breakdown(const tlv_shapes *s, size_t row, tlv_time t0, tl
 {
     *out = NULL;
     *count = 0;
-    if (!s || row >= s->nrows || tlv_time_cmp(t0, t1) >= 0)
+    if (!s)
         return TLV_ERR_USAGE;
+    if (row >= s->nrows)
+        return last_error_set(LAST_ERROR_OF(s), TLV_ERR_USAGE,
+                              "tlv_shapes_breakdown: row %zu is not a row (there are %zu)", row,
+                              s->nrows);
+    if (tlv_time_cmp(t0, t1) >= 0)
+        return last_error_set(LAST_ERROR_OF(s), TLV_ERR_USAGE,
+                              "tlv_shapes_breakdown: the range is empty (t0 >= t1)");
     collect c = {s, s->rows[row].resource != NULL, t0, t1, NULL, 0, 0, 0};
     tlv_shapes_query(s, row, t0, t1, add_piece, &c);
     if (c.failed) {
         free(c.v);
-        return TLV_ERR_NOMEM;
+        return last_error_set(LAST_ERROR_OF(s), TLV_ERR_NOMEM, "tlv_shapes_breakdown: out of memory");
     }
     if (!c.n)
         return TLV_OK;
@@ -144,7 +151,7 @@ tlv_status tlv_shapes_breakdown(const tlv_shapes *s, size_t row, tlv_time t0, tl
     tlv_breakdown_entry *e = malloc(c.n * sizeof *e);
     if (!e) {
         free(c.v);
-        return TLV_ERR_NOMEM;
+        return last_error_set(LAST_ERROR_OF(s), TLV_ERR_NOMEM, "tlv_shapes_breakdown: out of memory");
     }
     double length = tlv_time_to_double(tlv_time_sub(t1, t0, s->radix), s->radix);
     size_t n = summarize(c.v, c.n, length, e);

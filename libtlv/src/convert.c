@@ -80,6 +80,7 @@ struct tlv_converter {
     buf text;       /* a line whose non-text bytes were read as U+FFFD */
     uint64_t nontext_lines; /* lines that had such bytes */
     int dropping;   /* LINE_TOO_LONG, LINE_NO_MEMORY: the unfinished line is given up */
+    last_error lasterr; /* tlv_converter_last_error */
 };
 
 tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
@@ -164,6 +165,8 @@ void converter_set_sink(tlv_converter *c, tlv_event_fn fn, void *user)
 
 const tlv_diags *tlv_converter_diags(const tlv_converter *c) { return &c->diags; }
 
+const char *tlv_converter_last_error(const tlv_converter *c) { return c ? c->lasterr.text : ""; }
+
 void tlv_converter_stats(const tlv_converter *c, tlv_convert_stats *out) { *out = c->stats; }
 
 /* Records a problem of the current line (col 0: the whole line), naming the
@@ -181,6 +184,17 @@ static void line_diag(tlv_converter *c, tlv_severity sev, long col, const char *
                   "rule \"%s\": %s", c->rule->regex, why);
     else
         diags_add(&c->diags, sev, c->source, (long)c->stats.lines_read, col, "%s", why);
+    if (sev == TLV_SEV_ERROR) /* the failing push's message, even past the kept diagnostics */
+        last_error_set(&c->lasterr, TLV_ERR_CONVERT, "%s:%llu: %s%s%s%s", c->source ? c->source : "<input>",
+                       (unsigned long long)c->stats.lines_read, c->rule ? "rule \"" : "",
+                       c->rule ? c->rule->regex : "", c->rule ? "\": " : "", why);
+}
+
+/* Input pushed after the event function stopped the conversion. */
+static tlv_status refuse_stopped(tlv_converter *c)
+{
+    return last_error_set(&c->lasterr, TLV_ERR_USAGE,
+                          "the event function stopped the conversion; no more input is taken");
 }
 
 /* A conversion error for the current line: "rule "REGEX": why". */
@@ -194,6 +208,9 @@ static int deliver(tlv_converter *c, const rt_resource *r, const tlv_event *prot
     ev.seq = c->stats.events++;
     if ((c->fn && c->fn(c->user, &ev) != 0) || (c->sink && c->sink(c->sink_user, &ev) != 0)) {
         c->stopped = 1;
+        last_error_set(&c->lasterr, TLV_ERR_USAGE,
+                       "the event function stopped the conversion at input line %llu",
+                       (unsigned long long)ev.input_line);
         return -1;
     }
     return 0;
@@ -527,7 +544,7 @@ static int reads_standard_form(const tlv_converter *c)
 tlv_status tlv_converter_push_line(tlv_converter *c, const char *line, size_t len)
 {
     if (c->stopped)
-        return TLV_ERR_USAGE;
+        return refuse_stopped(c);
     if (len && line[len - 1] == '\r')
         len--;
     c->stats.lines_read++;
@@ -583,7 +600,7 @@ static void hold(tlv_converter *c, const char *s, size_t n)
 static tlv_status drop_line(tlv_converter *c)
 {
     if (c->stopped)
-        return TLV_ERR_USAGE;
+        return refuse_stopped(c);
     char why[80];
     if (c->dropping == LINE_TOO_LONG)
         snprintf(why, sizeof why, "the line is longer than %zu MB; skipped", MAX_LINE >> 20);
@@ -717,7 +734,11 @@ tlv_status tlv_converter_finish(tlv_converter *c)
     run_scripts(c);
     if (c->stopped)
         return TLV_ERR_USAGE;
-    return c->diags.errors ? TLV_ERR_CONVERT : TLV_OK;
+    if (!c->diags.errors)
+        return TLV_OK;
+    return last_error_set(&c->lasterr, TLV_ERR_CONVERT,
+                          "the conversion had %zu error%s (tlv_converter_diags lists them)",
+                          c->diags.errors, c->diags.errors == 1 ? "" : "s");
 }
 
 tlv_status tlv_converter_attr_at(tlv_converter *c, const char *resource, const char *attr,
@@ -725,11 +746,11 @@ tlv_status tlv_converter_attr_at(tlv_converter *c, const char *resource, const c
 {
     long ri = world_find(&c->w, resource, strlen(resource));
     if (ri < 0)
-        return TLV_ERR_USAGE;
+        return model_err_no_resource(&c->lasterr, "tlv_converter_attr_at", resource);
     const res_type *t = &c->w.model->types[c->w.res[ri].type];
     long ai = model_attr_index(t, attr, strlen(attr));
     if (ai < 0)
-        return TLV_ERR_USAGE;
+        return model_err_no_attribute(&c->lasterr, "tlv_converter_attr_at", resource, t, attr);
     *value = intern_str(c->w.values, world_attr(&c->w, (size_t)ri, (size_t)ai, at, SEQ_ALL));
     return TLV_OK;
 }

@@ -126,3 +126,12 @@ size_t tlv_diag_format(const tlv_diag *g, char *out, size_t size)
     buf_free(&b);
     return n;
 }
+
+tlv_status last_error_set(last_error *e, tlv_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->text, sizeof e->text, fmt, ap);
+    va_end(ap);
+    return st;
+}

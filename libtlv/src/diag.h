@@ -33,4 +33,19 @@ void diags_vadd(tlv_diags *d, tlv_severity sev, const char *file, long line,
 /* Appends copies of all entries of `src` to `dst`. */
 void diags_merge(tlv_diags *dst, const tlv_diags *src);
 
+/* The message of a handle's last failed call (tlv_*_last_error), kept in the
+ * handle itself so that recording it cannot fail; long messages are cut. */
+typedef struct last_error {
+    char text[512];
+} last_error;
+
+/* Records the message and returns `st`, so that a failing call can end with
+ * `return last_error_set(&h->err, TLV_ERR_USAGE, "...", ...)`. */
+tlv_status last_error_set(last_error *e, tlv_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A query on a const handle records its failure all the same: the API lets
+ * one thread at a time use a handle, so this write races with nothing. */
+#define LAST_ERROR_OF(handle) ((last_error *)&(handle)->lasterr)
+
 #endif

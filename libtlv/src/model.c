@@ -9,6 +9,7 @@
 
 #include "buf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -136,6 +137,59 @@ static int parse_vtype(const char *s, vtype *out)
     return 0;
 }
 
+/* A counter's "Min" or "Max": a number, else reported. */
+static int read_bound(const tj_node *def, const char *key, attr_def *a, double *out,
+                      const char *file, tlv_diags *d)
+{
+    const tj_node *v = tj_get(def, key);
+    if (!v)
+        return 0;
+    const char *txt = v->type == TJ_NUMBER || v->type == TJ_STRING ? model_scalar_text(v) : NULL;
+    char *end = NULL;
+    double x = txt ? strtod(txt, &end) : 0;
+    if (!txt || end == txt || *end) {
+        diags_add(d, TLV_SEV_ERROR, file, v->line, v->col,
+                  "attribute '%s': \"%s\" must be a number, found %s", a->name, key,
+                  txt ? txt : tj_type_name(v->type));
+        return -1;
+    }
+    *out = x;
+    return 1;
+}
+
+/* "Counter": true, "Min", "Max" (tlv extensions, tlv/counters.h). */
+static void read_counter(attr_def *a, const tj_node *def, const char *file, tlv_diags *d)
+{
+    const tj_node *c = tj_get(def, "Counter");
+    if (c && c->type != TJ_TRUE && c->type != TJ_FALSE) {
+        diags_add(d, TLV_SEV_ERROR, file, c->line, c->col,
+                  "attribute '%s': \"Counter\" must be true or false, found %s", a->name,
+                  tj_type_name(c->type));
+        return;
+    }
+    if (c)
+        a->counter = c->type == TJ_TRUE;
+    if (a->counter && a->type != VT_NUMBER)
+        diags_add(d, TLV_SEV_ERROR, file, c ? c->line : def->line, c ? c->col : def->col,
+                  "attribute '%s': a counter needs \"VariableType\": \"Number\"", a->name);
+    double lo = 0, hi = 0;
+    int has_lo = read_bound(def, "Min", a, &lo, file, d);
+    int has_hi = read_bound(def, "Max", a, &hi, file, d);
+    if (has_lo < 0 || has_hi < 0 || (!has_lo && !has_hi))
+        return;
+    const tj_node *at = tj_get(def, has_lo ? "Min" : "Max");
+    if (has_lo != has_hi || !(lo < hi)) {
+        diags_add(d, TLV_SEV_ERROR, file, at->line, at->col,
+                  has_lo != has_hi ? "attribute '%s': give both \"Min\" and \"Max\", or neither"
+                                   : "attribute '%s': \"Min\" must be less than \"Max\"",
+                  a->name);
+        return;
+    }
+    a->has_bounds = 1;
+    a->lower = lo;
+    a->upper = hi;
+}
+
 static void read_attr(attr_def *a, const tj_node *def, const char *file, tlv_diags *d)
 {
     if (def->type != TJ_OBJECT) {
@@ -183,6 +237,7 @@ static void read_attr(attr_def *a, const tj_node *def, const char *file, tlv_dia
             a->deflt = xstrdup(txt);
         }
     }
+    read_counter(a, def, file, d);
 }
 
 static void read_behavior(behavior_def *b, const tj_node *def, const char *file, tlv_diags *d)
@@ -618,4 +673,21 @@ long model_dynamic_match(const model *m, const char *name, size_t n, pcre2_match
         pcre2_match_data_free(data);
     }
     return -1;
+}
+
+tlv_status model_err_no_resource(last_error *e, const char *fn, const char *resource)
+{
+    return last_error_set(e, TLV_ERR_USAGE, "%s: no resource '%s' in the trace", fn, resource);
+}
+
+tlv_status model_err_no_attribute(last_error *e, const char *fn, const char *resource,
+                                  const res_type *t, const char *attr)
+{
+    char names[256] = "";
+    size_t n = 0;
+    for (size_t i = 0; i < t->nattrs && n < sizeof names; i++)
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", t->attrs[i].name);
+    return last_error_set(e, TLV_ERR_USAGE, "%s: resource '%s' (type %s) has no attribute '%s' (%s%s)",
+                          fn, resource, t->name, attr, t->nattrs ? "it has: " : "it has none",
+                          names);
 }

@@ -22,6 +22,9 @@ typedef struct attr_def {
     int is_static;       /* AllocationType "Static" */
     int can_group;
     char *deflt;         /* Default as text; NULL when none */
+    int counter;         /* "Counter": true — a quantity over time (tlv/counters.h) */
+    int has_bounds;      /* "Min" and "Max" given: */
+    double lower, upper;
 } attr_def;
 
 typedef struct behavior_def {
@@ -101,6 +104,13 @@ long model_dynamic_match(const model *m, const char *name, size_t n, pcre2_match
 /* Gives every resource without a Color one from the fixed palette, in
  * resource order, so colors are the same every run. */
 void model_assign_colors(model *m);
+
+/* The last errors of attribute queries (tlv_trace_attr_at and the like):
+ * "FN: no resource 'X' in the trace" and "FN: resource 'X' (type T) has no
+ * attribute 'y' (it has: a, b, c)". Return TLV_ERR_USAGE. */
+tlv_status model_err_no_resource(last_error *e, const char *fn, const char *resource);
+tlv_status model_err_no_attribute(last_error *e, const char *fn, const char *resource,
+                                  const res_type *t, const char *attr);
 
 /* Lookups: index or -1. */
 long model_type_index(const model *m, const char *name, size_t n);

@@ -30,6 +30,7 @@
 #define COLOR_RULER_TEXT 0xFF404040u
 #define COLOR_LABEL 0xFF000000u
 #define COLOR_GROUP 0xFF808080u
+#define COLOR_REFERENCE 0xFFDDE3EBu  /* behind the ruler's reference time */
 
 /* Font sizes in points; pixels = points * 96 / 72 at scale 1. */
 #define PT_TO_PX (96.0f / 72.0f)
@@ -230,7 +231,7 @@ char *render_format_time(double t, double step, const char *time_scale, char *ou
     if (unit > 0) { /* SI: choose the prefix by magnitude, seconds at most */
         double sec = v * unit, mag = fabs(sec) > 0 ? fabs(sec) : st > 0 ? st * unit : unit;
         int k = 5;
-        while (k > 0 && mag < pow(10, 3 * (k - 5)) * (1 - 1e-9))
+        while (k > 0 && mag < pow(10, 3 * (k - 5)) * (1 - 1e-6))
             k--;
         double p = pow(10, 3 * (k - 5));
         print_number(num, sizeof num, sec / p, st > 0 ? decimals_for(st * unit / p) : 3);
@@ -255,15 +256,27 @@ char *tlv_view_time_text(double t, double step, const char *time_scale, char *bu
 
 /* ---- the frame ---------------------------------------------------------------- */
 
+/* The ruler: ticks every `step` from `origin`, read as times from the
+ * origin or, zoomed in so deep that they would need more than 6 digits, as
+ * offsets from a reference printed once ("1.5046198 s", then "+12.4 ns"). */
+typedef struct ruler {
+    double step;          /* major tick spacing in trace units */
+    double origin;        /* 0, or the relative axis' origin */
+    int offset;           /* tick texts are offsets from the reference */
+    double kref;          /* the reference is kref * step from the origin */
+    double ref_step;      /* its precision */
+} ruler;
+
 typedef struct frame {
     SDL_Renderer *ren;
     render_fonts *fonts;
+    render_state *st;
     const struct tlv_shapes *s;
     const tlv_view *v;
     render_layout l;
     render_batch b;
     SDL_Rect timeline;    /* the shapes' clip rectangle */
-    double step;          /* ruler: major tick spacing in trace units */
+    ruler ru;
     int *text_x;          /* direct target: per pixel row, the columns [x0, x1)
                              where SDL drew texts (2 ints a row), or NULL */
     render_rows rows;     /* summaries or shapes */
@@ -278,7 +291,7 @@ static frect box_of(double x, double y, double w, double h)
 
 static text_style style_of(float pt, float scale, uint32_t argb, int h, int v)
 {
-    text_style st = {NULL, pt * PT_TO_PX * scale, 0, argb, {(uint8_t)h, (uint8_t)v}};
+    text_style st = {NULL, pt * PT_TO_PX * scale, 0, argb, {(uint8_t)h, (uint8_t)v}, 0};
     return st;
 }
 
@@ -329,16 +342,22 @@ static void note_text(frame *f, const char *text, const text_style *st, frect bo
     }
 }
 
-/* Flushes the shapes collected so far and draws a text over them. */
-static void frame_text(frame *f, const char *text, const text_style *st, frect box,
-                       const SDL_Rect *clip)
+/* Flushes the shapes collected so far and draws a text over them; records
+ * what was drawn as a text of `kind` (< 0: not recorded). Returns the
+ * drawn text's width (0: nothing drawn). */
+static int frame_text(frame *f, const char *text, const text_style *st, frect box,
+                      const SDL_Rect *clip, int kind)
 {
     if (!f->fonts || !text || !*text)
-        return;
+        return 0;
     batch_flush(&f->b);
-    render_text(f->fonts, text, st, box, clip);
+    text_drawn d;
+    render_text(f->fonts, text, st, box, clip, &d);
     if (f->b.direct) /* SDL's blending may leave its alpha below 255 */
         note_text(f, text, st, box, clip);
+    if (d.text && kind >= 0 && texts_add(&f->st->texts, (text_kind)kind, d.text, d.at) < 0)
+        f->failed = 1;
+    return d.text ? d.at.w : 0;
 }
 
 static void draw_bands(frame *f)
@@ -363,32 +382,84 @@ static double nice_step(double raw)
     return (m <= 1 + 1e-9 ? 1 : m <= 2 + 1e-9 ? 2 : m <= 5 + 1e-9 ? 5 : 10) * p;
 }
 
-/* Ruler spacing: about 100 px, widened until the widest tick text fits. */
-static double choose_step(frame *f)
+/* Whether ticks `step` apart read as offsets from a reference: when plain
+ * times would need more than 6 digits ("1.50461985 s"); then the reference
+ * is the multiple of a power of ten 1000 steps long below the view's start,
+ * so offsets keep 3 or 4 digits. */
+static void ruler_mode(const tlv_view *v, ruler *r)
 {
-    const tlv_view *v = f->v;
-    double px_per_unit = timeline_w(v) / (v->t1 - v->t0);
-    double step = nice_step(100 * f->l.scale / px_per_unit);
-    text_style st = style_of(RULER_PT, f->l.scale, COLOR_RULER_TEXT, 0, 1);
-    for (int i = 0; i < 8 && f->fonts; i++) {
-        char a[64], b[64];
-        render_format_time(floor(v->t0 / step) * step, step, f->s->time_scale, a, sizeof a);
-        render_format_time(ceil(v->t1 / step) * step, step, f->s->time_scale, b, sizeof b);
-        int wa = render_text_width(f->fonts, a, &st), wb = render_text_width(f->fonts, b, &st);
-        int need = (wa > wb ? wa : wb) + (int)(12 * f->l.scale);
-        if (need <= step * px_per_unit)
-            break;
-        step = nice_step(step * 1.5);
-    }
-    return step;
+    double d0 = v->t0 - r->origin, d1 = v->t1 - r->origin;
+    double mag = fabs(d0) > fabs(d1) ? fabs(d0) : fabs(d1);
+    r->offset = mag / r->step >= 1e6;
+    if (!r->offset)
+        return;
+    double e = floor(log10(r->step) + 1e-9);
+    r->ref_step = pow(10, e + 3);
+    r->kref = floor(d0 / r->ref_step) * round(r->ref_step / r->step);
 }
 
-/* The multiples k * step within the view: k0 and how many (bounded, and
- * counted with an integer, since k0 + 1 == k0 for huge k0). */
-static long ticks_in_view(const tlv_view *v, double step, double *k0)
+/* The text of tick k (at origin + k * step). */
+static void tick_text(const frame *f, double k, char *out, size_t size)
 {
-    *k0 = ceil(v->t0 / step);
-    double n = floor(v->t1 / step) - *k0 + 1;
+    const ruler *r = &f->ru;
+    char num[64];
+    double d = r->offset ? (k - r->kref) * r->step : k * r->step;
+    render_format_time(d, r->step, f->s->time_scale, num, sizeof num);
+    int plus = (r->offset || f->st->relative) && d > 0;
+    snprintf(out, size, "%s%s", plus ? "+" : "", num);
+}
+
+/* The ruler's reference, printed once at its start: the time the ticks are
+ * offsets from, and what a relative axis counts from. "" when none. */
+static void reference_text(const frame *f, char *out, size_t size)
+{
+    const ruler *r = &f->ru;
+    const render_state *st = f->st;
+    char num[64];
+    if (!r->offset) {
+        if (st->relative)
+            snprintf(out, size, "from %s", st->origin_name);
+        else
+            *out = '\0';
+        return;
+    }
+    double d = r->kref * r->step;
+    render_format_time(d, r->ref_step, f->s->time_scale, num, sizeof num);
+    if (st->relative)
+        snprintf(out, size, "%s %s%s", st->origin_name, d >= 0 ? "+" : "", num);
+    else
+        snprintf(out, size, "%s", num);
+}
+
+/* Ruler spacing: about 100 px, widened until the widest tick text fits. */
+static void choose_step(frame *f)
+{
+    const tlv_view *v = f->v;
+    ruler *r = &f->ru;
+    double px_per_unit = timeline_w(v) / (v->t1 - v->t0);
+    r->origin = f->st->relative ? f->st->origin : 0;
+    r->step = nice_step(100 * f->l.scale / px_per_unit);
+    ruler_mode(v, r);
+    text_style st = style_of(RULER_PT, f->l.scale, COLOR_RULER_TEXT, 0, 1);
+    for (int i = 0; i < 8 && f->fonts; i++) {
+        char a[80], b[80];
+        tick_text(f, floor((v->t0 - r->origin) / r->step), a, sizeof a);
+        tick_text(f, ceil((v->t1 - r->origin) / r->step), b, sizeof b);
+        int wa = render_text_width(f->fonts, a, &st), wb = render_text_width(f->fonts, b, &st);
+        int need = (wa > wb ? wa : wb) + (int)(12 * f->l.scale);
+        if (need <= r->step * px_per_unit)
+            break;
+        r->step = nice_step(r->step * 1.5);
+        ruler_mode(v, r);
+    }
+}
+
+/* The times origin + k * step within the view: k0 and how many (bounded,
+ * and counted with an integer, since k0 + 1 == k0 for huge k0). */
+static long ticks_in_view(const tlv_view *v, double origin, double step, double *k0)
+{
+    *k0 = ceil((v->t0 - origin) / step);
+    double n = floor((v->t1 - origin) / step) - *k0 + 1;
     return n < 0 ? 0 : n > 20000 ? 20000 : (long)n;
 }
 
@@ -396,9 +467,9 @@ static void draw_grid(frame *f)
 {
     const tlv_view *v = f->v;
     double k0;
-    long n = ticks_in_view(v, f->step, &k0);
+    long n = ticks_in_view(v, f->ru.origin, f->ru.step, &k0);
     for (long i = 0; i < n; i++) {
-        double x = floor(tlv_view_x(v, (k0 + (double)i) * f->step));
+        double x = floor(tlv_view_x(v, f->ru.origin + (k0 + (double)i) * f->ru.step));
         batch_rect(&f->b, box_of(x, f->l.ruler_h, 1, f->l.height - f->l.ruler_h), COLOR_GRID);
     }
 }
@@ -436,16 +507,22 @@ static double clamp_x(const frame *f, double x)
     return x < lo ? lo : x > hi ? hi : x;
 }
 
-static void draw_text_prim(frame *f, const prim *p, frect area)
+/* A text primitive waits until every shape is drawn: render_labels.c
+ * places the frame's texts so that none is drawn over another. */
+static void add_text_prim(frame *f, const prim *p, frect area, double length)
 {
     frect box = prim_box(p, area);
-    text_style st = {p->font_family, p->font_size * PT_TO_PX * f->l.scale, p->font_style,
-                     p->font_color, p->align};
     const SDL_Rect *c = &f->timeline;
-    if (box.w < st.px * 0.5f || box.h < 2 || box.x > c->x + c->w || box.x + box.w < c->x ||
-        box.y > c->y + c->h || box.y + box.h < c->y)
-        return; /* narrower than a character, or out of view */
-    frame_text(f, p->text, &st, box, c);
+    if (!f->fonts || !p->text || !*p->text || box.w < 2 || box.x > c->x + c->w ||
+        box.x + box.w < c->x)
+        return; /* nothing to draw, or out of view */
+    const render_state *st = f->st;
+    double top = area.y, bottom = area.y + f->l.row_h;
+    label_cand cand = {p, box, (float)top, (float)f->l.row_h, length,
+                       st->has_focus && st->focus_x >= area.x && st->focus_x < area.x + area.w &&
+                           st->focus_y >= top && st->focus_y < bottom, 0};
+    if (labels_add(&f->st->labels, &cand) < 0)
+        f->failed = 1;
 }
 
 static int draw_shape(void *ctx, const shape *sh)
@@ -455,15 +532,28 @@ static int draw_shape(void *ctx, const shape *sh)
     const struct tlv_shapes *s = f->s;
     if (sh->prim >= s->nprims)
         return 0;
-    double x0 = clamp_x(f, tlv_view_x(f->v, tlv_time_to_double(sh->from, s->radix)));
-    double x1 = clamp_x(f, tlv_view_x(f->v, tlv_time_to_double(sh->to, s->radix)));
+    double t0 = tlv_time_to_double(sh->from, s->radix), t1 = tlv_time_to_double(sh->to, s->radix);
+    double x0 = clamp_x(f, tlv_view_x(f->v, t0)), x1 = clamp_x(f, tlv_view_x(f->v, t1));
     frect area = box_of(x0, rc->top, x1 - x0, f->l.row_h);
     const prim *p = &s->prims[sh->prim];
     if (p->type == PRIM_TEXT)
-        draw_text_prim(f, p, area);
+        add_text_prim(f, p, area, t1 - t0);
     else
         draw_prim(&f->b, p, area, f->l.scale);
     return 0;
+}
+
+/* labels_place's drawing: a text where it was placed. */
+static void draw_placed_label(void *ctx, const char *text, const text_style *st, SDL_Rect at)
+{
+    frame *f = ctx;
+    batch_flush(&f->b);
+    render_text_at(f->fonts, text, st, at.x, at.y, &f->timeline);
+    frect box = box_of(at.x, at.y, at.w, at.h);
+    if (f->b.direct)
+        note_text(f, text, st, box, &f->timeline);
+    if (texts_add(&f->st->texts, TEXT_LABEL, text, at) < 0)
+        f->failed = 1;
 }
 
 /* One layer of a zoomed-out row: where its look paints, column by column. */
@@ -556,23 +646,25 @@ static void draw_label(frame *f, size_t pos, const SDL_Rect *clip)
     double top = render_row_top(l, pos), pad = 6 * l->scale, w = l->label_w - 2 * pad;
     float px = LABEL_PT * PT_TO_PX * l->scale, fit = (float)(l->row_h * 0.8);
     text_style st = style_of(LABEL_PT * (fit < px ? fit / px : 1), l->scale, COLOR_LABEL, 0, 1);
+    st.elide_middle = 1; /* names often differ only at the end: MAIN_TA…_PRC3 */
     if (st.px < 6 || w < st.px)
         return; /* too small to read */
     frect box = box_of(pad, top, w, l->row_h);
     if (group_starts(f->s, l, pos)) {
         text_style gs = st;
         gs.argb = COLOR_GROUP;
+        gs.elide_middle = 0; /* "Interrupt h…" reads better than "Interr…andler" */
         if (l->row_h >= 3 * st.px) {
-            frame_text(f, row->group, &gs, box_of(pad, top, w, l->row_h / 2), clip);
+            frame_text(f, row->group, &gs, box_of(pad, top, w, l->row_h / 2), clip, -1);
             box = box_of(pad + 8 * l->scale, top + l->row_h / 2, w - 8 * l->scale, l->row_h / 2);
         } else {
             int gw = render_text_width(f->fonts, row->group, &gs);
             double gbox = gw < 0 ? 0 : gw < w / 2 ? gw : w / 2, gap = gbox > 0 ? 6 * l->scale : 0;
-            frame_text(f, row->group, &gs, box_of(pad, top, gbox, l->row_h), clip);
+            frame_text(f, row->group, &gs, box_of(pad, top, gbox, l->row_h), clip, -1);
             box = box_of(pad + gbox + gap, top, w - gbox - gap, l->row_h);
         }
     }
-    frame_text(f, row->label, &st, box, clip);
+    frame_text(f, row->label, &st, box, clip, TEXT_ROW);
 }
 
 static void draw_labels(frame *f)
@@ -587,36 +679,64 @@ static void draw_labels(frame *f)
         draw_label(f, r, &clip);
 }
 
+/* The reference in a box at the ruler's start; returns the x where the
+ * box ends (the timeline's start when there is none). */
+static int draw_reference(frame *f)
+{
+    const render_layout *l = &f->l;
+    float sc = l->scale;
+    char text[160];
+    reference_text(f, text, sizeof text);
+    text_style st = style_of(RULER_PT, sc, COLOR_RULER_TEXT, 0, 1);
+    st.style = FONT_BOLD;
+    int w = *text && f->fonts ? render_text_width(f->fonts, text, &st) : -1;
+    if (w <= 0)
+        return l->label_w;
+    int pad = (int)(4 * sc), bw = w + 2 * pad, max = l->width - l->label_w;
+    bw = bw > max ? max : bw;
+    batch_rect(&f->b, box_of(l->label_w, 0, bw, l->ruler_h - 1), COLOR_REFERENCE);
+    SDL_Rect clip = {l->label_w, 0, bw, l->ruler_h};
+    frame_text(f, text, &st, box_of(l->label_w + pad, 0, bw - 2 * pad, l->ruler_h - 6 * sc), &clip,
+               TEXT_REFERENCE);
+    return l->label_w + bw;
+}
+
 static void draw_ruler(frame *f)
 {
     const render_layout *l = &f->l;
     const tlv_view *v = f->v;
+    const ruler *ru = &f->ru;
     float sc = l->scale;
     batch_rect(&f->b, box_of(0, 0, l->width, l->ruler_h), COLOR_RULER);
     batch_rect(&f->b, box_of(0, l->ruler_h - 1, l->width, 1), COLOR_BORDER);
     batch_rect(&f->b, box_of(l->label_w - 1, 0, 1, l->ruler_h), COLOR_BORDER);
-    double px = f->step * timeline_w(v) / (v->t1 - v->t0), m = f->step / pow(10, floor(log10(f->step)));
+    double px = ru->step * timeline_w(v) / (v->t1 - v->t0), m = ru->step / pow(10, floor(log10(ru->step)));
     int sub = m > 1.5 && m < 2.5 ? 4 : 5;
-    double k0, minor = f->step / sub;
-    long n = px / sub >= 5 * sc ? ticks_in_view(v, minor, &k0) : 0;
+    double k0, minor = ru->step / sub;
+    long n = px / sub >= 5 * sc ? ticks_in_view(v, ru->origin, minor, &k0) : 0;
     for (long i = 0; i < n; i++)
-        batch_rect(&f->b, box_of(floor(tlv_view_x(v, (k0 + (double)i) * minor)), l->ruler_h - 3 * sc, 1, 3 * sc),
+        batch_rect(&f->b, box_of(floor(tlv_view_x(v, ru->origin + (k0 + (double)i) * minor)), l->ruler_h - 3 * sc, 1, 3 * sc),
                    COLOR_TICK);
-    SDL_Rect clip = {l->label_w, 0, l->width - l->label_w, l->ruler_h};
+    n = ticks_in_view(v, ru->origin, ru->step, &k0);
+    for (long i = 0; i < n; i++)
+        batch_rect(&f->b, box_of(floor(tlv_view_x(v, ru->origin + (k0 + (double)i) * ru->step)),
+                                 l->ruler_h - 7 * sc, 1, 7 * sc), COLOR_TICK);
+    int ref_end = draw_reference(f);
+    SDL_Rect clip = {ref_end, 0, l->width - ref_end, l->ruler_h};
     text_style st = style_of(RULER_PT, sc, COLOR_RULER_TEXT, 0, 1);
-    n = ticks_in_view(v, f->step, &k0);
     for (long i = 0; i < n; i++) {
-        double k = k0 + (double)i, x = floor(tlv_view_x(v, k * f->step));
-        batch_rect(&f->b, box_of(x, l->ruler_h - 7 * sc, 1, 7 * sc), COLOR_TICK);
-        char text[64];
-        render_format_time(k * f->step, f->step, f->s->time_scale, text, sizeof text);
-        frame_text(f, text, &st, box_of(x + 3 * sc, 0, px - 6 * sc, l->ruler_h - 6 * sc), &clip);
+        double k = k0 + (double)i, x = floor(tlv_view_x(v, ru->origin + k * ru->step));
+        if (x + 3 * sc < ref_end)
+            continue; /* under the reference */
+        char text[80];
+        tick_text(f, k, text, sizeof text);
+        frame_text(f, text, &st, box_of(x + 3 * sc, 0, px - 6 * sc, l->ruler_h - 6 * sc), &clip, TEXT_TICK);
     }
     char span[64], text[80];
     render_format_time(v->t1 - v->t0, 0, f->s->time_scale, span, sizeof span);
     snprintf(text, sizeof text, "span %s", span);
     SDL_Rect corner = {0, 0, l->label_w - 1, l->ruler_h - 1};
-    frame_text(f, text, &st, box_of(6 * sc, 0, l->label_w - 12 * sc, l->ruler_h - 1), &corner);
+    frame_text(f, text, &st, box_of(6 * sc, 0, l->label_w - 12 * sc, l->ruler_h - 1), &corner, -1);
 }
 
 /* SDL's blending of texts may round the destination alpha of an opaque
@@ -635,13 +755,17 @@ static void make_opaque(SDL_Surface *target, int y, int x0, int x1)
 int render_frame(SDL_Renderer *ren, render_fonts *fonts, const struct tlv_shapes *s,
                  const tlv_view *v)
 {
-    return render_frame_direct(ren, NULL, fonts, s, v, RENDER_ROWS_AUTO);
+    return render_frame_direct(ren, NULL, fonts, NULL, s, v, RENDER_ROWS_AUTO);
 }
 
 int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fonts,
-                        const struct tlv_shapes *s, const tlv_view *v, render_rows rows)
+                        render_state *state, const struct tlv_shapes *s, const tlv_view *v,
+                        render_rows rows)
 {
-    frame f = {.ren = ren, .fonts = fonts, .s = s, .v = v, .rows = rows};
+    render_state own = {0};
+    frame f = {.ren = ren, .fonts = fonts, .st = state ? state : &own, .s = s, .v = v,
+               .rows = rows};
+    texts_clear(&f.st->texts);
     render_layout_of(v, s->nrows, &f.l);
     f.timeline = (SDL_Rect){f.l.label_w, f.l.ruler_h, v->width - f.l.label_w, v->height - f.l.ruler_h};
     render_text_begin(fonts, ren);
@@ -658,7 +782,7 @@ int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fo
     SDL_FRect all = {-2, -2, (float)v->width + 4, (float)v->height + 4};
     batch_init(&f.b, ren, all);
     f.b.direct = target;
-    f.step = choose_step(&f);
+    choose_step(&f);
     draw_bands(&f);
     draw_grid(&f);
     batch_flush(&f.b);
@@ -668,6 +792,10 @@ int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fo
     f.b.bounds = (SDL_FRect){(float)f.timeline.x - 2, (float)f.timeline.y - 2,
                              (float)f.timeline.w + 4, (float)f.timeline.h + 4};
     draw_shapes(&f);
+    batch_flush(&f.b);
+    if (labels_place(&f.st->labels, fonts, f.l.scale, f.timeline, v->width, v->height,
+                     draw_placed_label, &f) < 0)
+        f.failed = 1;
     batch_flush(&f.b);
     SDL_RenderSetClipRect(ren, NULL);
     f.b.has_clip = 0;
@@ -685,6 +813,7 @@ int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fo
     int failed = f.failed || f.b.failed;
     batch_free(&f.b);
     render_text_end(fonts);
+    render_state_free(&own);
     return failed ? -1 : 0;
 }
 
@@ -698,10 +827,12 @@ int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fo
 struct tlv_renderer {
     tlv_diags diags;
     render_fonts *fonts;
+    render_state state;   /* labels' memory, the last frame's texts, pointer, origin */
     SDL_Surface *surf;
     SDL_Renderer *ren;
     int wraps;            /* surf's pixels are the caller's, set each frame */
     render_rows rows;     /* RENDER_ROWS_AUTO but in tests */
+    last_error lasterr;   /* tlv_renderer_last_error */
 };
 
 void render_set_rows(tlv_renderer *r, render_rows rows)
@@ -762,40 +893,106 @@ void tlv_renderer_free(tlv_renderer *r)
         return;
     drop_target(r);
     render_fonts_free(r->fonts);
+    render_state_free(&r->state);
     diags_free(&r->diags);
     free(r);
 }
 
 const tlv_diags *tlv_renderer_diags(const tlv_renderer *r) { return r ? &r->diags : NULL; }
 
-/* Every entry of the row list is a row of `s` or a blank band. */
-static int rows_ok(const tlv_view *v, const struct tlv_shapes *s)
+const char *tlv_renderer_last_error(const tlv_renderer *r) { return r ? r->lasterr.text : ""; }
+
+/* Every entry of the row list is a row of `s` or a blank band; else records
+ * which is not. */
+static int rows_ok(tlv_renderer *r, const tlv_view *v, const struct tlv_shapes *s)
 {
     for (size_t i = 0; v->rows && i < v->row_count; i++)
-        if (v->rows[i] >= s->nrows && v->rows[i] != TLV_VIEW_ROW_BLANK)
+        if (v->rows[i] >= s->nrows && v->rows[i] != TLV_VIEW_ROW_BLANK) {
+            last_error_set(&r->lasterr, TLV_ERR_USAGE,
+                           "tlv_render_rgba: view rows[%zu] is %zu, not a row (there are %zu) "
+                           "nor TLV_VIEW_ROW_BLANK", i, v->rows[i], s->nrows);
             return 0;
+        }
     return 1;
 }
 
-static int view_ok(const tlv_view *v, size_t stride)
+/* The view can be drawn into a buffer of that stride; else records why not. */
+static int view_ok(tlv_renderer *r, const tlv_view *v, size_t stride)
 {
-    return v->width > 0 && v->height > 0 && v->width <= 32768 && v->height <= 32768 &&
-           isfinite(v->t0) && isfinite(v->t1) && v->t1 > v->t0 && stride >= (size_t)v->width * 4 &&
-           stride <= INT_MAX && isfinite(v->scale) && v->scale >= 0;
+    const char *why = NULL;
+    if (v->width <= 0 || v->height <= 0 || v->width > 32768 || v->height > 32768)
+        why = "width and height must be 1 to 32768 pixels";
+    else if (!isfinite(v->t0) || !isfinite(v->t1) || v->t1 <= v->t0)
+        why = "the time range must be finite with t1 > t0";
+    else if (stride < (size_t)v->width * 4 || stride > INT_MAX)
+        why = "the stride must be at least width * 4 bytes";
+    else if (!isfinite(v->scale) || v->scale < 0)
+        why = "the scale must be 0 or positive";
+    if (why)
+        last_error_set(&r->lasterr, TLV_ERR_USAGE, "tlv_render_rgba: %s (view %dx%d, t0 %g, t1 %g, "
+                       "stride %zu, scale %g)", why, v->width, v->height, v->t0, v->t1, stride,
+                       (double)v->scale);
+    return !why;
 }
 
 tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view *v,
                            uint8_t *pixels, size_t stride)
 {
-    if (!r || !s || !v || !pixels || !view_ok(v, stride) || !rows_ok(v, s))
+    if (!r)
+        return TLV_ERR_USAGE;
+    if (!s || !v || !pixels)
+        return last_error_set(&r->lasterr, TLV_ERR_USAGE, "tlv_render_rgba: %s is NULL",
+                              !s ? "shapes" : !v ? "view" : "pixels");
+    if (!view_ok(r, v, stride) || !rows_ok(r, v, s))
         return TLV_ERR_USAGE;
     if (ensure_target(r, v->width, v->height, pixels, stride) < 0)
-        return TLV_ERR_NOMEM;
-    int rc = render_frame_direct(r->ren, r->surf, r->fonts, s, v, r->rows);
+        return last_error_set(&r->lasterr, TLV_ERR_NOMEM, "tlv_render_rgba: no drawing surface: %s",
+                              SDL_GetError());
+    int rc = render_frame_direct(r->ren, r->surf, r->fonts, &r->state, s, v, r->rows);
     if (!r->wraps)
         for (int y = 0; y < v->height; y++) /* RGBA32: bytes R, G, B, A on any machine */
             memcpy(pixels + (size_t)y * stride,
                    (const uint8_t *)r->surf->pixels + (size_t)y * (size_t)r->surf->pitch,
                    (size_t)v->width * 4);
-    return rc == 0 ? TLV_OK : TLV_ERR_NOMEM;
+    if (rc != 0)
+        return last_error_set(&r->lasterr, TLV_ERR_NOMEM, "tlv_render_rgba: out of memory while drawing");
+    return TLV_OK;
+}
+
+/* ---- what the last frame drew, and how the next one reads ------------------------ */
+
+size_t tlv_renderer_text_count(const tlv_renderer *r, tlv_text_kind kind)
+{
+    return r && (unsigned)kind < TEXT_KINDS ? r->state.texts.n[kind] : 0;
+}
+
+const char *tlv_renderer_text(const tlv_renderer *r, tlv_text_kind kind, size_t i, int box[4])
+{
+    SDL_Rect at;
+    const char *text = r ? texts_get(&r->state.texts, (text_kind)kind, i, &at) : NULL;
+    if (text && box) {
+        box[0] = at.x;
+        box[1] = at.y;
+        box[2] = at.w;
+        box[3] = at.h;
+    }
+    return text;
+}
+
+void tlv_renderer_set_focus(tlv_renderer *r, double x, double y)
+{
+    if (!r)
+        return;
+    r->state.has_focus = x >= 0 && y >= 0 && isfinite(x) && isfinite(y);
+    r->state.focus_x = x;
+    r->state.focus_y = y;
+}
+
+void tlv_renderer_set_time_origin(tlv_renderer *r, const char *name, double origin)
+{
+    if (!r)
+        return;
+    r->state.relative = name != NULL && isfinite(origin);
+    r->state.origin = r->state.relative ? origin : 0;
+    snprintf(r->state.origin_name, sizeof r->state.origin_name, "%s", name ? name : "");
 }

@@ -91,17 +91,38 @@ typedef struct text_style {
     unsigned style;       /* font_style_bits */
     uint32_t argb;
     text_align align;
+    int elide_middle;     /* a text too long loses its middle ("MAIN_TA…_PRC3"), else its end */
 } text_style;
+
+/* What render_text drew: the text as drawn (NULL: nothing), valid until
+ * the next frame begins, and the pixels it covers. */
+typedef struct text_drawn {
+    const char *text;
+    SDL_Rect at;
+} text_drawn;
 
 /* Draws `text` as one line aligned in `box`, cut with an ellipsis when it
  * does not fit and clipped to box ∩ clip (the renderer's clip is put back
- * afterwards). Returns 0, or -1 when there is no usable font (nothing
- * drawn). */
+ * afterwards); says what it drew in *out when not NULL. Returns 0, or -1
+ * when there is no usable font (nothing drawn). */
 int render_text(render_fonts *f, const char *text, const text_style *st, frect box,
-                const SDL_Rect *clip);
+                const SDL_Rect *clip, text_drawn *out);
 
 /* The width in pixels `text` would take, or -1 without a usable font. */
 int render_text_width(render_fonts *f, const char *text, const text_style *st);
+
+/* How `text` is drawn in at most `max_w` pixels: *drawn is the text itself
+ * or its cut with an ellipsis (valid until the next frame begins), *w and
+ * *h the size it takes (*h the font's whole line: ascent and descent).
+ * Returns 0, or -1 when nothing would be drawn (no usable font, or not even
+ * the ellipsis fits). */
+int render_text_fit(render_fonts *f, const char *text, const text_style *st, float max_w,
+                    const char **drawn, int *w, int *h);
+
+/* Draws a text as render_text_fit gave it, its top-left at (x, y), clipped
+ * to `clip` (NULL: not clipped). Returns 0, or -1 without a usable font. */
+int render_text_at(render_fonts *f, const char *drawn, const text_style *st, int x, int y,
+                   const SDL_Rect *clip);
 
 /* ---- vector drawing (render_draw.c) ------------------------------------- */
 
@@ -165,6 +186,87 @@ void draw_prim(render_batch *b, const prim *p, frect area, float scale);
  * clip rectangle and blend mode BLEND, but with alpha left at 255. */
 void raster_geometry(SDL_Surface *target, const SDL_Rect *clip, const SDL_Vertex *v, size_t n);
 
+/* ---- what a frame drew, and its labels (render_labels.c) ---------------- */
+
+/* The kinds of tlv_text_kind (render.h), in the same order. */
+typedef enum text_kind { TEXT_LABEL, TEXT_TICK, TEXT_REFERENCE, TEXT_ROW, TEXT_KINDS } text_kind;
+
+typedef struct drawn_text {
+    size_t text;          /* offset in render_texts.chars */
+    SDL_Rect at;
+} drawn_text;
+
+/* The texts a frame drew, by kind, as drawn (cut texts with their
+ * ellipsis), with the pixels they cover. */
+typedef struct render_texts {
+    drawn_text *v[TEXT_KINDS];
+    size_t n[TEXT_KINDS], cap[TEXT_KINDS];
+    char *chars;
+    size_t nchars, chars_cap;
+} render_texts;
+
+void texts_clear(render_texts *t);
+void texts_free(render_texts *t);
+/* Returns 0, or -1 when memory ran out (the text is not recorded). */
+int texts_add(render_texts *t, text_kind kind, const char *text, SDL_Rect at);
+/* Text i of `kind` and where it is, or NULL. */
+const char *texts_get(const render_texts *t, text_kind kind, size_t i, SDL_Rect *at);
+
+/* A text primitive of a shape in view, waiting to be placed. */
+typedef struct label_cand {
+    const prim *p;
+    frect box;            /* the text's box (prim_box), in pixels */
+    float band_top, band_h;   /* its row band */
+    double length;        /* the shape's interval, in trace units */
+    int focus;            /* the shape is under the pointer */
+    uint32_t seq;         /* order of collection (set by labels_add) */
+} label_cand;
+
+typedef struct grid_node {
+    SDL_Rect r;
+    long next;
+} grid_node;
+
+/* The candidates of a frame, and a grid of the texts placed so far (kept
+ * from frame to frame for their memory only). */
+typedef struct render_labels {
+    label_cand *c;
+    size_t n, cap;
+    long *cell;           /* first node of each cell, or -1 */
+    size_t cell_cap;
+    grid_node *node;
+    size_t nnode, node_cap;
+    int cols, rows;
+} render_labels;
+
+void labels_free(render_labels *L);
+/* Returns 0, or -1 when memory ran out (the text is not drawn). */
+int labels_add(render_labels *L, const label_cand *c);
+
+typedef void (*label_draw_fn)(void *ctx, const char *text, const text_style *st, SDL_Rect at);
+
+/* Places the candidates collected (see the file's comment) within `area`
+ * (the timeline) of a width x height frame, calling draw for each text
+ * placed, and forgets them. Returns 0, or -1 when memory ran out (some
+ * texts may be missing). */
+int labels_place(render_labels *L, render_fonts *fonts, float scale, SDL_Rect area, int width,
+                 int height, label_draw_fn draw, void *ctx);
+
+/* What a tlv_renderer keeps from frame to frame besides fonts: the labels'
+ * memory, what the last frame drew, the pointer's position and the
+ * ruler's origin. */
+typedef struct render_state {
+    render_labels labels;
+    render_texts texts;
+    int has_focus;
+    double focus_x, focus_y;  /* pixels */
+    int relative;             /* the ruler reads times from `origin` */
+    double origin;
+    char origin_name[64];
+} render_state;
+
+void render_state_free(render_state *st);
+
 /* ---- frame (render.c) --------------------------------------------------- */
 
 /* How a frame draws a row's shapes: from the per-column summary when more
@@ -176,7 +278,8 @@ typedef enum render_rows { RENDER_ROWS_AUTO, RENDER_ROWS_DETAILED, RENDER_ROWS_S
  * written directly: rectangles are then blended by our own loop, several
  * times faster than SDL's generic fill (most of a timeline is rectangles). */
 int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fonts,
-                        const struct tlv_shapes *s, const tlv_view *v, render_rows rows);
+                        render_state *state, const struct tlv_shapes *s, const tlv_view *v,
+                        render_rows rows);
 
 /* Makes tlv_render_rgba draw rows always one way (RENDER_ROWS_AUTO: the
  * default). For tests. */
@@ -184,7 +287,8 @@ void render_set_rows(tlv_renderer *r, render_rows rows);
 
 /* Draws the whole view of `s` onto `ren`, whose output is v->width x
  * v->height pixels: background, ruler, labels, row bands and shapes.
- * `fonts` may be NULL (no text). Returns 0, or -1 when memory ran out (the
+ * `fonts` may be NULL (no text); `state` NULL is a state of its own for
+ * this frame (no pointer, absolute times). Returns 0, or -1 when memory ran out (the
  * frame may be incomplete). */
 int render_frame(SDL_Renderer *ren, render_fonts *fonts, const struct tlv_shapes *s,
                  const tlv_view *v);

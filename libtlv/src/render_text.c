@@ -67,6 +67,7 @@ typedef struct fit_entry {
     char *text;           /* NULL = empty slot */
     TTF_Font *font;
     int width;            /* -1: the whole text; else the width it was cut to */
+    int middle;           /* cut in the middle (else at the end) */
     char *cut;            /* the cut text (NULL: whole, or nothing fits) */
     int w, h;             /* the size of what is drawn */
     unsigned long used;   /* frame number of the last use */
@@ -497,21 +498,23 @@ void render_text_begin(render_fonts *f, SDL_Renderer *ren)
 /* ---- the measure cache ------------------------------------------------------- */
 
 static char *ellipsize(TTF_Font *font, const char *text, int width); /* drawing, below */
+static char *ellipsize_middle(TTF_Font *font, const char *text, int width);
 
-static size_t fit_hash(TTF_Font *font, int width, const char *text)
+static size_t fit_hash(TTF_Font *font, int width, int middle, const char *text)
 {
-    uint64_t h = 1469598103934665603ull ^ (uintptr_t)font ^ ((uint64_t)(unsigned)width << 32);
+    uint64_t h = 1469598103934665603ull ^ (uintptr_t)font ^ ((uint64_t)(unsigned)width << 32) ^
+                 (uint64_t)middle << 31;
     for (const unsigned char *p = (const unsigned char *)text; *p; p++)
         h = (h ^ *p) * 1099511628211ull;
     return (size_t)(h ^ h >> 29);
 }
 
-static fit_entry *fit_slot(fit_entry *table, size_t cap, TTF_Font *font, int width,
+static fit_entry *fit_slot(fit_entry *table, size_t cap, TTF_Font *font, int width, int middle,
                            const char *text)
 {
-    size_t mask = cap - 1, i = fit_hash(font, width, text) & mask;
+    size_t mask = cap - 1, i = fit_hash(font, width, middle, text) & mask;
     while (table[i].text && !(table[i].font == font && table[i].width == width &&
-                              strcmp(table[i].text, text) == 0))
+                              table[i].middle == middle && strcmp(table[i].text, text) == 0))
         i = (i + 1) & mask;
     return &table[i];
 }
@@ -534,22 +537,22 @@ static int fit_rebuild(render_fonts *f, size_t cap, unsigned long keep_from)
             fit_free_entry(&old[i]);
             continue;
         }
-        *fit_slot(t, cap, old[i].font, old[i].width, old[i].text) = old[i];
+        *fit_slot(t, cap, old[i].font, old[i].width, old[i].middle, old[i].text) = old[i];
         f->nfit++;
     }
     free(old);
     return 0;
 }
 
-/* The cached answer for (font, width, text), or a free slot to fill (its
- * text NULL), or NULL when the cache is full. */
-static fit_entry *fit_find(render_fonts *f, TTF_Font *font, int width, const char *text)
+/* The cached answer for (font, width, middle, text), or a free slot to
+ * fill (its text NULL), or NULL when the cache is full. */
+static fit_entry *fit_find(render_fonts *f, TTF_Font *font, int width, int middle, const char *text)
 {
     if (f->nfit + 1 > f->fit_cap / 2 && f->nfit < FIT_CACHE_MAX)
         fit_rebuild(f, f->fit_cap ? f->fit_cap * 2 : 512, 0);
     if (f->nfit + 1 > f->fit_cap / 2)
         return NULL;
-    fit_entry *e = fit_slot(f->fit, f->fit_cap, font, width, text);
+    fit_entry *e = fit_slot(f->fit, f->fit_cap, font, width, middle, text);
     if (e->text)
         e->used = f->frame;
     return e;
@@ -557,13 +560,13 @@ static fit_entry *fit_find(render_fonts *f, TTF_Font *font, int width, const cha
 
 /* Fills the free slot e; 0 when it cannot (no slot, no memory): then the
  * caller still owns cut. */
-static int fit_fill(render_fonts *f, fit_entry *e, TTF_Font *font, int width, const char *text,
-                    char *cut, int w, int h)
+static int fit_fill(render_fonts *f, fit_entry *e, TTF_Font *font, int width, int middle,
+                    const char *text, char *cut, int w, int h)
 {
     char *key = e ? xstrdup(text) : NULL;
     if (!key)
         return 0;
-    *e = (fit_entry){key, font, width, cut, w, h, f->frame};
+    *e = (fit_entry){key, font, width, middle, cut, w, h, f->frame};
     f->nfit++;
     return 1;
 }
@@ -572,33 +575,33 @@ static int fit_fill(render_fonts *f, fit_entry *e, TTF_Font *font, int width, co
  * with an ellipsis, which lives until the next frame begins) and its size.
  * Returns -1 when nothing is drawn (not measurable, or no room even for
  * the ellipsis). */
-static int measure(render_fonts *f, TTF_Font *font, const char *text, float box_w,
+static int measure(render_fonts *f, TTF_Font *font, const char *text, float box_w, int middle,
                    const char **drawn, int *w, int *h)
 {
-    fit_entry *e = fit_find(f, font, -1, text);
+    fit_entry *e = fit_find(f, font, -1, 0, text);
     if (e && e->text) {
         *w = e->w;
         *h = e->h;
     } else {
         if (TTF_SizeUTF8(font, text, w, h) != 0)
             return -1;
-        fit_fill(f, e, font, -1, text, NULL, *w, *h);
+        fit_fill(f, e, font, -1, 0, text, NULL, *w, *h);
     }
     *drawn = text;
     if (*w <= box_w)
         return 0;
-    int width = (int)floorf(box_w);
-    e = fit_find(f, font, width, text);
+    int width = box_w > 0 ? (int)floorf(box_w) : 0;
+    e = fit_find(f, font, width, middle, text);
     if (e && e->text) {
         *drawn = e->cut;
         *w = e->w;
         *h = e->h;
         return e->cut ? 0 : -1;
     }
-    char *cut = ellipsize(font, text, width);
+    char *cut = middle ? ellipsize_middle(font, text, width) : ellipsize(font, text, width);
     if (cut)
         TTF_SizeUTF8(font, cut, w, h);
-    if (!fit_fill(f, e, font, width, text, cut, *w, *h)) {
+    if (!fit_fill(f, e, font, width, middle, text, cut, *w, *h)) {
         free(f->spill); /* the previous spill's text was drawn already */
         f->spill = cut;
     }
@@ -704,10 +707,96 @@ static char *ellipsize(TTF_Font *font, const char *text, int width)
     }
 }
 
+/* The byte offset where the last `count` characters of text start. */
+static size_t suffix_start(const char *text, int count)
+{
+    size_t n = strlen(text);
+    for (int i = 0; i < count && n > 0; i++) {
+        n--;
+        while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
+            n--;
+    }
+    return n;
+}
+
+static int count_chars(const char *text)
+{
+    int n = 0;
+    for (const char *s = text; *s;) {
+        utf8_next(&s);
+        n++;
+    }
+    return n;
+}
+
+/* `text` cut in the middle to fit `width` pixels ("MAIN_TA…_PRC3"): its
+ * start and its end, which tell apart names that share a prefix. A new
+ * string, or NULL when not even the ellipsis fits. */
+static char *ellipsize_middle(TTF_Font *font, const char *text, int width)
+{
+    const char *dots = TTF_GlyphIsProvided32(font, 0x2026) ? "\xE2\x80\xA6" : "...";
+    size_t len = strlen(text);
+    char *out = malloc(len + 4), *best = NULL;
+    if (!out)
+        return NULL;
+    int lo = 0, hi = count_chars(text) - 1, w, h;
+    while (lo <= hi) { /* the most characters kept that fit: a binary search */
+        int keep = (lo + hi) / 2, tail = keep / 2;
+        size_t head = prefix_bytes(text, keep - tail), from = suffix_start(text, tail);
+        from = from < head ? head : from;
+        memcpy(out, text, head);
+        strcpy(out + head, dots);
+        strcat(out, text + from);
+        if (TTF_SizeUTF8(font, out, &w, &h) == 0 && w <= width) {
+            free(best);
+            best = xstrdup(out);
+            lo = keep + 1;
+        } else {
+            hi = keep - 1;
+        }
+    }
+    free(out);
+    return best;
+}
+
 static int place(int align, float start, float extent, int size)
 {
     float at = align == 0 ? start : align == 1 ? start + (extent - (float)size) / 2 : start + extent - (float)size;
     return (int)floorf(at + 0.5f);
+}
+
+int render_text_fit(render_fonts *f, const char *text, const text_style *st, float max_w,
+                    const char **drawn, int *w, int *h)
+{
+    TTF_Font *font = text && *text ? pick_font(f, text, st) : NULL;
+    if (!font)
+        return -1;
+    return measure(f, font, text, max_w, st->elide_middle, drawn, w, h);
+}
+
+int render_text_at(render_fonts *f, const char *drawn, const text_style *st, int x, int y,
+                   const SDL_Rect *clip)
+{
+    TTF_Font *font = drawn && *drawn ? pick_font(f, drawn, st) : NULL;
+    if (!font || !f->ren)
+        return drawn && *drawn ? -1 : 0;
+    int w = 0, h = 0, owned;
+    SDL_Texture *t = text_texture(f, font, st->argb & 0xFFFFFF, drawn, &w, &h, &owned);
+    if (!t)
+        return 0;
+    SDL_Rect dst = {x, y, w, h}, seen;
+    if (!clip || SDL_IntersectRect(&dst, clip, &seen)) {
+        SDL_Rect before; /* the caller's clip, put back afterwards */
+        int had_clip = SDL_RenderIsClipEnabled(f->ren);
+        SDL_RenderGetClipRect(f->ren, &before);
+        SDL_RenderSetClipRect(f->ren, clip);
+        SDL_SetTextureAlphaMod(t, (Uint8)(st->argb >> 24));
+        SDL_RenderCopy(f->ren, t, NULL, &dst);
+        SDL_RenderSetClipRect(f->ren, had_clip ? &before : NULL);
+    }
+    if (owned)
+        SDL_DestroyTexture(t);
+    return 0;
 }
 
 static int intersect(const SDL_Rect *a, const SDL_Rect *b, SDL_Rect *out)
@@ -720,13 +809,15 @@ static int intersect(const SDL_Rect *a, const SDL_Rect *b, SDL_Rect *out)
 }
 
 int render_text(render_fonts *f, const char *text, const text_style *st, frect box,
-                const SDL_Rect *clip)
+                const SDL_Rect *clip, text_drawn *out)
 {
+    if (out)
+        out->text = NULL;
     TTF_Font *font = text && *text ? pick_font(f, text, st) : NULL;
     if (!font || !f->ren)
         return text && *text ? -1 : 0;
-    int w = 0, h = 0, owned;
-    if (measure(f, font, text, box.w, &text, &w, &h) < 0)
+    int w = 0, h = 0;
+    if (measure(f, font, text, box.w, st->elide_middle, &text, &w, &h) < 0)
         return 0;
     SDL_Rect dst = {place(st->align.h, box.x, box.w, w), place(st->align.v, box.y, box.h, h), w, h};
     SDL_Rect b = {(int)floorf(box.x + 0.5f), (int)floorf(box.y + 0.5f), (int)floorf(box.w + 0.5f),
@@ -735,19 +826,9 @@ int render_text(render_fonts *f, const char *text, const text_style *st, frect b
      * skip them before making a texture. */
     if (!intersect(&b, clip, &c) || !SDL_IntersectRect(&dst, &c, &seen))
         return 0;
-    SDL_Texture *t = text_texture(f, font, st->argb & 0xFFFFFF, text, &w, &h, &owned);
-    if (!t)
-        return 0;
-    {
-        SDL_Rect before; /* the caller's clip, put back afterwards */
-        int had_clip = SDL_RenderIsClipEnabled(f->ren);
-        SDL_RenderGetClipRect(f->ren, &before);
-        SDL_RenderSetClipRect(f->ren, &c);
-        SDL_SetTextureAlphaMod(t, (Uint8)(st->argb >> 24));
-        SDL_RenderCopy(f->ren, t, NULL, &dst);
-        SDL_RenderSetClipRect(f->ren, had_clip ? &before : NULL);
+    if (out) {
+        out->text = text;
+        out->at = seen;
     }
-    if (owned)
-        SDL_DestroyTexture(t);
-    return 0;
+    return render_text_at(f, text, st, dst.x, dst.y, &c);
 }

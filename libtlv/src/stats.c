@@ -370,8 +370,11 @@ tlv_status tlv_stats_compute(const tlv_trace *trace, const tlv_stats_options *op
     if (!out)
         return TLV_ERR_USAGE;
     *out = NULL;
-    if (!trace || !trace->finished)
+    if (!trace)
         return TLV_ERR_USAGE;
+    if (!trace->finished)
+        return last_error_set(LAST_ERROR_OF(trace), TLV_ERR_USAGE,
+                              "tlv_stats_compute: the trace is not finished (call tlv_trace_finish)");
     tlv_stats_options o = {0};
     if (opts)
         o = *opts;
@@ -380,7 +383,7 @@ tlv_status tlv_stats_compute(const tlv_trace *trace, const tlv_stats_options *op
     o.running_value = or_default(o.running_value, "RUNNING");
     tlv_stats *st = calloc(1, sizeof *st);
     if (!st)
-        return TLV_ERR_NOMEM;
+        return last_error_set(LAST_ERROR_OF(trace), TLV_ERR_NOMEM, "tlv_stats_compute: out of memory");
     pass p = {trace, &o, o.cpu_attribute, tlv_rules_time_radix(trace->rules), NULL,
               tlv_trace_resource_count(trace), NULL, NULL, 0, 0, 0};
     st->start = tlv_time_to_double(tlv_trace_start(trace), p.radix);
@@ -404,7 +407,7 @@ tlv_status tlv_stats_compute(const tlv_trace *trace, const tlv_stats_options *op
     free_cpus(p.cpus, p.ncpus);
     if (rc < 0) {
         tlv_stats_free(st);
-        return TLV_ERR_NOMEM;
+        return last_error_set(LAST_ERROR_OF(trace), TLV_ERR_NOMEM, "tlv_stats_compute: out of memory");
     }
     *out = st;
     return TLV_OK;

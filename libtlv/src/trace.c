@@ -135,7 +135,9 @@ static int resolve_new_args(tlv_trace *t)
 
 tlv_status tlv_trace_update(tlv_trace *t)
 {
-    return sort_new_events(t) < 0 || resolve_new_args(t) < 0 ? TLV_ERR_NOMEM : TLV_OK;
+    if (sort_new_events(t) < 0 || resolve_new_args(t) < 0)
+        return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory while ordering the events");
+    return TLV_OK;
 }
 
 tlv_status tlv_trace_finish(tlv_trace *t)
@@ -144,6 +146,8 @@ tlv_status tlv_trace_finish(tlv_trace *t)
     if (tlv_trace_update(t) != TLV_OK)
         return TLV_ERR_NOMEM;
     t->finished = 1;
+    if (st != TLV_OK)
+        last_error_set(&t->lasterr, st, "%s", tlv_converter_last_error(t->conv));
     return st;
 }
 
@@ -152,29 +156,31 @@ tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
     int is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f)
-        return TLV_ERR_IO;
+        return last_error_set(&t->lasterr, TLV_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
     tlv_converter_set_source_name(t->conv, is_stdin ? "<stdin>" : path);
     static const size_t chunk_size = 1 << 20;
     char *chunk = malloc(chunk_size);
     if (!chunk) {
         if (!is_stdin)
             fclose(f);
-        return TLV_ERR_NOMEM;
+        return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory for reading '%s'", path);
     }
     size_t n;
     tlv_status st = TLV_OK;
     while ((n = fread(chunk, 1, chunk_size, f)) > 0 && st != TLV_ERR_USAGE)
         st = tlv_converter_push_bytes(t->conv, chunk, n);
-    int failed = ferror(f);
+    int failed = ferror(f) ? errno : 0;
     free(chunk);
     if (!is_stdin)
         fclose(f);
     if (failed)
-        return TLV_ERR_IO;
+        return last_error_set(&t->lasterr, TLV_ERR_IO, "cannot read '%s': %s", path, strerror(failed));
     return tlv_trace_finish(t);
 }
 
 size_t tlv_trace_event_count(const tlv_trace *t) { return t->nev; }
+
+const char *tlv_trace_last_error(const tlv_trace *t) { return t ? t->lasterr.text : ""; }
 
 void tlv_trace_event(const tlv_trace *t, size_t i, tlv_event *out)
 {
@@ -241,11 +247,12 @@ tlv_status tlv_trace_attr_at(const tlv_trace *t, const char *resource, const cha
     const world *w = t->w;
     long ri = world_find(w, resource, strlen(resource));
     if (ri < 0)
-        return TLV_ERR_USAGE;
+        return model_err_no_resource(LAST_ERROR_OF(t), "tlv_trace_attr_at", resource);
     const rt_resource *r = &w->res[ri];
-    long ai = model_attr_index(&w->model->types[r->type], attr, strlen(attr));
+    const res_type *type = &w->model->types[r->type];
+    long ai = model_attr_index(type, attr, strlen(attr));
     if (ai < 0)
-        return TLV_ERR_USAGE;
+        return model_err_no_attribute(LAST_ERROR_OF(t), "tlv_trace_attr_at", resource, type, attr);
     const history *h = &r->attrs[ai];
     *value = intern_str(w->values, at ? history_at(h, *at, SEQ_ALL) : history_last(h));
     return TLV_OK;

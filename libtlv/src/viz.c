@@ -175,7 +175,13 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
         st = TLV_ERR_NOMEM;
 done:
     builder_free(&b);
-    if (st == TLV_OK && s->diags.errors)
-        st = TLV_ERR_RULE;
-    return st;
+    if (st == TLV_ERR_NOMEM)
+        return last_error_set(&s->lasterr, st, "out of memory while building the shapes");
+    if (s->diags.errors)
+        return last_error_set(&s->lasterr, TLV_ERR_RULE,
+                              "%zu visualization rule error%s (tlv_shapes_diags lists them)",
+                              s->diags.errors, s->diags.errors == 1 ? "" : "s");
+    return TLV_OK;
 }
+
+const char *tlv_shapes_last_error(const tlv_shapes *s) { return s ? s->lasterr.text : ""; }

@@ -40,6 +40,7 @@ struct tlv_trace {
     size_t narg_text;      /* how many of args have their text in arg_text */
     size_t nsorted;        /* ev[0, nsorted) are in (time, order) order */
     int finished;
+    last_error lasterr;        /* tlv_trace_last_error */
 };
 
 typedef struct row_def {
@@ -90,6 +91,7 @@ struct tlv_shapes {
     int radix;
     const char *time_scale;
     tlv_time start, end;
+    last_error lasterr;        /* tlv_shapes_last_error */
 };
 
 #endif

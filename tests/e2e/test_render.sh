@@ -1,4 +1,5 @@
-# `tlv render`: refuses bad usage with exit status 2, and (with the corpus)
+# `tlv render`: refuses bad usage with exit status 2, keeps the rows --rows
+# matches at --row-height, and (with the corpus)
 # draws logs into PNGs of the requested size, zoomed with --from/--to.
 . "$(dirname "$0")/lib.sh"
 
@@ -33,6 +34,30 @@ expect_status 2 "missing log"
 
 run "$TLV" render -r "$SRC/samples/asp/sample.res" -o "$TMP/no-such-dir/x.png" "$SRC/samples/asp/sample.log"
 expect_status 2 "unwritable output"
+
+# --rows keeps the rows whose name matches; --row-height sets their height,
+# and rows that then do not fit are counted in a note.
+F="$SRC/samples/fmp"
+run "$TLV" render -r "$F/sample.res" -o "$TMP/rows.png" --size 900x300 --rows 'TASK|Processor' \
+  --row-height 22 "$F/sample.log"
+expect_status 0 "render --rows --row-height"
+expect_png "$TMP/rows.png" 900 300 "--rows"
+expect_contains "$TMP/err" "tlv: wrote $TMP/rows.png (900x300, 10 rows," "--rows: 10 rows drawn"
+checks=$((checks + 1))
+! grep -q "do not fit" "$TMP/err" || fail "10 rows of 22 px fit 300 px: $(cat "$TMP/err")"
+run "$TLV" render -r "$F/sample.res" -o "$TMP/rows.png" --size 900x300 --rows 'TASK|Processor' \
+  --row-height 40 "$F/sample.log"
+expect_status 0 "render --row-height 40"
+expect_contains "$TMP/err" "note: 4 of 10 rows do not fit in 300 pixels at 40 pixels a row" "rows cut off"
+run "$TLV" render -r "$F/sample.res" -o "$TMP/rows.png" --rows 'TASK(' "$F/sample.log"
+expect_status 2 "bad --rows"
+expect_contains "$TMP/err" "--rows 'TASK(' is not a regular expression: missing closing parenthesis at offset 5" "bad --rows message"
+run "$TLV" render -r "$F/sample.res" -o "$TMP/rows.png" --rows 'no such row' "$F/sample.log"
+expect_status 2 "--rows matching nothing"
+expect_contains "$TMP/err" "no row's name matches --rows 'no such row' (the trace has 26 rows)" "--rows matching nothing message"
+run "$TLV" render -r "$F/sample.res" -o "$TMP/rows.png" --row-height 3 "$F/sample.log"
+expect_status 2 "bad --row-height"
+expect_contains "$TMP/err" "--row-height needs a number of pixels from 4 to 1000, got '3'" "bad --row-height message"
 
 if have_corpus; then
   A="$CORPUS/logs/asp"

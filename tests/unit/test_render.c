@@ -661,6 +661,195 @@ static void test_summary_tells_the_truth(void)
     free_shapes(s);
 }
 
+/* ---- the texts a frame draws ---------------------------------------------------- */
+
+static int overlap(const int a[4], const int b[4])
+{
+    return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
+}
+
+/* No two texts of `kind` overlap; returns how many there are. */
+static size_t check_apart(const tlv_renderer *r, tlv_text_kind kind)
+{
+    size_t n = tlv_renderer_text_count(r, kind);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            int a[4], b[4];
+            const char *ta = tlv_renderer_text(r, kind, i, a), *tb = tlv_renderer_text(r, kind, j, b);
+            if (overlap(a, b)) {
+                fprintf(stderr, "texts overlap: '%s' at %d,%d %dx%d and '%s' at %d,%d %dx%d\n", ta,
+                        a[0], a[1], a[2], a[3], tb, b[0], b[1], b[2], b[3]);
+                check_failures++;
+            }
+        }
+    return n;
+}
+
+/* The label whose text starts with `prefix`, or -1; its box in box. */
+static long find_label(const tlv_renderer *r, const char *prefix, int box[4])
+{
+    for (size_t i = 0; i < tlv_renderer_text_count(r, TLV_TEXT_LABEL); i++)
+        if (strncmp(tlv_renderer_text(r, TLV_TEXT_LABEL, i, box), prefix, strlen(prefix)) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* Row 0: texts that compete — a long interval's text and a short one's
+ * over it; row 1: a bar over the whole trace named at its start, and a
+ * small text box low in the row (underscores and descenders). */
+static struct tlv_shapes *crowded_texts(void)
+{
+    static const spec specs[] = {
+        {0, 0, 200, "{\"Type\":\"Text\",\"Text\":\"long_interval_text\",\"Font\":{\"Size\":9,\"Align\":\"MiddleLeft\"}}"},
+        {0, 20, 60, "{\"Type\":\"Text\",\"Text\":\"short_one_text\",\"Font\":{\"Size\":9,\"Align\":\"MiddleLeft\"}}"},
+        {0, 10, 30, "{\"Type\":\"Text\",\"Size\":\"300px,100%\",\"Text\":\"pushy\",\"Font\":{\"Size\":9,\"Align\":\"MiddleRight\"}}"},
+        {1, 0, 300, "{\"Type\":\"Text\",\"Text\":\"whole_bar\",\"Font\":{\"Size\":9,\"Align\":\"MiddleLeft\"}}"},
+        {1, 100, 200, "{\"Type\":\"Text\",\"Location\":\"0,60%\",\"Size\":\"100%,40%\",\"Text\":\"dly_tsk\",\"Font\":{\"Size\":7,\"Align\":\"BottomLeft\"}}"},
+    };
+    struct tlv_shapes *s = new_shapes(0, 300);
+    add_row(s, "MAIN_TASK_PRC1", "Task");
+    add_row(s, "MAIN_TASK_PRC2", "Task");
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        add_prim(s, specs[i].json);
+        add_shape(s, specs[i].row, specs[i].from, specs[i].to, (uint32_t)i, (uint32_t)i);
+    }
+    freeze(s);
+    return s;
+}
+
+static void test_labels(void)
+{
+    struct tlv_shapes *s = crowded_texts();
+    tlv_renderer *r;
+    CHECK(tlv_renderer_new(&r) == TLV_OK);
+    image im;
+    tlv_view v = fixed_view(0, 300); /* 2 px per us from x = 200; rows 80 px from y = 40 */
+    v.row_height = 20;
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    free(im.px);
+    if (has_warning(r, "no font found")) {
+        printf("NOTE: no font found through fontconfig: labels not checked\n");
+        tlv_renderer_free(r);
+        free_shapes(s);
+        return;
+    }
+    int box[4];
+    CHECK(check_apart(r, TLV_TEXT_LABEL) >= 3);
+    /* the longest interval's text is whole, at its start */
+    CHECK(find_label(r, "long_interval_text", box) >= 0);
+    CHECK_INT(box[0], 200);
+    /* the short one starts under it: cut to the room after it, or left out */
+    long i = find_label(r, "short", box);
+    CHECK(i < 0 || strstr(tlv_renderer_text(r, TLV_TEXT_LABEL, (size_t)i, NULL), "\xE2\x80\xA6"));
+    /* a text never covers the whole row band's edge: descenders stay in */
+    CHECK(find_label(r, "dly_tsk", box) >= 0);
+    CHECK(box[1] >= 60 && box[1] + box[3] <= 80);
+    CHECK(box[3] > 8); /* taller than its 8 px box: not cut to it */
+    /* the pointer over the short interval (and the long one around it): the
+     * short one's text wins, as much as its 80 px interval holds */
+    tlv_renderer_set_focus(r, 280, 50);
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    free(im.px);
+    check_apart(r, TLV_TEXT_LABEL);
+    CHECK(find_label(r, "short_one", box) >= 0);
+    CHECK_INT(box[0], 240);
+    i = find_label(r, "long", box);
+    CHECK(i < 0 || strstr(tlv_renderer_text(r, TLV_TEXT_LABEL, (size_t)i, NULL), "\xE2\x80\xA6"));
+    tlv_renderer_set_focus(r, -1, -1);
+    /* zoomed into the middle of the bar: its name stays at the view's start */
+    v = fixed_view(120, 180);
+    v.row_height = 20;
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    free(im.px);
+    CHECK(find_label(r, "whole_bar", box) >= 0);
+    CHECK_INT(box[0], 200);
+    /* rows of 10 px: texts drawn smaller, inside the band; of 5 px: none */
+    v = fixed_view(0, 300);
+    v.row_height = 10;
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    free(im.px);
+    CHECK(find_label(r, "whole_bar", box) >= 0);
+    CHECK(box[1] >= 50 && box[1] + box[3] <= 60);
+    v.row_height = 5;
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    free(im.px);
+    CHECK_INT(tlv_renderer_text_count(r, TLV_TEXT_LABEL), 0);
+    /* a narrow label column: names cut in the middle stay distinct */
+    v = fixed_view(0, 300);
+    v.label_width = 90;
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    free(im.px);
+    CHECK_INT(tlv_renderer_text_count(r, TLV_TEXT_ROW), 2);
+    const char *a = tlv_renderer_text(r, TLV_TEXT_ROW, 0, NULL), *b = tlv_renderer_text(r, TLV_TEXT_ROW, 1, NULL);
+    CHECK(a && b && strcmp(a, b) != 0);
+    CHECK(a && strstr(a, "\xE2\x80\xA6") && strncmp(a, "MAIN", 4) == 0 && a[strlen(a) - 1] == '1');
+    CHECK(b && b[strlen(b) - 1] == '2');
+    CHECK(tlv_renderer_text(r, TLV_TEXT_ROW, 2, NULL) == NULL);
+    tlv_renderer_free(r);
+    free_shapes(s);
+}
+
+/* Tick texts of the last frame are pairwise distinct; returns their count. */
+static size_t check_ticks_distinct(const tlv_renderer *r)
+{
+    size_t n = tlv_renderer_text_count(r, TLV_TEXT_TICK);
+    for (size_t i = 0; i + 1 < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (strcmp(tlv_renderer_text(r, TLV_TEXT_TICK, i, NULL), tlv_renderer_text(r, TLV_TEXT_TICK, j, NULL)) == 0) {
+                fprintf(stderr, "ticks %zu and %zu both read '%s'\n", i, j, tlv_renderer_text(r, TLV_TEXT_TICK, i, NULL));
+                check_failures++;
+            }
+    return n;
+}
+
+static void test_ruler(void)
+{
+    struct tlv_shapes *s = new_shapes(0, 3000000); /* 3 s in us */
+    add_row(s, "Row", NULL);
+    freeze(s);
+    tlv_renderer *r;
+    CHECK(tlv_renderer_new(&r) == TLV_OK);
+    image im;
+    tlv_view v = fixed_view(0, 300);
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    free(im.px);
+    if (has_warning(r, "no font found")) {
+        tlv_renderer_free(r);
+        free_shapes(s);
+        return;
+    }
+    CHECK(check_ticks_distinct(r) >= 3);
+    CHECK_STR(tlv_renderer_text(r, TLV_TEXT_TICK, 0, NULL), "0 us");
+    CHECK_INT(tlv_renderer_text_count(r, TLV_TEXT_REFERENCE), 0);
+    /* 1 ns at 1.50461985 s: offsets from a reference printed once */
+    v = fixed_view(1504619.85, 1504619.851);
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    free(im.px);
+    CHECK(check_ticks_distinct(r) >= 3);
+    CHECK_STR(tlv_renderer_text(r, TLV_TEXT_REFERENCE, 0, NULL), "1.5046198 s");
+    CHECK_STR(tlv_renderer_text(r, TLV_TEXT_TICK, 0, NULL), "+50.2 ns");
+    /* a relative axis from a marker at 1 s */
+    tlv_renderer_set_time_origin(r, "M1", 1000000);
+    v = fixed_view(999900, 1000200);
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    free(im.px);
+    CHECK_STR(tlv_renderer_text(r, TLV_TEXT_REFERENCE, 0, NULL), "from M1");
+    CHECK(check_ticks_distinct(r) >= 3);
+    int seen_neg = 0, seen_pos = 0;
+    for (size_t i = 0; i < tlv_renderer_text_count(r, TLV_TEXT_TICK); i++) {
+        const char *t = tlv_renderer_text(r, TLV_TEXT_TICK, i, NULL);
+        seen_neg |= t[0] == '-';
+        seen_pos |= strcmp(t, "+100 us") == 0;
+    }
+    CHECK(seen_neg && seen_pos);
+    tlv_renderer_set_time_origin(r, NULL, 0);
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    free(im.px);
+    CHECK_STR(tlv_renderer_text(r, TLV_TEXT_TICK, 0, NULL), "999.9 ms");
+    tlv_renderer_free(r);
+    free_shapes(s);
+}
+
 /* Writes a fontconfig file that knows only `dir` (may be empty) and points
  * FONTCONFIG_FILE at it. Returns 0 or -1. */
 static int private_fontconfig(const char *path, const char *dir, const char *cache)
@@ -730,6 +919,8 @@ int main(void)
     test_scene();
     test_no_pen_no_outline();
     test_row_list();
+    test_labels();
+    test_ruler();
     test_summary();
     test_summary_tells_the_truth();
     test_font_fallbacks();

@@ -94,6 +94,13 @@ TLV_API void tlv_converter_set_script_timeout(tlv_converter *conv, int milliseco
  * tlv_diags_dropped() and tlv_diags_errors() for the totals. */
 TLV_API const tlv_diags *tlv_converter_diags(const tlv_converter *conv);
 
+/* The message of the last call on `conv` that returned a status other than
+ * TLV_OK ("" when none has), valid until the next failing call: for
+ * TLV_ERR_CONVERT the line's error as "SOURCE:LINE: rule "REGEX": why"; for
+ * TLV_ERR_USAGE what was wrong (an unknown resource or attribute, input
+ * after the event function stopped the conversion). */
+TLV_API const char *tlv_converter_last_error(const tlv_converter *conv);
+
 typedef struct tlv_convert_stats {
     uint64_t bytes_read;
     uint64_t lines_read;

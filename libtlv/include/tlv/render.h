@@ -58,8 +58,18 @@ TLV_API void tlv_view_fit(tlv_view *view, const tlv_shapes *shapes, int width, i
  * own shapes. */
 typedef struct tlv_renderer tlv_renderer;
 
+/* Makes a renderer: loads the fonts (fontconfig finds them; a missing font
+ * is a warning in tlv_renderer_diags, not a failure). *out is NULL on
+ * failure. Returns TLV_OK or TLV_ERR_NOMEM. */
 TLV_API tlv_status tlv_renderer_new(tlv_renderer **out);
+/* Frees the renderer and its fonts (NULL is allowed). The shapes it drew
+ * are not touched. */
 TLV_API void tlv_renderer_free(tlv_renderer *r);
+
+/* The message of the last tlv_render_rgba on `r` that failed ("" when none
+ * has), naming what was wrong, e.g. "tlv_render_rgba: view rows[2] is 9,
+ * not a row (there are 4) nor TLV_VIEW_ROW_BLANK". */
+TLV_API const char *tlv_renderer_last_error(const tlv_renderer *r);
 
 /* Warnings such as "no font with Japanese glyphs found; labels drawn with
  * DejaVu Sans". */
@@ -71,6 +81,48 @@ TLV_API const tlv_diags *tlv_renderer_diags(const tlv_renderer *r);
  * TLV_VIEW_ROW_BLANK) or TLV_ERR_NOMEM. */
 TLV_API tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *shapes,
                                    const tlv_view *view, uint8_t *pixels, size_t stride);
+
+/* ---- what a frame drew ----------------------------------------------------
+ *
+ * Texts compete for room: a shape's text never covers another. The texts
+ * of the shape under the pointer (tlv_renderer_set_focus) win, then those
+ * of longer intervals; a text that meets one placed before is cut with an
+ * ellipsis to the room left, or not drawn. A text whose box starts before
+ * the timeline is drawn at the timeline's start (a long bar keeps its
+ * name), a text is never cut at its row band's edges, and a text taller
+ * than its band is drawn smaller, down to a legible minimum. */
+
+/* The kinds of texts a frame draws. */
+typedef enum tlv_text_kind {
+    TLV_TEXT_LABEL = 0,      /* the shapes' texts (Text primitives), as placed */
+    TLV_TEXT_TICK = 1,       /* the ruler's tick values, left to right */
+    TLV_TEXT_REFERENCE = 2,  /* the time the ticks count from, printed once at the
+                                ruler's start (none, or one) */
+    TLV_TEXT_ROW = 3         /* the row names of the label column, top to bottom */
+} tlv_text_kind;
+
+/* How many texts of `kind` the last tlv_render_rgba on r drew. */
+TLV_API size_t tlv_renderer_text_count(const tlv_renderer *r, tlv_text_kind kind);
+
+/* Text i (< the count) of `kind` drawn by the last tlv_render_rgba on r,
+ * as drawn ("MAIN_TA…_PRC3" when it was cut), or NULL when i is out of
+ * range. When box is not NULL it gets the pixels the text covers: x, y,
+ * width, height (its whole line, ascent and descent). The string lives
+ * until the next tlv_render_rgba on r. */
+TLV_API const char *tlv_renderer_text(const tlv_renderer *r, tlv_text_kind kind, size_t i,
+                                      int box[4]);
+
+/* The pointer's position in view pixels, for the next frames: the texts of
+ * the shape under it win the room. x or y < 0: no pointer (the default). */
+TLV_API void tlv_renderer_set_focus(tlv_renderer *r, double x, double y);
+
+/* A relative time axis for the next frames: the ruler reads times from
+ * `origin` (trace units; "+2 ms", "-1 ms") and says "from NAME" at its
+ * start. name NULL: absolute times (the default). At any zoom, ticks that
+ * would need more than 6 digits read as offsets from a reference printed
+ * once ("1.5046198 s", then "+12.4 ns"), so neighbouring ticks always
+ * differ. */
+TLV_API void tlv_renderer_set_time_origin(tlv_renderer *r, const char *name, double origin);
 
 /* The x pixel of time t in the view, and the time at pixel x (inverse). */
 TLV_API double tlv_view_x(const tlv_view *view, double t);

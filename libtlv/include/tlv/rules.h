@@ -17,8 +17,19 @@ extern "C" {
 
 /* A loaded resource file with its resource headers, conversion rules and
  * visualization rules: everything needed to convert and draw one kind of
- * log. Immutable once loaded; any number of converters may share it (from
- * one thread at a time). */
+ * log.
+ *
+ * Threads: a tlv_rules is immutable from the moment tlv_rules_load() or
+ * tlv_rules_check() returns until tlv_rules_free(). Any number of threads
+ * may share one at the same time: each may create, feed and free its own
+ * converters and traces from it (tlv_converter_new, tlv_trace_new), build
+ * and query shapes and statistics of those traces and draw them, and call
+ * every function of this file that takes a `const tlv_rules *`. What must
+ * not happen concurrently is what is never allowed: two threads using the
+ * same converter, trace, shapes or renderer at once, or tlv_rules_free()
+ * while any thread still uses the rules or a handle made from them (free
+ * those first). tests/unit/test_shared_rules.c runs this under the
+ * sanitizers. */
 typedef struct tlv_rules tlv_rules;
 
 typedef struct tlv_rules_options {

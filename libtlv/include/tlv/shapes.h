@@ -52,6 +52,14 @@ TLV_API tlv_status tlv_trace_finish(tlv_trace *trace);
  * older ones, O(k log k) when they do not. */
 TLV_API tlv_status tlv_trace_update(tlv_trace *trace);
 
+/* The message of the last call on `trace` that failed ("" when none has),
+ * valid until the next failing call: e.g. "cannot open 'x.log': No such
+ * file or directory", the converter's message for a conversion that failed,
+ * "tlv_trace_attr_at: resource 'ctrl' (type Task) has no attribute 'stat'
+ * (it has: state, prcId)". Also records the failures of calls that take the
+ * trace and make no handle of their own (tlv_stats_compute). */
+TLV_API const char *tlv_trace_last_error(const tlv_trace *trace);
+
 /* Events in (time, line) order, after tlv_trace_finish (or
  * tlv_trace_update). The event's
  * pointers stay valid as long as the trace. */
@@ -125,6 +133,10 @@ TLV_API tlv_status tlv_shapes_build(const tlv_trace *trace, const tlv_shapes_opt
 TLV_API void tlv_shapes_free(tlv_shapes *shapes);
 /* Rule errors found while building, owned by the shapes (NULL for NULL). */
 TLV_API const tlv_diags *tlv_shapes_diags(const tlv_shapes *shapes);
+/* The message of the last call on `shapes` that failed ("" when none has):
+ * tlv_shapes_build's summary ("2 visualization rule errors (tlv_shapes_diags
+ * lists them)") or a query's reason (tlv_shapes_breakdown). */
+TLV_API const char *tlv_shapes_last_error(const tlv_shapes *shapes);
 
 /* Rows, top to bottom: their number, and row `row` (< the count) described
  * in *out, whose strings live as long as the shapes. */

@@ -11,12 +11,27 @@
  *  - Functions that can fail return a tlv_status. TLV_OK is zero. The details
  *    (file, line, column, message) of every problem found are kept as
  *    diagnostics on the handle the call was made on, read with *_diags().
+ *  - Every call on a handle that returns a status other than TLV_OK also
+ *    leaves a one-line message on that handle, read with its *_last_error()
+ *    (tlv_converter_last_error, tlv_trace_last_error, tlv_shapes_last_error,
+ *    tlv_renderer_last_error), e.g. "tlv_trace_attr_at: no resource 'foo'
+ *    in the trace". It is "" until a call fails, and a later successful call
+ *    leaves it alone: read it right after the failing call. Calls that fail
+ *    without a handle to keep it on (a NULL handle; *_new running out of
+ *    memory) return the status only. Loading rules reports through
+ *    tlv_rules_diags() instead (a loaded tlv_rules is never written).
  *  - Strings are UTF-8 and NUL-terminated. A `const char *` returned by the
  *    library stays valid as long as the handle it came from, unless said
  *    otherwise.
- *  - There is no global state: separate handles may be used from separate
- *    threads at the same time. One handle must not be used by two threads at
- *    once.
+ *  - Threads. There is no global state: separate handles may be used from
+ *    separate threads at the same time. One handle must not be used by two
+ *    threads at once — this holds for calls taking a `const` handle too,
+ *    since a failing query records its message in the handle. The one
+ *    exception is tlv_rules: once tlv_rules_load() (or tlv_rules_check())
+ *    has returned, nothing writes to it until tlv_rules_free(), so any
+ *    number of threads may use it at the same time, each through its own
+ *    converters, traces, shapes and renderers made from it, and may call the
+ *    tlv_rules_* query functions on it concurrently (see rules.h).
  *  - The library never prints and never exits.
  */
 #ifndef TLV_TLV_H
@@ -141,6 +156,7 @@ TLV_API size_t tlv_time_format(tlv_time t, int radix, char *buf, size_t size);
 #include "tlv/shapes.h"
 #include "tlv/breakdown.h"
 #include "tlv/stats.h"
+#include "tlv/counters.h"
 /* Drawing shapes into pixels is the separate renderer library, libtlv-render:
  * include <tlv/render.h> and link it (pkg-config libtlv-render, CMake
  * tlv::render). */

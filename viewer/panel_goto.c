@@ -1,5 +1,5 @@
 /*
- * view_goto.c — the g key's "Go to:" prompt: an exact visible range typed
+ * panel_goto.c — the g key's "Go to:" prompt: an exact visible range typed
  * as "START END", "START..END" or "START, END". Each time is written as the
  * log writes times (in the trace's TimeRadix, exact), in the trace's
  * TimeScale; when that is a unit of seconds a time may also carry its own
@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Units of seconds as powers of ten. */
@@ -106,8 +107,11 @@ static void trace_bounds_text(const view_app *a, char *t0, char *t1, size_t size
     tlv_time_format(tlv_trace_end(a->trace), a->radix, t1, size);
 }
 
-int goto_range(view_app *a, const char *text)
+/* Enter in the "Go to:" prompt: parses the range and shows it. Returns 0,
+ * or -1 with the reason in the message. */
+static int goto_range(view_app *a, void *user, const char *text)
 {
+    (void)user;
     const char *unit = a->time_scale && *a->time_scale ? a->time_scale : "trace units";
     char s0[160], s1[160];
     trace_bounds_text(a, s0, s1, sizeof s0);
@@ -129,4 +133,24 @@ int goto_range(view_app *a, const char *text)
     view_message(a, "%s", "");
     view_hover_update(a);
     return 0;
+}
+
+/* ---- the panel's hooks ------------------------------------------------------------------- */
+
+static int key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+{
+    (void)p;
+    (void)mods;
+    if (key != SDLK_g)
+        return 0;
+    view_prompt_open(a, "Go to:", NULL, goto_range, NULL);
+    return 1;
+}
+
+view_panel *goto_panel_new(void)
+{
+    view_panel *p = calloc(1, sizeof *p);
+    if (p)
+        *p = (view_panel){.name = "goto", .key = key};
+    return p;
 }

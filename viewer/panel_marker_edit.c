@@ -1,26 +1,29 @@
 /*
- * view_marker_edit.c — editing markers in the viewer: F2 or Enter renames
+ * panel_marker_edit.c — editing markers in the viewer: F2 or Enter renames
  * the selected marker (through the prompt), k gives it the next colour of
- * the palette, and its line or name in the ruler can be dragged with the
- * left button to move it (Shift+[ and Shift+] nudge it by a pixel). Also the time from the selected marker to the
- * cursor, drawn next to the cursor in the ruler. The markers themselves
- * (order, palette) are view_markers.c's; they reach the session file with
- * every other marker.
+ * the palette, Shift+[ and Shift+] nudge it by a pixel. Also the time from
+ * the selected marker to the cursor, drawn next to the cursor in the ruler.
+ * The markers themselves (order, palette, dragging them in the ruler) are
+ * the core's (view_markers.c, view_input.c); they reach the session file
+ * with every other marker.
  */
 #include "view.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define GRAB 4 /* pixels either side of a marker's line that grab it */
+typedef struct marker_edit_panel {
+    view_panel base;
+    long target;                /* the marker being renamed */
+} marker_edit_panel;
 
 static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale); }
 
-static const view_marker *selected(const view_app *a)
-{
-    const view_markers *m = &a->markers;
-    return m->selected >= 0 && (size_t)m->selected < m->n ? &m->v[m->selected] : NULL;
-}
+static const view_marker *selected(const view_app *a) { return view_selected_marker(a); }
+
+static int rename_marker(view_app *a, void *user, const char *name);
 
 /* Shift+[ and Shift+]: the selected marker a pixel's time earlier or later. */
 static void nudge(view_app *a, int dir)
@@ -30,11 +33,14 @@ static void nudge(view_app *a, int dir)
     view_markers *m = &a->markers;
     double px = (a->nav.t1 - a->nav.t0) / fmax(1, ar.main.w - ar.label_w);
     m->selected = (long)markers_move(m, (size_t)m->selected, m->v[m->selected].time + dir * px);
-    marker_drag_end(a);
+    view_marker_moved(a);
 }
 
-int marker_edit_key(view_app *a, SDL_Keycode key, int mods)
+/* k, F2 and Enter on the selected marker (recolour, rename), Shift+[ and
+ * Shift+] (nudge it a pixel). */
+static int key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
 {
+    marker_edit_panel *e = (marker_edit_panel *)p;
     const view_marker *k = selected(a);
     int enter = key == SDLK_RETURN || key == SDLK_KP_ENTER;
     if ((key == SDLK_LEFTBRACKET || key == SDLK_RIGHTBRACKET) && (mods & VIEW_MOD_SHIFT)) {
@@ -53,14 +59,18 @@ int marker_edit_key(view_app *a, SDL_Keycode key, int mods)
         uint32_t c = markers_recolor(&a->markers, (size_t)a->markers.selected);
         view_message(a, "marker %s: colour #%06x", k->name, (unsigned)c);
     } else {
-        prompt_open(a, PROMPT_RENAME, "Rename marker:", k->name);
+        e->target = a->markers.selected;
+        view_prompt_open(a, "Rename marker:", k->name, rename_marker, e);
     }
     view_dirty(a);
     return 1;
 }
 
-int marker_rename(view_app *a, long target, const char *name)
+/* Enter in the "Rename marker:" prompt: renames the marker. Returns 0, or -1
+ * (the name is empty or too long; the message says so). */
+static int rename_marker(view_app *a, void *user, const char *name)
 {
+    long target = ((marker_edit_panel *)user)->target;
     view_markers *m = &a->markers;
     size_t max = sizeof m->v[0].name - 1;
     if (target < 0 || (size_t)target >= m->n) {
@@ -85,43 +95,9 @@ int marker_rename(view_app *a, long target, const char *name)
     return 0;
 }
 
-long marker_hit(view_app *a, double x, double y)
-{
-    view_areas ar;
-    view_areas_of(a, &ar);
-    if (y < 0 || y >= ar.ruler_h || x < ar.label_w)
-        return -1;
-    tlv_view v;
-    view_main_view(a, &v);
-    const view_markers *m = &a->markers;
-    int th = view_text_height(a->text), pad = scaled(a, 3);
-    for (size_t i = m->n; i > 0; i--) { /* the last drawn is on top */
-        double mx = tlv_view_x(&v, m->v[i - 1].time);
-        double name_end = mx + 1 + view_text_width(a->text, m->v[i - 1].name) + 2 * pad;
-        if (fabs(x - mx) <= GRAB * a->scale || (x >= mx && x <= name_end && y < th))
-            return (long)(i - 1);
-    }
-    return -1;
-}
-
-void marker_drag_to(view_app *a, double x)
-{
-    if (!selected(a))
-        return;
-    double t = a->drag_t0 + input_time_at(a, x) - input_time_at(a, a->drag_x);
-    a->markers.selected = (long)markers_move(&a->markers, (size_t)a->markers.selected, t);
-    view_dirty(a);
-}
-
-void marker_drag_end(view_app *a)
-{
-    const view_marker *k = selected(a);
-    char t[64];
-    if (k)
-        view_message(a, "marker %s moved to %s", k->name, view_time_text(a, k->time, 0, t, sizeof t));
-}
-
-int marker_span_text(const view_app *a, char *buf, size_t size)
+/* "M1 +1.25 ms": the time from the selected marker to the cursor; -1 when
+ * there is no selected marker or the cursor is not over the timeline. */
+static int span_text(const view_app *a, char *buf, size_t size)
 {
     const view_marker *k = selected(a);
     if (!k || !input_over_timeline(a, a->mx, a->my))
@@ -133,10 +109,10 @@ int marker_span_text(const view_app *a, char *buf, size_t size)
     return 0;
 }
 
-void marker_span_draw(view_app *a, const tlv_view *v, int ruler_h)
+static void span_draw(view_app *a, const tlv_view *v, int ruler_h)
 {
     char text[128];
-    if (a->drag == DRAG_PAN || marker_span_text(a, text, sizeof text) < 0)
+    if (a->drag == DRAG_PAN || span_text(a, text, sizeof text) < 0)
         return;
     const view_marker *k = selected(a);
     int cx = (int)floor(a->mx), kx = (int)floor(tlv_view_x(v, k->time));
@@ -152,4 +128,32 @@ void marker_span_draw(view_app *a, const tlv_view *v, int ruler_h)
     if (x < v->label_width)
         x = cx + gap;
     view_label(a, text, x, y, 0xFFFFFF, k->color, 230);
+}
+
+/* ---- the panel's hooks ------------------------------------------------------------------- */
+
+static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v,
+                 const view_areas *ar)
+{
+    (void)p;
+    if (layer == VIEW_LAYER_RULER)
+        span_draw(a, v, ar->ruler_h);
+}
+
+static void dump(view_panel *p, const view_app *a, struct cJSON *o)
+{
+    char span[128];
+    (void)p;
+    cJSON_AddItemToObject(o, "marker_to_cursor", span_text(a, span, sizeof span) == 0
+                                                     ? cJSON_CreateString(span) : cJSON_CreateNull());
+}
+
+view_panel *marker_edit_panel_new(void)
+{
+    marker_edit_panel *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->target = -1;
+    e->base = (view_panel){.name = "marker_edit", .draw = draw, .key = key, .dump = dump};
+    return &e->base;
 }

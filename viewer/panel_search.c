@@ -1,5 +1,5 @@
 /*
- * view_search.c — the / key's search through the trace's events. Each event
+ * panel_search.c — the / key's search through the trace's events. Each event
  * is matched as the text RESOURCE.attribute=value or RESOURCE.behavior(args)
  * (so a query can name a resource, an attribute or behavior, a value or an
  * argument, or a piece of the whole): plain text matches anywhere, ignoring
@@ -12,6 +12,8 @@
  */
 #include "view.h"
 
+#include <cjson/cJSON.h>
+
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
@@ -22,6 +24,18 @@
 
 #define C_MATCH 0xE4007Cu /* a magenta no marker, selection or shape rule uses */
 #define EVENT_TEXT 4096   /* longer events are matched on their first 4 KB */
+
+/* The last search and where in its matches the view is. */
+typedef struct view_search {
+    view_panel base;
+    char query[256];            /* as typed ("" before the first search) */
+    int regex;                  /* typed /like this/ */
+    size_t *matches;            /* indices of the matching events, in trace order */
+    size_t count, cap;
+    long current;               /* index in matches of the highlighted one, or -1 */
+    double time;                /* its time */
+    char text[240];             /* it as "[time unit] RES.attr=value" */
+} view_search;
 
 static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale); }
 
@@ -138,17 +152,16 @@ static int push(view_search *s, size_t i)
 
 /* ---- showing a match ----------------------------------------------------------------- */
 
-static double event_time(const view_app *a, size_t match)
+static double event_time(const view_search *s, const view_app *a, size_t match)
 {
     tlv_event e;
-    tlv_trace_event(a->trace, a->search.matches[match], &e);
+    tlv_trace_event(a->trace, s->matches[match], &e);
     return tlv_time_to_double(e.time, a->radix);
 }
 
 /* The row of the current match's resource, or -1. */
-static long match_row(const view_app *a)
+static long match_row(const view_search *s, const view_app *a)
 {
-    const view_search *s = &a->search;
     if (s->current < 0 || (size_t)s->current >= s->count || !a->shapes)
         return -1;
     tlv_event e;
@@ -176,9 +189,8 @@ static void reveal_row(view_app *a, long row)
     a->nav.first_row = (int)(top < 0 ? 0 : top > max ? max : top);
 }
 
-static void show(view_app *a, long i, int wrapped)
+static void show(view_search *s, view_app *a, long i, int wrapped)
 {
-    view_search *s = &a->search;
     tlv_event e;
     tlv_trace_event(a->trace, s->matches[i], &e);
     char time[160], text[EVENT_TEXT];
@@ -195,26 +207,25 @@ static void show(view_app *a, long i, int wrapped)
     add(s->text, sizeof s->text, &len, text);
     nav_begin(&a->nav, NAV_JUMP);
     nav_center(&a->nav, s->time);
-    reveal_row(a, match_row(a));
+    reveal_row(a, match_row(s, a));
     view_message(a, "%smatch %ld/%zu: %s", wrapped ? "search wrapped; " : "", i + 1, s->count, s->text);
     view_hover_update(a);
 }
 
 /* The first match at or after t (dir > 0), or the last at or before it;
  * wrapping around (and saying so) when there is none that way. */
-static void show_from(view_app *a, double t, int dir)
+static void show_from(view_search *s, view_app *a, double t, int dir)
 {
-    const view_search *s = &a->search;
     long n = (long)s->count;
     long i;
     if (dir > 0) {
-        for (i = 0; i < n && event_time(a, (size_t)i) < t; i++)
+        for (i = 0; i < n && event_time(s, a, (size_t)i) < t; i++)
             ;
-        show(a, i < n ? i : 0, i == n);
+        show(s, a, i < n ? i : 0, i == n);
     } else {
-        for (i = n - 1; i >= 0 && event_time(a, (size_t)i) > t; i--)
+        for (i = n - 1; i >= 0 && event_time(s, a, (size_t)i) > t; i--)
             ;
-        show(a, i >= 0 ? i : n - 1, i < 0);
+        show(s, a, i >= 0 ? i : n - 1, i < 0);
     }
 }
 
@@ -226,9 +237,13 @@ static double start_time(const view_app *a)
 
 /* ---- the search ---------------------------------------------------------------------- */
 
-int search_run(view_app *a, const char *query)
+/* Enter in the "Search:" prompt: searches the events for `query` (a
+ * substring, or /regex/) and shows the first match at or after the cursor
+ * (or the view's start). Returns 0, or -1 when the query is bad (the message
+ * says why). No match is not an error. */
+static int run(view_app *a, void *user, const char *query)
 {
-    view_search *s = &a->search;
+    view_search *s = user;
     matcher m;
     if (!*query) {
         view_message(a, "type the text to search for, or /a regular expression/");
@@ -257,45 +272,37 @@ int search_run(view_app *a, const char *query)
     } else if (s->count == 0)
         view_message(a, "no event matches '%s'", query);
     else
-        show_from(a, start_time(a), 1);
+        show_from(s, a, start_time(a), 1);
     return 0;
 }
 
-void search_step(view_app *a, int dir)
+/* n and N: the next (dir > 0) or previous match, wrapping. */
+static void step(view_search *s, view_app *a, int dir)
 {
-    const view_search *s = &a->search;
     if (!s->query[0])
         view_message(a, "nothing searched yet (/ searches)");
     else if (s->count == 0)
         view_message(a, "no event matches '%s'", s->query);
     else if (s->current < 0)
-        show_from(a, start_time(a), dir);
+        show_from(s, a, start_time(a), dir);
     else if (dir > 0)
-        show(a, s->current + 1 < (long)s->count ? s->current + 1 : 0, s->current + 1 == (long)s->count);
+        show(s, a, s->current + 1 < (long)s->count ? s->current + 1 : 0, s->current + 1 == (long)s->count);
     else
-        show(a, s->current > 0 ? s->current - 1 : (long)s->count - 1, s->current == 0);
+        show(s, a, s->current > 0 ? s->current - 1 : (long)s->count - 1, s->current == 0);
 }
 
-void search_unhighlight(view_app *a) { a->search.current = -1; }
-
-void search_free(view_search *s)
-{
-    free(s->matches);
-    memset(s, 0, sizeof *s);
-    s->current = -1;
-}
 
 /* ---- the highlight ---------------------------------------------------------------------- */
 
-void search_draw(view_app *a, const tlv_view *v)
+/* The highlight: a line at the match's time, its resource's row outlined. */
+static void draw_match(const view_search *s, view_app *a, const tlv_view *v)
 {
-    const view_search *s = &a->search;
     if (s->current < 0 || (size_t)s->current >= s->count)
         return;
     int t = scaled(a, 2) > 2 ? scaled(a, 2) : 2;
     tlv_view_layout l;
     tlv_view_get_layout(v, a->shapes, &l);
-    long row = match_row(a);
+    long row = match_row(s, a);
     if (row >= 0 && (size_t)row >= l.first_row && (size_t)row < l.end_row) {
         int y = l.ruler_height + (int)floor(((double)row - (double)l.first_row) * l.row_height);
         int h = (int)floor(l.row_height), w = v->width;
@@ -309,5 +316,74 @@ void search_draw(view_app *a, const tlv_view *v)
         view_fill(a, (int)floor(x), 0, t, v->height, C_MATCH, 255);
 }
 
-/* The search for dump-state. */
-long search_match_row(const view_app *a) { return match_row(a); }
+/* ---- the panel's hooks ------------------------------------------------------------------- */
+
+static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v,
+                 const view_areas *ar)
+{
+    (void)ar;
+    if (layer == VIEW_LAYER_TIMELINE)
+        draw_match((view_search *)p, a, v);
+}
+
+/* /: the prompt; n and N: the next and previous match; Esc: the highlight
+ * goes (the query stays for n and N), and Esc goes on to the core. */
+static int key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+{
+    view_search *s = (view_search *)p;
+    if (key == SDLK_SLASH)
+        view_prompt_open(a, "Search:", NULL, run, s);
+    else if (key == SDLK_n)
+        step(s, a, mods & VIEW_MOD_SHIFT ? -1 : 1);
+    else if (key == SDLK_ESCAPE)
+        s->current = -1;
+    return key == SDLK_SLASH || key == SDLK_n;
+}
+
+/* The last search: its query, the number of matches, and the highlighted
+ * one (index from 1, time, text, row) or nulls. */
+static void dump(view_panel *p, const view_app *a, struct cJSON *o)
+{
+    const view_search *s = (view_search *)p;
+    if (!s->query[0]) {
+        cJSON_AddNullToObject(o, "search");
+        return;
+    }
+    int cur = s->current >= 0 && (size_t)s->current < s->count;
+    cJSON *j = cJSON_AddObjectToObject(o, "search");
+    cJSON_AddStringToObject(j, "query", s->query);
+    cJSON_AddBoolToObject(j, "regex", s->regex);
+    cJSON_AddNumberToObject(j, "count", (double)s->count);
+    cJSON_AddItemToObject(j, "index", cur ? cJSON_CreateNumber((double)s->current + 1) : cJSON_CreateNull());
+    cJSON_AddItemToObject(j, "time", cur ? cJSON_CreateNumber(s->time) : cJSON_CreateNull());
+    cJSON_AddItemToObject(j, "text", cur ? cJSON_CreateString(s->text) : cJSON_CreateNull());
+    long row = match_row(s, a);
+    cJSON_AddItemToObject(j, "row", row >= 0 ? cJSON_CreateNumber((double)row) : cJSON_CreateNull());
+}
+
+static void note(view_panel *p, view_app *a, view_note what)
+{
+    view_search *s = (view_search *)p;
+    (void)a;
+    if (what == VIEW_NOTE_TRACE_CHANGED) { /* its matches were event indexes of the old events */
+        s->count = 0;
+        s->current = -1;
+    }
+}
+
+static void destroy(view_panel *p)
+{
+    free(((view_search *)p)->matches);
+    free(p);
+}
+
+view_panel *search_panel_new(void)
+{
+    view_search *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->current = -1;
+    s->base = (view_panel){.name = "search", .draw = draw, .key = key, .dump = dump,
+                           .note = note, .destroy = destroy};
+    return &s->base;
+}

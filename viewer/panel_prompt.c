@@ -1,7 +1,9 @@
 /*
- * view_prompt.c — the viewer's one-line text prompt ("Go to:", "Search:",
- * "Rename marker:"), drawn as a line just above the status line. While it
- * is open every key and all typed text go to it: text is inserted at the
+ * panel_prompt.c — the viewer's one-line text prompt ("Go to:", "Search:",
+ * "Rename marker:"), drawn as a line just above the status line. Panels ask
+ * for it through the core (view_prompt_open, the state in a->prompt); this
+ * panel edits and draws it. Registered first, so that while it is open every
+ * key and all typed text go to it: text is inserted at the
  * caret, Backspace and Delete remove whole UTF-8 characters, Left/Right/
  * Home/End move the caret, Enter hands the text to what asked for it and
  * Esc cancels. When the text is not valid the prompt stays open with it, so
@@ -9,7 +11,9 @@
  */
 #include "view.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define C_PROMPT_BG 0xFFFFFFu
@@ -21,31 +25,7 @@ static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale
 
 static int continuation(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
 
-void prompt_open(view_app *a, prompt_kind kind, const char *label, const char *initial)
-{
-    view_prompt *p = &a->prompt;
-    p->kind = kind;
-    p->label = label;
-    p->target = a->markers.selected;
-    snprintf(p->text, sizeof p->text, "%s", initial ? initial : "");
-    p->caret = strlen(p->text);
-    a->message[0] = '\0';
-    /* SDL starts text input itself on desktops (the ? key relies on it);
-     * asking again is harmless and needed where it did not. The key that
-     * opened the prompt may also have queued its character as text: drop
-     * it, or "g" would open a prompt holding "g". */
-    SDL_StartTextInput();
-    SDL_FlushEvent(SDL_TEXTINPUT);
-    view_dirty(a);
-}
-
-void prompt_close(view_app *a)
-{
-    a->prompt.kind = PROMPT_NONE;
-    view_dirty(a);
-}
-
-void prompt_insert(view_app *a, const char *utf8)
+static void insert(view_app *a, const char *utf8)
 {
     view_prompt *p = &a->prompt;
     size_t len = strlen(p->text), add = 0;
@@ -91,36 +71,21 @@ static void erase(view_prompt *p, size_t from, size_t to)
 static void submit(view_app *a)
 {
     view_prompt *p = &a->prompt;
-    int rc = -1;
-    switch (p->kind) {
-    case PROMPT_GOTO:
-        rc = goto_range(a, p->text);
-        break;
-    case PROMPT_SEARCH:
-        rc = search_run(a, p->text);
-        break;
-    case PROMPT_RENAME:
-        rc = marker_rename(a, p->target, p->text);
-        break;
-    default:
-        rc = 0;
-        break;
-    }
+    int rc = p->on_enter ? p->on_enter(a, p->user, p->text) : 0;
     if (rc == 0)
-        prompt_close(a);
+        view_prompt_close(a);
 }
 
-void prompt_key(view_app *a, SDL_Keycode key, int mods)
+static void edit(view_app *a, SDL_Keycode key)
 {
     view_prompt *p = &a->prompt;
-    (void)mods;
     switch (key) {
     case SDLK_RETURN:
     case SDLK_KP_ENTER:
         submit(a);
         break;
     case SDLK_ESCAPE:
-        prompt_close(a);
+        view_prompt_close(a);
         a->message[0] = '\0';
         break;
     case SDLK_BACKSPACE:
@@ -148,10 +113,10 @@ void prompt_key(view_app *a, SDL_Keycode key, int mods)
     view_dirty(a);
 }
 
-void prompt_draw(view_app *a, int status_y)
+static void draw_prompt(view_app *a, int status_y)
 {
     const view_prompt *p = &a->prompt;
-    if (p->kind == PROMPT_NONE)
+    if (!p->open)
         return;
     int th = view_text_height(a->text), h = th + scaled(a, 8), y = status_y - h;
     int pad = scaled(a, 6), w = a->px_w;
@@ -169,4 +134,57 @@ void prompt_draw(view_app *a, int status_y)
     view_text_draw(a->text, p->text, x - shift, ty, C_PROMPT_TEXT);
     SDL_RenderSetClipRect(a->ren, NULL);
     view_fill(a, x - shift + caret_x, ty, scaled(a, 1) > 1 ? scaled(a, 1) : 1, th, C_PROMPT_TEXT, 255);
+}
+
+/* ---- the panel's hooks ------------------------------------------------------------------- */
+
+static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v,
+                 const view_areas *ar)
+{
+    (void)p;
+    (void)v;
+    if (layer == VIEW_LAYER_STATUS)
+        draw_prompt(a, ar->status.y);
+}
+
+/* While open: every key (editing, Enter, Esc); no key navigates. */
+static int key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+{
+    (void)p;
+    (void)mods;
+    if (!a->prompt.open)
+        return 0;
+    edit(a, key);
+    return 1;
+}
+
+static int text(view_panel *p, view_app *a, const char *utf8)
+{
+    (void)p;
+    if (!a->prompt.open)
+        return 0;
+    insert(a, utf8);
+    return 1;
+}
+
+static void dump(view_panel *p, const view_app *a, struct cJSON *o)
+{
+    const view_prompt *pr = &a->prompt;
+    (void)p;
+    if (!pr->open) {
+        cJSON_AddNullToObject(o, "prompt");
+        return;
+    }
+    cJSON *j = cJSON_AddObjectToObject(o, "prompt");
+    cJSON_AddStringToObject(j, "label", pr->label);
+    cJSON_AddStringToObject(j, "text", pr->text);
+    cJSON_AddNumberToObject(j, "caret", (double)pr->caret);
+}
+
+view_panel *prompt_panel_new(void)
+{
+    view_panel *p = calloc(1, sizeof *p);
+    if (p)
+        *p = (view_panel){.name = "prompt", .draw = draw, .key = key, .text = text, .dump = dump};
+    return p;
 }

@@ -1,5 +1,5 @@
 /*
- * view_log.c — the trace-log panel (key l): the trace's standard-form lines
+ * panel_log.c — the trace-log panel (key l): the trace's standard-form lines
  * ("[1926099]LOGTASK.state=RUNNING", tlv_event_format) in a band along the
  * bottom, above the overview. It follows the timeline: the cursor over the
  * timeline highlights the last event at or before its time and scrolls it
@@ -28,21 +28,12 @@
 #define C_DIM 0x606060u
 #define C_HIGHLIGHT 0xFFE2A8u
 
-struct view_log {
+typedef struct log_panel {
+    view_panel base;
     int shown;
     size_t first;               /* the top line */
     long highlighted;           /* an event index, or -1 */
-};
-
-view_log *log_new(void)
-{
-    view_log *l = calloc(1, sizeof *l);
-    if (l)
-        l->highlighted = -1;
-    return l;
-}
-
-void log_free(view_log *l) { free(l); }
+} log_panel;
 
 static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale); }
 
@@ -50,54 +41,62 @@ static size_t event_count(const view_app *a) { return a->trace ? tlv_trace_event
 
 static int line_height(const view_app *a) { return view_text_height(a->text) + scaled(a, 2); }
 
-/* The top of the first line below the panel's border. */
-static int lines_top(const view_app *a, const view_areas *ar) { return ar->log.y + scaled(a, 3); }
-
-int log_height(const view_app *a, int avail)
+/* The panel's strip. */
+static const SDL_Rect *area(const log_panel *l, const view_areas *ar)
 {
-    if (!a->log || !a->log->shown)
+    return view_panel_area(ar, &l->base);
+}
+
+/* The top of the first line below the panel's border. */
+static int lines_top(const log_panel *l, const view_app *a, const view_areas *ar)
+{
+    return area(l, ar)->y + scaled(a, 3);
+}
+
+static int strip_height(view_panel *p, const view_app *a, int avail)
+{
+    if (!((log_panel *)p)->shown)
         return 0;
     int h = LOG_LINES * line_height(a) + scaled(a, 5);
     return h > avail / 2 ? avail / 2 : h;
 }
 
-static long visible_lines(const view_app *a, const view_areas *ar)
+static long visible_lines(const log_panel *l, const view_app *a, const view_areas *ar)
 {
-    long n = (ar->log.y + ar->log.h - lines_top(a, ar)) / (line_height(a) > 0 ? line_height(a) : 1);
+    const SDL_Rect *r = area(l, ar);
+    long n = (r->y + r->h - lines_top(l, a, ar)) / (line_height(a) > 0 ? line_height(a) : 1);
     return n > 0 ? n : 0;
 }
 
 /* first within [0, count - visible]. */
-static void clamp_first(view_app *a, long first)
+static void clamp_first(log_panel *l, view_app *a, long first)
 {
     view_areas ar;
     view_areas_of(a, &ar);
-    long top = (long)event_count(a) - visible_lines(a, &ar);
+    long top = (long)event_count(a) - visible_lines(l, a, &ar);
     first = first > top ? top : first;
-    a->log->first = first > 0 ? (size_t)first : 0;
+    l->first = first > 0 ? (size_t)first : 0;
 }
 
 /* Highlights event i and scrolls it to the middle unless it is in view. */
-static void show_event(view_app *a, long i)
+static void show_event(log_panel *l, view_app *a, long i)
 {
     view_areas ar;
     view_areas_of(a, &ar);
-    long vis = visible_lines(a, &ar);
-    a->log->highlighted = i;
-    if (i >= 0 && (i < (long)a->log->first || i >= (long)a->log->first + vis))
-        clamp_first(a, i - vis / 2);
+    long vis = visible_lines(l, a, &ar);
+    l->highlighted = i;
+    if (i >= 0 && (i < (long)l->first || i >= (long)l->first + vis))
+        clamp_first(l, a, i - vis / 2);
     view_dirty(a);
 }
 
-void log_toggle(view_app *a)
+static void toggle(log_panel *l, view_app *a)
 {
-    if (!a->log)
-        return;
-    a->log->shown = !a->log->shown;
+    l->shown = !l->shown;
     int top = view_max_first_row(a); /* the timeline got shorter or taller */
     a->nav.first_row = a->nav.first_row > top ? top : a->nav.first_row;
-    if (a->log->shown)
-        clamp_first(a, (long)a->log->first);
+    if (l->shown)
+        clamp_first(l, a, (long)l->first);
     view_hover_update(a);
     view_dirty(a);
 }
@@ -123,18 +122,18 @@ static long event_at_or_before(const view_app *a, double t)
     return (long)lo - 1;
 }
 
-void log_follow(view_app *a)
+static void follow(log_panel *l, view_app *a)
 {
-    if (!a->log || !a->log->shown || a->drag != DRAG_NONE || !input_over_timeline(a, a->mx, a->my))
+    if (!l->shown || a->drag != DRAG_NONE || !input_over_timeline(a, a->mx, a->my))
         return;
-    show_event(a, event_at_or_before(a, input_time_at(a, a->mx)));
+    show_event(l, a, event_at_or_before(a, input_time_at(a, a->mx)));
 }
 
-void log_show_shape(view_app *a)
+static void show_shape(log_panel *l, view_app *a)
 {
     const view_hover *h = &a->hover;
     size_t n = event_count(a);
-    if (!a->log || !h->valid || !n)
+    if (!h->valid || !n)
         return;
     size_t i = tlv_trace_seek(a->trace, h->start), found = i < n ? i : n - 1;
     for (size_t j = i; j < n; j++) { /* the events at that time: the shape's resource's */
@@ -147,26 +146,27 @@ void log_show_shape(view_app *a)
             break;
         }
     }
-    show_event(a, (long)found);
+    show_event(l, a, (long)found);
 }
 
-static int over_log(const view_app *a, double x, double y, view_areas *ar)
+static int over_log(const log_panel *l, const view_app *a, double x, double y, view_areas *ar)
 {
     view_areas_of(a, ar);
-    return a->log && a->log->shown && ar->log.h > 0 && x >= 0 && x < ar->log.w &&
-           y >= ar->log.y && y < ar->log.y + ar->log.h;
+    const SDL_Rect *r = area(l, ar);
+    return l->shown && r->h > 0 && x >= 0 && x < r->w && y >= r->y && y < r->y + r->h;
 }
 
-int log_press(view_app *a, double x, double y, int button, int clicks)
+static int press(view_panel *p, view_app *a, double x, double y, int button, int clicks)
 {
+    log_panel *l = (log_panel *)p;
     view_areas ar;
-    if (!over_log(a, x, y, &ar))
+    if (!over_log(l, a, x, y, &ar))
         return 0;
-    long i = (long)a->log->first + (long)floor((y - lines_top(a, &ar)) / line_height(a));
-    if (button != SDL_BUTTON_LEFT || y < lines_top(a, &ar) || i >= (long)event_count(a) ||
-        i - (long)a->log->first >= visible_lines(a, &ar))
+    long i = (long)l->first + (long)floor((y - lines_top(l, a, &ar)) / line_height(a));
+    if (button != SDL_BUTTON_LEFT || y < lines_top(l, a, &ar) || i >= (long)event_count(a) ||
+        i - (long)l->first >= visible_lines(l, a, &ar))
         return 1;
-    a->log->highlighted = i;
+    l->highlighted = i;
     if (clicks >= 2) { /* go to the event */
         nav_begin(&a->nav, NAV_JUMP);
         nav_center(&a->nav, event_time(a, (size_t)i));
@@ -176,12 +176,13 @@ int log_press(view_app *a, double x, double y, int button, int clicks)
     return 1;
 }
 
-int log_wheel(view_app *a, double x, double y, double notches)
+static int wheel(view_panel *p, view_app *a, double x, double y, double notches)
 {
+    log_panel *l = (log_panel *)p;
     view_areas ar;
-    if (!over_log(a, x, y, &ar))
+    if (!over_log(l, a, x, y, &ar))
         return 0;
-    clamp_first(a, (long)a->log->first - lround(notches * WHEEL_LINES));
+    clamp_first(l, a, (long)l->first - lround(notches * WHEEL_LINES));
     return 1;
 }
 
@@ -209,13 +210,12 @@ static void format_line(const view_app *a, size_t i, char *buf, size_t size)
     }
 }
 
-void log_draw(view_app *a, const view_areas *ar)
+static void draw_log(const log_panel *l, view_app *a, const view_areas *ar)
 {
-    if (!a->log || !a->log->shown || ar->log.h <= 0)
+    const SDL_Rect *r = area(l, ar);
+    if (!l->shown || r->h <= 0)
         return;
-    const view_log *l = a->log;
-    const SDL_Rect *r = &ar->log;
-    int lh = line_height(a), top = lines_top(a, ar), tx = ar->label_w + scaled(a, 6);
+    int lh = line_height(a), top = lines_top(l, a, ar), tx = ar->label_w + scaled(a, 6);
     fill(a, r->x, r->y, r->w, r->h, C_BG);
     fill(a, 0, r->y, ar->label_w - 1, r->h, C_PANEL);
     fill(a, ar->label_w - 1, r->y, 1, r->h, C_BORDER);
@@ -226,7 +226,7 @@ void log_draw(view_app *a, const view_areas *ar)
     snprintf(count, sizeof count, "%zu events", event_count(a));
     view_text_draw(a->text, "Trace log (l)", scaled(a, 6), top, C_DIM);
     view_text_draw(a->text, count, scaled(a, 6), top + lh, C_DIM);
-    long vis = visible_lines(a, ar);
+    long vis = visible_lines(l, a, ar);
     for (long k = 0; k < vis && l->first + (size_t)k < event_count(a); k++) {
         size_t i = l->first + (size_t)k;
         char line[MAX_LINE + 4];
@@ -240,30 +240,31 @@ void log_draw(view_app *a, const view_areas *ar)
 
 /* ---- JSON ------------------------------------------------------------------------------ */
 
-void log_state_json(const view_app *a, struct cJSON *o)
+static void save(view_panel *p, const view_app *a, struct cJSON *o)
 {
-    cJSON_AddBoolToObject(o, "log_panel", a->log && a->log->shown);
+    (void)a;
+    cJSON_AddBoolToObject(o, "log_panel", ((log_panel *)p)->shown);
 }
 
-void log_dump_json(const view_app *a, struct cJSON *o)
+static void dump(view_panel *p, const view_app *a, struct cJSON *o)
 {
-    const view_log *l = a->log;
+    const log_panel *l = (log_panel *)p;
     view_areas ar;
     view_areas_of(a, &ar);
     cJSON *j = cJSON_AddObjectToObject(o, "log");
-    cJSON_AddBoolToObject(j, "shown", l && l->shown);
+    cJSON_AddBoolToObject(j, "shown", l->shown);
     cJSON_AddNumberToObject(j, "events", (double)event_count(a));
-    cJSON_AddNumberToObject(j, "first_line", l ? (double)l->first : 0);
-    if (l && l->highlighted >= 0)
+    cJSON_AddNumberToObject(j, "first_line", (double)l->first);
+    if (l->highlighted >= 0)
         cJSON_AddNumberToObject(j, "highlighted", (double)l->highlighted);
     else
         cJSON_AddNullToObject(j, "highlighted");
-    if (!l || !l->shown)
+    if (!l->shown)
         return;
-    long vis = visible_lines(a, &ar);
-    cJSON_AddNumberToObject(j, "y", ar.log.y);
-    cJSON_AddNumberToObject(j, "height", ar.log.h);
-    cJSON_AddNumberToObject(j, "lines_top", lines_top(a, &ar));
+    long vis = visible_lines(l, a, &ar);
+    cJSON_AddNumberToObject(j, "y", area(l, &ar)->y);
+    cJSON_AddNumberToObject(j, "height", area(l, &ar)->h);
+    cJSON_AddNumberToObject(j, "lines_top", lines_top(l, a, &ar));
     cJSON_AddNumberToObject(j, "line_height", line_height(a));
     cJSON_AddNumberToObject(j, "visible_lines", (double)vis);
     cJSON *lines = cJSON_AddArrayToObject(j, "lines");
@@ -274,8 +275,47 @@ void log_dump_json(const view_app *a, struct cJSON *o)
     }
 }
 
-void log_session_read(view_app *a, const struct cJSON *o)
+static void load(view_panel *p, view_app *a, const struct cJSON *o)
 {
-    if (a->log && o)
-        a->log->shown = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "log_panel"));
+    (void)a;
+    ((log_panel *)p)->shown = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "log_panel"));
+}
+
+/* ---- the panel's hooks ------------------------------------------------------------------- */
+
+static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v,
+                 const view_areas *ar)
+{
+    (void)v;
+    if (layer == VIEW_LAYER_PANEL)
+        draw_log((log_panel *)p, a, ar);
+}
+
+static int key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+{
+    (void)mods;
+    if (key != SDLK_l)
+        return 0;
+    toggle((log_panel *)p, a);
+    return 1;
+}
+
+static void note(view_panel *p, view_app *a, view_note what)
+{
+    if (what == VIEW_NOTE_POINTER)
+        follow((log_panel *)p, a);
+    else if (what == VIEW_NOTE_OPEN_SHAPE)
+        show_shape((log_panel *)p, a);
+}
+
+view_panel *log_panel_new(void)
+{
+    log_panel *l = calloc(1, sizeof *l);
+    if (!l)
+        return NULL;
+    l->highlighted = -1;
+    l->base = (view_panel){.name = "log", .draw = draw, .key = key, .press = press, .wheel = wheel,
+                           .strip_height = strip_height, .note = note, .save = save, .load = load,
+                           .dump = dump};
+    return &l->base;
 }

@@ -1,0 +1,167 @@
+/*
+ * view_core.c — what the viewer's core offers its panels: the registry of
+ * panels and the dispatch of drawing, input, notes and JSON to them (in
+ * registration order, the first that uses an input event taking it), the
+ * prompt request that the prompt panel edits, and the selected marker.
+ */
+#include "view.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the registry ------------------------------------------------------------------ */
+
+static void destroy(view_panel *p)
+{
+    if (p->destroy)
+        p->destroy(p);
+    else
+        free(p);
+}
+
+int view_add_panel(view_app *a, view_panel *p)
+{
+    if (!p)
+        return 0;
+    if (a->npanels == VIEW_MAX_PANELS) {
+        destroy(p);
+        return -1;
+    }
+    p->index = (int)a->npanels;
+    a->panels[a->npanels++] = p;
+    return 0;
+}
+
+void view_free_panels(view_app *a)
+{
+    for (size_t i = 0; i < a->npanels; i++)
+        destroy(a->panels[i]);
+    a->npanels = 0;
+}
+
+const SDL_Rect *view_panel_area(const view_areas *ar, const view_panel *p)
+{
+    return &ar->strip[p->index];
+}
+
+/* ---- dispatch ------------------------------------------------------------------------ */
+
+void view_panels_draw(view_app *a, view_layer layer, const tlv_view *v, const view_areas *ar)
+{
+    for (size_t i = 0; i < a->npanels; i++)
+        if (a->panels[i]->draw)
+            a->panels[i]->draw(a->panels[i], a, layer, v, ar);
+}
+
+int view_panels_key(view_app *a, SDL_Keycode key, int mods)
+{
+    for (size_t i = 0; i < a->npanels; i++)
+        if (a->panels[i]->key && a->panels[i]->key(a->panels[i], a, key, mods))
+            return 1;
+    return 0;
+}
+
+int view_panels_text(view_app *a, const char *utf8)
+{
+    for (size_t i = 0; i < a->npanels; i++)
+        if (a->panels[i]->text && a->panels[i]->text(a->panels[i], a, utf8))
+            return 1;
+    return 0;
+}
+
+int view_panels_press(view_app *a, double x, double y, int button, int clicks)
+{
+    for (size_t i = 0; i < a->npanels; i++)
+        if (a->panels[i]->press && a->panels[i]->press(a->panels[i], a, x, y, button, clicks))
+            return 1;
+    return 0;
+}
+
+int view_panels_wheel(view_app *a, double x, double y, double notches)
+{
+    for (size_t i = 0; i < a->npanels; i++)
+        if (a->panels[i]->wheel && a->panels[i]->wheel(a->panels[i], a, x, y, notches))
+            return 1;
+    return 0;
+}
+
+int view_panels_cover(const view_app *a, double x, double y)
+{
+    for (size_t i = 0; i < a->npanels; i++)
+        if (a->panels[i]->covers && a->panels[i]->covers(a->panels[i], a, x, y))
+            return 1;
+    return 0;
+}
+
+void view_panels_note(view_app *a, view_note what)
+{
+    for (size_t i = 0; i < a->npanels; i++)
+        if (a->panels[i]->note)
+            a->panels[i]->note(a->panels[i], a, what);
+}
+
+void view_panels_save(const view_app *a, struct cJSON *o)
+{
+    for (size_t i = 0; i < a->npanels; i++)
+        if (a->panels[i]->save)
+            a->panels[i]->save(a->panels[i], a, o);
+}
+
+void view_panels_load(view_app *a, const struct cJSON *o)
+{
+    for (size_t i = 0; o && i < a->npanels; i++)
+        if (a->panels[i]->load)
+            a->panels[i]->load(a->panels[i], a, o);
+}
+
+void view_panels_dump(const view_app *a, struct cJSON *o)
+{
+    for (size_t i = 0; i < a->npanels; i++)
+        if (a->panels[i]->dump)
+            a->panels[i]->dump(a->panels[i], a, o);
+}
+
+/* ---- the prompt request ----------------------------------------------------------------- */
+
+void view_prompt_open(view_app *a, const char *label, const char *initial,
+                      view_prompt_fn on_enter, void *user)
+{
+    view_prompt *p = &a->prompt;
+    p->open = 1;
+    p->label = label;
+    p->on_enter = on_enter;
+    p->user = user;
+    snprintf(p->text, sizeof p->text, "%s", initial ? initial : "");
+    p->caret = strlen(p->text);
+    a->message[0] = '\0';
+    /* SDL starts text input itself on desktops (the ? key relies on it);
+     * asking again is harmless and needed where it did not. The key that
+     * opened the prompt may also have queued its character as text: drop
+     * it, or "g" would open a prompt holding "g". */
+    SDL_StartTextInput();
+    SDL_FlushEvent(SDL_TEXTINPUT);
+    view_dirty(a);
+}
+
+void view_prompt_close(view_app *a)
+{
+    a->prompt.open = 0;
+    view_dirty(a);
+}
+
+/* ---- markers ------------------------------------------------------------------------------ */
+
+const view_marker *view_selected_marker(const view_app *a)
+{
+    const view_markers *m = &a->markers;
+    return m->selected >= 0 && (size_t)m->selected < m->n ? &m->v[m->selected] : NULL;
+}
+
+void view_marker_moved(view_app *a)
+{
+    const view_marker *k = view_selected_marker(a);
+    char t[64];
+    if (k)
+        view_message(a, "marker %s moved to %s", k->name, view_time_text(a, k->time, 0, t, sizeof t));
+}
