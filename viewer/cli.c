@@ -42,6 +42,15 @@ int parse_rule_arg(rule_args *ra, int argc, char **argv, int *i)
         ra->std_input = 1;
         return 1;
     }
+    if (strcmp(a, "--unmatched") == 0 || strncmp(a, "--unmatched=", 12) == 0) {
+        const char *v = a[11] == '=' ? a + 12 : *i + 1 < argc ? argv[++*i] : NULL;
+        if (!v || !*v) {
+            fprintf(stderr, "%s: option --unmatched needs a file name\n", prog);
+            return -1;
+        }
+        ra->unmatched_path = v;
+        return 1;
+    }
     if (strcmp(a, "-R") == 0 || strcmp(a, "--rules") == 0 || strncmp(a, "--rules=", 8) == 0 ||
         (strncmp(a, "-R", 2) == 0 && a[2])) {
         if (ra->ndirs == sizeof ra->dirs / sizeof *ra->dirs) {

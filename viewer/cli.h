@@ -21,6 +21,7 @@ typedef struct rule_args {
     const char *res_path;
     int allow_scripts;
     int std_input;      /* --std: the log is a standard-form trace */
+    const char *unmatched_path; /* --unmatched FILE: lines no rule matched go there */
 } rule_args;
 
 /* Consumes -R DIR / -r FILE / --allow-scripts / --std at argv[*i] (also
@@ -33,6 +34,35 @@ int parse_rule_arg(rule_args *ra, int argc, char **argv, int *i);
  * usually told to write). A resource file with "ConvertRules":[""] makes
  * every input one anyway. */
 int reads_standard_form(const rule_args *ra, const char *input);
+
+/* Lines no conversion rule matched (viewer/unmatched.c): counted, the
+ * first UNMATCHED_SHOWN named after the run, all written to --unmatched
+ * FILE as "LINE: text". */
+#define UNMATCHED_SHOWN 3
+#define UNMATCHED_MAX_SHOWN 20
+typedef struct unmatched_log {
+    FILE *f;
+    const char *path;
+    uint64_t count;
+    size_t show;                /* how many to name (UNMATCHED_SHOWN unless changed) */
+    uint64_t first[UNMATCHED_MAX_SHOWN];
+    char *first_text[UNMATCHED_MAX_SHOWN];
+    int failed;
+} unmatched_log;
+
+/* Starts listening to conv (and opens --unmatched FILE). Returns 0, or -1
+ * when the file cannot be written (message printed). */
+int unmatched_begin(unmatched_log *u, const rule_args *ra, tlv_converter *conv);
+/* Closes the file and, when `report`, prints how many lines matched no rule
+ * and the first few. Returns 0, or -1 when writing the file failed
+ * (message printed). */
+int unmatched_end(unmatched_log *u, int report);
+
+/* The help lines for --unmatched, shared by the commands that convert. */
+#define UNMATCHED_OPTION_HELP \
+    "      --unmatched FILE      write every log line no conversion rule matched to\n" \
+    "                            FILE as 'LINE: text' (the first few are named on\n" \
+    "                            standard error anyway)\n"
 
 /* The help lines for --std, shared by the commands that read a log. */
 #define STD_OPTION_HELP \

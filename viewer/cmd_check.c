@@ -4,11 +4,13 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char check_help[] =
     "usage: tlv check [-R DIR]... [-r FILE.res] [FILE...]\n"
+    "       tlv check [-R DIR]... -r FILE.res [--unmatched FILE] [--std] LOG\n"
     "\n"
     "Checks rule files (.cnv .resh .viz) and resource files (.res) without a log:\n"
     "the JSON dialect, that every regex compiles, that templates and macro names\n"
@@ -17,7 +19,81 @@ static const char check_help[] =
     "with every target it requests from the rule path.\n"
     "\n"
     "Every problem is listed (not only the first) as file:line:col: message.\n"
+    "\n"
+    "With a LOG (any file not named .res .resh .cnv or .viz), the rules are then\n"
+    "tried on it without writing a trace: each conversion rule is listed with\n"
+    "the number of lines it matched (a warning for a rule that matched none),\n"
+    "then the lines no rule matched (the first 20; --unmatched FILE writes all\n"
+    "of them as 'LINE: text') and the conversion errors.\n"
+    UNMATCHED_OPTION_HELP
+    STD_OPTION_HELP
+    "\n"
     "Exit status: 0 no errors (warnings allowed), 1 errors found, 2 bad usage.\n";
+
+static int is_rule_file(const char *path)
+{
+    static const char *const exts[] = {".res", ".resh", ".cnv", ".viz"};
+    size_t n = strlen(path);
+    for (size_t i = 0; i < 4; i++) {
+        size_t e = strlen(exts[i]);
+        if (n > e && strcmp(path + n - e, exts[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Tries the rules on a log: matches per rule, unmatched lines, errors. */
+static int check_log(const rule_args *ra, const char *log)
+{
+    tlv_rules *rules = load_rules(ra);
+    if (!rules)
+        return 1;
+    tlv_trace *trace = NULL;
+    int rc = EXIT_USAGE;
+    unmatched_log um = {0};
+    if (tlv_trace_new(rules, &trace) != TLV_OK)
+        goto done;
+    tlv_converter *conv = tlv_trace_converter(trace);
+    if (reads_standard_form(ra, log))
+        tlv_converter_set_standard_form(conv, 1);
+    if (unmatched_begin(&um, ra, conv) < 0)
+        goto done;
+    um.show = UNMATCHED_MAX_SHOWN;
+    tlv_status st = tlv_trace_load_file(trace, log);
+    if (st == TLV_ERR_IO) {
+        fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, log, strerror(errno));
+        goto done;
+    }
+    tlv_convert_stats cs;
+    tlv_converter_stats(conv, &cs);
+    size_t nrules = tlv_rules_cnv_rule_count(rules), unused = 0;
+    for (size_t i = 0; i < nrules && !tlv_rules_is_standard_form(rules); i++) {
+        tlv_cnv_rule_info ri;
+        tlv_rules_cnv_rule(rules, i, &ri);
+        uint64_t n = tlv_converter_rule_matches(conv, i);
+        unused += n == 0;
+        if (n)
+            fprintf(stderr, "%s:%ld:%ld: rule \"%s\": %llu line%s\n", ri.file, ri.line, ri.col,
+                    ri.regex, (unsigned long long)n, n == 1 ? "" : "s");
+        else
+            fprintf(stderr, "%s:%ld:%ld: warning: rule \"%s\" matched no line of %s\n", ri.file,
+                    ri.line, ri.col, ri.regex, log);
+    }
+    print_diags(tlv_converter_diags(conv), 0);
+    int write_failed = unmatched_end(&um, 1) < 0;
+    size_t errors = tlv_diags_errors(tlv_converter_diags(conv));
+    fprintf(stderr, "%s check: %llu lines read, %llu matched, %llu events, %zu error%s, %zu rule%s "
+                    "matched nothing\n",
+            prog, (unsigned long long)cs.lines_read, (unsigned long long)cs.lines_matched,
+            (unsigned long long)cs.events, errors, errors == 1 ? "" : "s", unused,
+            unused == 1 ? "" : "s");
+    rc = write_failed ? EXIT_USAGE : errors ? 1 : EXIT_OK;
+done:
+    unmatched_end(&um, 0);
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
+    return rc;
+}
 
 int cmd_check(int argc, char **argv)
 {
@@ -25,6 +101,7 @@ int cmd_check(int argc, char **argv)
     memset(&ra, 0, sizeof ra);
     const char **files = calloc((size_t)argc, sizeof *files);
     size_t nfiles = 0;
+    const char *log = NULL;
     if (!files)
         return EXIT_USAGE;
     for (int i = 1; i < argc; i++) {
@@ -44,6 +121,15 @@ int cmd_check(int argc, char **argv)
             usage_error("check", "unknown option '%s'", argv[i]);
             free(files);
             return EXIT_USAGE;
+        }
+        if (!is_rule_file(argv[i]) && ra.res_path) {
+            if (log) {
+                usage_error("check", "one log at a time ('%s' and '%s' given)", log, argv[i]);
+                free(files);
+                return EXIT_USAGE;
+            }
+            log = argv[i];
+            continue;
         }
         files[nfiles++] = argv[i];
     }
@@ -67,5 +153,7 @@ int cmd_check(int argc, char **argv)
     fprintf(stderr, "%s check: %zu error%s, %zu warning%s\n", prog, errors, errors == 1 ? "" : "s",
             total - errors, total - errors == 1 ? "" : "s");
     tlv_rules_free(rules);
-    return st == TLV_OK ? EXIT_OK : 1;
+    if (st != TLV_OK)
+        return 1;
+    return log ? check_log(&ra, log) : EXIT_OK;
 }

@@ -30,6 +30,7 @@ static const char convert_help[] =
     "      --allow-scripts       let external-process rules (\"$STYLE\":\"script\") run\n"
     "                            their program; without it such a rule is an error\n"
     STD_OPTION_HELP
+    UNMATCHED_OPTION_HELP
     "      --script-timeout MS   kill an external-process rule after MS milliseconds\n"
     "                            (default 60000)\n"
     "  -q, --quiet               no progress bar and no summary line\n"
@@ -191,6 +192,15 @@ int cmd_convert(int argc, char **argv)
     if (a.script_timeout)
         tlv_converter_set_script_timeout(conv, (int)a.script_timeout);
     tlv_converter_set_source_name(conv, strcmp(a.c.input, "-") == 0 ? "<stdin>" : a.c.input);
+    unmatched_log um;
+    if (unmatched_begin(&um, &a.c.rules, conv) < 0) {
+        close_output(out, a.c.output, tmp_path, 0);
+        if (in != stdin)
+            fclose(in);
+        tlv_converter_free(conv);
+        tlv_rules_free(rules);
+        return EXIT_USAGE;
+    }
     progress pg;
     progress_start(&pg, !a.c.quiet, size);
     int read_failed = pump(conv, in, &pg) < 0;
@@ -203,6 +213,7 @@ int cmd_convert(int argc, char **argv)
                        oc.write_failed;
     if (!a.c.quiet)
         print_summary(conv, now_seconds() - pg.start);
+    write_failed |= unmatched_end(&um, !a.c.quiet) < 0;
     if (in != stdin)
         fclose(in);
     free(oc.line);

@@ -38,6 +38,7 @@ static const char export_help[] =
     "                            with commas); RFC 4180 (CRLF, quoted when needed)\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
+    UNMATCHED_OPTION_HELP
     "  -o, --output OUT          write to OUT instead of standard output\n"
     "      --per-cpu             add a row per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"

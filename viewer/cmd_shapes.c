@@ -25,6 +25,7 @@ static const char shapes_help[] =
     "\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
+    UNMATCHED_OPTION_HELP
     "  -o, --output OUT          write to OUT instead of standard output\n"
     "      --per-cpu             group rows per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
@@ -170,12 +171,18 @@ int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_tr
         return EXIT_USAGE;
     if (reads_standard_form(ra, input))
         tlv_converter_set_standard_form(tlv_trace_converter(*trace), 1);
+    unmatched_log um;
+    if (unmatched_begin(&um, ra, tlv_trace_converter(*trace)) < 0)
+        return EXIT_USAGE;
     tlv_status st = tlv_trace_load_file(*trace, input);
     if (st == TLV_ERR_IO) {
         fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, input, strerror(errno));
+        unmatched_end(&um, 0);
         return EXIT_USAGE;
     }
     print_diags(tlv_converter_diags(tlv_trace_converter(*trace)), 20);
+    if (unmatched_end(&um, ra->unmatched_path != NULL) < 0) /* no summary line to join */
+        return EXIT_USAGE;
     return st != TLV_OK ? EXIT_PARTIAL : EXIT_OK;
 }
 

@@ -139,6 +139,12 @@ tlv_status view_convert(view_app *a, const char *path, tlv_rules *rules, tlv_tra
     if (reads_standard_form(&a->opts.rules, path))
         tlv_converter_set_standard_form(conv, 1);
     tlv_converter_set_source_name(conv, strcmp(path, "-") == 0 ? "<stdin>" : path);
+    unmatched_end(&a->unmatched, 0); /* a reload starts over */
+    if (unmatched_begin(&a->unmatched, &a->opts.rules, conv) < 0) {
+        view_close_input(in);
+        tlv_trace_free(trace);
+        return TLV_ERR_IO;
+    }
     in->progress_at = 0;
     long got = view_read_input(a, in, trace, (size_t)-1);
     if (got < 0 || a->quit) {
@@ -189,6 +195,10 @@ int view_load(view_app *a)
         return EXIT_USAGE;
     const tlv_diags *d = tlv_converter_diags(tlv_trace_converter(a->trace));
     print_diags(d, 20);
+    /* Named only when asked for (no summary line here); what live follow
+     * adds later is counted only. */
+    if (unmatched_end(&a->unmatched, a->opts.rules.unmatched_path != NULL) < 0)
+        return EXIT_USAGE;
     view_note_diags(a, d, 0);
     a->live.diags_seen = tlv_diags_count(d);
     if (view_build_shapes(a, a->opts.per_cpu) < 0)

@@ -109,8 +109,43 @@ static void free_output(out_node *o)
     free(o->conds);
 }
 
+/* Whether a regex written to match from the start of the line ("^...")
+ * also reaches its end: "$", "\z", "\Z", or a final greedy ".*" / ".+". */
+static int reaches_line_end(const char *re)
+{
+    size_t n = strlen(re);
+    while (n && (re[n - 1] == ' ' || re[n - 1] == '\t'))
+        n--;
+    size_t slashes = 0; /* backslashes before the last character */
+    while (slashes + 1 < n && re[n - 2 - slashes] == '\\')
+        slashes++;
+    if (n && re[n - 1] == '$' && slashes % 2 == 0)
+        return 1;
+    if (n >= 2 && re[n - 2] == '\\' && (re[n - 1] == 'z' || re[n - 1] == 'Z') && slashes % 2 == 1)
+        return 1;
+    return n >= 2 && re[n - 2] == '.' && (re[n - 1] == '*' || re[n - 1] == '+') &&
+           (n == 2 || re[n - 3] != '\\');
+}
+
+/* The tail trap, for `tlv check`: a rule that matches from the start of the
+ * line but may stop before its end has the rest of the line glued onto
+ * every output (.NET Regex.Replace semantics, which TLV keeps). Rules
+ * without '^' (TLV's own style) match inside the line by design; for every
+ * rule, conversion warns when a tail is actually glued on (convert.c). */
+static void check_tail_trap(struct tlv_rules *r, const tj_node *m, const char *file)
+{
+    if (r->ref_severity != TLV_SEV_ERROR || m->key[0] != '^' || reaches_line_end(m->key))
+        return;
+    diags_add(&r->diags, TLV_SEV_WARNING, file, m->key_line, m->key_col,
+              "regex \"%s\" may end before the end of the line: the rest of the line is then "
+              "kept after every output (\"size=1000 <0.000126>\"); end it with $ (or .*$ to "
+              "drop the rest)",
+              m->key);
+}
+
 static void compile_rule(struct tlv_rules *r, const tj_node *m, const char *file)
 {
+    check_tail_trap(r, m, file);
     int errcode;
     PCRE2_SIZE erroff;
     pcre2_code *code = pcre2_compile((PCRE2_SPTR)m->key, PCRE2_ZERO_TERMINATED,

@@ -80,6 +80,10 @@ struct tlv_converter {
     buf text;       /* a line whose non-text bytes were read as U+FFFD */
     uint64_t nontext_lines; /* lines that had such bytes */
     int dropping;   /* LINE_TOO_LONG, LINE_NO_MEMORY: the unfinished line is given up */
+    tlv_unmatched_fn unmatched;  /* told each non-blank line no rule matched */
+    void *unmatched_user;
+    uint64_t *rule_matches;      /* per conversion rule: lines it matched */
+    unsigned char *tail_warned;  /* per conversion rule: the tail trap was reported */
     last_error lasterr; /* tlv_converter_last_error */
 };
 
@@ -100,12 +104,14 @@ tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
     }
     c->md = pcre2_match_data_create(maxgroups + 1, NULL);
     c->candidate = calloc(rules->nrules + 1, 1);
+    c->rule_matches = calloc(rules->nrules + 1, sizeof *c->rule_matches);
+    c->tail_warned = calloc(rules->nrules + 1, 1);
     c->first_looks_std = -1;
     c->memo = macro_memo_new();
     c->events = evcache_new(); /* optional: without it every text is parsed */
     c->script_timeout_ms = 60000;
     c->mctx = pcre2_match_context_create(NULL);
-    if (!c->md || !c->mctx || !c->candidate || !c->memo || world_init(&c->w, &rules->model, rules->radix) < 0) {
+    if (!c->md || !c->mctx || !c->candidate || !c->rule_matches || !c->tail_warned || !c->memo || world_init(&c->w, &rules->model, rules->radix) < 0) {
         tlv_converter_free(c);
         *out = NULL;
         return TLV_ERR_NOMEM;
@@ -136,6 +142,8 @@ void tlv_converter_free(tlv_converter *c)
     buf_free(&c->condtext);
     free(c->targets.items);
     free(c->candidate);
+    free(c->rule_matches);
+    free(c->tail_warned);
     macro_memo_free(c->memo);
     evcache_free(c->events);
     buf_free(&c->script_input);
@@ -452,6 +460,32 @@ static int emit(tlv_converter *c, const out_node *o, const char *line, size_t le
     return 0;
 }
 
+/* The tail trap: a match that stops before the end of the line leaves the
+ * rest of the line glued onto every output of the rule (.NET Replace
+ * semantics, kept for TLV's rule files). Said once per rule, when the rest
+ * is more than blanks (values are trimmed). */
+static void warn_tail_trap(tlv_converter *c, size_t rule, const char *line, size_t len)
+{
+    const match_list *ml = &c->ml;
+    size_t end = ml->ov[(ml->nmatch - 1) * 2 * (ml->ngroups + 1) + 1];
+    if (end >= len || is_blank(line + end, len - end))
+        return;
+    c->tail_warned[rule] = 1;
+    size_t n = len - end;
+    int cut = n > 60;
+    if (cut) { /* whole characters */
+        n = 60;
+        while (n > 0 && ((unsigned char)line[end + n] & 0xC0) == 0x80)
+            n--;
+    }
+    char why[300];
+    snprintf(why, sizeof why,
+             "the match ends before the end of the line, so '%.*s%s' is kept after each of "
+             "its outputs (end the regex with .*$ to drop it); said once per rule",
+             (int)n, line + end, cut ? "..." : "");
+    line_diag(c, TLV_SEV_WARNING, 0, why);
+}
+
 static tlv_status convert_raw_line(tlv_converter *c, const char *line, size_t len)
 {
     int matched = 0;
@@ -469,6 +503,8 @@ static tlv_status convert_raw_line(tlv_converter *c, const char *line, size_t le
         if (n == 0)
             continue;
         c->rule = r;
+        if (n > 0)
+            c->rule_matches[i]++;
         if (n < 0) {
             char msg[200];
             pcre2_get_error_message(n, (PCRE2_UCHAR *)msg, sizeof msg);
@@ -477,6 +513,8 @@ static tlv_status convert_raw_line(tlv_converter *c, const char *line, size_t le
             return TLV_ERR_CONVERT;
         }
         matched = 1;
+        if (!c->tail_warned[i])
+            warn_tail_trap(c, i, line, len);
         buf_clear(&c->err);
         if (emit(c, &r->out, line, len) < 0) {
             if (c->stopped)
@@ -489,6 +527,8 @@ static tlv_status convert_raw_line(tlv_converter *c, const char *line, size_t le
     }
     c->rule = NULL;
     c->stats.lines_matched += matched;
+    if (!matched && c->unmatched && !is_blank(line, len))
+        c->unmatched(c->unmatched_user, c->stats.lines_read, line, len);
     return TLV_OK;
 }
 
@@ -770,5 +810,16 @@ size_t tlv_event_format(const tlv_event *ev, int radix, char *out, size_t size)
 }
 
 void converter_set_fast_paths(tlv_converter *c, int on) { c->slow = !on; }
+
+void tlv_converter_set_unmatched_fn(tlv_converter *c, tlv_unmatched_fn fn, void *user)
+{
+    c->unmatched = fn;
+    c->unmatched_user = user;
+}
+
+uint64_t tlv_converter_rule_matches(const tlv_converter *c, size_t i)
+{
+    return i < c->rules->nrules ? c->rule_matches[i] : 0;
+}
 
 void tlv_converter_set_standard_form(tlv_converter *c, int on) { c->std_input = on != 0; }

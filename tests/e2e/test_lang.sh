@@ -68,4 +68,70 @@ run "$TLV" check -R bad a.res
 expect_status 1 "check: unknown macro"
 expect_contains "$TMP/err" 'unknown macro $CALK in "[$CLOCK{${t},ms}]P.call(rate,$CALK{${b}/${d}})" (known: $EXIST, $COUNT, $ATTR, $RES_NAME, $RES_DISPLAYNAME, $RES_COLOR, $SUM, $CALC, $CLOCK)' "check names the known macros"
 
+# Unmatched lines are never silent: the summary names the first few, and
+# --unmatched FILE lists every one with its line number, on every command
+# that converts.
+printf 'junk one\n\n00:00:05 rate 1 2\nmore junk\n00:00:06 rate 1 4\nthird junk\nfourth junk\n' >b.log
+run "$TLV" convert -R . -r a.res b.log
+expect_status 0 "unmatched lines are no error"
+expect_line "$TMP/err" 'tlv: 4 lines matched no rule (--unmatched FILE lists them all):' "summary counts them"
+expect_line "$TMP/err" '  line 1: junk one' "first unmatched"
+expect_line "$TMP/err" '  line 6: third junk' "third unmatched"
+expect_line "$TMP/err" '  ... and 1 more' "the rest counted"
+checks=$((checks + 1)); grep -q 'line 2:' "$TMP/err" && fail "a blank line was listed"
+run "$TLV" convert -q -R . -r a.res b.log --unmatched um.txt
+checks=$((checks + 1)); [ -s "$TMP/err" ] && fail "-q still names unmatched lines: $(cat "$TMP/err")"
+printf '1: junk one\n4: more junk\n6: third junk\n7: fourth junk\n' >want.um
+checks=$((checks + 1)); diff want.um um.txt >/dev/null || fail "--unmatched file: $(diff want.um um.txt)"
+for cmd in shapes stats "export --format csv" render; do
+  rm -f um.txt
+  run "$TLV" $cmd -R . -r a.res b.log --unmatched=um.txt -o out.any
+  checks=$((checks + 1)); diff want.um um.txt >/dev/null || fail "$cmd --unmatched: $(cat um.txt 2>&1)"
+  expect_line "$TMP/err" 'tlv: 4 lines matched no rule (all listed in um.txt):' "$cmd names the file"
+done
+run "$TLV" convert -R . -r a.res b.log --unmatched /nonexistent/dir/um.txt
+expect_status 2 "--unmatched into a missing directory"
+expect_line "$TMP/err" "tlv: cannot write the unmatched lines to '/nonexistent/dir/um.txt': No such file or directory" "unwritable --unmatched"
+run "$TLV" convert -R . -r a.res b.log --unmatched
+expect_status 2 "--unmatched without a file"
+expect_line "$TMP/err" 'tlv: option --unmatched needs a file name' "--unmatched needs a value"
+
+# tlv check LOG: matches per rule, a rule that matched nothing, unmatched lines.
+run "$TLV" check -R . -r a.res b.log
+expect_status 0 "check LOG without errors"
+expect_line "$TMP/err" "./a.cnv:2:2: warning: rule \"^(?<t>[\\d:.]+) calloc\\((?<n>[^,]*), (?<s>[^)]*)\\) = (?<p>\\S+)\$\" matched no line of b.log" "a rule that matched nothing"
+expect_line "$TMP/err" './a.cnv:7:2: rule "^(?<t>[\d:.]+) rate (?<b>\S+) (?<d>\S+)$": 2 lines' "matches per rule"
+expect_line "$TMP/err" '  line 7: fourth junk' "check lists the unmatched lines"
+expect_line "$TMP/err" 'tlv check: 7 lines read, 2 matched, 2 events, 0 errors, 2 rules matched nothing' "check LOG summary"
+run "$TLV" check -R . -r a.res a.log
+expect_status 1 "check LOG with conversion errors"
+expect_contains "$TMP/err" "a.log:4: error: rule" "check LOG shows the errors"
+run "$TLV" check -R . -r a.res a.log b.log
+expect_status 2 "check: two logs"
+
+# The tail trap: a match that stops before the end of the line keeps the rest
+# after each output. tlv check warns for a "^..." regex that may stop early;
+# conversion warns once per rule when a tail was really glued on.
+cat >tr.cnv <<'JSON'
+{"tr":{"^(?<t>\\d+) write\\((?<fd>\\d+)\\) = (?<r>\\d+)": "[${t}]P.call(write,${r})",
+ "^(?<t>\\d+) ok (?<r>\\d+)$": "[${t}]P.call(ok,${r})",
+ "^(?<t>\\d+) all .*": "[${t}]P.call(all,1)",
+ "^(?<t>\\d+) lazy .*?": "[${t}]P.call(lazy,1)",
+ "(?<t>\\d+) tlvstyle (?<r>\\d+)": "[${t}]P.call(tlv,${r})"}}
+JSON
+sed 's/"ConvertRules":\["a"\]/"ConvertRules":["tr"]/' a.res >tr.res
+printf '5 write(1) = 1000 <0.000126>\n6 write(1) = 1000 <0.000127>\n7 ok 3\n8 all foo\n9 tlvstyle 4\n' >tr.log
+run "$TLV" convert -R . -r tr.res tr.log
+expect_status 1 "the glued tail breaks the event"
+W='rule "^(?<t>\d+) write\((?<fd>\d+)\) = (?<r>\d+)"'
+expect_line "$TMP/err" "tr.log:1: warning: $W: the match ends before the end of the line, so ' <0.000126>' is kept after each of its outputs (end the regex with .*\$ to drop it); said once per rule" "tail warning"
+expect_line "$TMP/err" "tr.log:1: error: $W: '[5]P.call(write,1000) <0.000126>' is not a standard-form event: unexpected text after ')' (column 23)" "the tail in the output"
+checks=$((checks + 1)); [ "$(grep -c 'warning:' "$TMP/err")" -eq 1 ] || fail "tail warned more than once per rule: $(cat "$TMP/err")"
+expect_line "$TMP/out" '[9]P.call(tlv,4)' "a whole-line match has no tail"
+run "$TLV" check -R . -r tr.res
+expect_status 0 "tail trap is a warning"
+expect_line "$TMP/err" "./tr.cnv:1:8: warning: regex \"^(?<t>\\d+) write\\((?<fd>\\d+)\\) = (?<r>\\d+)\" may end before the end of the line: the rest of the line is then kept after every output (\"size=1000 <0.000126>\"); end it with \$ (or .*\$ to drop the rest)" "check warns"
+expect_contains "$TMP/err" 'regex "^(?<t>\d+) lazy .*?" may end before' "a lazy .*? at the end is a trap"
+expect_line "$TMP/err" "tlv check: 0 errors, 2 warnings" "anchored, greedy .* and TLV-style rules pass"
+
 finish

@@ -89,6 +89,20 @@ TLV_API void tlv_converter_set_standard_form(tlv_converter *conv, int on);
  * reported (default 60000 ms). */
 TLV_API void tlv_converter_set_script_timeout(tlv_converter *conv, int milliseconds);
 
+/* Receives each line of the input that no conversion rule matched, as it
+ * is read: its 1-based line number and its text (without line end; valid
+ * only during the call). Blank lines, and the lines of a standard-form input
+ * (a line that does not parse there is an error), are not reported. */
+typedef void (*tlv_unmatched_fn)(void *user, uint64_t line, const char *text, size_t len);
+
+/* Sets the function told of unmatched lines (none by default). */
+TLV_API void tlv_converter_set_unmatched_fn(tlv_converter *conv, tlv_unmatched_fn fn,
+                                            void *user);
+
+/* How many input lines conversion rule i (in the order of
+ * tlv_rules_cnv_rule) has matched so far; 0 when i is out of range. */
+TLV_API uint64_t tlv_converter_rule_matches(const tlv_converter *conv, size_t i);
+
 /* Problems found so far: conversion errors name the input line, the rule's
  * regex and the macro that failed. At most 1000 are kept; see
  * tlv_diags_dropped() and tlv_diags_errors() for the totals. */

@@ -53,7 +53,10 @@ typedef struct tlv_rules_options {
  * TLV_RULES_PATH, installed rules on, scripts refused). */
 TLV_API void tlv_rules_options_init(tlv_rules_options *opts);
 
-/* Loads the resource file at `res_path` and the targets it requests.
+/* Loads the resource file at `res_path` and the targets it requests. A bare
+ * file name (no '/') that does not exist in the current directory is looked
+ * for in the rule search path too ("linux_sched.res": the generic resource
+ * files of the shipped rule sets live next to their rules).
  * *out is set to a handle even on failure (NULL only when memory ran out),
  * so the diagnostics can be read with tlv_rules_diags(); free it with
  * tlv_rules_free(). Returns TLV_OK, TLV_ERR_IO (the resource file cannot be
@@ -96,6 +99,17 @@ TLV_API const char *tlv_rules_resource_name(const tlv_rules *rules, size_t i);
 TLV_API const char *tlv_rules_resource_display_name(const tlv_rules *rules, size_t i);
 TLV_API const char *tlv_rules_resource_type(const tlv_rules *rules, size_t i);
 TLV_API uint32_t tlv_rules_resource_color(const tlv_rules *rules, size_t i);
+
+/* The conversion rules, in the order every line is tried against them
+ * (targets in the order requested, members in file order): their number,
+ * and rule i (< the count) in *out, whose strings live as long as the rules. */
+TLV_API size_t tlv_rules_cnv_rule_count(const tlv_rules *rules);
+typedef struct tlv_cnv_rule_info {
+    const char *regex;        /* as written (the member's key) */
+    const char *file;         /* the .cnv file */
+    long line, col;           /* of the regex in it */
+} tlv_cnv_rule_info;
+TLV_API void tlv_rules_cnv_rule(const tlv_rules *rules, size_t i, tlv_cnv_rule_info *out);
 
 #ifdef __cplusplus
 }
