@@ -165,3 +165,13 @@ void view_marker_moved(view_app *a)
     if (k)
         view_message(a, "marker %s moved to %s", k->name, view_time_text(a, k->time, 0, t, sizeof t));
 }
+
+/* ---- jumps -------------------------------------------------------------------------------- */
+
+void view_jumped(view_app *a, double t, long event)
+{
+    a->jump_time = t;
+    a->jump_event = event;
+    view_panels_note(a, VIEW_NOTE_JUMP);
+    view_dirty(a);
+}
