@@ -328,6 +328,7 @@ static void add_panels(view_app *a)
     view_add_panel(a, legend_panel_new()); /* Shift+L, before the log panel's l */
     view_add_panel(a, log_panel_new());
     view_add_panel(a, flows_panel_new());
+    view_add_panel(a, tracks_panel_new());
     view_add_panel(a, details_panel_new());
     view_add_panel(a, tooltip_panel_new());
     view_add_panel(a, breakdown_panel_new());
@@ -343,6 +344,7 @@ int cmd_view(int argc, char **argv)
         a->markers.selected = -1;
         a->live.in.fd = -1;
         a->focus_event = -1;
+        a->tracks.load_on = 1;
         a->breakdown = breakdown_new();
         a->mx = a->my = -1;
         add_panels(a);
@@ -361,6 +363,7 @@ int cmd_view(int argc, char **argv)
     free(a->shot_path);
     markers_clear(&a->markers);
     rows_free(&a->rows);
+    tracks_free(&a->tracks);
     view_free_panels(a);
     unmatched_end(&a->unmatched, 0);
     tlv_shapes_free(a->shapes);
