@@ -4,7 +4,8 @@
 # computes; the busy share under the pointer in a tooltip; u turns them off
 # and on; they are for per-CPU mode; the rows panel hides a track and moves
 # one up; the session keeps that. Counter tracks on the linux_heap recording
-# (samples/linux/heap). With the corpus: load tracks on the FMP log.
+# (samples/linux/heap). With the corpus: load tracks on the FMP log. Load
+# tracks start off (u), so that the rows stay where they were.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/view_lib.sh"
 
@@ -14,6 +15,7 @@ S="$TMP/t"
 "$TLV" stats --json -r "$FMP/sample.res" "$TMP/sample.log" >"$TMP/stats.json" 2>/dev/null
 cat >"$TMP/a.txt" <<END
 key c
+key u
 dump-state $S-0.json
 END
 view -r "$FMP/sample.res" --no-session --size 1100x700 --script "$TMP/a.txt" "$TMP/sample.log"
@@ -22,6 +24,7 @@ expect_status 0 "tracks script (layout)"
 ty=$(jq '.layout.ruler_height + .layout.row_height * 1.5 | floor' "$S-0.json")
 cat >"$TMP/b.txt" <<END
 key c
+key u
 mouse-move 640 $ty
 dump-state $S-1.json
 screenshot $S-1.png
@@ -48,7 +51,7 @@ check "their busy shares are tlv stats' utilization" '.[1].cpu.processors as $p 
 check "the busy share under the pointer" '.[0].track_hover.name == "CPU 1 load" and
   .[0].track_hover.value >= 0 and .[0].track_hover.value <= 1' "$S-1.json"
 expect_count "load drawn in green" "$S-1.png" 200 20 1100 90 3c8c3c 2000
-check "u turns them off; not outside per-CPU mode" '.[0].tracks == [] and .[1].tracks == [] and
+check "u turns them off again; not outside per-CPU mode" '.[0].tracks == [] and .[1].tracks == [] and
   .[1].per_cpu == false' "$S-2.json" "$S-3.json"
 
 # the rows panel: hide "CPU load (all)", move "CPU 2 load" above "CPU 1 load"
@@ -58,6 +61,7 @@ ux=$(jq '.rows_panel_items.items[] | select(.kind == "track" and .name == "CPU 2
 uy=$(jq '.rows_panel_items.items[] | select(.kind == "track" and .name == "CPU 2 load") | .y' "$S-4.json")
 cat >"$TMP/c.txt" <<END
 key c
+key u
 key r
 click $hx $hy
 click $ux $uy
@@ -105,6 +109,7 @@ if have_corpus; then
   "$TLV" stats --json -r "$TMP/fmp.res" "$TMP/fmp_short.log" >"$TMP/fstats.json" 2>/dev/null
   cat >"$TMP/g.txt" <<END
 key c
+key u
 dump-state $S-9.json
 screenshot $S-9.png
 END
