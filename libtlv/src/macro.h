@@ -2,7 +2,8 @@
  * macro.h — the conversion macros (spec §8): $EXIST{}, $COUNT{}, $ATTR{},
  * $RES_NAME{}, $RES_DISPLAYNAME{}, $RES_COLOR{}, and our $SUM{a,b,...} (the
  * exact sum of decimal numbers), $CALC{expr} (exact arithmetic, calc.h) and
- * $CLOCK{time[,unit]} (wall-clock times in the TimeScale, clock.h), expanded
+ * $CLOCK{time[,unit]} (wall-clock times in the TimeScale, clock.h) and
+ * $OUTCOME{failed; expected} (ok / expected / error), expanded
  * innermost first against the current state of a world.
  */
 #ifndef TLV_MACRO_H
