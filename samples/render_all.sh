@@ -27,6 +27,18 @@ SAMPLES=(
   "fmp/sample|-|samples/fmp/sample.res|samples/fmp/sample.log||1600x900"
   "fmp/sample-per-cpu|-|samples/fmp/sample.res|samples/fmp/sample.log|--per-cpu|1600x900"
   "linux/sample|-|samples/linux/sample.res|samples/linux/sample.log||1600x900"
+  "linux/strace/xz|-|linux_strace.res|samples/linux/strace/xz.log||1600x900"
+  "linux/strace/make|-|linux_strace.res|samples/linux/strace/make.log||1600x900"
+  "linux/strace/heap|-|linux_strace.res|samples/linux/strace/heap.log||1600x900"
+  "linux/sched/xz|-|linux_sched.res|samples/linux/sched/xz.log||1600x900"
+  "linux/sched/make|-|linux_sched.res|samples/linux/sched/make.log||1600x900"
+  "linux/sched/heap|-|linux_sched.res|samples/linux/sched/heap.log||1600x900"
+  "linux/calls/xz|-|linux_calls.res|samples/linux/calls/xz.log||1600x900"
+  "linux/calls/make|-|linux_calls.res|samples/linux/calls/make.log||1600x900"
+  "linux/calls/heap|-|linux_calls.res|samples/linux/calls/heap.log||1600x900"
+  "linux/calls/heap-zoom|-|linux_calls.res|samples/linux/calls/heap.log|--from 1778148200000 --to 1778148230000|1600x900"
+  "linux/heap/xz|-|linux_heap.res|samples/linux/heap/xz.log||1600x900"
+  "linux/heap/heap|-|linux_heap.res|samples/linux/heap/heap.log||1600x900"
   "tutorial/nrtos|samples/tutorial|samples/tutorial/nrtos.res|samples/tutorial/nrtos.log||1200x500"
 )
 
@@ -57,7 +69,11 @@ render() {
   mkdir -p "$out/$(dirname "$name")"
   # shellcheck disable=SC2086
   "$TLV" render -q "${rflag[@]}" -r "$res" -o "$out/$name.png" --size "$size" $opts "$log"
-  "$TLV" shapes "${rflag[@]}" -r "$res" $opts "$log" >"$out/$name.jsonl"
+  # The shapes do not depend on the range drawn (--from/--to are render's own).
+  local shape_opts
+  shape_opts="$(echo "$opts" | sed -E 's/--(from|to) [^ ]+//g')"
+  # shellcheck disable=SC2086
+  "$TLV" shapes "${rflag[@]}" -r "$res" $shape_opts "$log" >"$out/$name.jsonl"
 }
 
 fonts="$(font_fingerprint)"

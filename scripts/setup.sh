@@ -19,6 +19,9 @@ PACKAGES=(
   xvfb xauth jq                      # the viewer's tests: a virtual display, reading its state dumps
   clang libclang-rt-14-dev           # libFuzzer and its sanitizer runtimes (tests/fuzz/run.sh)
   strace                             # recording Linux samples (samples/linux/record.sh)
+  linux-perf trace-cmd               # recording CPU scheduling (samples/linux/record_sched.sh)
+  uftrace                            # recording function calls (samples/linux/record_calls.sh)
+  ltrace                             # recording heap use (samples/linux/record_heap.sh)
 )
 
 missing=()

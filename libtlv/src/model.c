@@ -573,7 +573,30 @@ static int dyn_template(tmpl *t, const tj_node *v, const dyn_decl *y, const char
     return tmpl_compile(t, txt, strlen(txt), y->code);
 }
 
-/* The object form: "Match", "DisplayName", "Attributes". */
+/* "LabelAttribute" or "GroupAttribute": the name of an attribute of the
+ * type, as its index; -1 when absent or wrong (reported). */
+static long dyn_attr_member(const res_type *t, const tj_node *def, const char *member,
+                            const char *file, tlv_diags *d)
+{
+    const tj_node *v = tj_get(def, member);
+    if (!v)
+        return -1;
+    if (v->type != TJ_STRING) {
+        diags_add(d, TLV_SEV_ERROR, file, v->line, v->col,
+                  "DynamicResources '%s': %s must be an attribute name, found %s", def->key,
+                  member, tj_type_name(v->type));
+        return -1;
+    }
+    long i = model_attr_index(t, v->str, strlen(v->str));
+    if (i < 0)
+        diags_add(d, TLV_SEV_ERROR, file, v->line, v->col,
+                  "DynamicResources '%s': %s: type '%s' has no attribute '%s'", def->key, member,
+                  t->name, v->str);
+    return i;
+}
+
+/* The object form: "Match", "DisplayName", "Attributes", "LabelAttribute",
+ * "GroupAttribute". */
 static void read_dyn_object(model *m, dyn_decl *y, const tj_node *def, const char *file,
                             tlv_diags *d)
 {
@@ -581,6 +604,8 @@ static void read_dyn_object(model *m, dyn_decl *y, const tj_node *def, const cha
     const tj_node *disp = tj_get(def, "DisplayName");
     if (disp)
         dyn_template(&y->display, disp, y, def->key, "DisplayName", file, d);
+    y->label_attr = dyn_attr_member(t, def, "LabelAttribute", file, d);
+    y->group_attr = dyn_attr_member(t, def, "GroupAttribute", file, d);
     const tj_node *attrs = tj_get(def, "Attributes");
     if (!attrs)
         return;
@@ -633,6 +658,7 @@ static void read_dyn(model *m, const tj_node *def, const char *file, tlv_diags *
     y->line = def->key_line;
     y->col = def->key_col;
     y->init = calloc(m->types[ti].nattrs + 1, sizeof *y->init);
+    y->label_attr = y->group_attr = -1;
     if (!y->pattern || !y->init || compile_dyn_pattern(y, def->key, pat, file, d) < 0) {
         free(y->pattern);
         free(y->init);

@@ -67,6 +67,10 @@ typedef struct dyn_decl {
     uint32_t ngroups;
     tmpl display;        /* display.text NULL when none */
     tmpl *init;          /* per attribute of the type; .text NULL when none */
+    long label_attr;     /* "LabelAttribute": its last non-empty value labels
+                            the row instead of the display name; -1 none */
+    long group_attr;     /* "GroupAttribute": rows with equal last values sit
+                            together, in order of the group's first row; -1 none */
     const char *file;
     long line, col;
 } dyn_decl;

@@ -322,11 +322,38 @@ static void refuse_scripts(struct tlv_rules *r)
     }
 }
 
-static void load_resource_file(struct tlv_rules *r, const char *res_path)
+/* A bare file name that is not in the current directory ("linux_sched.res")
+ * is looked for in the rule search path, where the generic resource files of
+ * the shipped rule sets live. Reads it into text; returns 0 or -1 (errno of
+ * the first try). Sets r->res_path to the path read. */
+static int read_resource_file(struct tlv_rules *r, const char *res_path, buf *text)
 {
     r->res_path = xstrdup(res_path);
+    if (read_file(res_path, text) == 0)
+        return 0;
+    int first = errno;
+    if (first != ENOENT || strchr(res_path, '/'))
+        return -1;
+    for (size_t i = 0; i < r->ndirs; i++) {
+        buf path = BUF_INIT;
+        buf_printf(&path, "%s/%s", r->dirs[i], res_path);
+        buf_clear(text);
+        if (read_file(buf_str(&path), text) == 0) {
+            free(r->res_path);
+            r->res_path = xstrdup(buf_str(&path));
+            buf_free(&path);
+            return 0;
+        }
+        buf_free(&path);
+    }
+    errno = first;
+    return -1;
+}
+
+static void load_resource_file(struct tlv_rules *r, const char *res_path)
+{
     buf text = BUF_INIT;
-    if (read_file(res_path, &text) < 0) {
+    if (read_resource_file(r, res_path, &text) < 0) {
         diags_add(&r->diags, TLV_SEV_ERROR, res_path, 0, 0, "cannot read the resource file: %s",
                   strerror(errno));
         buf_free(&text);
@@ -335,6 +362,7 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
     tj_error err;
     r->res_root = tj_parse(buf_str(&text), text.len, &err);
     buf_free(&text);
+    res_path = r->res_path;
     if (!r->res_root) {
         diags_add(&r->diags, TLV_SEV_ERROR, res_path, err.line, err.col, "%s", err.message);
         return;

@@ -102,8 +102,10 @@ long world_create(world *w, const char *name, size_t n)
         uint32_t color = model_next_palette_color(m, &k);
         w->palette_next = k - m->palette_used;
         ri = add_resource(w, name, n, y->type, display, color, init);
-        if (ri >= 0)
+        if (ri >= 0) {
             w->res[ri].dynamic = 1;
+            w->res[ri].decl = (size_t)di + 1;
+        }
         else
             ri = -2;
     }

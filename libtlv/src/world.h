@@ -24,6 +24,8 @@ typedef struct rt_resource {
     uint32_t color;
     history *attrs;        /* one per attribute of the type */
     int dynamic;           /* created on first use ("DynamicResources") */
+    size_t decl;           /* 1 + index of the DynamicResources declaration
+                              that created it; 0 for a declared resource */
 } rt_resource;
 
 /* The result of resolving a resource reference. */

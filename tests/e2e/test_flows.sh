@@ -17,8 +17,8 @@ sort -c -t: -k9 -n <(sed 's/.*"time":\([0-9]*\).*/x:x:x:x:x:x:x:x:\1/' "$TMP/out
 
 run "$TLV" shapes --flows -r "$SRC/samples/linux/sample.res" "$SRC/samples/linux/sample.log"
 expect_status 0 "strace sample flows"
-expect_line "$TMP/out" '{"rule":"forks","flow":"clone3","name":"created by","from":"T25933","to":"T25934","from_processor":null,"to_processor":null,"time":1795282150728512,"line":42,"from_row":0,"to_row":1}' "clone3 points to the child"
-expect_contains "$TMP/out" '"flow":"clone","name":"created by","from":"T25933","to":"T25937"' "clone (resumed) points to the child"
+expect_line "$TMP/out" '{"rule":"spawns","flow":"spawn","name":"created by","from":"T25933","to":"T25934","from_processor":null,"to_processor":null,"time":1795282150728512,"line":42,"from_row":0,"to_row":1}' "clone3 points to the child (at its return)"
+expect_contains "$TMP/out" '"rule":"spawns","flow":"spawn","name":"created by","from":"T25933","to":"T25937"' "clone (resumed) points to the child"
 
 # a flow naming no resource is an error with the rule, flow and line
 mkdir -p "$TMP/r"

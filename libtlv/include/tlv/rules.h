@@ -53,7 +53,10 @@ typedef struct tlv_rules_options {
  * TLV_RULES_PATH, installed rules on, scripts refused). */
 TLV_API void tlv_rules_options_init(tlv_rules_options *opts);
 
-/* Loads the resource file at `res_path` and the targets it requests.
+/* Loads the resource file at `res_path` and the targets it requests. A bare
+ * file name (no '/') that does not exist in the current directory is looked
+ * for in the rule search path too ("linux_sched.res": the generic resource
+ * files of the shipped rule sets live next to their rules).
  * *out is set to a handle even on failure (NULL only when memory ran out),
  * so the diagnostics can be read with tlv_rules_diags(); free it with
  * tlv_rules_free(). Returns TLV_OK, TLV_ERR_IO (the resource file cannot be
