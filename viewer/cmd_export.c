@@ -469,8 +469,8 @@ static cJSON *trace_event(const interval *iv, const chrome_layout *c, double us,
     return o;
 }
 
-static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_shapes *shapes,
-                        interval_list *l, double us, const char *input)
+static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_trace *trace,
+                        const tlv_shapes *shapes, interval_list *l, double us, const char *input)
 {
     chrome_layout c = {0};
     if (lay_out_rows(&c, shapes, l) < 0) {
@@ -483,6 +483,8 @@ static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_shapes *sha
     int rc = write_metadata(out, shapes, &c, &first);
     for (size_t i = 0; i < l->n && rc == 0; i++)
         rc = emit(out, trace_event(&l->v[i], &c, us, radix), &first);
+    if (rc == 0) /* counter attributes: a process of their own after the rows' */
+        rc = export_chrome_counters(out, trace, c.ngroups + 1, us, radix, &first);
     cJSON *other = cJSON_CreateObject();
     cJSON_AddStringToObject(other, "source", input);
     cJSON_AddStringToObject(other, "timeScale", tlv_rules_time_scale(rules));
@@ -515,7 +517,8 @@ static double time_factor(const export_args *a, const tlv_rules *rules)
     return 1;
 }
 
-static int write_export(const export_args *a, const tlv_rules *rules, const tlv_shapes *shapes)
+static int write_export(const export_args *a, const tlv_rules *rules, const tlv_trace *trace,
+                        const tlv_shapes *shapes)
 {
     interval_list l = {0};
     FILE *out = NULL;
@@ -529,7 +532,7 @@ static int write_export(const export_args *a, const tlv_rules *rules, const tlv_
     if (rc == 0 && strcmp(a->format, "csv") == 0)
         write_csv(out, &l, tlv_rules_time_radix(rules));
     else if (rc == 0)
-        rc = write_chrome(out, rules, shapes, &l, time_factor(a, rules), a->c.input);
+        rc = write_chrome(out, rules, trace, shapes, &l, time_factor(a, rules), a->c.input);
     if (out && close_output(out, a->c.output, tmp_path, rc == 0) < 0)
         rc = -1;
     free(l.v);
@@ -545,7 +548,7 @@ int cmd_export(int argc, char **argv)
     tlv_trace *trace;
     tlv_shapes *shapes;
     int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, &rules, &trace, &shapes);
-    if (rc != EXIT_USAGE && write_export(&a, rules, shapes) < 0) {
+    if (rc != EXIT_USAGE && write_export(&a, rules, trace, shapes) < 0) {
         fprintf(stderr, "%s export: writing '%s' failed\n", prog, a.c.output ? a.c.output : "-");
         rc = EXIT_USAGE;
     }

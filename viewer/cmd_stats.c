@@ -25,6 +25,8 @@ static const char stats_help[] =
     "   (state=RUNNING), over the trace span, and per window with --window. The\n"
     "   processor of a resource is its prcId attribute when some resource has one\n"
     "   (TOPPERS/FMP); otherwise the whole trace is one processor, \"CPU\".\n"
+    " - per counter attribute (\"Counter\": true in the resource header) of each\n"
+    "   resource: its samples, min, max, mean and time-weighted mean.\n"
     "Times are in the resource file's TimeScale. No visualization rules needed.\n"
     "\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
@@ -317,7 +319,62 @@ static void text_windows(FILE *out, const stats_args *a, const tlv_rules *rules,
     print_table(out, &t);
 }
 
+/* Counter attributes (tlv/counters.h): only when the rule set declares some. */
+static void text_counters(FILE *out, const tlv_rules *rules, const tlv_counters *cs)
+{
+    static const char *const head[] = {"resource", "counter", "samples", "min", "max", "mean",
+                                       "time-weighted mean"};
+    if (!tlv_counters_count(cs))
+        return;
+    fprintf(out, "\nCounters (time-weighted over the trace, in %s):\n",
+            tlv_rules_time_scale(rules));
+    table t = {NULL, 7, 0, 0, 2};
+    int r = add_row(&t);
+    for (size_t c = 0; r >= 0 && c < 7; c++)
+        set(&t, r, c, head[c]);
+    for (size_t i = 0; i < tlv_counters_count(cs) && r >= 0; i++) {
+        tlv_counter_info in;
+        tlv_counters_get(cs, i, &in);
+        if ((r = add_row(&t)) < 0)
+            break;
+        set(&t, r, 0, in.resource);
+        set(&t, r, 1, in.attribute);
+        set_num(&t, r, 2, (double)in.nsamples);
+        for (size_t c = 3; c < 7 && !in.nsamples; c++)
+            set(&t, r, c, "-");
+        if (!in.nsamples)
+            continue;
+        set_num(&t, r, 3, in.min);
+        set_num(&t, r, 4, in.max);
+        set_num(&t, r, 5, in.mean);
+        set_num(&t, r, 6, in.time_mean);
+    }
+    print_table(out, &t);
+}
+
 /* ---- JSON ------------------------------------------------------------------------- */
+
+static cJSON *json_counters(const tlv_counters *cs)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; i < tlv_counters_count(cs); i++) {
+        tlv_counter_info in;
+        tlv_counters_get(cs, i, &in);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "resource", in.resource);
+        cJSON_AddStringToObject(o, "counter", in.attribute);
+        cJSON_AddNumberToObject(o, "samples", (double)in.nsamples);
+        cJSON_AddNumberToObject(o, "skipped", (double)in.skipped);
+        if (in.nsamples) {
+            cJSON_AddNumberToObject(o, "min", in.min);
+            cJSON_AddNumberToObject(o, "max", in.max);
+            cJSON_AddNumberToObject(o, "mean", in.mean);
+            cJSON_AddNumberToObject(o, "timeWeightedMean", in.time_mean);
+        }
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
 
 static cJSON *json_states(const tlv_stats *s)
 {
@@ -385,7 +442,7 @@ static cJSON *json_cpus(const stats_args *a, const tlv_stats *s, size_t nwin)
 }
 
 static int write_json(FILE *out, const stats_args *a, const tlv_rules *rules,
-                      const tlv_stats *s, size_t nwin)
+                      const tlv_stats *s, const tlv_counters *cs, size_t nwin)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "timeScale", tlv_rules_time_scale(rules));
@@ -394,6 +451,8 @@ static int write_json(FILE *out, const stats_args *a, const tlv_rules *rules,
     cJSON_AddStringToObject(o, "attribute", a->o.attribute);
     cJSON_AddItemToObject(o, "states", json_states(s));
     cJSON_AddItemToObject(o, "cpu", json_cpus(a, s, nwin));
+    if (tlv_counters_count(cs))
+        cJSON_AddItemToObject(o, "counters", json_counters(cs));
     char *text = cJSON_Print(o);
     cJSON_Delete(o);
     if (!text)
@@ -405,7 +464,8 @@ static int write_json(FILE *out, const stats_args *a, const tlv_rules *rules,
 
 /* ---- the command ------------------------------------------------------------------ */
 
-static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_stats *s)
+static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_stats *s,
+                       const tlv_counters *cs)
 {
     size_t nwin = window_count(s, a->window);
     if (nwin > MAX_WINDOWS) {
@@ -419,12 +479,13 @@ static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_st
         return -1;
     int rc = 0;
     if (a->json) {
-        rc = write_json(out, a, rules, s, nwin);
+        rc = write_json(out, a, rules, s, cs, nwin);
     } else {
         text_states(out, a, rules, s);
         text_cpus(out, a, rules, s);
         if (nwin)
             text_windows(out, a, rules, s, nwin);
+        text_counters(out, rules, cs);
     }
     if (close_output(out, a->c.output, tmp_path, rc == 0) < 0)
         rc = -1;
@@ -441,13 +502,17 @@ int cmd_stats(int argc, char **argv)
     int rc = load_trace(&a.c.rules, a.c.input, &rules, &trace);
     if (rc != EXIT_USAGE) {
         tlv_stats *s;
+        tlv_counters *cs = NULL;
         tlv_status st = tlv_stats_compute(trace, &a.o, &s);
+        if (st == TLV_OK)
+            st = tlv_counters_compute(trace, &cs);
         if (st != TLV_OK) {
             fprintf(stderr, "%s stats: %s\n", prog, tlv_status_string(st));
             rc = EXIT_USAGE;
-        } else if (write_stats(&a, rules, s) < 0) {
+        } else if (write_stats(&a, rules, s, cs) < 0) {
             rc = EXIT_USAGE;
         }
+        tlv_counters_free(cs);
         tlv_stats_free(s);
     }
     tlv_trace_free(trace);

@@ -161,4 +161,21 @@ checks=$((checks + 1)); diff want "$TMP/out" >/dev/null || fail "outcome classes
 expect_line "$TMP/err" "o.log:6: error: rule \"^(?<t>\\d+) bad (?<c>.*)\$\": \$OUTCOME{1==1}: expected two conditions separated by ';' (failed; expected)" "one condition"
 expect_line "$TMP/err" "o.log:7: error: rule \"^(?<t>\\d+) bad (?<c>.*)\$\": \$OUTCOME{1==; (x}: the expected condition ' (x': expected an operator such as '==' after 'x'" "a malformed condition"
 
+# Counters: tlv stats reports them, tlv export --format chrome writes "ph":"C".
+T="$SRC/samples/tutorial"
+run "$TLV" stats -R "$T" -r "$T/nrtos_bytes.res" "$T/nrtos.log"
+expect_status 0 "stats with a counter"
+expect_line "$TMP/out" 'Counters (time-weighted over the trace, in us):' "counter table"
+expect_line "$TMP/out" 'logger    sent           2    0   12     6               9.046' "logger's bytes"
+run "$TLV" stats --json -R "$T" -r "$T/nrtos_bytes.res" "$T/nrtos.log"
+expect_contains "$TMP/out" '"timeWeightedMean":	9.046153846153846' "JSON counters"
+run "$TLV" stats -R "$T" -r "$T/nrtos.res" "$T/nrtos.log"
+checks=$((checks + 1)); grep -q Counters "$TMP/out" && fail "a rule set without counters printed a counter table"
+run "$TLV" export --format chrome -R "$T" -r "$T/nrtos_bytes.res" "$T/nrtos.log"
+expect_status 0 "chrome export with a counter"
+expect_contains "$TMP/out" '{"name":"process_name","ph":"M","pid":4,"tid":0,"args":{"name":"Counters"}}' "a Counters process"
+expect_contains "$TMP/out" '{"name":"Bytes sent (logger)","ph":"C","ts":1900,"pid":4,"tid":0,"args":{"sent":12}}' "counter event"
+expect_contains "$TMP/out" '{"name":"Bytes sent (blink)","ph":"C","ts":1100,"pid":4,"tid":0,"args":{"sent":0}}' "initial value"
+checks=$((checks + 1)); python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" || fail "chrome export is not JSON"
+
 finish
