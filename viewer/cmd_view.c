@@ -47,6 +47,15 @@ static const char view_help[] =
     "pixel) moves it; the time from it to the cursor shows next to the cursor.\n"
     "Names, colours and times are kept in the session.\n"
     "\n"
+    "Ranges and measuring: Ctrl+drag selects a range without zooming (z zooms to\n"
+    "it); its length shows in the ruler, and the range panel below (b shows or\n"
+    "hides it) lists for every shown row the time spent in each value or state\n"
+    "inside the range (absolute and percent), the number of intervals and their\n"
+    "min/mean/max duration; a click on a column's header sorts by it, Ctrl+C\n"
+    "copies the table as CSV and e saves it as LOG-range-N.csv.\n"
+    "Ctrl+click twice measures the time between two points (shown below the\n"
+    "ruler). Esc clears both.\n"
+    "\n"
     "Live logs and reloading: a log still being written (a capture, `strace -o`\n"
     "of a running program, a FIFO, or - for standard input) is read on while the\n"
     "window is open: the trace grows, and a view of the whole trace grows with\n"
@@ -318,6 +327,7 @@ static void add_panels(view_app *a)
     view_add_panel(a, rows_panel_new());
     view_add_panel(a, log_panel_new());
     view_add_panel(a, tooltip_panel_new());
+    view_add_panel(a, breakdown_panel_new());
 }
 
 int cmd_view(int argc, char **argv)
@@ -329,6 +339,7 @@ int cmd_view(int argc, char **argv)
     if (parse_view_args(&a->opts, argc, argv) == 0) {
         a->markers.selected = -1;
         a->live.in.fd = -1;
+        a->breakdown = breakdown_new();
         a->mx = a->my = -1;
         add_panels(a);
         char *path = default_session_path(&a->opts);
@@ -341,6 +352,7 @@ int cmd_view(int argc, char **argv)
     }
     script_free(a->script);
     view_close_input(&a->live.in);
+    breakdown_free(a->breakdown);
     free(a->opened_input);
     free(a->shot_path);
     markers_clear(&a->markers);

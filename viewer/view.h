@@ -148,7 +148,7 @@ int view_text_height(const view_text *t);
 
 /* What a press of a mouse button started. */
 typedef enum drag_mode {
-    DRAG_NONE, DRAG_PAN, DRAG_SELECT, DRAG_MARKER, DRAG_MACRO_MOVE, DRAG_MACRO_LEFT, DRAG_MACRO_RIGHT
+    DRAG_NONE, DRAG_PAN, DRAG_SELECT, DRAG_RANGE, DRAG_MARKER, DRAG_MACRO_MOVE, DRAG_MACRO_LEFT, DRAG_MACRO_RIGHT
 } drag_mode;
 
 /* The shape under the cursor, as the tooltip shows it. */
@@ -204,6 +204,7 @@ typedef struct view_live {
     view_input in;
     int pending;                /* bytes pushed that the shapes do not show yet */
     int had_events;             /* the trace shown had events */
+    int grew;                   /* bytes came after the first load */
     double last_data;           /* when bytes last came */
     double next_build;          /* the earliest time of the next rebuild */
     double build_cost;          /* seconds the last rebuild took */
@@ -286,6 +287,12 @@ struct view_app {
     view_rows rows;
     int has_sel;
     double sel0, sel1;
+    int has_range;              /* the range selected with Ctrl+drag (view_range.c) */
+    double range0, range1;      /* range0 < range1 */
+    unsigned range_gen;         /* counts changes, so its breakdown knows when it is stale */
+    int measure_n;              /* points of the two-point measurement (0..2) */
+    double measure[2];
+    struct view_breakdown *breakdown; /* of the range (view_breakdown.c) */
     /* pointer */
     double mx, my;              /* pixels */
     int mouse_in;
@@ -472,6 +479,45 @@ void session_apply(view_app *a, view_session *s);
 void session_apply_panels(view_app *a, const view_session *s);
 void session_free(view_session *s);
 int session_write(const view_app *a, const char *path);
+
+/* ---- range and measurement (view_range.c) ---------------------------------------------- */
+
+/* The exact trace time nearest below t (for the library's queries). */
+tlv_time view_exact_time(const view_app *a, double t);
+/* Selects [t0, t1] (in either order; an empty one clears it). */
+void range_set(view_app *a, double t0, double t1);
+/* z: shows the selected range (or says how to select one). */
+void range_zoom(view_app *a);
+/* Ctrl+click: the first, then the second point; a third starts again. */
+void measure_click(view_app *a, double t);
+/* Esc: no range, no measurement. */
+void range_clear(view_app *a);
+/* Both over the timeline, their lengths in the ruler. */
+void range_draw(view_app *a, const tlv_view *v, const view_areas *ar);
+
+/* ---- the range's breakdown (view_breakdown.c) ------------------------------------------- */
+
+/* One value of one shown row inside the selected range. */
+typedef struct breakdown_line {
+    size_t row;                 /* index in the shapes */
+    const char *name;           /* the row's key: its resource, else its label */
+    const char *label;
+    tlv_breakdown_entry e;      /* strings live as long as the shapes */
+} breakdown_line;
+
+typedef struct view_breakdown view_breakdown;
+view_breakdown *breakdown_new(void);
+void breakdown_free(view_breakdown *b);
+/* The lines, rows top to bottom and each row's largest total first;
+ * computed again when the range, the shapes or the rows shown changed.
+ * NULL (count 0) without a range. */
+const breakdown_line *breakdown_lines(const view_app *a, size_t *count);
+/* dump-state's "range": null, or {t0, t1, length, rows: {ROW: [{value, total,
+ * count, min, mean, max, rule, share}]}}. */
+void breakdown_dump_json(const view_app *a, struct cJSON *o);
+/* The lines as CSV (a header line, then the lines in `order`, indexes into
+ * breakdown_lines, or as they are when NULL); NULL when memory ran out. */
+char *breakdown_csv(const view_app *a, const size_t *order, size_t n);
 
 /* ---- bench (view_bench.c) ------------------------------------------------------------- */
 

@@ -371,6 +371,8 @@ static const char *const help_lines[] = {
     "F2 or Enter: rename the selected marker    k: recolour it    drag it in the ruler or Shift+[ ]: move it",
     "g: go to a range (START END)    /: search events (text, or /regex/)    n/N: next/previous match",
     "Esc: clear the selection and the search highlight    F12: screenshot    F1 or ?: this help    Ctrl+Q: quit",
+    "Ctrl+drag: select a range: its breakdown per row below (b shows/hides it; click a header to sort; Ctrl+C copies CSV, e saves it)",
+    "z: zoom to the range    Ctrl+click twice: measure the time between two points    Esc: clear range and measurement",
     "live logs: Shift+F follow the newest time (LIVE/FOLLOW in the status line)    F5 or Ctrl+R: reload log and rules",
 };
 
@@ -499,6 +501,7 @@ int view_draw_frame(view_app *a)
     }
     view_panels_draw(a, VIEW_LAYER_BANDS, &v, &ar);
     draw_selection(a, &v, &ar);
+    range_draw(a, &v, &ar);
     view_panels_draw(a, VIEW_LAYER_TIMELINE, &v, &ar);
     draw_markers(a, &v, &ar);
     view_panels_draw(a, VIEW_LAYER_RULER, &v, &ar);

@@ -227,7 +227,11 @@ void input_key(view_app *a, SDL_Keycode key, int mods)
         if (a->markers.selected >= 0)
             markers_remove(&a->markers, (size_t)a->markers.selected);
         break;
+    case SDLK_z:
+        range_zoom(a);
+        break;
     case SDLK_ESCAPE:
+        range_clear(a);
         a->has_sel = 0;
         a->show_banner = 0;
         a->markers.selected = -1;
@@ -376,7 +380,9 @@ static void press(view_app *a, double x, double y, int button, int mods, int cli
     a->drag_x = x;
     a->drag_t0 = a->nav.t0;
     a->drag_t1 = a->nav.t1;
-    if (button == SDL_BUTTON_RIGHT || (button == SDL_BUTTON_LEFT && (mods & VIEW_MOD_SHIFT)))
+    if (button == SDL_BUTTON_LEFT && (mods & VIEW_MOD_CTRL) && !(mods & VIEW_MOD_SHIFT))
+        a->drag = DRAG_RANGE; /* a range (drag) or a measurement point (click) */
+    else if (button == SDL_BUTTON_RIGHT || (button == SDL_BUTTON_LEFT && (mods & VIEW_MOD_SHIFT)))
         a->drag = DRAG_SELECT;
     else if (button == SDL_BUTTON_LEFT)
         a->drag = DRAG_PAN;
@@ -391,6 +397,15 @@ static void release(view_app *a, double x)
         nav_set(&a->nav, fmin(a->sel0, a->sel1), fmax(a->sel0, a->sel1));
     } else if (d == DRAG_SELECT && !a->drag_moved && a->drag_button == SDL_BUTTON_RIGHT) {
         a->has_sel = 0; /* a right click clears the selection */
+    } else if (d == DRAG_RANGE && a->drag_moved) {
+        range_set(a, a->range0, a->range1);
+        if (a->has_range) {
+            char t[64];
+            view_message(a, "range %s: z zooms to it",
+                         view_time_text(a, a->range1 - a->range0, 0, t, sizeof t));
+        }
+    } else if (d == DRAG_RANGE) {
+        measure_click(a, input_time_at(a, x));
     } else if (d == DRAG_PAN && !a->drag_moved) {
         timeline_click(a, x);
     } else if (d == DRAG_MARKER && a->drag_moved) {
@@ -432,6 +447,14 @@ static void drag_to(view_app *a, double x)
         a->sel1 = tlv_view_time(&v, x);
         break;
     }
+    case DRAG_RANGE: {
+        tlv_view v;
+        view_main_view(a, &v);
+        double t0 = tlv_view_time(&v, a->drag_x), t1 = tlv_view_time(&v, x);
+        a->range0 = fmin(t0, t1);
+        a->range1 = fmax(t0, t1);
+        break;
+    }
     case DRAG_MARKER:
         marker_drag_to(a, x);
         break;
@@ -464,7 +487,8 @@ void input_motion(view_app *a, double x, double y)
         if (fabs(x - from) >= DRAG_SLOP * a->scale || fabs(y - a->drag_y) >= DRAG_SLOP * a->scale ||
             a->drag >= DRAG_MACRO_MOVE) {
             a->drag_moved = 1;
-            if (a->drag != DRAG_SELECT && a->drag != DRAG_MARKER && !a->drag_recorded)
+            if (a->drag != DRAG_SELECT && a->drag != DRAG_RANGE && a->drag != DRAG_MARKER &&
+                !a->drag_recorded)
                 nav_begin(&a->nav, NAV_JUMP); /* one history step per drag */
         }
     }

@@ -91,6 +91,7 @@ int live_poll(view_app *a)
     }
     if (got > 0) {
         l->pending = 1;
+        l->grew = 1;
         l->last_data = t;
     } else if (l->in.line_open && t - l->last_data >= LINE_END_WAIT) {
         /* The writer stopped in the middle of a line, or the log simply has
@@ -152,6 +153,7 @@ static void swap_in(view_app *a, tlv_rules *rules, tlv_trace *trace, view_input 
     }
     a->live.in = *in;
     a->live.pending = 0;
+    a->live.grew = 0;
     a->live.diags_seen = tlv_diags_count(tlv_converter_diags(tlv_trace_converter(trace)));
     double t0 = a->nav.t0, t1 = a->nav.t1;
     nav_set_trace(&a->nav, tlv_time_to_double(tlv_trace_start(trace), a->radix),
@@ -232,7 +234,8 @@ int view_open_log(view_app *a, const char *path)
 
 int live_badge_draw(view_app *a, int right, int y)
 {
-    if (!live_active(a) && !a->follow)
+    /* A file is watched from the start, but is only called live once it grew. */
+    if (!a->follow && !(live_active(a) && (a->live.grew || !a->live.in.is_file)))
         return right;
     const char *text = a->follow ? "FOLLOW" : "LIVE";
     int w = view_text_width(a->text, text) + (int)(8 * a->scale);

@@ -159,6 +159,15 @@ int state_dump(const view_app *a, const char *path)
     cJSON_AddNumberToObject(o, "history", (double)a->nav.nhistory);
     cJSON_AddNumberToObject(o, "load_errors", (double)a->load_errors);
     cJSON_AddStringToObject(o, "message", a->message);
+    breakdown_dump_json(a, o);                               /* view_breakdown.c */
+    if (a->measure_n == 2) {                                 /* view_range.c */
+        cJSON *m = cJSON_AddObjectToObject(o, "measure");
+        cJSON_AddNumberToObject(m, "t0", a->measure[0]);
+        cJSON_AddNumberToObject(m, "t1", a->measure[1]);
+        cJSON_AddNumberToObject(m, "dt", a->measure[1] - a->measure[0]);
+    } else {
+        cJSON_AddNullToObject(o, "measure");
+    }
     cJSON_AddBoolToObject(o, "follow", a->follow);          /* view_live.c */
     cJSON_AddBoolToObject(o, "live", live_active(a));
     cJSON_AddNumberToObject(o, "events", (double)tlv_trace_event_count(a->trace));

@@ -1,0 +1,105 @@
+# The recorders of samples/linux/ on this machine: each records its bundled
+# demo program (threads.c or heap.c) and the log converts with its rule set
+# with 0 errors and no line left unread; each writes the log and resource file
+# even when the command fails, and exits with the command's status. A
+# recorder whose tool is missing or refused by the kernel (perf in a
+# container, ptrace forbidden) is skipped with the reason; with none usable
+# the test is skipped (77).
+. "$(dirname "$0")/lib.sh"
+R="$SRC/samples/linux"
+cd "$TMP"
+used=0
+skipped=""
+
+skip() { echo "skip: $*"; skipped="$skipped; $*"; }
+
+# check_log NAME RES: NAME.log converts cleanly, NAME.res was written.
+check_log() {
+  checks=$((checks + 1))
+  [ -s "$1.log" ] || fail "$1: no log written"
+  checks=$((checks + 1))
+  [ -s "$1.res" ] || fail "$1: no resource file written"
+  run "$TLV" convert -r "$1.res" --unmatched "$1.unmatched" "$1.log" -o "$1.std"
+  expect_status 0 "$1: convert the recording"
+  expect_contains "$TMP/err" " 0 errors," "$1: no conversion error"
+  checks=$((checks + 1))
+  [ ! -s "$1.unmatched" ] || fail "$1: lines not read: $(head -c 300 "$1.unmatched")"
+}
+
+# A command that fails: log and resource file all the same, its status passed on.
+# failing RECORDER NAME
+failing() {
+  rm -f "$2".*
+  "$R/$1" "$2.log" sh -c 'exit 3' >/dev/null 2>"$2.err"
+  status=$?
+  expect_status 3 "$1 passes the command's exit status on"
+  checks=$((checks + 1))
+  [ -e "$2.log" ] && [ -s "$2.res" ] || fail "$1: no log or resource file for a failing command"
+}
+
+# ---- strace -----------------------------------------------------------------------------
+if ! command -v strace >/dev/null; then
+  skip "strace is not installed"
+elif ! strace -o /dev/null true 2>/dev/null; then
+  skip "strace cannot trace here (ptrace refused)"
+else
+  used=$((used + 1))
+  "$R/record.sh" strace.log >/dev/null 2>strace.err || fail "record.sh: $(cat strace.err)"
+  check_log strace
+  expect_contains strace.std ".label=threads[" "strace: the demo's process is named"
+  failing record.sh strace_fail
+  "$R/record.sh" false.log false >/dev/null 2>&1
+  status=$?
+  expect_status 1 "record.sh false"
+  checks=$((checks + 1))
+  [ -s false.res ] || fail "record.sh false wrote no resource file"
+fi
+
+# ---- perf sched ---------------------------------------------------------------------------
+if ! command -v perf >/dev/null; then
+  skip "perf is not installed"
+elif ! perf sched record -q -o probe.data -- true >/dev/null 2>probe.err; then
+  skip "perf may not record scheduler events here: $(head -n 1 probe.err) (perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null))"
+else
+  used=$((used + 1))
+  "$R/record_sched.sh" sched.log >/dev/null 2>sched.err || fail "record_sched.sh: $(cat sched.err)"
+  check_log sched
+  expect_contains sched.std ".label=threads[" "perf sched: the demo's tasks have rows"
+  expect_contains sched.std "CPU0.task=" "perf sched: CPU 0 row"
+  failing record_sched.sh sched_fail
+fi
+
+# ---- uftrace ------------------------------------------------------------------------------
+if ! command -v uftrace >/dev/null; then
+  skip "uftrace is not installed"
+elif ! uftrace record -d probe.uftrace true >/dev/null 2>probe.err; then
+  skip "uftrace cannot record here: $(head -n 1 probe.err)"
+else
+  used=$((used + 1))
+  "$R/record_calls.sh" calls.log >/dev/null 2>calls.err || fail "record_calls.sh: $(cat calls.err)"
+  check_log calls
+  expect_contains calls.std ".enter(insert,5)" "uftrace: heap.c's recursive insert"
+  expect_contains calls.std ": worker" "uftrace: worker threads named"
+  failing record_calls.sh calls_fail
+fi
+
+# ---- ltrace -------------------------------------------------------------------------------
+if ! command -v ltrace >/dev/null; then
+  skip "ltrace is not installed"
+elif ! ltrace -o /dev/null true 2>/dev/null; then
+  skip "ltrace cannot trace here (ptrace refused)"
+else
+  used=$((used + 1))
+  "$R/record_heap.sh" heap.log >/dev/null 2>heap.err || fail "record_heap.sh: $(cat heap.err)"
+  check_log heap
+  expect_contains heap.std ".alloc(calloc,24," "ltrace: heap.c's calloc(1, 24) nodes"
+  run "$TLV" shapes -r heap.res heap.log
+  expect_contains "$TMP/out" '"text":"leak: 100 B by heap[' "ltrace: the forgotten malloc(100)"
+  failing record_heap.sh heap_fail
+fi
+
+if [ "$used" -eq 0 ]; then
+  echo "no recorder usable on this machine${skipped}"
+  exit 77
+fi
+finish

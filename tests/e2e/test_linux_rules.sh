@@ -1,0 +1,165 @@
+# The Linux rule sets (linux_strace, linux_sched, linux_calls, linux_heap) on
+# hand-written logs in the recorders' exact formats (tests/e2e/linux/) and on
+# the committed recordings of xz -T2, make -j2 and heap.c (samples/linux/):
+# every line is read (0 errors, nothing unmatched), rows are labelled with the
+# program and tid, and the events a user looks for are there. The generic
+# resource files are found by their bare names (rules/linux_*.res).
+. "$(dirname "$0")/lib.sh"
+F="$SRC/tests/e2e/linux"
+S="$SRC/samples/linux"
+
+# convert_clean RES LOG: converts with 0 errors and no unmatched line.
+convert_clean() {
+  run "$TLV" convert -r "$1" --unmatched "$TMP/unmatched" "$2" -o "$TMP/std"
+  expect_status 0 "convert $(basename "$2") with $1"
+  checks=$((checks + 1))
+  [ ! -s "$TMP/unmatched" ] || fail "$2: lines not read: $(head -c 300 "$TMP/unmatched")"
+  expect_contains "$TMP/err" " 0 errors," "$(basename "$2"): no conversion error"
+}
+
+# labels RES LOG: the row labels, one per line, in row order (from the chrome export).
+labels() {
+  "$TLV" export --format chrome -r "$1" "$2" -o - 2>/dev/null |
+    jq -r '.traceEvents[] | select(.name == "thread_name") | .args.name'
+}
+
+# ---- strace -------------------------------------------------------------------------------
+convert_clean linux_strace.res "$F/strace_cases.log"
+# an unfinished call whose string argument holds "<" still opens its interval
+expect_line "$TMP/std" '[1700000000000400]T101.enter(sendto,4,\, …)' "sendto with '<' in its string is entered"
+expect_line "$TMP/std" '[1700000000000600]T101.leave(sendto,512,,ok)' "and left when resumed"
+# expected errors are not failures; ENOENT is
+expect_line "$TMP/std" '[1700000000000460]T100.leave(read,-1 EAGAIN \(Resource temporarily unavailable\),EAGAIN,expected)' "EAGAIN is expected"
+expect_line "$TMP/std" '[1700000000000800]T101.leave(futex,-1 ETIMEDOUT \(Connection timed out\),ETIMEDOUT,expected)' "ETIMEDOUT is expected"
+expect_line "$TMP/std" '[1700000000000850]T100.leave(nanosleep,-1 EINTR \(Interrupted system call\),EINTR,expected)' "EINTR is expected"
+expect_line "$TMP/std" '[1700000000000910]T100.leave(openat,-1 ENOENT \(No such file or directory\),ENOENT,error)' "ENOENT is an error"
+run "$TLV" shapes -r linux_strace.res "$F/strace_cases.log"
+checks=$((checks + 1))
+[ "$(grep -c '"text":"✗ ' "$TMP/out")" -eq 1 ] || fail "strace: only the ENOENT call is drawn as a failure"
+# program names from execve (an unfinished one too), threads under their process
+labels linux_strace.res "$F/strace_cases.log" >"$TMP/labels"
+checks=$((checks + 1))
+[ "$(tr '\n' '|' <"$TMP/labels")" = "web[100]|web[100] thread 101|web[100] thread 103|gzip[102]|" ] ||
+  fail "strace row labels: $(tr '\n' '|' <"$TMP/labels")"
+run "$TLV" shapes --flows -r linux_strace.res "$F/strace_cases.log"
+expect_contains "$TMP/out" '"rule":"spawns","flow":"spawn","name":"created by","from":"T100","to":"T102"' "fork drawn as a flow to the child"
+
+# ---- perf sched ---------------------------------------------------------------------------
+convert_clean linux_sched.res "$F/perf_sched_cases.log"
+expect_line "$TMP/std" '[100000210]T1001.state=RUNNABLE' "a new task waits for a CPU"
+expect_line "$TMP/std" '[100000400]T1000.state=SLEEPING' "S is sleeping"
+expect_line "$TMP/std" '[100000800]T1001.state=BLOCKED' "D is blocked"
+expect_line "$TMP/std" '[100001100]T1000.state=PREEMPTED' "R+ is preempted"
+expect_line "$TMP/std" '[100001300]T1001.state=EXITED' "X is exited"
+expect_line "$TMP/std" '[100000800]CPU1.task=idle' "an idle CPU"
+expect_line "$TMP/std" '[100000400]CPU0.task=O50' "another program's task runs on the CPU, without a row"
+checks=$((checks + 1))
+! grep -q '^\[100000700\]T1000.state=RUNNABLE' "$TMP/std" || fail "waking a running task made it runnable"
+labels linux_sched.res "$F/perf_sched_cases.log" >"$TMP/labels"
+checks=$((checks + 1))
+[ "$(tr '\n' '|' <"$TMP/labels")" = "CPU 0|CPU 1|app[1000]|app[1001]|" ] ||
+  fail "perf sched rows: $(tr '\n' '|' <"$TMP/labels")"
+# every task gets a row with linux_sched_all.res
+labels linux_sched_all.res "$F/perf_sched_cases.log" >"$TMP/labels"
+expect_line "$TMP/labels" "kworker/0:1[50]" "linux_sched_all.res: every task has a row"
+# scheduling latency and run time per task, CPU load
+run "$TLV" stats -r linux_sched.res "$F/perf_sched_cases.log"
+expect_status 0 "stats of the perf sched log"
+expect_line "$TMP/out" "T1001     RUNNABLE       1     90   90    90   90" "wake-up to running: 90 us"
+expect_line "$TMP/out" "T1000     RUNNING        2    800  300   400  500" "run time of app[1000]"
+expect_contains "$TMP/out" "CPU 1       500        40.0%" "load of CPU 1"
+run "$TLV" shapes -r linux_sched.res "$F/perf_sched_cases.log"
+expect_contains "$TMP/out" '"rule":"cpuTasks","event":"runs","resource":"CPU0","from":100000100,"to":100000400,"type":"Text","text":"app[1000]"' "CPU row names the task"
+expect_contains "$TMP/out" '"rule":"cpuTasks","event":"runs","resource":"CPU0","from":100000400,"to":100000600,"type":"Text","text":"kworker/0:1[50]"' "CPU row names other programs' tasks"
+expect_contains "$TMP/out" '"rule":"taskStates","event":"state","resource":"T1001","from":100000800,"to":100001100,"type":"Text","text":"blocked (D)"' "blocked interval"
+expect_contains "$TMP/out" '"rule":"taskEvents","event":"migrate","resource":"T1001","from":100001000,"to":100001300,"type":"Text","text":"CPU 1→0"' "migration marker"
+
+# ---- uftrace ------------------------------------------------------------------------------
+convert_clean linux_calls.res "$S/calls/heap.log"
+# recursion: insert calls itself at least 6 deep, and every entry has its exit
+expect_contains "$TMP/std" ".enter(insert,6)" "uftrace: insert recursion 6 deep"
+checks=$((checks + 1))
+[ "$(grep -c '\.enter(insert,' "$TMP/std")" -eq "$(grep -c '\.leave(insert,' "$TMP/std")" ] ||
+  fail "uftrace: insert entries and exits do not pair"
+"$TLV" shapes -r linux_calls.res "$S/calls/heap.log" 2>/dev/null >"$TMP/shapes"
+grep '"type":"Text","text":"insert"' "$TMP/shapes" >"$TMP/inserts"
+checks=$((checks + 1))
+[ "$(grep -c '\.enter(insert,' "$TMP/std")" -eq "$(wc -l <"$TMP/inserts")" ] ||
+  fail "uftrace: $(wc -l <"$TMP/inserts") insert calls drawn, $(grep -c '\.enter(insert,' "$TMP/std") made"
+# none is left open to the end of the trace (an exit that closed the wrong entry)
+end=$(awk -F'"to":|,"type"' '{ if ($2 > m) m = $2 } END { print m }' "$TMP/shapes")
+checks=$((checks + 1))
+[ "$(grep -c "\"to\":$end," "$TMP/inserts")" -eq 0 ] || fail "uftrace: an insert call runs to the trace end"
+labels linux_calls.res "$S/calls/heap.log" >"$TMP/labels"
+checks=$((checks + 1))
+grep -qE '^[0-9]+: main$' "$TMP/labels" && [ "$(grep -cE '^[0-9]+: worker$' "$TMP/labels")" -eq 2 ] ||
+  fail "uftrace rows: $(tr '\n' '|' <"$TMP/labels")"
+# same function at two depths: each exit closes its own entry
+cat >"$TMP/rec.log" <<'EOF'
+1.000000100  7: [entry] main(401000) depth: 0
+1.000000200  7: [entry] fact(401100) depth: 1
+1.000000300  7: [entry] fact(401100) depth: 2
+1.000000400  7: [exit ] fact(401100) depth: 2
+1.000000600  7: [exit ] fact(401100) depth: 1
+1.000000700  7: [exit ] main(401000) depth: 0
+EOF
+convert_clean linux_calls.res "$TMP/rec.log"
+run "$TLV" shapes -r linux_calls.res "$TMP/rec.log"
+expect_contains "$TMP/out" '"rule":"calls","event":"call","resource":"T7","from":1000000200,"to":1000000600,"type":"Text","text":"fact"' "outer fact call"
+expect_contains "$TMP/out" '"rule":"calls","event":"call","resource":"T7","from":1000000300,"to":1000000400,"type":"Text","text":"fact"' "inner fact call"
+
+# ---- ltrace -------------------------------------------------------------------------------
+convert_clean linux_heap.res "$F/ltrace_cases.log"
+expect_line "$TMP/std" '[1700000000000200]T200.inuse=164' "calloc counts n × size"
+expect_line "$TMP/std" '[1700000000000350]T200.inuse=64' "realloc releases the old block"
+expect_line "$TMP/std" '[1700000000000350]T200.inuse=364' "and holds the new one"
+expect_line "$TMP/std" '[1700000000000400]T201.inuse=1000' "an unfinished malloc counts when it returns"
+expect_line "$TMP/std" '[1700000000000500]T201.inuse=0' "a block freed by another thread leaves its allocator's count"
+expect_line "$TMP/std" '[1700000000000600]T200.unknown(free,0x9999)' "a block not allocated in the recording"
+expect_line "$TMP/std" '[1700000000000800]T200.failed(malloc,1000000000000)' "a failed malloc"
+run "$TLV" shapes -r linux_heap.res "$F/ltrace_cases.log"
+expect_contains "$TMP/out" '"text":"leak: 64 B by prog[200]"' "calloc'd block never freed is a leak"
+expect_contains "$TMP/out" '"text":"leak: 300 B by prog[200]"' "realloc'd block never freed is a leak"
+checks=$((checks + 1))
+[ "$(grep -c '"text":"leak: ' "$TMP/out")" -eq 2 ] || fail "ltrace: exactly two leaks"
+# -tt clock times, across midnight
+convert_clean linux_heap.res "$F/ltrace_clock.log"
+expect_line "$TMP/std" '[86400000100]T300.inuse=0' "clock times (ltrace -tt) cross midnight"
+
+# ---- the committed recordings -----------------------------------------------------------
+for set in strace sched calls heap; do
+  for log in "$S/$set"/*.log; do
+    convert_clean "linux_$set.res" "$log"
+  done
+done
+labels linux_strace.res "$S/strace/xz.log" >"$TMP/labels"
+expect_contains "$TMP/labels" "xz[" "strace xz: the process is named"
+checks=$((checks + 1))
+[ "$(grep -c '^xz\[[0-9]*\] thread [0-9]*$' "$TMP/labels")" -ge 2 ] || fail "strace xz: the two worker threads"
+labels linux_strace.res "$S/strace/make.log" >"$TMP/labels"
+for p in make cc cc1 as ld; do expect_contains "$TMP/labels" "$p[" "strace make: $p named"; done
+labels linux_sched.res "$S/sched/xz.log" >"$TMP/labels"
+checks=$((checks + 1))
+[ "$(grep -vc '^CPU ' "$TMP/labels")" -eq 3 ] && [ "$(grep -c '^xz\[' "$TMP/labels")" -eq 3 ] ||
+  fail "perf sched xz: rows $(tr '\n' '|' <"$TMP/labels")"
+labels linux_heap.res "$S/heap/heap.log" >"$TMP/labels"
+checks=$((checks + 1))
+[ "$(grep -c '^heap\[' "$TMP/labels")" -eq 3 ] || fail "ltrace heap: rows $(tr '\n' '|' <"$TMP/labels")"
+run "$TLV" shapes -r linux_heap.res "$S/heap/heap.log"
+expect_contains "$TMP/out" '"text":"leak: 100 B by heap[' "heap.c's forgotten malloc(100)"
+expect_contains "$TMP/out" '"text":"leak: 64 B by heap[' "heap.c's forgotten calloc(16, 4)"
+
+# ---- resource files found by name; LabelAttribute/GroupAttribute checked -------------------
+cd "$TMP"
+run "$TLV" convert -q -r linux_heap.res "$F/ltrace_clock.log" -o /dev/null
+expect_status 0 "a bare resource file name is found in the rules directory"
+run "$TLV" convert -q -r no_such.res "$F/ltrace_clock.log"
+expect_status 2 "an unknown resource file"
+expect_line "$TMP/err" "no_such.res: error: cannot read the resource file: No such file or directory" "names the file"
+sed 's/"LabelAttribute": "label"/"LabelAttribute": "lable"/; s/"GroupAttribute": "pid"/"GroupAttribute": 3/' \
+  "$SRC/rules/linux_strace.res" >bad.res
+run "$TLV" check -r bad.res
+expect_status 1 "bad LabelAttribute and GroupAttribute"
+expect_contains "$TMP/err" "bad.res:13:22: error: DynamicResources 'Thread': LabelAttribute: type 'Thread' has no attribute 'lable'" "unknown label attribute"
+expect_contains "$TMP/err" "bad.res:14:22: error: DynamicResources 'Thread': GroupAttribute must be an attribute name, found a number" "group attribute not a name"
+finish
