@@ -6,7 +6,9 @@
  * key and all typed text go to it: text is inserted at the
  * caret, Backspace and Delete remove whole UTF-8 characters, Left/Right/
  * Home/End move the caret, Enter hands the text to what asked for it and
- * Esc cancels. When the text is not valid the prompt stays open with it, so
+ * Esc cancels. A prompt opened with a text (renaming) has it selected:
+ * typing replaces it, Backspace or Delete clears it, an arrow keeps it and
+ * moves the caret. When the text is not valid the prompt stays open with it, so
  * that it can be corrected, and the status line says what was expected.
  */
 #include "view.h"
@@ -20,14 +22,29 @@
 #define C_PROMPT_LABEL 0x286EDCu
 #define C_PROMPT_TEXT 0x202020u
 #define C_PROMPT_BORDER 0x909090u
+#define C_PROMPT_SELECTION 0xB4D5FEu
 
 static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale); }
 
 static int continuation(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
 
+static void erase(view_prompt *p, size_t from, size_t to);
+
+/* Removes the selected text, if any; returns whether there was one. */
+static int erase_selection(view_prompt *p)
+{
+    if (p->anchor == p->caret)
+        return 0;
+    size_t from = p->anchor < p->caret ? p->anchor : p->caret, to = p->anchor ^ p->caret ^ from;
+    erase(p, from, to);
+    return 1;
+}
+
 static void insert(view_app *a, const char *utf8)
 {
     view_prompt *p = &a->prompt;
+    if (utf8[0] && (unsigned char)utf8[0] >= 0x20 && utf8[0] != 0x7F)
+        erase_selection(p);
     size_t len = strlen(p->text), add = 0;
     while (utf8[add] && (unsigned char)utf8[add] >= 0x20 && utf8[add] != 0x7F)
         add++; /* control characters (a pasted line end) end the text */
@@ -40,6 +57,7 @@ static void insert(view_app *a, const char *utf8)
     memmove(p->text + p->caret + add, p->text + p->caret, len - p->caret + 1);
     memcpy(p->text + p->caret, utf8, add);
     p->caret += add;
+    p->anchor = p->caret;
     view_dirty(a);
 }
 
@@ -63,7 +81,7 @@ static size_t char_after(const view_prompt *p, size_t at)
 static void erase(view_prompt *p, size_t from, size_t to)
 {
     memmove(p->text + from, p->text + to, strlen(p->text + to) + 1);
-    p->caret = from;
+    p->caret = p->anchor = from;
 }
 
 /* Enter: the text to whatever asked for it; the prompt closes when it was
@@ -89,11 +107,12 @@ static void edit(view_app *a, SDL_Keycode key)
         a->message[0] = '\0';
         break;
     case SDLK_BACKSPACE:
-        if (p->caret > 0)
+        if (!erase_selection(p) && p->caret > 0)
             erase(p, char_before(p, p->caret), p->caret);
         break;
     case SDLK_DELETE:
-        erase(p, p->caret, char_after(p, p->caret));
+        if (!erase_selection(p))
+            erase(p, p->caret, char_after(p, p->caret));
         break;
     case SDLK_LEFT:
         p->caret = char_before(p, p->caret);
@@ -108,8 +127,11 @@ static void edit(view_app *a, SDL_Keycode key)
         p->caret = strlen(p->text);
         break;
     default:
-        break; /* printable keys arrive as text */
+        view_dirty(a);
+        return; /* printable keys arrive as text */
     }
+    if (key != SDLK_BACKSPACE && key != SDLK_DELETE)
+        p->anchor = p->caret; /* moving the caret ends the selection */
     view_dirty(a);
 }
 
@@ -131,6 +153,13 @@ static void draw_prompt(view_app *a, int status_y)
     int shift = x + caret_x > w - pad ? x + caret_x - (w - pad) : 0; /* keep the caret in sight */
     SDL_Rect clip = {x, y, w - x, h};
     SDL_RenderSetClipRect(a->ren, &clip);
+    if (p->anchor != p->caret) { /* the selection's background */
+        char upto[sizeof p->text];
+        memcpy(upto, p->text, p->anchor);
+        upto[p->anchor] = '\0';
+        int ax = view_text_width(a->text, upto), x0 = ax < caret_x ? ax : caret_x;
+        view_fill(a, x - shift + x0, ty, abs(caret_x - ax), th, C_PROMPT_SELECTION, 255);
+    }
     view_text_draw(a->text, p->text, x - shift, ty, C_PROMPT_TEXT);
     SDL_RenderSetClipRect(a->ren, NULL);
     view_fill(a, x - shift + caret_x, ty, scaled(a, 1) > 1 ? scaled(a, 1) : 1, th, C_PROMPT_TEXT, 255);
@@ -173,12 +202,17 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
     (void)p;
     if (!pr->open) {
         cJSON_AddNullToObject(o, "prompt");
+        cJSON_AddNullToObject(o, "prompt_selection");
         return;
     }
     cJSON *j = cJSON_AddObjectToObject(o, "prompt");
     cJSON_AddStringToObject(j, "label", pr->label);
     cJSON_AddStringToObject(j, "text", pr->text);
     cJSON_AddNumberToObject(j, "caret", (double)pr->caret);
+    size_t from = pr->anchor < pr->caret ? pr->anchor : pr->caret, to = pr->anchor ^ pr->caret ^ from;
+    char sel[sizeof pr->text];
+    snprintf(sel, sizeof sel, "%.*s", (int)(to - from), pr->text + from);
+    cJSON_AddStringToObject(o, "prompt_selection", sel); /* beside "prompt", whose keys are fixed */
 }
 
 view_panel *prompt_panel_new(void)

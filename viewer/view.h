@@ -90,8 +90,10 @@ void nav_init(view_nav *n, double trace_t0, double trace_t1);
 void nav_set_trace(view_nav *n, double trace_t0, double trace_t1);
 /* Records the current view in the history before a step of `kind`. */
 void nav_begin(view_nav *n, nav_kind kind);
-/* Sets the range, kept within the zoom limits and overlapping the trace. */
+/* Sets the range, kept within the zoom limits and the trace's bounds. */
 void nav_set(view_nav *n, double t0, double t1);
+/* Where the range may lie: the trace and a small margin past each end. */
+void nav_bounds(const view_nav *n, double *lo, double *hi);
 /* Multiplies the span by `factor` (< 1 zooms in), keeping `anchor` still. */
 void nav_zoom(view_nav *n, double anchor, double factor);
 void nav_pan(view_nav *n, double dt);
@@ -148,7 +150,8 @@ int view_text_height(const view_text *t);
 
 /* What a press of a mouse button started. */
 typedef enum drag_mode {
-    DRAG_NONE, DRAG_PAN, DRAG_SELECT, DRAG_RANGE, DRAG_MARKER, DRAG_MACRO_MOVE, DRAG_MACRO_LEFT, DRAG_MACRO_RIGHT
+    DRAG_NONE, DRAG_PAN, DRAG_SELECT, DRAG_RANGE, DRAG_MARKER, DRAG_MACRO_MOVE, DRAG_MACRO_LEFT, DRAG_MACRO_RIGHT,
+    DRAG_LABEL_EDGE             /* the label column's right edge: its width */
 } drag_mode;
 
 /* The shape under the cursor, as the tooltip shows it. */
@@ -173,6 +176,8 @@ typedef struct view_prompt {
     const char *label;          /* "Go to:", ... */
     char text[256];             /* UTF-8, NUL-terminated */
     size_t caret;               /* byte offset in text, on a character boundary */
+    size_t anchor;              /* the selection is between anchor and caret (none when
+                                   equal); typing replaces it */
     view_prompt_fn on_enter;
     void *user;                 /* for on_enter */
 } view_prompt;
@@ -302,6 +307,18 @@ struct view_app {
     double drag_x, drag_y;      /* where the press was (macro view: drag_x is its time) */
     double drag_t0, drag_t1;    /* the visible range at the press */
     view_hover hover;
+    /* sizes the user chose (view_sizes.c), at scale 1; 0: automatic */
+    int label_w_user, row_h_user;
+    int time_axis;              /* the ruler reads: 0 absolute, 1 from the trace's start,
+                                   2 from the selected marker (view_sizes.c) */
+    struct {                    /* what the timeline's renderer was last told */
+        int relative;
+        double origin;
+        char name[48];
+        int focus;              /* a shape under the pointer: its texts win */
+        long row;
+        double from, to;
+    } told;
     /* loop */
     int quit, dirty;
     int exit_code;
@@ -468,6 +485,7 @@ typedef struct view_session {
     int has_range;
     double t0, t1;
     int first_row, per_cpu, width, height;
+    int label_w, row_h;         /* the user's label column and row height, 0: automatic */
     view_markers markers;
     struct cJSON *doc;          /* the file, for the panels' parts */
 } view_session;
@@ -479,6 +497,28 @@ void session_apply(view_app *a, view_session *s);
 void session_apply_panels(view_app *a, const view_session *s);
 void session_free(view_session *s);
 int session_write(const view_app *a, const char *path);
+
+/* ---- the user's sizes and time axis (view_sizes.c) ------------------------------------- */
+
+/* Whether x is on the label column's right edge (where a drag resizes it). */
+int sizes_on_label_edge(const view_app *a, double x, double y);
+/* Drags the edge to x; sets the row height `px` (clamped; 0: automatic),
+ * or changes it by `steps`. */
+void sizes_drag_label_edge(view_app *a, double x);
+void sizes_set_row_height(view_app *a, int px);
+void sizes_step_row_height(view_app *a, int steps);
+/* t: the ruler's next time axis (absolute, from the trace's start, from the
+ * selected marker); applies it to the timeline's renderer. */
+void sizes_next_time_axis(view_app *a);
+/* Gives the timeline's renderer the time axis and the shape under the
+ * pointer (whose texts win); 1 when that changed what it draws. */
+int sizes_tell_renderer(view_app *a);
+/* The full name of the row whose name is cut in the label column under
+ * (x, y), or NULL. */
+const char *sizes_cut_row_name(const view_app *a, double x, double y);
+/* dump-state: the timeline's texts as drawn (labels, ticks, time reference,
+ * row names) and the sizes. */
+void sizes_dump(const view_app *a, struct cJSON *o);
 
 /* ---- range and measurement (view_range.c) ---------------------------------------------- */
 

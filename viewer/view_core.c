@@ -134,6 +134,7 @@ void view_prompt_open(view_app *a, const char *label, const char *initial,
     p->user = user;
     snprintf(p->text, sizeof p->text, "%s", initial ? initial : "");
     p->caret = strlen(p->text);
+    p->anchor = 0; /* the initial text selected: typing replaces it, an arrow keeps it */
     a->message[0] = '\0';
     /* SDL starts text input itself on desktops (the ? key relies on it);
      * asking again is harmless and needed where it did not. The key that

@@ -86,14 +86,15 @@ void view_areas_of(const view_app *a, view_areas *o)
         o->strip[i] = (SDL_Rect){0, (int)y, w, strip_h[i]};
     o->macro = (SDL_Rect){0, main_h + strips, w, macro_h};
     o->status = (SDL_Rect){0, main_h + strips + macro_h, w, status_h};
-    int label = scaled(a, a->label_need > 0 ? a->label_need : 60);
-    o->label_w = label > w / 3 ? w / 3 : label;
+    int label = scaled(a, a->label_w_user > 0 ? a->label_w_user : a->label_need > 0 ? a->label_need : 60);
+    int most = a->label_w_user > 0 ? w - scaled(a, 120) : w / 3; /* dragged wider: leave a timeline */
+    o->label_w = label > most ? (most > 1 ? most : 1) : label;
     o->ruler_h = scaled(a, RULER_H);
     o->ruler_h = o->ruler_h > main_h ? main_h : o->ruler_h;
     size_t nrows = rows_band_count(a);
     double fit = nrows ? (double)(main_h - o->ruler_h) / (double)nrows : 0;
     int min_row = scaled(a, MIN_ROW_H);
-    o->row_height = nrows && fit < min_row ? min_row : 0;
+    o->row_height = a->row_h_user > 0 ? scaled(a, a->row_h_user) : nrows && fit < min_row ? min_row : 0;
 }
 
 void view_main_view(const view_app *a, tlv_view *v)
@@ -362,7 +363,10 @@ static const char *const help_lines[] = {
     "wheel: scroll rows    Shift+wheel: zoom at the cursor    Ctrl+wheel: pan",
     "left drag: pan    right drag or Shift+left drag: select a range and zoom to it",
     "double-click: centre there    macro view: click to jump, drag the box or its edges",
-    "Left/Right: pan    Up/Down: zoom at the cursor (or the selected marker)",
+    "Left/Right or A/D: pan    Up/Down, W/S or +/-: zoom at the cursor (or the selected marker)",
+    "Home/End: the trace's start/end    PageUp/PageDown: a page of rows    t: ruler times absolute/from start/from marker",
+    "Ctrl+Up/Down or Ctrl+wheel over the names: row height    drag the names' right edge: their width",
+    "L: legend of the colours in view",
     "f: fit the whole trace    Backspace: previous view    c: per-CPU rows on/off",
     "m: marker at the cursor    [ ]: previous/next marker    Delete: delete the selected marker",
     "r: rows and rules panel (check boxes show and hide them)    l: trace-log panel",
@@ -375,6 +379,14 @@ static const char *const help_lines[] = {
     "z: zoom to the range    Ctrl+click twice: measure the time between two points    Esc: clear range and measurement",
     "live logs: Shift+F follow the newest time (LIVE/FOLLOW in the status line)    F5 or Ctrl+R: reload log and rules",
 };
+
+/* The full name of a row whose name the label column cuts, under the pointer. */
+static void draw_row_name_tip(view_app *a)
+{
+    const char *name = a->drag == DRAG_NONE ? sizes_cut_row_name(a, a->mx, a->my) : NULL;
+    if (name)
+        view_text_box(a, &name, 1, (int)a->mx + scaled(a, 14), (int)a->my + scaled(a, 18), 0xFFFFE8);
+}
 
 static void draw_help(view_app *a)
 {
@@ -484,6 +496,8 @@ int view_draw_frame(view_app *a)
     view_main_view(a, &v);
     SDL_Renderer *r = a->ren;
     double start = now_seconds();
+    if (sizes_tell_renderer(a))
+        a->tl_drawn.width = 0; /* the ruler or the labels change: draw the timeline again */
     int rc = update_texture(a, a->tl_ren, &a->tl_tex, &a->tex_w, &a->tex_h, &a->tl_drawn,
                             &a->tl_gen, &v);
     a->last_render_ms = (now_seconds() - start) * 1000;
@@ -512,6 +526,7 @@ int view_draw_frame(view_app *a)
     view_panels_draw(a, VIEW_LAYER_STATUS, &v, &ar);
     draw_banner(a, &ar);
     view_panels_draw(a, VIEW_LAYER_POPUP, &v, &ar);
+    draw_row_name_tip(a);
     draw_help(a);
     return rc;
 }

@@ -4,10 +4,12 @@
  * drawable pixels), and --script calls them directly, so a script drives the
  * viewer exactly as a person would.
  *
- * Steps, so that scripted tests can predict ranges: ←/→ pan by an eighth of
- * the span (Shift: a half), ↑/↓ zoom by 2 (Shift: 4) at the anchor; a wheel
- * notch zooms by 0.8 (Shift+wheel), pans a tenth (Ctrl+wheel) or scrolls one
- * row (wheel).
+ * Steps, so that scripted tests can predict ranges: ←/→ (and A/D) pan by an
+ * eighth of the span (Shift: a half), ↑/↓ (and W/S, +/-) zoom by 2 (Shift:
+ * 4) at the anchor; a wheel notch zooms by 0.8 (Shift+wheel), pans a tenth
+ * (Ctrl+wheel) or scrolls one row (wheel); Home/End show the trace's start
+ * or end at the same span. Over the label column, Ctrl+wheel (and anywhere
+ * Ctrl+↑/↓) changes the row height, and its right edge drags its width.
  */
 #include "view.h"
 
@@ -155,6 +157,49 @@ static int live_key(view_app *a, SDL_Keycode key, int mods)
     return 1;
 }
 
+/* Perfetto's and other common keys for what the arrows do, Home/End, row
+ * height and the ruler's time axis. Returns 1 when `key` was one. */
+static int convention_key(view_app *a, SDL_Keycode key, int mods)
+{
+    int shift = mods & VIEW_MOD_SHIFT, plain = !(mods & VIEW_MOD_CTRL);
+    double span = a->nav.t1 - a->nav.t0;
+    if ((key == SDLK_UP || key == SDLK_DOWN) && mods == VIEW_MOD_CTRL) {
+        nav_begin(&a->nav, NAV_ROWS);
+        sizes_step_row_height(a, key == SDLK_UP ? 1 : -1);
+        return 1;
+    }
+    if (!plain)
+        return 0;
+    switch (key) {
+    case SDLK_w: case SDLK_s: case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS:
+    case SDLK_MINUS: case SDLK_KP_MINUS: {
+        double f = shift && (key == SDLK_w || key == SDLK_s) ? ZOOM_KEY_SHIFT : ZOOM_KEY;
+        int in = key == SDLK_w || key == SDLK_PLUS || key == SDLK_EQUALS || key == SDLK_KP_PLUS;
+        nav_begin(&a->nav, NAV_KEY_ZOOM);
+        nav_zoom(&a->nav, zoom_point(a, 1), in ? 1 / f : f);
+        return 1;
+    }
+    case SDLK_a: case SDLK_d:
+        nav_begin(&a->nav, NAV_KEY_PAN);
+        nav_pan(&a->nav, (key == SDLK_a ? -1 : 1) * span * (shift ? PAN_KEY_SHIFT : PAN_KEY));
+        return 1;
+    case SDLK_HOME: case SDLK_END:
+        nav_begin(&a->nav, NAV_JUMP);
+        if (key == SDLK_HOME)
+            nav_set(&a->nav, a->nav.trace_t0, a->nav.trace_t0 + span);
+        else
+            nav_set(&a->nav, a->nav.trace_t1 - span, a->nav.trace_t1);
+        return 1;
+    case SDLK_t:
+        if (shift)
+            return 0;
+        sizes_next_time_axis(a);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* Keys that move the view. Returns 1 when `key` was one. */
 static int navigation_key(view_app *a, SDL_Keycode key, int shift)
 {
@@ -211,14 +256,15 @@ void input_key(view_app *a, SDL_Keycode key, int mods)
         return;
     }
     a->show_help = 0;
-    if (live_key(a, key, mods) || view_panels_key(a, key, mods) ||
+    if (live_key(a, key, mods) || view_panels_key(a, key, mods) || convention_key(a, key, mods) ||
         navigation_key(a, key, mods & VIEW_MOD_SHIFT)) {
         view_hover_update(a);
         return;
     }
     switch (key) {
     case SDLK_c:
-        toggle_per_cpu(a);
+        if (!mods) /* Ctrl+C copies (where a panel offers it), never this */
+            toggle_per_cpu(a);
         break;
     case SDLK_m:
         add_marker(a);
@@ -260,7 +306,12 @@ void input_wheel(view_app *a, double x, double y, double notches, int mods)
         view_dirty(a);
         return;
     }
-    if (mods & VIEW_MOD_SHIFT) {
+    view_areas ar;
+    view_areas_of(a, &ar);
+    if ((mods & VIEW_MOD_CTRL) && x < ar.label_w && y >= ar.ruler_h && y < ar.main.h) {
+        nav_begin(&a->nav, NAV_ROWS); /* over the labels: the row height */
+        sizes_step_row_height(a, (int)lround(notches));
+    } else if (mods & VIEW_MOD_SHIFT) {
         nav_begin(&a->nav, NAV_WHEEL_ZOOM);
         nav_zoom(&a->nav, zoom_point(a, 0), pow(ZOOM_NOTCH, notches));
     } else if (mods & VIEW_MOD_CTRL) {
@@ -361,6 +412,11 @@ static void press(view_app *a, double x, double y, int button, int mods, int cli
         macro_press(a, x);
         return;
     }
+    if (button == SDL_BUTTON_LEFT && sizes_on_label_edge(a, x, y)) {
+        a->drag = DRAG_LABEL_EDGE;
+        a->drag_x = x;
+        return;
+    }
     if (!input_over_timeline(a, x, y))
         return;
     long mk = button == SDL_BUTTON_LEFT && !(mods & VIEW_MOD_SHIFT) ? marker_hit(a, x, y) : -1;
@@ -458,6 +514,9 @@ static void drag_to(view_app *a, double x)
     case DRAG_MARKER:
         marker_drag_to(a, x);
         break;
+    case DRAG_LABEL_EDGE:
+        sizes_drag_label_edge(a, x);
+        break;
     case DRAG_MACRO_MOVE: {
         double dt = macro_time_at(a, x) - a->drag_x;
         nav_set(&a->nav, a->drag_t0 + dt, a->drag_t1 + dt);
@@ -488,7 +547,7 @@ void input_motion(view_app *a, double x, double y)
             a->drag >= DRAG_MACRO_MOVE) {
             a->drag_moved = 1;
             if (a->drag != DRAG_SELECT && a->drag != DRAG_RANGE && a->drag != DRAG_MARKER &&
-                !a->drag_recorded)
+                a->drag != DRAG_LABEL_EDGE && !a->drag_recorded)
                 nav_begin(&a->nav, NAV_JUMP); /* one history step per drag */
         }
     }

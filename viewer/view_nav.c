@@ -5,14 +5,19 @@
  * predict every range exactly.
  *
  * Limits: the span stays between a billionth of the trace (and enough
- * above a double's resolution at these times to keep pixels apart) and 16
- * times the trace; the range always overlaps the trace, so the view cannot
- * be lost in empty time.
+ * above a double's resolution at these times to keep pixels apart) and the
+ * whole trace with a small margin at each end; the range stays within the
+ * trace and those margins, so zooming out stops at the whole trace and
+ * panning stops at its ends (a little overscroll shows where it ends), and
+ * the view cannot be lost in empty time. Within those bounds a zoom keeps
+ * its anchor (the time under the cursor) where it was.
  */
 #include "view.h"
 
 #include <math.h>
 #include <string.h>
+
+#define NAV_MARGIN 0.04 /* overscroll past each end, as a share of the trace */
 
 void nav_init(view_nav *n, double trace_t0, double trace_t1)
 {
@@ -53,6 +58,13 @@ static double min_span(const view_nav *n, double t0, double t1)
     return fmax(fmax(trace, resolution), 1e-300);
 }
 
+void nav_bounds(const view_nav *n, double *lo, double *hi)
+{
+    double m = (n->trace_t1 - n->trace_t0) * NAV_MARGIN;
+    *lo = n->trace_t0 - m;
+    *hi = n->trace_t1 + m;
+}
+
 void nav_set(view_nav *n, double t0, double t1)
 {
     if (!isfinite(t0) || !isfinite(t1))
@@ -62,19 +74,23 @@ void nav_set(view_nav *n, double t0, double t1)
         t0 = t1;
         t1 = t;
     }
-    double span = t1 - t0, lo = min_span(n, t0, t1), hi = (n->trace_t1 - n->trace_t0) * 16;
-    if (span < lo || span > hi) { /* keep the centre, clamp the span */
+    double lo, hi;
+    nav_bounds(n, &lo, &hi);
+    double span = t1 - t0, least = min_span(n, t0, t1);
+    if (span >= hi - lo) { /* the whole trace and its margins, no more */
+        t0 = lo;
+        t1 = hi;
+    } else if (span < least) { /* keep the centre */
         double c = t0 / 2 + t1 / 2;
-        span = span < lo ? lo : hi;
-        t0 = c - span / 2;
-        t1 = c + span / 2;
+        t0 = c - least / 2;
+        t1 = c + least / 2;
     }
-    if (t1 < n->trace_t0) { /* slid off the start: bring back its end */
-        t0 += n->trace_t0 - t1;
-        t1 = n->trace_t0;
-    } else if (t0 > n->trace_t1) {
-        t1 -= t0 - n->trace_t1;
-        t0 = n->trace_t1;
+    if (t0 < lo) { /* past an end: slide back, keeping the span */
+        t1 += lo - t0;
+        t0 = lo;
+    } else if (t1 > hi) {
+        t0 -= t1 - hi;
+        t1 = hi;
     }
     n->t0 = t0;
     n->t1 = t1;

@@ -53,6 +53,8 @@ static cJSON *common_json(const view_app *a)
     cJSON_AddNumberToObject(w, "width", a->win_w);
     cJSON_AddNumberToObject(w, "height", a->win_h);
     cJSON_AddItemToObject(o, "markers", markers_json(&a->markers));
+    cJSON_AddNumberToObject(o, "label_column", a->label_w_user); /* view_sizes.c; 0: automatic */
+    cJSON_AddNumberToObject(o, "row_height", a->row_h_user);
     rows_state_json(a, o);
     view_panels_save(a, o);
     return o;
@@ -172,6 +174,7 @@ int state_dump(const view_app *a, const char *path)
     cJSON_AddBoolToObject(o, "live", live_active(a));
     cJSON_AddNumberToObject(o, "events", (double)tlv_trace_event_count(a->trace));
     rows_dump_json(a, o);
+    sizes_dump(a, o); /* labels, ticks, time_reference, row_names, time_axis, row_name_tip */
     view_panels_dump(a, o); /* prompt, search, marker_to_cursor, rows_panel_items, log, ... */
     return write_json(o, path);
 }
@@ -224,6 +227,10 @@ static void read_session(const cJSON *o, view_session *s)
     if (number_at(win, "height", &v) && v >= 16 && v <= 16384)
         s->height = (int)v;
     read_markers(cJSON_GetObjectItemCaseSensitive(o, "markers"), &s->markers);
+    if (number_at(o, "label_column", &v) && v >= 0 && v <= 16384)
+        s->label_w = (int)v;
+    if (number_at(o, "row_height", &v) && v >= 0 && v <= 1000)
+        s->row_h = (int)v;
 }
 
 /* The whole file as a NUL-terminated string (at most 16 MB), or NULL. */
@@ -307,6 +314,8 @@ void session_apply(view_app *a, view_session *s)
         view_build_shapes(a, 1);
     if (s->has_range)
         nav_set(&a->nav, s->t0, s->t1);
+    a->label_w_user = s->label_w;
+    sizes_set_row_height(a, s->row_h);
     int top = view_max_first_row(a);
     a->nav.first_row = s->first_row > top ? top : s->first_row;
     markers_clear(&a->markers);

@@ -146,7 +146,8 @@ EOF
 view -r "$RES" --size 1000x600 --script "$TMP/m.txt" "$LOG"
 expect_status 0 "marker script"
 M="$TMP/m"
-check "F2 opens the prompt with the name" '.[0].prompt == {"label":"Rename marker:","text":"M1","caret":2}' "$M"1.json
+check "F2 opens the prompt with the name, selected" '.[0].prompt == {"label":"Rename marker:","text":"M1","caret":2} and
+  .[0].prompt_selection == "M1"' "$M"1.json
 check "rename (UTF-8 backspace) and recolour" '[.[0].markers[] | {name, color}] == [{"name":"Début","color":"1f77b4"}] and
   near(.[0].markers[0].time; at(500)) and
   .[0].prompt == null and .[0].message == "marker Début: colour #1f77b4"' "$M"2.json
@@ -253,10 +254,10 @@ S="$TMP/s"
 check "search: first match, count, centred, zoom kept" '.[0].search == {"query":"TASK1.state=RUNNING",
   "regex":false,"count":'"$count"',"index":1,"time":'"$first"',"text":"['"$first"' us] TASK1.state=RUNNING",
   "row":.[0].search.row} and .[0].message == "match 1/'"$count"': ['"$first"' us] TASK1.state=RUNNING" and
-  near(mid(.[0].visible); '"$first"') and near(span(.[0].visible); S) and .[0].history == 1 and
+  centred(.[0].visible; '"$first"') and near(span(.[0].visible); S) and .[0].history == 1 and
   .[0].rows[.[0].search.row] == "TASK1"' "$S"1.json
 check "n: the next match" '.[0].search.index == 2 and .[0].search.time == '"$second"' and
-  near(mid(.[0].visible); '"$second"')' "$S"2.json
+  centred(.[0].visible; '"$second"')' "$S"2.json
 check "N wraps back to the last" '.[0].search.index == '"$count"' and .[0].search.time == '"$last"' and
   (.[0].message | startswith("search wrapped; match '"$count/$count"': ['"$last"' us]"))' "$S"3.json
 check "n wraps forward to the first" '.[0].search.index == 1 and (.[0].message | startswith("search wrapped; match 1/"))' \

@@ -228,7 +228,7 @@ EOF
   check "$name: the wheel scrolls the log" '.[0].log.first_line == 6 and .[0].log.lines[0] == .[1][6].text' \
     "$D/l3.json" "$D/events.json"
   check "$name: a double-clicked line centres the timeline on its event" '.[1][8].t as $t |
-    .[0].log.highlighted == 8 and near(mid(.[0].visible); $t) and
+    .[0].log.highlighted == 8 and centred(.[0].visible; $t) and
     near(span(.[0].visible); .[0].trace.t1 - .[0].trace.t0)' "$D/l4.json" "$D/events.json"
   check "$name: a shape under the cursor" '.[0].tooltip.resource == "TASK1"' "$D/l5.json"
   check "$name: a double-clicked shape scrolls the log to its event" '.[0].tooltip as $s |

@@ -6,7 +6,9 @@
 #   - view ARGS...: runs `tlv view` on a virtual display, like run;
 #   - JQ_DEFS and check WHAT FILTER FILE...: the jq FILTER holds over the
 #     dumped states, read as .[0], .[1], ... (near(a; b) compares within a
-#     billionth of the trace); a test may add to JQ_DEFS;
+#     billionth of the trace; lo and hi bound the visible range, the trace
+#     and 4% more at each end, and centred(v; t) holds when v is centred on t
+#     as far as those bounds let it); a test may add to JQ_DEFS;
 #   - expect_count WHAT PNG X0 Y0 X1 Y1 COLOR MIN [MAX]: MIN to MAX pixels of
 #     COLOR in the rectangle of a screenshot (png_probe).
 if ! command -v xvfb-run >/dev/null || ! command -v jq >/dev/null; then
@@ -26,7 +28,9 @@ def S: .[0].trace.t1 - .[0].trace.t0;
 def L: .[0].layout.label_width; def W: .[0].layout.pixel_width;
 def at(x): .[0].trace.t0 + (x - L) * S / (W - L);
 def near(a; b): ((a - b) | abs) <= S * 1e-9;
-def mid(v): (v.t0 + v.t1) / 2; def span(v): v.t1 - v.t0;'
+def mid(v): (v.t0 + v.t1) / 2; def span(v): v.t1 - v.t0;
+def lo: .[0].trace.t0 - S * 0.04; def hi: .[0].trace.t1 + S * 0.04;
+def centred(v; t): near(mid(v); ([([t, lo + span(v) / 2] | max), hi - span(v) / 2] | min));'
 
 # CHECK_SHOW: a jq filter over the states, printed when a check fails.
 CHECK_SHOW='[.[] | {visible}]'
