@@ -42,21 +42,6 @@ typedef struct rows_panel {
     long panel_first;         /* the first line shown */
 } rows_panel;
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t cap2 = *cap ? *cap : 16;
-    while (cap2 < need)
-        cap2 *= 2;
-    void *q = realloc(*p, cap2 * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = cap2;
-    return 0;
-}
-
 /* ---- where the bands are ------------------------------------------------------------- */
 
 static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale); }
@@ -127,7 +112,7 @@ static void panel_geometry(const view_app *a, panel_geom *g)
 
 static void add_item(rows_panel *r, item_kind kind, size_t index, int indent)
 {
-    if (grow((void **)&r->items, &r->items_cap, r->nitems + 1, sizeof *r->items) == 0)
+    if (view_grow((void **)&r->items, &r->items_cap, r->nitems + 1, sizeof *r->items) == 0)
         r->items[r->nitems++] = (item){kind, index, indent};
 }
 

@@ -571,6 +571,9 @@ int view_bench(view_app *a);
 char *view_time_text(const view_app *a, double t, double step, char *buf, size_t size);
 /* Shows a short message in the status line until the next one. */
 void view_message(view_app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Makes room for `need` elements of `size` bytes in *p (capacity *cap,
+ * doubled as needed). Returns 0, or -1 when memory ran out (*p unchanged). */
+int view_grow(void **p, size_t *cap, size_t need, size_t size);
 /* Marks the frame for redrawing. */
 static inline void view_dirty(view_app *a) { a->dirty = 1; }
 
@@ -590,10 +593,12 @@ void view_marker_moved(view_app *a);
  *
  * A panel is a module of the viewer with its own state, drawn over or beside
  * the timeline, that reacts to input and keeps its part of the session. It
- * includes only view.h: it uses the core (view_app, nav_*, markers_*, rows_*,
- * view_*), never another panel. The core calls its hooks; every hook may be
- * NULL. A hook that handles input returns 1 when it used the event (then no
- * one else sees it), 0 to leave it to the next panel and then the core.
+ * includes only view.h (and view_panels.h, for its constructor's declaration):
+ * it uses the core (view_app, nav_*, markers_*, rows_*, view_*), never another
+ * panel, and exports only its constructor. The core calls its hooks; every
+ * hook may be NULL. A hook that handles input returns 1 when it used the
+ * event (then no one else sees it), 0 to leave it to the next panel and then
+ * the core.
  * Panels see input in registration order (cmd_view.c), before the core.
  *
  * To add a panel: write panel_NAME.c with a struct that begins with a

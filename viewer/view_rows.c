@@ -105,7 +105,7 @@ const char *rows_label(const tlv_shapes *s, size_t row)
     return i.label ? i.label : "";
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
+int view_grow(void **p, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
         return 0;
@@ -134,7 +134,8 @@ static int find_groups(view_rows *r, const tlv_shapes *s)
             last->count++;
             continue;
         }
-        if (grow((void **)&r->groups, &r->groups_cap, r->ngroups + 1, sizeof *r->groups) < 0)
+        if (view_grow((void **)&r->groups, &r->groups_cap, r->ngroups + 1,
+                      sizeof *r->groups) < 0)
             return -1;
         r->groups[r->ngroups++] = (view_group){g, row, 1, 0, 0};
     }
@@ -154,8 +155,9 @@ int rows_is_collapsed(const view_rows *r, const view_group *g)
 
 static int push_band(view_rows *r, size_t row, size_t g)
 {
-    if (grow((void **)&r->bands, &r->bands_cap, r->nbands + 1, sizeof *r->bands) < 0 ||
-        grow((void **)&r->band_group, &r->band_group_cap, r->nbands + 1, sizeof *r->band_group) < 0)
+    if (view_grow((void **)&r->bands, &r->bands_cap, r->nbands + 1, sizeof *r->bands) < 0 ||
+        view_grow((void **)&r->band_group, &r->band_group_cap, r->nbands + 1,
+                  sizeof *r->band_group) < 0)
         return -1;
     r->bands[r->nbands] = row;
     r->band_group[r->nbands++] = g;

@@ -34,8 +34,8 @@ static long type_of_ref(const struct tlv_rules *r, const char *s, size_t n, int 
                 return (long)r->model.res[i].type;
     long t = model_type_index(&r->model, s, n);
     if (t < 0 && !has_cond) { /* a name that will be created on first use */
-        long di = model_dynamic_match(&r->model, s, n, NULL);
-        t = di < 0 ? -1 : (long)r->model.dyn[di].type;
+        long di = dyn_match(&r->dyn, s, n, NULL);
+        t = di < 0 ? -1 : (long)r->dyn.v[di].type;
     }
     return t;
 }

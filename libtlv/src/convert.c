@@ -65,6 +65,7 @@ struct tlv_converter {
     const cnv_rule *rule; /* the rule being applied, for messages */
     unsigned char *candidate; /* per rule: may match the current line */
     macro_memo *memo;
+    macro_host host;            /* macros read c->w through it */
     int line_plain;             /* the line holds no '$', '{', '}': compiled templates apply */
     int slow;                   /* fast paths off (tests compare both ways) */
     int std_input;              /* read as standard form whatever the rules say */
@@ -111,12 +112,14 @@ tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
     c->events = evcache_new(); /* optional: without it every text is parsed */
     c->script_timeout_ms = 60000;
     c->mctx = pcre2_match_context_create(NULL);
-    if (!c->md || !c->mctx || !c->candidate || !c->rule_matches || !c->tail_warned || !c->memo || world_init(&c->w, &rules->model, rules->radix) < 0) {
+    if (!c->md || !c->mctx || !c->candidate || !c->rule_matches || !c->tail_warned ||
+        !c->memo || world_init(&c->w, &rules->model, &rules->dyn, rules->radix) < 0) {
         tlv_converter_free(c);
         *out = NULL;
         return TLV_ERR_NOMEM;
     }
     c->w.time_scale = rules->time_scale;
+    world_macro_host(&c->w, &c->host);
     /* A pathological rule must not hang a run: bound the backtracking. */
     pcre2_set_match_limit(c->mctx, 10000000);
     pcre2_set_depth_limit(c->mctx, 100000);
@@ -375,7 +378,7 @@ static int apply_std_text(tlv_converter *c, const char *text, size_t len)
             else
                 buf_printf(&c->err, "unknown resource '%.*s' in '%.*s'%s", (int)c->sl.resource.n,
                            c->sl.resource.s, (int)len, text,
-                           c->w.model->ndyn ? " (it matches no pattern of \"DynamicResources\")"
+                           c->w.dyn->n ? " (it matches no pattern of \"DynamicResources\")"
                                             : "");
             return -1;
         }
@@ -409,7 +412,7 @@ static int expand_template(tlv_converter *c, const tmpl *t, const char *line, si
 {
     if (t->plan && c->line_plain && c->ml.nmatch == 1) {
         buf_clear(&c->err);
-        return xplan_run(t, &c->w, c->memo, line, len, c->ml.ov, out, &c->err);
+        return xplan_run(t, &c->host, c->memo, line, len, c->ml.ov, out, &c->err);
     }
     buf_clear(&c->sub);
     if (tmpl_expand(t, line, len, &c->ml, &c->sub) < 0)
@@ -419,7 +422,7 @@ static int expand_template(tlv_converter *c, const tmpl *t, const char *line, si
         return buf_append(out, buf_str(&c->sub), c->sub.len);
     }
     buf_clear(&c->err);
-    return macro_expand(&c->w, c->memo, buf_str(&c->sub), c->sub.len, out, &c->err);
+    return macro_expand(&c->host, c->memo, buf_str(&c->sub), c->sub.len, out, &c->err);
 }
 
 static int emit(tlv_converter *c, const out_node *o, const char *line, size_t len)

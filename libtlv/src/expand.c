@@ -178,6 +178,7 @@ int xplan_build(tmpl *t, size_t *next_site)
     }
     *next_site = site;
     t->plan = p;
+    t->free_plan = xplan_free;
     return 0;
 }
 
@@ -186,8 +187,8 @@ int xplan_plain_subject(const char *s, size_t n)
     return !memchr(s, '$', n) && !memchr(s, '{', n) && !memchr(s, '}', n);
 }
 
-int xplan_run(const tmpl *t, world *w, macro_memo *memo, const char *subject, size_t len,
-              const PCRE2_SIZE *ov, buf *out, buf *err)
+int xplan_run(const tmpl *t, const macro_host *host, macro_memo *memo, const char *subject,
+              size_t len, const PCRE2_SIZE *ov, buf *out, buf *err)
 {
     const xplan *p = t->plan;
     size_t open[XPLAN_MAX_DEPTH], depth = 0;
@@ -205,7 +206,7 @@ int xplan_run(const tmpl *t, world *w, macro_memo *memo, const char *subject, si
         case X_CLOSE: {
             size_t start = open[--depth];
             val.len = 0;
-            rc = macro_eval_site(w, memo, o->a, (int)o->b, out->data + start, out->len - start,
+            rc = macro_eval_site(host, memo, o->a, (int)o->b, out->data + start, out->len - start,
                                  &val, err);
             if (rc == 0) {
                 out->len = start;

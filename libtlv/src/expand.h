@@ -30,8 +30,8 @@ void xplan_free(xplan *p);
 /* Appends Regex.Replace(subject, re, t) with its macros expanded to out
  * (which is cleared first), for one match `ov` of a subject that holds no
  * '$', '{' or '}'. Returns 0, or -1 with the reason in err, as macro_expand. */
-int xplan_run(const tmpl *t, world *w, macro_memo *memo, const char *subject, size_t len,
-              const PCRE2_SIZE *ov, buf *out, buf *err);
+int xplan_run(const tmpl *t, const macro_host *host, macro_memo *memo, const char *subject,
+              size_t len, const PCRE2_SIZE *ov, buf *out, buf *err);
 
 /* True when none of '$', '{', '}' occurs in s. */
 int xplan_plain_subject(const char *s, size_t n);

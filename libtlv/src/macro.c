@@ -6,18 +6,13 @@
 #include "macro.h"
 
 #include "calc.h"
-#include "clock.h"
+#include "cond.h"
 #include "intern.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef enum macro_id {
-    M_PLAIN = -1, M_EXIST, M_COUNT, M_ATTR, M_RES_NAME, M_RES_DISPLAYNAME, M_RES_COLOR, M_SUM,
-    M_CALC, M_CLOCK, M_OUTCOME
-} macro_kind;
 
 static const char *const macro_names[] = {
     "EXIST", "COUNT", "ATTR", "RES_NAME", "RES_DISPLAYNAME", "RES_COLOR", "SUM", "CALC", "CLOCK", "OUTCOME",
@@ -118,24 +113,24 @@ void macro_memo_free(macro_memo *m)
 }
 
 /* Whether e's answer still holds in the world's present state. */
-static int memo_current(const memo_entry *e, const world *w)
+static int memo_current(const memo_entry *e, const macro_host *h)
 {
-    if (e->nres != w->nres) /* created resources change answers */
+    if (e->nres != *h->nres) /* created resources change answers */
         return 0;
-    return e->seq == w->next_seq || (e->lasting && e->static_changes == w->static_changes);
+    return e->seq == *h->seq || (e->lasting && e->static_changes == *h->static_changes);
 }
 
-static memo_entry *memo_find(macro_memo *m, const world *w, int id, const char *arg, size_t n,
-                             uint64_t h)
+static memo_entry *memo_find(macro_memo *m, const macro_host *host, int id, const char *arg,
+                             size_t n, uint64_t h)
 {
     memo_entry *e = &m->slots[h % MEMO_SLOTS];
     if (!e->used || e->hash != h || e->id != id || e->arg.len != n ||
         memcmp(e->arg.data, arg, n) != 0)
         return NULL;
-    return memo_current(e, w) ? e : NULL;
+    return memo_current(e, host) ? e : NULL;
 }
 
-static void memo_fill(memo_entry *e, const world *w, int id, const char *arg, size_t n,
+static void memo_fill(memo_entry *e, const macro_host *host, int id, const char *arg, size_t n,
                       uint64_t h, const buf *val)
 {
     buf_clear(&e->arg);
@@ -145,18 +140,18 @@ static void memo_fill(memo_entry *e, const world *w, int id, const char *arg, si
         return;
     }
     e->used = 1;
-    e->lasting = !w->read_dynamic;
-    e->static_changes = w->static_changes;
-    e->nres = w->nres;
+    e->lasting = !*host->read_dynamic;
+    e->static_changes = *host->static_changes;
+    e->nres = *host->nres;
     e->hash = h;
     e->id = id;
-    e->seq = w->next_seq;
+    e->seq = *host->seq;
 }
 
-static void memo_store(macro_memo *m, const world *w, int id, const char *arg, size_t n,
+static void memo_store(macro_memo *m, const macro_host *host, int id, const char *arg, size_t n,
                        uint64_t h, const buf *val)
 {
-    memo_fill(&m->slots[h % MEMO_SLOTS], w, id, arg, n, h, val);
+    memo_fill(&m->slots[h % MEMO_SLOTS], host, id, arg, n, h, val);
 }
 
 /* Makes dst a copy of src, in dst's own buffers (dst unused if memory ran out). */
@@ -180,54 +175,9 @@ typedef struct frame {
 
 #define MAX_FRAMES 256
 
-static void describe(buf *err, int id, const char *arg, size_t n)
+void macro_describe(buf *err, int id, const char *arg, size_t n)
 {
     buf_printf(err, "$%s{%.*s}", macro_names[id], (int)n, arg);
-}
-
-static int single(world *w, int id, const char *arg, size_t n, const ref_result *r, buf *err)
-{
-    if (r->n == 1)
-        return 0;
-    describe(err, id, arg, n);
-    if (r->n == 0) {
-        buf_puts(err, ": no resource matches; exactly one is needed");
-        return -1;
-    }
-    buf_printf(err, ": %zu resources match (", r->n);
-    for (size_t i = 0; i < r->n && i < 5; i++)
-        buf_printf(err, "%s%s", i ? ", " : "", w->res[r->items[i]].name);
-    buf_puts(err, r->n > 5 ? ", ...); exactly one is needed" : "); exactly one is needed");
-    return -1;
-}
-
-static int attr_value(world *w, const char *arg, size_t n, const ref_result *r, buf *val,
-                      buf *err)
-{
-    if (r->rest_len < 2 || r->rest[0] != '.') {
-        describe(err, M_ATTR, arg, n);
-        buf_puts(err, ": expected Resource.attribute");
-        return -1;
-    }
-    const char *name = r->rest + 1;
-    size_t nl = r->rest_len - 1;
-    const rt_resource *res = &w->res[r->items[0]];
-    const res_type *t = &w->model->types[res->type];
-    long ai = model_attr_index(t, name, nl);
-    if (ai >= 0) {
-        uint32_t v = world_attr(w, r->items[0], (size_t)ai, r->has_time ? &r->time : NULL,
-                                SEQ_ALL);
-        return buf_append(val, intern_str(w->values, v), intern_len(w->values, v));
-    }
-    if (nl == 5 && memcmp(name, "_name", 5) == 0)
-        return buf_puts(val, res->name);
-    if (nl == 12 && memcmp(name, "_displayName", 12) == 0)
-        return buf_puts(val, res->display);
-    if (nl == 5 && memcmp(name, "_type", 5) == 0)
-        return buf_puts(val, t->name);
-    describe(err, M_ATTR, arg, n);
-    buf_printf(err, ": type '%s' has no attribute '%.*s'", t->name, (int)nl, name);
-    return -1;
 }
 
 /* Reads a decimal number "[-]digits[.digits]" as value * 10^scale, with
@@ -275,7 +225,7 @@ static int sum_value(const char *arg, size_t n, buf *val, buf *err)
         int64_t v;
         int sc;
         if (read_decimal(arg + start, end - start, &v, &sc) < 0) {
-            describe(err, M_SUM, arg, n);
+            macro_describe(err, M_SUM, arg, n);
             buf_printf(err, ": '%.*s' is not a decimal number", (int)(end - start), arg + start);
             return -1;
         }
@@ -285,7 +235,7 @@ static int sum_value(const char *arg, size_t n, buf *val, buf *err)
         for (; sc < scale; sc++)
             overflow |= __builtin_mul_overflow(v, 10, &v);
         if (overflow || __builtin_add_overflow(total, v, &total)) {
-            describe(err, M_SUM, arg, n);
+            macro_describe(err, M_SUM, arg, n);
             buf_puts(err, ": the sum is too large");
             return -1;
         }
@@ -314,42 +264,7 @@ static int calc_value(const char *arg, size_t n, buf *val, buf *err)
     buf why = BUF_INIT;
     int rc = calc_eval(arg, n, val, &why);
     if (rc < 0) {
-        describe(err, M_CALC, arg, n);
-        buf_printf(err, ": %s", buf_str(&why));
-    }
-    buf_free(&why);
-    return rc;
-}
-
-/* $CLOCK{time} or $CLOCK{time,unit}: a wall-clock time in the TimeScale (or
- * the unit given), crossing midnight with the conversion (clock.h). */
-static int clock_value(world *w, const char *arg, size_t n, buf *val, buf *err)
-{
-    const char *comma = memchr(arg, ',', n);
-    const char *unit = w->time_scale ? w->time_scale : "us";
-    size_t ulen = strlen(unit), tlen = comma ? (size_t)(comma - arg) : n;
-    if (comma) {
-        unit = comma + 1;
-        ulen = n - tlen - 1;
-        while (ulen && *unit == ' ')
-            unit++, ulen--;
-        while (ulen && unit[ulen - 1] == ' ')
-            ulen--;
-    }
-    int digits = clock_unit_digits(unit, ulen);
-    buf why = BUF_INIT;
-    int rc = -1;
-    if (digits < 0)
-        buf_printf(&why, comma ? "unit '%.*s' is not s, ms, us or ns"
-                               : "TimeScale '%.*s' is not s, ms, us or ns (name the unit: "
-                                 "$CLOCK{time,us})",
-                   (int)ulen, unit);
-    else if (w->radix != 10)
-        buf_printf(&why, "clock times need TimeRadix 10 (it is %d)", w->radix);
-    else
-        rc = clock_convert(arg, tlen, digits, &w->clock, val, &why);
-    if (rc < 0) {
-        describe(err, M_CLOCK, arg, n);
+        macro_describe(err, M_CALC, arg, n);
         buf_printf(err, ": %s", buf_str(&why));
     }
     buf_free(&why);
@@ -363,7 +278,7 @@ static int outcome_condition(const char *arg, size_t n, const char *text, size_t
     char why[200];
     int v = cond_eval_text(text, len, why, sizeof why);
     if (v < 0) {
-        describe(err, M_OUTCOME, arg, n);
+        macro_describe(err, M_OUTCOME, arg, n);
         buf_printf(err, ": %s condition '%.*s': %s", which, (int)len, text, why);
     }
     return v;
@@ -372,12 +287,12 @@ static int outcome_condition(const char *arg, size_t n, const char *text, size_t
 /* $OUTCOME{failed; expected}: how a call ended, for rules to colour apart
  * the failures that are part of normal operation (EAGAIN, EINTR): "ok" when
  * the `failed` condition is false, else "expected" when the `expected`
- * condition holds, else "error". */
+ * condition holds, else "error". Reads no state. */
 static int outcome_value(const char *arg, size_t n, buf *val, buf *err)
 {
     const char *semi = memchr(arg, ';', n);
     if (!semi) {
-        describe(err, M_OUTCOME, arg, n);
+        macro_describe(err, M_OUTCOME, arg, n);
         buf_puts(err, ": expected two conditions separated by ';' (failed; expected)");
         return -1;
     }
@@ -391,86 +306,41 @@ static int outcome_value(const char *arg, size_t n, buf *val, buf *err)
     return buf_puts(val, !failed ? "ok" : expected ? "expected" : "error");
 }
 
-/* Evaluates one macro call on its (already expanded) argument. */
-static int evaluate(world *w, int id, const char *arg, size_t n, buf *val, buf *err)
+/* Evaluates one macro call on its (already expanded) argument: the ones
+ * that read no state here, the others by the host (the world). */
+static int evaluate(const macro_host *h, int id, const char *arg, size_t n, buf *val, buf *err)
 {
     if (id == M_SUM)
         return sum_value(arg, n, val, err);
     if (id == M_CALC)
         return calc_value(arg, n, val, err);
-    if (id == M_CLOCK)
-        return clock_value(w, arg, n, val, err);
     if (id == M_OUTCOME)
         return outcome_value(arg, n, val, err);
-    ref_result r = w->scratch_ref; /* reuse its array: one allocation per run, not per macro */
-    char why[300];
-    int rc = 0;
-    if (world_resolve(w, arg, n, &r, why, sizeof why) < 0) {
-        int unknown_name = strncmp(why, "no resource or resource type", 28) == 0;
-        if ((id == M_EXIST || id == M_COUNT) && unknown_name) {
-            r.n = 0; /* asking whether a name exists is a fair question */
-        } else {
-            describe(err, id, arg, n);
-            buf_printf(err, ": %s", why);
-            w->scratch_ref = r;
-            return -1;
-        }
-    }
-    if (id != M_ATTR && r.rest_len) {
-        describe(err, id, arg, n);
-        buf_printf(err, ": unexpected '%.*s' after the resource", (int)r.rest_len, r.rest);
-        w->scratch_ref = r;
-        return -1;
-    }
-    char tmp[32];
-    switch (id) {
-    case M_EXIST: rc = buf_puts(val, r.n ? "True" : "False"); break;
-    case M_COUNT:
-        snprintf(tmp, sizeof tmp, "%zu", r.n);
-        rc = buf_puts(val, tmp);
-        break;
-    default:
-        if (single(w, id, arg, n, &r, err) < 0) {
-            rc = -1;
-            break;
-        }
-        if (id == M_ATTR)
-            rc = attr_value(w, arg, n, &r, val, err);
-        else if (id == M_RES_NAME)
-            rc = buf_puts(val, w->res[r.items[0]].name);
-        else if (id == M_RES_DISPLAYNAME)
-            rc = buf_puts(val, w->res[r.items[0]].display);
-        else {
-            snprintf(tmp, sizeof tmp, "%06x", (unsigned)w->res[r.items[0]].color);
-            rc = buf_puts(val, tmp);
-        }
-    }
-    w->scratch_ref = r;
-    return rc;
+    return h->eval(h->state, id, arg, n, val, err);
 }
 
 /* evaluate(), answered from the memo when the state has not changed. */
-static int evaluate_memo(world *w, macro_memo *memo, int id, const char *arg, size_t n,
-                         buf *val, buf *err)
+static int evaluate_memo(const macro_host *host, macro_memo *memo, int id, const char *arg,
+                         size_t n, buf *val, buf *err)
 {
     if (!memo || id == M_CLOCK) /* a clock's answer depends on the times before it */
-        return evaluate(w, id, arg, n, val, err);
+        return evaluate(host, id, arg, n, val, err);
     uint64_t h = hash_fast(arg, n) ^ (uint64_t)id;
-    const memo_entry *e = memo_find(memo, w, id, arg, n, h);
+    const memo_entry *e = memo_find(memo, host, id, arg, n, h);
     if (e)
         return buf_append(val, buf_str(&e->result), e->result.len);
-    w->read_dynamic = 0;
-    if (evaluate(w, id, arg, n, val, err) < 0)
+    *host->read_dynamic = 0;
+    if (evaluate(host, id, arg, n, val, err) < 0)
         return -1;
-    memo_store(memo, w, id, arg, n, h, val);
+    memo_store(memo, host, id, arg, n, h, val);
     return 0;
 }
 
-int macro_eval_site(world *w, macro_memo *memo, size_t site, int id, const char *arg, size_t n,
-                    buf *val, buf *err)
+int macro_eval_site(const macro_host *host, macro_memo *memo, size_t site, int id,
+                    const char *arg, size_t n, buf *val, buf *err)
 {
     if (id == M_CLOCK)
-        return evaluate(w, id, arg, n, val, err);
+        return evaluate(host, id, arg, n, val, err);
     if (site >= memo->nsites) {
         size_t want = site + 16;
         memo_entry *p = realloc(memo->sites, want * sizeof *p);
@@ -484,21 +354,21 @@ int macro_eval_site(world *w, macro_memo *memo, size_t site, int id, const char 
     }
     memo_entry *e = &memo->sites[site];
     /* A site always asks with the same macro: comparing the argument is enough. */
-    if (e->used && e->arg.len == n && memcmp(e->arg.data, arg, n) == 0 && memo_current(e, w))
+    if (e->used && e->arg.len == n && memcmp(e->arg.data, arg, n) == 0 && memo_current(e, host))
         return buf_append(val, buf_str(&e->result), e->result.len);
     /* A site sees one argument at a time; the shared memo keeps the others
      * (the task rule asks about Task(id==1), then id==2, ...). */
     uint64_t h = hash_fast(arg, n) ^ (uint64_t)id;
-    const memo_entry *m = memo_find(memo, w, id, arg, n, h);
+    const memo_entry *m = memo_find(memo, host, id, arg, n, h);
     if (m) {
         memo_copy(e, m);
         return buf_append(val, buf_str(&m->result), m->result.len);
     }
-    w->read_dynamic = 0;
-    if (evaluate(w, id, arg, n, val, err) < 0)
+    *host->read_dynamic = 0;
+    if (evaluate(host, id, arg, n, val, err) < 0)
         return -1;
-    memo_store(memo, w, id, arg, n, h, val);
-    memo_fill(e, w, id, arg, n, h, val);
+    memo_store(memo, host, id, arg, n, h, val);
+    memo_fill(e, host, id, arg, n, h, val);
     return 0;
 }
 
@@ -515,7 +385,8 @@ static size_t plain_run(const char *text, size_t len, size_t i)
     return j - i;
 }
 
-int macro_expand(world *w, macro_memo *memo, const char *text, size_t len, buf *out, buf *err)
+int macro_expand(const macro_host *host, macro_memo *memo, const char *text, size_t len, buf *out,
+                 buf *err)
 {
     frame stack[MAX_FRAMES];
     size_t depth = 0, macros_open = 0;
@@ -571,7 +442,7 @@ int macro_expand(world *w, macro_memo *memo, const char *text, size_t len, buf *
             }
             macros_open--;
             buf_clear(&val);
-            if (evaluate_memo(w, memo, f.id, out->data + f.start, out->len - f.start, &val,
+            if (evaluate_memo(host, memo, f.id, out->data + f.start, out->len - f.start, &val,
                               err) < 0)
                 goto fail;
             out->len = f.start;

@@ -1,13 +1,14 @@
 /*
  * model.h — resource types (from .resh resource headers) and declared
  * resources (from the .res resource file): what exists before any event.
+ * The bottom of conversion: data only, nothing compiled (dynres.h compiles
+ * the "DynamicResources" declarations; template.h the rules' templates).
  */
 #ifndef TLV_MODEL_H
 #define TLV_MODEL_H
 
 #include "diag.h"
 #include "json.h"
-#include "template.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -56,32 +57,11 @@ typedef struct res_decl {
     long line, col;
 } res_decl;
 
-/* One member of a resource file's "DynamicResources": undeclared names of
- * this type that match `code` (whole name) are created on first use. The
- * display name and attribute values are templates over the pattern's groups
- * (${name}, $1). */
-typedef struct dyn_decl {
-    size_t type;
-    char *pattern;       /* as written */
-    pcre2_code *code;
-    uint32_t ngroups;
-    tmpl display;        /* display.text NULL when none */
-    tmpl *init;          /* per attribute of the type; .text NULL when none */
-    long label_attr;     /* "LabelAttribute": its last non-empty value labels
-                            the row instead of the display name; -1 none */
-    long group_attr;     /* "GroupAttribute": rows with equal last values sit
-                            together, in order of the group's first row; -1 none */
-    const char *file;
-    long line, col;
-} dyn_decl;
-
 typedef struct model {
     res_type *types;
     size_t ntypes, types_cap;
     res_decl *res;
     size_t nres, res_cap;
-    dyn_decl *dyn;
-    size_t ndyn, dyn_cap;
     size_t palette_used; /* palette colors handed out to declared resources */
 } model;
 
@@ -94,16 +74,6 @@ void model_add_types(model *m, const tj_node *target, const char *file, tlv_diag
 /* Reads the "Resources" object of a resource file. Undeclared types and
  * attributes are errors naming the resource. */
 void model_add_resources(model *m, const tj_node *resources, const char *file, tlv_diags *d);
-
-/* Reads the "DynamicResources" object of a resource file:
- * `{ TYPE: "pattern" | { "Match": "pattern", "DisplayName": template,
- * "Attributes": { ATTR: template } } }`. Unknown types and attributes and
- * patterns that do not compile are errors. */
-void model_add_dynamic(model *m, const tj_node *dyn, const char *file, tlv_diags *d);
-
-/* The first dynamic declaration whose pattern matches the whole of name[0..n),
- * or -1. When md is given it holds the match afterwards. */
-long model_dynamic_match(const model *m, const char *name, size_t n, pcre2_match_data **md);
 
 /* Gives every resource without a Color one from the fixed palette, in
  * resource order, so colors are the same every run. */

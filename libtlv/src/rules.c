@@ -382,7 +382,7 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
         model_add_resources(&r->model, res, r->res_path, &r->diags);
     const tj_node *dyn = tj_get(r->res_root, "DynamicResources");
     if (dyn)
-        model_add_dynamic(&r->model, dyn, r->res_path, &r->diags);
+        dyn_add(&r->dyn, &r->model, dyn, r->res_path, &r->diags);
     model_assign_colors(&r->model);
     load_targets(r, "ConvertRules", ".cnv", cnv_compile_target);
     if (cnv_build_prefilter(r) < 0)
@@ -412,6 +412,7 @@ void tlv_rules_free(tlv_rules *r)
     if (!r)
         return;
     cnv_free(r);
+    dyn_free(&r->dyn);
     model_free(&r->model);
     for (size_t i = 0; i < r->nfiles; i++) {
         free(r->files[i].path);

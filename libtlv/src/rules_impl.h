@@ -8,6 +8,7 @@
 
 #include "diag.h"
 #include "json.h"
+#include "dynres.h"
 #include "model.h"
 #include "template.h"
 
@@ -71,6 +72,7 @@ struct tlv_rules {
     int radix;
     int standard_form;
     model model;
+    dyn_table dyn;          /* "DynamicResources", compiled (dynres.h) */
     cnv_rule *rules;
     size_t nrules, rules_cap;
     script_rule *scripts;

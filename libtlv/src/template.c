@@ -7,8 +7,6 @@
 #define _GNU_SOURCE /* memmem */
 #include "template.h"
 
-#include "expand.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,7 +236,8 @@ void tmpl_free(tmpl *t)
     free(t->text);
     free(t->segs);
     free(t->groups);
-    xplan_free(t->plan);
+    if (t->plan)
+        t->free_plan(t->plan); /* expand.h made it: templates do not know plans */
     memset(t, 0, sizeof *t);
 }
 

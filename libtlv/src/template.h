@@ -36,6 +36,7 @@ typedef struct tmpl {
     char **unknown;    /* ${name} references to no group of the regex (kept literal) */
     size_t nunknown;
     struct xplan *plan; /* the template with its macros, compiled (expand.h); or NULL */
+    void (*free_plan)(struct xplan *); /* set with plan, by whoever made it */
 } tmpl;
 
 /* Parses `text` for a rule whose regex is `re` (group names and count come

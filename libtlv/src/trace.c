@@ -7,7 +7,7 @@
  * queries at a time on the trace's state histories.
  */
 #include "convert_impl.h"
-#include "viz_impl.h"
+#include "trace_impl.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -147,6 +147,7 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
     b.s = s;
     b.t = t;
     b.w = t->w;
+    world_macro_host(b.w, &b.host);
     b.memo = macro_memo_new();
     b.prim_keys = intern_new();
     b.opts = opts;

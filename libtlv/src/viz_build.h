@@ -105,6 +105,7 @@ typedef struct builder {
     const tlv_trace *t;
     world *w;
     macro_memo *memo;
+    macro_host host;           /* macros read w through it */
     viz_rule *rules;
     size_t nrules, rules_cap;
     shape_def *shapes;

@@ -35,7 +35,7 @@ static uint32_t decl_attr_last(const world *w, size_t res, int group)
     const rt_resource *r = &w->res[res];
     if (!r->decl)
         return UINT32_MAX;
-    const dyn_decl *y = &w->model->dyn[r->decl - 1];
+    const dyn_decl *y = &w->dyn->v[r->decl - 1];
     long a = group ? y->group_attr : y->label_attr;
     if (a < 0)
         return UINT32_MAX;

@@ -101,7 +101,7 @@ int viz_expand(builder *b, const subst_ctx *c, const char *text, int escape)
         return buf_append(&b->a, buf_str(&b->b), b->b.len);
     }
     buf_clear(&b->err);
-    if (macro_expand(b->w, b->memo, buf_str(&b->b), b->b.len, &b->a, &b->err) < 0) {
+    if (macro_expand(&b->host, b->memo, buf_str(&b->b), b->b.len, &b->a, &b->err) < 0) {
         viz_error(b, buf_str(&b->err), NULL);
         return -1;
     }

@@ -87,10 +87,10 @@ long world_create(world *w, const char *name, size_t n)
 {
     const model *m = w->model;
     pcre2_match_data *md = NULL;
-    long di = m->ndyn ? model_dynamic_match(m, name, n, &md) : -1;
+    long di = w->dyn->n ? dyn_match(w->dyn, name, n, &md) : -1;
     if (di < 0)
         return -1;
-    const dyn_decl *y = &m->dyn[di];
+    const dyn_decl *y = &w->dyn->v[di];
     size_t na = m->types[y->type].nattrs;
     const char **init = calloc(na + 1, sizeof *init);
     long ri = -2;
@@ -114,10 +114,11 @@ long world_create(world *w, const char *name, size_t n)
     return ri;
 }
 
-int world_init(world *w, const model *m, int radix)
+int world_init(world *w, const model *m, const dyn_table *dyn, int radix)
 {
     memset(w, 0, sizeof *w);
     w->model = m;
+    w->dyn = dyn;
     w->radix = radix;
     w->values = intern_new();
     w->names = intern_new();

@@ -10,7 +10,9 @@
 
 #include "clock.h"
 #include "cond.h"
+#include "dynres.h"
 #include "intern.h"
+#include "macro.h"
 #include "model.h"
 #include "state.h"
 
@@ -44,6 +46,7 @@ typedef struct cond_recent cond_recent;
 
 typedef struct world {
     const model *model;
+    const dyn_table *dyn;  /* resources created on first use */
     int radix;
     intern_pool *values;   /* attribute values */
     intern_pool *names;    /* resource names: id - 1 = resource index */
@@ -68,7 +71,7 @@ typedef struct world {
     clock_wrap clock;      /* the last $CLOCK{} time without a date (midnight wraps) */
 } world;
 
-int world_init(world *w, const model *m, int radix);
+int world_init(world *w, const model *m, const dyn_table *dyn, int radix);
 void world_free(world *w);
 
 /* Index of the resource with that name, or -1. */
@@ -110,5 +113,9 @@ int world_test(world *w, size_t res, const cond *c, const tlv_time *at, uint32_t
  * appending matches to r->items. seq_limit as for history_at. */
 int world_select(world *w, size_t type, const cond *c, const tlv_time *at,
                  uint32_t seq_limit, ref_result *r);
+
+/* The macro host (macro.h) of this world, for expanding macros against its
+ * state (world_macros.c). h points into w: it is valid while w is. */
+void world_macro_host(world *w, macro_host *h);
 
 #endif
