@@ -64,12 +64,6 @@ int unmatched_end(unmatched_log *u, int report);
     "                            FILE as 'LINE: text' (the first few are named on\n" \
     "                            standard error anyway)\n"
 
-/* Writes the trace's counter attributes as Chrome "ph":"C" events (after
- * the others of a traceEvents array; *first as for its elements) in process
- * `pid`, times multiplied by `us`. Returns 0 or -1 (viewer/export_counters.c). */
-int export_chrome_counters(FILE *out, const tlv_trace *trace, size_t pid, double us, int radix,
-                           int *first);
-
 /* The help lines for --std, shared by the commands that read a log. */
 #define STD_OPTION_HELP \
     "      --std                 LOG is a standard-form trace (as 'tlv convert'\n" \

@@ -173,9 +173,8 @@ run "$TLV" stats -R "$T" -r "$T/nrtos.res" "$T/nrtos.log"
 checks=$((checks + 1)); grep -q Counters "$TMP/out" && fail "a rule set without counters printed a counter table"
 run "$TLV" export --format chrome -R "$T" -r "$T/nrtos_bytes.res" "$T/nrtos.log"
 expect_status 0 "chrome export with a counter"
-expect_contains "$TMP/out" '{"name":"process_name","ph":"M","pid":4,"tid":0,"args":{"name":"Counters"}}' "a Counters process"
-expect_contains "$TMP/out" '{"name":"Bytes sent (logger)","ph":"C","ts":1900,"pid":4,"tid":0,"args":{"sent":12}}' "counter event"
-expect_contains "$TMP/out" '{"name":"Bytes sent (blink)","ph":"C","ts":1100,"pid":4,"tid":0,"args":{"sent":0}}' "initial value"
+expect_contains "$TMP/out" '{"name":"logger Bytes sent","ph":"C","ts":1900,"pid":1,"args":{"sent":12}}' "counter event"
+expect_contains "$TMP/out" '{"name":"blink Bytes sent","ph":"C","ts":1100,"pid":1,"args":{"sent":0}}' "initial value"
 checks=$((checks + 1)); python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" || fail "chrome export is not JSON"
 
 finish
