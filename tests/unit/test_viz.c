@@ -285,6 +285,41 @@ static void test_per_cpu_rows(void)
     tlv_rules_free(rules);
 }
 
+/* Processor ids that are numbers compare as numbers: a log that writes
+ * "001" names the resource file's processor 1 (one "CPU 001" row, in the
+ * log's spelling, not a second, empty "CPU 1"). Rewrites v.std. */
+static void test_numeric_cpu_ids(void)
+{
+    write_file("v.std", "[10]A.state=RUN\n[11]A.cpu=001\n[20]A.state=IDLE\n"
+                        "[20]B.cpu=02\n[21]B.state=RUN\n[30]B.state=IDLE\n");
+    tlv_rules *rules;
+    tlv_trace *trace;
+    tlv_shapes *s = build(&rules, &trace, "cpu");
+    tlv_row_info row;
+    CHECK_INT(tlv_shapes_row_count(s), 5); /* CPU 001, A, CPU 02, B, Running */
+    tlv_shapes_row(s, 0, &row);
+    CHECK_STR(row.label, "CPU 001");
+    tlv_shapes_row(s, 1, &row);
+    CHECK_STR(row.resource, "A");
+    CHECK_STR(row.group, "CPU 001");
+    tlv_shapes_row(s, 2, &row);
+    CHECK_STR(row.label, "CPU 02");
+    tlv_shapes_row(s, 3, &row);
+    CHECK_STR(row.resource, "B");
+    CHECK_STR(row.group, "CPU 02");
+    collected c = {0};
+    tlv_time t0 = {0, 0}, t1 = {100, 0};
+    tlv_shapes_query(s, 0, t0, t1, collect, &c);
+    CHECK(has(&c, "perCpu/running A 10-20 Rectangle "));
+    c.n = 0;
+    tlv_shapes_query(s, 2, t0, t1, collect, &c);
+    CHECK(has(&c, "perCpu/running B 21-30 Rectangle "));
+    tlv_shapes_free(s);
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
+    write_file("v.std", trace_text);
+}
+
 static void test_rule_errors(void)
 {
     write_file("v.viz",
@@ -326,6 +361,7 @@ int main(void)
     test_pairing_and_figures();
     test_per_cpu_rows();
     test_skip_rules();
+    test_numeric_cpu_ids();
     test_rule_errors();
     remove_tree(tmpdir);
     return CHECK_DONE();
