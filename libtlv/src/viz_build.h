@@ -98,6 +98,9 @@ typedef struct subst_ctx {
     const vevent *from, *to;   /* From/To events, or When event in `from` */
     int is_when;
     tlv_time end;              /* trace end, TO_TIME of an interval closed by it */
+    int open_label;            /* still open at the trace's end: ${TO_VAL} and
+                                  ${TO_ARGn} read "(open)" in figure references
+                                  (conditions see them empty) */
 } subst_ctx;
 
 typedef struct builder {

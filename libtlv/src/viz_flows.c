@@ -172,7 +172,7 @@ static void flow_for(builder *b, const viz_rule *r, const flow_def *d, const sub
 static void apply_flow(builder *b, const viz_rule *r, const flow_def *d,
                        const char *target_name, long target)
 {
-    subst_ctx sc = {target_name, NULL, NULL, 1, tlv_trace_end(b->t)};
+    subst_ctx sc = {target_name, NULL, NULL, 1, tlv_trace_end(b->t), 0};
     pattern p;
     if (viz_expand(b, &sc, d->ev.when, 1) < 0 || viz_pattern_compile(b, buf_str(&b->a), &p) < 0)
         return;
