@@ -149,6 +149,8 @@ typedef struct builder {
 void viz_error(builder *b, const char *fmt, const char *detail);
 
 /* viz_rules.c */
+/* The string member `key` of object o, or NULL (absent, or not a string). */
+const char *viz_str_member(const tj_node *o, const char *key);
 void viz_read_sources(builder *b);
 const shape_def *viz_find_shape(const builder *b, const char *name, size_t n);
 

@@ -11,12 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *str_member(const tj_node *o, const char *key)
-{
-    const tj_node *v = tj_get(o, key);
-    return v && v->type == TJ_STRING ? v->str : NULL;
-}
-
 static void read_flow(builder *b, viz_rule *r, const tj_node *f, const char *file)
 {
     if (f->type != TJ_OBJECT) {
@@ -28,16 +22,16 @@ static void read_flow(builder *b, viz_rule *r, const tj_node *f, const char *fil
     flow_def *d = &r->flows[r->nflows];
     memset(d, 0, sizeof *d);
     d->ev.name = f->key;
-    d->ev.when = str_member(f, "When");
+    d->ev.when = viz_str_member(f, "When");
     d->ev.file = file;
     d->ev.line = f->key_line;
     d->ev.col = f->key_col;
-    d->display = str_member(f, "DisplayName");
-    d->from = str_member(f, "From");
-    d->to = str_member(f, "To");
-    d->from_cpu = str_member(f, "FromProcessor");
-    d->to_cpu = str_member(f, "ToProcessor");
-    d->condition = str_member(f, "Condition");
+    d->display = viz_str_member(f, "DisplayName");
+    d->from = viz_str_member(f, "From");
+    d->to = viz_str_member(f, "To");
+    d->from_cpu = viz_str_member(f, "FromProcessor");
+    d->to_cpu = viz_str_member(f, "ToProcessor");
+    d->condition = viz_str_member(f, "Condition");
     if (!d->ev.when || !d->to) {
         diags_add(&b->s->diags, TLV_SEV_ERROR, file, f->key_line, f->key_col,
                   "rule '%s', flow '%s': needs \"When\" (an event pattern) and \"To\" (the "
