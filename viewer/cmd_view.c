@@ -323,8 +323,10 @@ static int view_main(view_app *a, view_session *sess)
     if (a->opts.script && !(a->script = script_load(a->opts.script)))
         return EXIT_USAGE;
     run(a);
-    if (a->session_path)
+    if (a->session_path) {
+        session_keep_backup(sess, a->session_path); /* what could not be read is kept */
         session_write(a, a->session_path);
+    }
     return a->exit_code;
 }
 

@@ -561,6 +561,8 @@ typedef struct view_session {
     int label_w, row_h;         /* the user's label column and row height, 0: automatic */
     view_markers markers;
     struct cJSON *doc;          /* the file, for the panels' parts */
+    int keep_backup;            /* the file held more than was read (unreadable, newer
+                                   version): session_write keeps it as PATH.bak first */
 } view_session;
 /* Returns 0 (read or absent: s->loaded says which) or -1 (unreadable, printed). */
 int session_read(const char *path, view_session *s);
@@ -570,6 +572,9 @@ void session_apply(view_app *a, view_session *s);
 void session_apply_panels(view_app *a, const view_session *s);
 void session_free(view_session *s);
 int session_write(const view_app *a, const char *path);
+/* Before writing over a session file read only in part (s->keep_backup):
+ * renames it to PATH.bak, so that no information is lost. */
+void session_keep_backup(const view_session *s, const char *path);
 
 /* ---- the user's sizes and time axis (view_sizes.c) ------------------------------------- */
 

@@ -280,14 +280,37 @@ int session_read(const char *path, view_session *s)
     cJSON *o = text ? cJSON_Parse(text) : NULL;
     free(text);
     if (!cJSON_IsObject(o) || !cJSON_GetObjectItemCaseSensitive(o, "tlv_session")) {
-        fprintf(stderr, "%s view: '%s' is not a tlv session file; ignored\n", prog, path);
+        fprintf(stderr, "%s view: '%s' is not a tlv session file; ignored (kept as '%s.bak' "
+                "when the session is saved)\n", prog, path, path);
         cJSON_Delete(o);
+        s->keep_backup = 1;
         return -1;
+    }
+    double version = 0;
+    if (number_at(o, "tlv_session", &version) && version > SESSION_VERSION) {
+        fprintf(stderr, "%s view: '%s' was written by a newer tlv (session version %g, this "
+                "one reads %d); what this version knows is used (the file is kept as "
+                "'%s.bak' when the session is saved)\n", prog, path, version, SESSION_VERSION, path);
+        s->keep_backup = 1;
     }
     read_session(o, s);
     s->loaded = 1;
     s->doc = o; /* the panels read their parts later */
     return 0;
+}
+
+void session_keep_backup(const view_session *s, const char *path)
+{
+    if (!s->keep_backup || !path)
+        return;
+    size_t n = strlen(path) + 5;
+    char *bak = malloc(n);
+    if (!bak)
+        return;
+    snprintf(bak, n, "%s.bak", path);
+    if (rename(path, bak) != 0 && errno != ENOENT)
+        fprintf(stderr, "%s view: cannot keep '%s' as '%s': %s\n", prog, path, bak, strerror(errno));
+    free(bak);
 }
 
 void session_apply_panels(view_app *a, const view_session *s)

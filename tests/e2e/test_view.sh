@@ -179,6 +179,22 @@ echo "not json" >"$LOG.tlvsession"
 view -r "$RES" --script "$TMP/s2.txt" "$LOG"
 expect_status 0 "bad session file"
 expect_contains "$TMP/err" "is not a tlv session file; ignored" "bad session message"
+# The unreadable file is not lost: kept as .bak, the new session written.
+expect_line "$LOG.tlvsession.bak" "not json" "bad session kept as .bak"
+check "bad session replaced by a good one" '.[0].tlv_session == 1' "$LOG.tlvsession"
+# A session from a newer tlv: what is known is used, reported once, kept as .bak.
+rm -f "$LOG.tlvsession.bak"
+cat >"$LOG.tlvsession" <<'JSON'
+{"tlv_session": 99, "markers": [{"name": "M7", "time": 1500000}], "from_the_future": {"x": [1, 2]}}
+JSON
+view -r "$RES" --script "$TMP/s2.txt" "$LOG"
+expect_status 0 "newer session version"
+expect_line "$TMP/err" "tlv view: '$LOG.tlvsession' was written by a newer tlv (session version 99, this one reads 1); what this version knows is used (the file is kept as '$LOG.tlvsession.bak' when the session is saved)" "newer session message"
+checks=$((checks + 1))
+[ "$(grep -c "newer tlv" "$TMP/err")" -eq 1 ] || fail "newer session: reported more than once"
+check "newer session: its marker used" '(.[0].markers | length) == 1 and .[0].markers[0].name == "M7"' "$TMP/s2.json"
+check "newer session kept as .bak" '.[0].tlv_session == 99 and .[0].from_the_future.x == [1, 2]' "$LOG.tlvsession.bak"
+check "newer session: rewritten in this version" '.[0].tlv_session == 1' "$LOG.tlvsession"
 
 # Conversion errors: on stderr with file and line, counted in the window; the rest shows.
 cp "$LOG" "$TMP/errors.log"
