@@ -16,6 +16,7 @@
  *   view_state.c    the state as JSON: LOG.tlvsession and dump-state
  *   view_load.c     rules, conversion with a progress bar in the window, shapes
  *   view_live.c     a log read on while it grows; follow mode; reloading
+ *   view_sizes.c    label column width, row height, ruler time axis; texts drawn (dump-state)
  * The panels (view_panels.h lists their constructors), one file each:
  *   panel_prompt.c  the one-line text prompt above the status line
  *   panel_marker_edit.c  renaming, recolouring, nudging markers; the span to the cursor
@@ -24,6 +25,7 @@
  *   panel_rows.c    the rows/rules panel (r), group marks and collapsed bands, x
  *   panel_log.c     the trace-log panel (l): standard-form lines following the timeline
  *   panel_tooltip.c the tooltip of the shape under the cursor
+ *   panel_legend.c  L: the legend of the colours in view
  * And around them:
  *   cmd_view.c      options, the main loop, start and end; registers the panels
  *   view_script.c   --script: one command per frame, screenshot, dump-state
