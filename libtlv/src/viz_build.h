@@ -134,6 +134,8 @@ typedef struct builder {
     uint32_t *cpu_values;      /* distinct CPU values (interned), sorted */
     size_t ncpus;
     uint32_t *cpu_row;         /* per CPU value index: its row */
+    uint32_t *prim_row;        /* per primitive with v(VALUE): its row, else UINT32_MAX */
+    size_t prim_row_cap;
 } builder;
 
 /* shapes->values entries with this bit set are ids in shapes->joined (a
@@ -179,7 +181,10 @@ int viz_condition_holds(builder *b, const subst_ctx *c, const char *key);
 /* Notes the events that open and close the shapes drawn next. */
 void viz_set_cur_events(builder *b, const vevent *from, const vevent *to);
 int viz_prims_for(builder *b, const shape_def *sd, const char *const *args, size_t nargs,
-                  uint32_t *first, uint32_t *count);
+                  uint32_t row, uint32_t *first, uint32_t *count);
+/* Places every v(VALUE) without bounds within its row's values (before the
+ * shapes are frozen). */
+void viz_fit_values(builder *b);
 int viz_store_shape(builder *b, tlv_time from, tlv_time to, uint32_t row, uint32_t prim,
                     uint32_t rule, uint32_t event, uint32_t res);
 void viz_draw_interval(builder *b, const event_def *d, const subst_ctx *sc, tlv_time from,
