@@ -16,6 +16,9 @@
  *   view_state.c    the state as JSON: LOG.tlvsession and dump-state
  *   view_load.c     rules, conversion with a progress bar in the window, shapes
  *   view_live.c     a log read on while it grows; follow mode; reloading
+ *   view_range.c    the selected range and the two-point measurement
+ *   view_breakdown.c  what each shown row spent inside the range
+ *   view_sizes.c    label width, row height, ruler axis; texts drawn (dump-state)
  * The panels (view_panels.h lists their constructors), one file each:
  *   panel_prompt.c  the one-line text prompt above the status line
  *   panel_marker_edit.c  renaming, recolouring, nudging markers; the span to the cursor
@@ -24,6 +27,7 @@
  *   panel_rows.c    the rows/rules panel (r), group marks and collapsed bands, x
  *   panel_log.c     the trace-log panel (l): standard-form lines following the timeline
  *   panel_tooltip.c the tooltip of the shape under the cursor
+ *   panel_breakdown.c  the range panel (b): the breakdown as a sortable table
  * And around them:
  *   cmd_view.c      options, the main loop, start and end; registers the panels
  *   view_script.c   --script: one command per frame, screenshot, dump-state
