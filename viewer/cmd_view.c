@@ -325,6 +325,7 @@ static void add_panels(view_app *a)
     view_add_panel(a, goto_panel_new());
     view_add_panel(a, search_panel_new());
     view_add_panel(a, rows_panel_new());
+    view_add_panel(a, legend_panel_new()); /* Shift+L, before the log panel's l */
     view_add_panel(a, log_panel_new());
     view_add_panel(a, tooltip_panel_new());
     view_add_panel(a, breakdown_panel_new());

@@ -264,6 +264,7 @@ struct view_app {
     tlv_trace *trace;
     tlv_shapes *shapes;
     unsigned shapes_gen;        /* counts rebuilds, so textures know they are stale */
+    long rebuild_frames;        /* frames drawn (old view, moving bar) during the last rebuild */
     int per_cpu;
     int label_need;             /* label column wanted by the rows, at scale 1 */
     int radix;

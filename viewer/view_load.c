@@ -7,17 +7,44 @@
  * viewer shows whatever loaded. A log that may still grow (every log but
  * one read with external-process rules) is not finished: it stays open and
  * view_live.c reads on.
+ *
+ * A log no rule matched says so in the window too (the usual cause is the
+ * wrong resource file). Closing the window while loading is the user's
+ * choice: the viewer ends with status 0. Rebuilding the shapes (per-CPU
+ * mode toggled, a rule hidden) runs on a thread of its own while the window
+ * keeps showing the old view under a moving bar.
  */
 #include "view.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define CHUNK (256 * 1024)
+
+static int pump_events(view_app *a);
+
+/* A log no rule matched (usually the wrong resource file) says so in the
+ * window's banner, as errors do, and on stderr. */
+static void note_nothing_matched(view_app *a)
+{
+    tlv_convert_stats st;
+    tlv_converter_stats(tlv_trace_converter(a->trace), &st);
+    if (!st.lines_read || st.lines_matched || reads_standard_form(&a->opts.rules, a->opts.input))
+        return;
+    char text[200];
+    snprintf(text, sizeof text, "no rule matched any of the %llu lines of %s — is -r the right "
+             "resource file?", (unsigned long long)st.lines_read, a->opts.input);
+    fprintf(stderr, "%s view: %s\n", prog, text);
+    a->load_errors++;
+    if (a->banner_lines < (int)(sizeof a->banner / sizeof *a->banner))
+        snprintf(a->banner[a->banner_lines++], sizeof a->banner[0], "%s", text);
+    a->show_banner = 1;
+}
 
 void view_note_diags(view_app *a, const tlv_diags *d, size_t from)
 {
@@ -191,8 +218,11 @@ int view_load(view_app *a)
     a->radix = tlv_rules_time_radix(a->rules);
     a->time_scale = tlv_rules_time_scale(a->rules);
     tlv_status cs = view_convert(a, a->opts.input, a->rules, &a->trace, &a->live.in);
+    if (a->quit)
+        return EXIT_OK; /* closed while loading */
     if (cs != TLV_OK && cs != TLV_ERR_CONVERT)
         return EXIT_USAGE;
+    note_nothing_matched(a);
     const tlv_diags *d = tlv_converter_diags(tlv_trace_converter(a->trace));
     print_diags(d, 20);
     /* Named only when asked for (no summary line here); what live follow
@@ -206,16 +236,82 @@ int view_load(view_app *a)
     return cs == TLV_OK && a->load_errors == 0 ? EXIT_OK : EXIT_PARTIAL;
 }
 
+/* ---- building the shapes ------------------------------------------------------------ */
+
+typedef struct build_job {
+    const tlv_trace *trace;
+    tlv_shapes_options o;
+    tlv_shapes *out;
+    SDL_atomic_t done;
+} build_job;
+
+static int build_thread(void *p)
+{
+    build_job *j = p;
+    tlv_shapes_build(j->trace, &j->o, &j->out);
+    SDL_AtomicSet(&j->done, 1);
+    return 0;
+}
+
+/* The old view with a box in its middle saying `what` over a bar whose
+ * block slides to and fro (how long a build takes is not known). */
+static void draw_rebuild(view_app *a, const char *what, double elapsed)
+{
+    view_draw_frame(a);
+    view_areas ar;
+    view_areas_of(a, &ar);
+    int th = view_text_height(a->text), pad = (int)lround(10 * a->scale);
+    int bw = ar.main.w / 3, bh = (int)lround(8 * a->scale), w = bw + 2 * pad, h = th + bh + 3 * pad;
+    int x = (ar.main.w - w) / 2, y = (ar.main.h - h) / 2;
+    view_fill(a, x, y, w, h, 0xFFFFFF, 235);
+    view_fill(a, x, y, w, 1, 0x909090, 255);
+    view_fill(a, x, y + h - 1, w, 1, 0x909090, 255);
+    view_text_draw(a->text, what, x + pad, y + pad, 0x202020);
+    int by = y + 2 * pad + th, block = bw / 4;
+    double phase = fmod(elapsed * 0.8, 2.0), at = phase < 1 ? phase : 2 - phase;
+    view_fill(a, x + pad, by, bw, bh, 0xE4E4E4, 255);
+    view_fill(a, x + pad + (int)lround(at * (bw - block)), by, block, bh, 0x286EDC, 255);
+    SDL_RenderPresent(a->ren);
+}
+
+/* Builds the shapes on a thread while the window keeps drawing; NULL when
+ * memory ran out. */
+static tlv_shapes *build_behind_old_view(view_app *a, const tlv_shapes_options *o, const char *what)
+{
+    build_job job = {a->trace, *o, NULL, {0}};
+    SDL_Thread *t = SDL_CreateThread(build_thread, "tlv-shapes", &job);
+    if (!t) {
+        tlv_shapes_build(a->trace, o, &job.out);
+        return job.out;
+    }
+    double start = now_seconds();
+    a->rebuild_frames = 0;
+    do { /* about 60 frames a second until the thread is done */
+        pump_events(a);
+        draw_rebuild(a, what, now_seconds() - start);
+        a->rebuild_frames++;
+        for (int i = 0; i < 16 && !SDL_AtomicGet(&job.done); i++)
+            SDL_Delay(1);
+    } while (!SDL_AtomicGet(&job.done));
+    SDL_WaitThread(t, NULL);
+    return job.out;
+}
+
 /* Builds the shapes of a->trace into a->shapes; progress on the screen when
- * `show`. */
+ * `show`: over the old view when there is one. */
 static int build_shapes(view_app *a, int per_cpu, int show)
 {
-    if (show)
-        view_draw_progress(a, per_cpu ? "Building per-CPU rows" : "Building shapes", -1);
+    const char *what = per_cpu ? "Building per-CPU rows" : "Building shapes";
+    int behind = show && a->shapes && a->ren && a->tl_ren;
+    if (show && !behind)
+        view_draw_progress(a, what, -1);
     tlv_shapes_options o = {per_cpu ? a->opts.cpu_attribute : NULL, NULL, NULL, NULL, 0};
     rows_skip_rules(a, &o.skip_rules, &o.n_skip_rules); /* hidden rules */
     tlv_shapes *s = NULL;
-    tlv_shapes_build(a->trace, &o, &s);
+    if (behind)
+        s = build_behind_old_view(a, &o, what);
+    else
+        tlv_shapes_build(a->trace, &o, &s);
     if (!s) {
         fprintf(stderr, "%s: out of memory building the shapes\n", prog);
         return -1;

@@ -173,4 +173,5 @@ void sizes_dump(const view_app *a, cJSON *o)
     cJSON_AddStringToObject(o, "time_axis", axis_names[a->time_axis % 3]);
     const char *cut = sizes_cut_row_name(a, a->mx, a->my);
     cJSON_AddItemToObject(o, "row_name_tip", cut ? cJSON_CreateString(cut) : cJSON_CreateNull());
+    cJSON_AddNumberToObject(o, "rebuild_frames", (double)a->rebuild_frames); /* view_load.c */
 }

@@ -98,8 +98,10 @@ static int is_sorted(const trace_event *ev, size_t n)
  * new events need a copy. */
 static int sort_new_events(tlv_trace *t)
 {
-    trace_event *tail = t->ev + t->nsorted;
     size_t ntail = t->nev - t->nsorted;
+    if (ntail == 0)
+        return 0;       /* also keeps a trace with no events (ev NULL) clear of pointer arithmetic */
+    trace_event *tail = t->ev + t->nsorted;
     if (!is_sorted(tail, ntail))
         qsort(tail, ntail, sizeof *tail, by_time_then_order);
     if (t->nsorted && ntail && by_time_then_order(&t->ev[t->nsorted - 1], tail) > 0) {

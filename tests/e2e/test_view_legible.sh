@@ -6,7 +6,9 @@
 # sample at 1280x800, the corpus fmp_short with Japanese labels at 700x450);
 # ruler ticks differ at a 1 ns span; the label column's width (dragged) and
 # the row height (Ctrl+wheel, Ctrl+Up) are kept in the session, and a cut
-# row name shows whole under the pointer; t changes the ruler's time axis.
+# row name shows whole under the pointer; t changes the ruler's time axis;
+# a log no rule matched says so in the window; a per-CPU rebuild draws over
+# the old view; closing the window while loading exits 0; L shows a legend.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/view_lib.sh"
 
@@ -166,5 +168,65 @@ check "Ctrl+Up: taller still" '.[1].row_height == .[0].row_height + 4' "$TMP/c2.
 view -r "$RES" --size 1000x600 --script "$TMP/c1.txt" "$TMP/s.log"
 check "both kept in the session" '.[0].label_column == 71 and .[0].layout.label_width == 71 and
   .[0].row_height == .[1].row_height and .[0].layout.row_height == .[1].row_height' "$TMP/c0.json" "$TMP/c3.json"
+
+# ---- loading: a log no rule matched, per-CPU rebuild, closing while loading ----------------
+printf 'wait 1\ndump-state %s\nscreenshot %s\n' "$TMP/e.json" "$TMP/e.png" >"$TMP/e.txt"
+view -r "$RES" --no-session --size 700x450 --script "$TMP/e.txt" "$SRC/samples/asp/sample.log"
+expect_status 0 "a log no rule matched"
+expect_contains "$TMP/err" "no rule matched any of the 400 lines of $SRC/samples/asp/sample.log — is -r the right resource file?" \
+  "no match: on stderr"
+check "no match: counted as a problem" '.[0].load_errors == 1' "$TMP/e.json"
+expect_count "no match: in the window's banner" "$TMP/e.png" 0 0 700 200 ffe8e0 2000
+
+cat >"$TMP/p.txt" <<EOF
+key w
+dump-state $TMP/p0.json
+key c
+dump-state $TMP/p1.json
+EOF
+view -r "$RES" --no-session --size 700x450 --script "$TMP/p.txt" "$LOG"
+expect_status 0 "per-CPU rebuild"
+check "per-CPU rebuild: drawn over the old view, which stays" '.[1].per_cpu and .[1].rebuild_frames >= 1 and
+  .[1].visible == .[0].visible' "$TMP/p0.json" "$TMP/p1.json"
+
+# Closing the window (SIGTERM reaches SDL as a quit) while a large log loads:
+# status 0, and the script never ran (it starts once loading is done).
+cp "$LOG" "$TMP/big.log"
+for _ in $(seq 11); do cat "$TMP/big.log" "$TMP/big.log" >"$TMP/big2.log" && mv "$TMP/big2.log" "$TMP/big.log"; done
+echo "dump-state $TMP/q.json" >"$TMP/q.txt"
+cat >"$TMP/close.sh" <<'EOF'
+"$@" & pid=$!
+for _ in $(seq 200); do # until the window's display connection is open
+  ls -l "/proc/$pid/fd" 2>/dev/null | grep -q socket && break
+  sleep 0.05
+done
+sleep 0.2
+kill -TERM "$pid"
+wait "$pid"
+EOF
+xvfb-run -a -s "-screen 0 1920x1200x24" bash "$TMP/close.sh" "$TLV" view -r "$RES" --no-session \
+  --size 700x450 --script "$TMP/q.txt" "$TMP/big.log" >"$TMP/out" 2>"$TMP/err"
+status=$?
+if [ -f "$TMP/q.json" ]; then
+  echo "NOTE: the large log loaded before the window was closed; closing while loading not checked"
+else
+  expect_status 0 "closing the window while loading"
+fi
+
+# ---- L: the legend of the colours in view ---------------------------------------------------
+cat >"$TMP/g.txt" <<EOF
+dump-state $TMP/g0.json
+key shift+l
+dump-state $TMP/g1.json
+key l
+dump-state $TMP/g2.json
+EOF
+view -r "$RES" --no-session --size 1280x800 --script "$TMP/g.txt" "$LOG"
+expect_status 0 "legend script"
+check "L shows the legend: rule, value and colour" '.[0].legend == null and
+  ([.[1].legend[] | select(.rule == "Task state" and .value == "RUNNING" and .color == "33cc33")] | length) == 1 and
+  ([.[1].legend[] | select(.rule == "Task state" and .value == "WAITING")] | length) == 1' \
+  "$TMP/g0.json" "$TMP/g1.json"
+check "plain l is still the log panel" '.[0].legend != null and .[0].log.shown' "$TMP/g2.json"
 
 finish
