@@ -24,7 +24,11 @@ typedef struct legend_entry {
     const char *name;     /* the rule's name, */
     const char *rule;     /* and its display name (both live as long as the shapes) */
     const char *value;    /* the value, or the event's name (the first seen) */
+    const char *resource; /* of the first shape seen, or NULL */
+    int by_resource;      /* the value has several colours: one per resource */
     uint32_t color;       /* 0xRRGGBB */
+    uint32_t more_colors[5];  /* shapes of no resource with this value in other colours */
+    int nmore;
     int several;          /* other values have the colour too */
 } legend_entry;
 
@@ -83,11 +87,22 @@ static int visit(void *user, const tlv_shape_info *sh)
         if (!display)
             display = rule_display(sc->s, sh->rule);
     }
+    for (size_t i = 0; !sh->resource && i < p->n; i++) { /* per-CPU bars: a task's colour each */
+        legend_entry *e = &p->e[i];
+        if (e->resource || strcmp(e->rule, display) != 0 || strcmp(e->value, value) != 0)
+            continue;
+        int have = 0;
+        for (int k = 0; k < e->nmore; k++)
+            have |= e->more_colors[k] == (c & 0xFFFFFF);
+        if (!have && e->nmore < (int)(sizeof e->more_colors / sizeof *e->more_colors))
+            e->more_colors[e->nmore++] = c & 0xFFFFFF;
+        return 0;
+    }
     if (p->n == MAX_ENTRIES) {
         p->more = 1;
         return 0;
     }
-    p->e[p->n++] = (legend_entry){sh->rule, display, value, c & 0xFFFFFF, 0};
+    p->e[p->n++] = (legend_entry){sh->rule, display, value, sh->resource, 0, c & 0xFFFFFF, {0}, 0, 0};
     return 0;
 }
 
@@ -95,7 +110,8 @@ static int by_rule_then_value(const void *x, const void *y)
 {
     const legend_entry *a = x, *b = y;
     int r = strcmp(a->rule, b->rule);
-    return r ? r : strcmp(a->value, b->value);
+    r = r ? r : strcmp(a->value, b->value);
+    return r || !a->by_resource ? r : strcmp(a->resource, b->resource);
 }
 
 static void refresh(legend_panel *p, const view_app *a)
@@ -128,6 +144,11 @@ static void refresh(legend_panel *p, const view_app *a)
             tlv_shapes_query(a->shapes, row, view_exact_time(a, a0), view_exact_time(a, a1), visit, &sc);
         }
     }
+    for (size_t i = 0; i < p->n; i++) /* "running task: RUNNING" in each task's colour */
+        for (size_t j = 0; j < p->n; j++)
+            if (i != j && p->e[i].resource && strcmp(p->e[i].rule, p->e[j].rule) == 0 &&
+                strcmp(p->e[i].value, p->e[j].value) == 0)
+                p->e[i].by_resource = 1;
     qsort(p->e, p->n, sizeof *p->e, by_rule_then_value);
 }
 
@@ -135,13 +156,16 @@ static void refresh(legend_panel *p, const view_app *a)
 
 static void entry_text(const legend_entry *e, char *out, size_t size)
 {
-    snprintf(out, size, "%s: %s%s", e->rule, e->value, e->several ? ", \xE2\x80\xA6" : "");
+    if (e->by_resource)
+        snprintf(out, size, "%s: %s (%s)", e->rule, e->value, e->resource);
+    else
+        snprintf(out, size, "%s: %s%s", e->rule, e->value, e->several ? ", \xE2\x80\xA6" : "");
 }
 
 static void draw_legend(legend_panel *p, view_app *a, const view_areas *ar)
 {
     refresh(p, a);
-    int th = view_text_height(a->text), pad = scaled(a, 6), sw = th, line = th + scaled(a, 3);
+    int th = view_text_height(a->text), pad = scaled(a, 6), sw = 2 * th, line = th + scaled(a, 3);
     int room = (ar->main.h - ar->ruler_h - 2 * pad - 2 * scaled(a, 8)) / line;
     int n = (int)p->n + (p->n == 0), shown = n > room ? room - 1 : n;
     shown = shown < 0 ? 0 : shown;
@@ -169,7 +193,11 @@ static void draw_legend(legend_panel *p, view_app *a, const view_areas *ar)
         view_text_draw(a->text, "no colours in view", x + pad, y + pad, 0x606060);
     for (int i = 0; i < shown && i < (int)p->n; i++) {
         int ly = y + pad + i * line;
-        view_fill(a, x + pad, ly + 1, sw, th - 2, p->e[i].color, 255);
+        const legend_entry *e = &p->e[i];
+        int parts = 1 + e->nmore;
+        for (int k = 0; k < parts; k++) /* the colour, or the colours side by side */
+            view_fill(a, x + pad + k * sw / parts, ly + 1, (k + 1) * sw / parts - k * sw / parts, th - 2,
+                      k ? e->more_colors[k - 1] : e->color, 255);
         entry_text(&p->e[i], text, sizeof text);
         view_text_draw(a->text, text, x + 2 * pad + sw, ly, 0x202020);
     }
@@ -234,6 +262,14 @@ static void dump(view_panel *base, const view_app *a, struct cJSON *o)
         cJSON_AddStringToObject(e, "value", p->e[i].value);
         cJSON_AddStringToObject(e, "color", color);
         cJSON_AddBoolToObject(e, "several", p->e[i].several);
+        if (p->e[i].by_resource)
+            cJSON_AddStringToObject(e, "resource", p->e[i].resource);
+        for (int k = 0; k < p->e[i].nmore; k++) {
+            snprintf(color, sizeof color, "%06x", (unsigned)p->e[i].more_colors[k]);
+            cJSON_AddItemToArray(cJSON_GetObjectItem(e, "more_colors") ? cJSON_GetObjectItem(e, "more_colors")
+                                                                         : cJSON_AddArrayToObject(e, "more_colors"),
+                                 cJSON_CreateString(color));
+        }
         cJSON_AddItemToArray(arr, e);
     }
 }

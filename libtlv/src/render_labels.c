@@ -154,10 +154,17 @@ static int grid_room(const render_labels *L, int y0, int y1, int anchor, int pad
 
 /* ---- placing -------------------------------------------------------------------- */
 
-/* Whether a cut text kept nothing but the ellipsis. */
-static int only_ellipsis(const char *s)
+/* Whether a cut text kept too little to tell anything: fewer than two
+ * characters before its ellipsis ("T…" is noise, "TA…" a hint). */
+static int too_short(const char *s)
 {
-    return strcmp(s, "\xE2\x80\xA6") == 0 || strcmp(s, "...") == 0;
+    size_t len = strlen(s);
+    int chars = 0;
+    for (size_t i = 0; i < len; i++)
+        chars += ((unsigned char)s[i] & 0xC0) != 0x80;
+    if (len >= 3 && strcmp(s + len - 3, "...") == 0)
+        chars -= 2; /* a font without "…" */
+    return chars < 3;
 }
 
 /* Places candidate c: fills *st, *text and *at and returns 1, or 0 when it
@@ -170,7 +177,8 @@ static int place_one(render_labels *L, render_fonts *fonts, float scale, SDL_Rec
                        p->font_color, p->align, 0};
     /* horizontally the box's visible part: a bar begun off-screen keeps its
      * name at the timeline's start */
-    float ax0 = fmaxf(c->box.x, (float)area.x), ax1 = fminf(c->box.x + c->box.w, (float)(area.x + area.w));
+    float edge = (float)(area.x + area.w) - 2 * scale; /* glyphs may reach past their advance */
+    float ax0 = fmaxf(c->box.x, (float)area.x), ax1 = fminf(c->box.x + c->box.w, edge);
     if (ax1 - ax0 < st->px * 0.5f || c->band_h < 2)
         return 0; /* narrower than a character */
     int w, h;
@@ -194,7 +202,7 @@ static int place_one(render_labels *L, render_fonts *fonts, float scale, SDL_Rec
     if (!grid_room(L, y, y + h, anchor, pad, &g0, &g1) || g1 - g0 < st->px)
         return 0;
     if (w > g1 - g0) {
-        if (render_text_fit(fonts, p->text, st, (float)(g1 - g0), text, &w, &h) < 0 || only_ellipsis(*text))
+        if (render_text_fit(fonts, p->text, st, (float)(g1 - g0), text, &w, &h) < 0 || too_short(*text))
             return 0;
     }
     int x = st->align.h == 0 ? g0 : st->align.h == 2 ? g1 - w : clampi(anchor - w / 2, g0, g1 - w);
