@@ -19,7 +19,7 @@ root=${1:-"$(cd "$(dirname "$0")/.." && pwd)"}
 # patterns, without .c/.h). A file may include files of its own layer and
 # of the layers below it. "tlv/NAME" are the public headers (declarations).
 LAYERS=(
-  "base       buf intern json diag utf8 locate time calc clock cond state stdform prefilter evcache tlv/*"
+  "base       buf intern json diag abi utf8 locate time calc clock cond state stdform prefilter evcache tlv/*"
   "model      model"
   "compile    template expand macro dynres"
   "world      world world_*"

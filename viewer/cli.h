@@ -163,6 +163,7 @@ int cmd_shapes(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_query(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 

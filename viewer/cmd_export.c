@@ -5,18 +5,20 @@
  * chrome://tracing open: a complete event per interval, an instant event per
  * When event or zero-length interval, a thread per row and a process per
  * group of rows (resource type). --format csv writes one RFC 4180 row per
- * interval.
+ * interval; --format sqlite a database (export_sqlite.c).
  */
 #include "cli.h"
+#include "export.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char export_help[] =
-    "usage: tlv export [--format chrome|csv] [-R DIR]... -r FILE.res [-o OUT] [--per-cpu]\n"
-    "                  [--allow-scripts] LOG|-\n"
+    "usage: tlv export [--format chrome|csv|sqlite] [-R DIR]... -r FILE.res [-o OUT] [--per-cpu]\n"
+    "                  [--session FILE] [--allow-scripts] LOG|-\n"
     "\n"
     "Converts LOG (or reads a standard-form trace), applies the visualization rules\n"
     "and writes the result for other tools. The primitives one rule event draws\n"
@@ -36,6 +38,11 @@ static const char export_help[] =
     "                            drawn, else what the event that opened the interval\n"
     "                            carried: the value it set, or its arguments joined\n"
     "                            with commas); RFC 4180 (CRLF, quoted when needed)\n"
+    "  -f, --format sqlite       a SQLite database (needs -o FILE): resources, events,\n"
+    "                            rows, intervals, counters and their samples, flows,\n"
+    "                            markers (with --session); schema in docs/sql.md;\n"
+    "                            query it with 'tlv query FILE SQL' or any SQLite tool\n"
+    "      --session FILE        sqlite: the markers of this 'tlv view' session file\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
     UNMATCHED_OPTION_HELP
@@ -52,19 +59,8 @@ typedef struct export_args {
     common_args c; /* -R, -r, --allow-scripts, -o, --per-cpu, --cpu-attribute, LOG */
     const char *format;
     double us_per_unit; /* 0: from the TimeScale */
+    const char *session; /* sqlite: markers from this session file */
 } export_args;
-
-/* One interval: the first shape of its group, with the group's text. */
-typedef struct interval {
-    tlv_shape_info sh;
-    const char *text;
-    size_t lane;        /* chrome: which of its row's threads */
-} interval;
-
-typedef struct interval_list {
-    interval *v;
-    size_t n, cap;
-} interval_list;
 
 /* ---- arguments -------------------------------------------------------------------- */
 
@@ -77,6 +73,8 @@ static int export_option(void *own, int argc, char **argv, int *i)
         a->format = argv[++*i];
     } else if (strncmp(s, "--format=", 9) == 0) {
         a->format = s + 9;
+    } else if (strcmp(s, "--session") == 0 && *i + 1 < argc) {
+        a->session = argv[++*i];
     } else if (strcmp(s, "--us-per-unit") == 0 && *i + 1 < argc) {
         char *end;
         a->us_per_unit = strtod(argv[++*i], &end);
@@ -97,64 +95,22 @@ static int parse_export_args(export_args *a, int argc, char **argv)
     if (parse_common_args("export", export_help, OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE,
                           &a->c, export_option, a, argc, argv) < 0)
         return -1;
-    if (strcmp(a->format, "chrome") != 0 && strcmp(a->format, "csv") != 0) {
-        usage_error("export", "unknown format '%s' (chrome or csv)", a->format);
+    if (strcmp(a->format, "chrome") != 0 && strcmp(a->format, "csv") != 0 &&
+        strcmp(a->format, "sqlite") != 0) {
+        usage_error("export", "unknown format '%s' (chrome, csv or sqlite)", a->format);
+        return -1;
+    }
+    if (strcmp(a->format, "sqlite") == 0 && (!a->c.output || strcmp(a->c.output, "-") == 0)) {
+        usage_error("export", "--format sqlite writes a database file: give -o FILE");
+        return -1;
+    }
+    if (a->session && strcmp(a->format, "sqlite") != 0) {
+        usage_error("export", "--session is for --format sqlite");
         return -1;
     }
     if (need_resource_file("export", &a->c) < 0 || need_input("export", &a->c) < 0)
         return -1;
     return 0;
-}
-
-/* ---- shapes to intervals ---------------------------------------------------------- */
-
-static int same_name(const char *a, const char *b)
-{
-    return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-/* Whether sh was drawn by the same event over the same interval as iv. */
-static int same_interval(const interval *iv, const tlv_shape_info *sh)
-{
-    const tlv_shape_info *f = &iv->sh;
-    return f->row == sh->row && f->is_when == sh->is_when && tlv_time_cmp(f->from, sh->from) == 0 &&
-           tlv_time_cmp(f->to, sh->to) == 0 && same_name(f->resource, sh->resource) &&
-           strcmp(f->event, sh->event) == 0 && strcmp(f->rule, sh->rule) == 0;
-}
-
-/* Shapes come ordered by rule, event, resource and start, and the primitives
- * of one figure are consecutive: a group is a run of equal keys. */
-static int collect_intervals(const tlv_shapes *shapes, interval_list *out)
-{
-    size_t n = tlv_shapes_count(shapes);
-    for (size_t i = 0; i < n; i++) {
-        tlv_shape_info sh;
-        tlv_shapes_get(shapes, i, &sh);
-        interval *last = out->n ? &out->v[out->n - 1] : NULL;
-        if (last && same_interval(last, &sh)) {
-            if (!last->text)
-                last->text = sh.text;
-            continue;
-        }
-        if (out->n == out->cap) {
-            size_t cap = out->cap ? out->cap * 2 : 256;
-            interval *v = realloc(out->v, cap * sizeof *v);
-            if (!v)
-                return -1;
-            out->v = v;
-            out->cap = cap;
-        }
-        interval *iv = &out->v[out->n++];
-        iv->sh = sh;
-        iv->text = sh.text;
-        iv->lane = 0;
-    }
-    return 0;
-}
-
-static int is_instant(const interval *iv)
-{
-    return iv->sh.is_when || tlv_time_cmp(iv->sh.from, iv->sh.to) == 0;
 }
 
 /* ---- CSV -------------------------------------------------------------------------- */
@@ -515,8 +471,42 @@ static double time_factor(const export_args *a, const tlv_rules *rules)
     return 1;
 }
 
-static int write_export(const export_args *a, const tlv_rules *rules, const tlv_shapes *shapes)
+/* The database is made under a temporary name and renamed when complete. */
+static int write_sqlite(const export_args *a, const tlv_rules *rules, const tlv_trace *trace,
+                        const tlv_shapes *shapes)
 {
+    size_t n = strlen(a->c.output) + 32;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return -1;
+    snprintf(tmp, n, "%s.tmp.%ld", a->c.output, (long)getpid());
+    unlink(tmp);
+    remove_tmp_on_signals(tmp);
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open(tmp, &db) == SQLITE_OK ? 0 : -1;
+    if (rc < 0)
+        fprintf(stderr, "%s export: cannot create '%s': %s\n", prog, tmp, sqlite3_errmsg(db));
+    sql_source src = {rules, trace, shapes, a->c.input, a->session};
+    if (rc == 0)
+        rc = sql_write_trace(db, &src, "export");
+    if (sqlite3_close(db) != SQLITE_OK)
+        rc = -1;
+    if (rc == 0 && rename(tmp, a->c.output) != 0) {
+        fprintf(stderr, "%s export: cannot write '%s': %s\n", prog, a->c.output, strerror(errno));
+        rc = -1;
+    }
+    if (rc < 0)
+        unlink(tmp);
+    remove_tmp_on_signals(NULL);
+    free(tmp);
+    return rc;
+}
+
+static int write_export(const export_args *a, const tlv_rules *rules, const tlv_trace *trace,
+                        const tlv_shapes *shapes)
+{
+    if (strcmp(a->format, "sqlite") == 0)
+        return write_sqlite(a, rules, trace, shapes);
     interval_list l = {0};
     FILE *out = NULL;
     char *tmp_path = NULL;
@@ -545,7 +535,7 @@ int cmd_export(int argc, char **argv)
     tlv_trace *trace;
     tlv_shapes *shapes;
     int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, &rules, &trace, &shapes);
-    if (rc != EXIT_USAGE && write_export(&a, rules, shapes) < 0) {
+    if (rc != EXIT_USAGE && write_export(&a, rules, trace, shapes) < 0) {
         fprintf(stderr, "%s export: writing '%s' failed\n", prog, a.c.output ? a.c.output : "-");
         rc = EXIT_USAGE;
     }

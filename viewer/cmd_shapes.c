@@ -193,7 +193,7 @@ int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cp
     int rc = load_trace(ra, input, rules, trace);
     if (rc == EXIT_USAGE)
         return rc;
-    tlv_shapes_options o = {cpu_attribute, NULL, NULL, NULL, 0};
+    tlv_shapes_options o = {sizeof(tlv_shapes_options), cpu_attribute, NULL, NULL, NULL, 0};
     tlv_status vs = tlv_shapes_build(*trace, &o, shapes);
     if (!*shapes)
         return EXIT_USAGE;

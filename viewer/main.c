@@ -16,7 +16,8 @@ static const char main_help[] =
     "  check     check rule and resource files without a log\n"
     "  shapes    print the shapes the visualization rules draw, as JSON Lines\n"
     "  render    draw the timeline of a log into a PNG image\n"
-    "  export    write the drawn trace as Chrome Trace Event JSON (Perfetto) or CSV\n"
+    "  export    write the drawn trace as Chrome Trace Event JSON (Perfetto), CSV or SQLite\n"
+    "  query     run SQL over a trace (a log, or a database from export)\n"
     "  stats     time spent per resource and state, CPU utilization per processor\n"
     "  view      open a window with the timeline of a log, to zoom, pan and mark\n"
     "  version   print the version\n"
@@ -51,6 +52,8 @@ int main(int argc, char **argv)
         return cmd_check(argc - 1, argv + 1);
     if (strcmp(cmd, "export") == 0)
         return cmd_export(argc - 1, argv + 1);
+    if (strcmp(cmd, "query") == 0)
+        return cmd_query(argc - 1, argv + 1);
     if (strcmp(cmd, "stats") == 0)
         return cmd_stats(argc - 1, argv + 1);
     fprintf(stderr, "%s: unknown command '%s'\n\n%s", prog, cmd, main_help);

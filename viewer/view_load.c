@@ -305,7 +305,8 @@ static int build_shapes(view_app *a, int per_cpu, int show)
     int behind = show && a->shapes && a->ren && a->tl_ren;
     if (show && !behind)
         view_draw_progress(a, what, -1);
-    tlv_shapes_options o = {per_cpu ? a->opts.cpu_attribute : NULL, NULL, NULL, NULL, 0};
+    tlv_shapes_options o = TLV_SHAPES_OPTIONS_INIT;
+    o.cpu_attribute = per_cpu ? a->opts.cpu_attribute : NULL;
     rows_skip_rules(a, &o.skip_rules, &o.n_skip_rules); /* hidden rules */
     tlv_shapes *s = NULL;
     if (behind)

@@ -7,6 +7,7 @@
  * is reported with its number, the rule's regex and the reason, and the run
  * goes on with the next line.
  */
+#include "abi.h"
 #include "rules_impl.h"
 
 #include "buf.h"
@@ -178,7 +179,10 @@ const tlv_diags *tlv_converter_diags(const tlv_converter *c) { return &c->diags;
 
 const char *tlv_converter_last_error(const tlv_converter *c) { return c ? c->lasterr.text : ""; }
 
-void tlv_converter_stats(const tlv_converter *c, tlv_convert_stats *out) { *out = c->stats; }
+void tlv_converter_stats_sized(const tlv_converter *c, tlv_convert_stats *out, size_t size)
+{
+    abi_write_out(out, size, &c->stats, sizeof c->stats); /* an older layout gets its prefix */
+}
 
 /* Records a problem of the current line (col 0: the whole line), naming the
  * external-process rule's output line or the conversion rule involved. */

@@ -3,6 +3,7 @@
  * over the sorted events collects, per resource and counter attribute, the
  * numeric values in time order; the statistics follow from the samples.
  */
+#include "abi.h"
 #include "viz_impl.h"
 
 #include <stdlib.h>
@@ -214,12 +215,17 @@ long tlv_counters_find(const tlv_counters *cs, const char *resource, const char 
     return -1;
 }
 
-void tlv_counters_get(const tlv_counters *cs, size_t i, tlv_counter_info *out)
+static void counter_info_fill(const tlv_counters *cs, size_t i, tlv_counter_info *out)
 {
     if (cs && i < cs->n)
         *out = cs->c[i].info;
     else
         memset(out, 0, sizeof *out);
+}
+
+void tlv_counters_get_sized(const tlv_counters *cs, size_t i, tlv_counter_info *out, size_t size)
+{
+    ABI_FILL_OUT(tlv_counter_info, counter_info_fill, out, size, cs, i);
 }
 
 const tlv_counter_sample *tlv_counters_samples(const tlv_counters *cs, size_t i, size_t *n)

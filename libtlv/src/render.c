@@ -10,6 +10,7 @@
  * from the store's per-column summary instead of shape by shape, so a frame
  * costs in proportion to its pixels.
  */
+#include "abi.h"
 #include "render_impl.h"
 
 
@@ -107,18 +108,30 @@ static double timeline_w(const tlv_view *v)
     return w > 1 ? w : 1;
 }
 
-double tlv_view_x(const tlv_view *v, double t)
+/* The caller's view over a zeroed one, whatever its layout (abi.h). */
+static tlv_view view_in(const tlv_view *v)
 {
+    tlv_view full;
+    memset(&full, 0, sizeof full);
+    abi_read_in(&full, sizeof full, v, ABI_VIEW_0_1);
+    return full;
+}
+
+double tlv_view_x(const tlv_view *caller, double t)
+{
+    tlv_view view = view_in(caller), *v = &view;
     return view_label_w(v) + (t - v->t0) * timeline_w(v) / (v->t1 - v->t0);
 }
 
-double tlv_view_time(const tlv_view *v, double x)
+double tlv_view_time(const tlv_view *caller, double x)
 {
+    tlv_view view = view_in(caller), *v = &view;
     return v->t0 + (x - view_label_w(v)) * (v->t1 - v->t0) / timeline_w(v);
 }
 
-void tlv_view_get_layout(const tlv_view *v, const tlv_shapes *s, tlv_view_layout *out)
+static void layout_fill(const tlv_view *caller, const tlv_shapes *s, tlv_view_layout *out)
 {
+    tlv_view view = view_in(caller), *v = &view;
     render_layout l;
     render_layout_of(v, s ? s->nrows : 0, &l);
     out->label_width = l.label_w;
@@ -129,8 +142,15 @@ void tlv_view_get_layout(const tlv_view *v, const tlv_shapes *s, tlv_view_layout
     out->end_row = l.end_row;
 }
 
-long tlv_view_row_at(const tlv_view *v, const tlv_shapes *s, double y)
+void tlv_view_get_layout_sized(const tlv_view *v, const tlv_shapes *s, tlv_view_layout *out,
+                               size_t size)
 {
+    ABI_FILL_OUT(tlv_view_layout, layout_fill, out, size, v, s);
+}
+
+long tlv_view_row_at(const tlv_view *caller, const tlv_shapes *s, double y)
+{
+    tlv_view view = view_in(caller), *v = &view;
     render_layout l;
     render_layout_of(v, s ? s->nrows : 0, &l);
     long pos = render_row_at(&l, y);
@@ -149,9 +169,10 @@ static int guess_text_width(const char *s)
     return w;
 }
 
-void tlv_view_fit(tlv_view *v, const tlv_shapes *s, int width, int height)
+static void view_fit(const tlv_shapes *s, int width, int height, tlv_view *v)
 {
     memset(v, 0, sizeof *v);
+    v->struct_size = sizeof *v;
     v->width = width;
     v->height = height;
     v->scale = 1;
@@ -169,6 +190,12 @@ void tlv_view_fit(tlv_view *v, const tlv_shapes *s, int width, int height)
         need = w > need ? w : need;
     }
     v->label_width = need > width / 3 ? width / 3 : need;
+}
+
+void tlv_view_fit_sized(tlv_view *v, size_t size, const tlv_shapes *s, int width, int height)
+{
+    ABI_FILL_OUT(tlv_view, view_fit, v, size, s, width, height);
+    v->struct_size = size; /* it was filled with the library's own */
 }
 
 /* ---- time text ---------------------------------------------------------------- */
@@ -903,14 +930,15 @@ static int view_ok(tlv_renderer *r, const tlv_view *v, size_t stride)
     return !why;
 }
 
-tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view *v,
+tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view *caller,
                            uint8_t *pixels, size_t stride)
 {
     if (!r)
         return TLV_ERR_USAGE;
-    if (!s || !v || !pixels)
+    if (!s || !caller || !pixels)
         return last_error_set(&r->lasterr, TLV_ERR_USAGE, "tlv_render_rgba: %s is NULL",
-                              !s ? "shapes" : !v ? "view" : "pixels");
+                              !s ? "shapes" : !caller ? "view" : "pixels");
+    tlv_view view = view_in(caller), *v = &view;
     if (!view_ok(r, v, stride) || !rows_ok(r, v, s))
         return TLV_ERR_USAGE;
     if (ensure_target(r, v->width, v->height, pixels, stride) < 0)

@@ -4,6 +4,7 @@
  * of a target across the files of one directory, and building the model and
  * the compiled conversion rules from them.
  */
+#include "abi.h"
 #include "rules_impl.h"
 
 #include "buf.h"
@@ -34,7 +35,13 @@ const char *tlv_status_string(tlv_status s)
     return "unknown status";
 }
 
-void tlv_rules_options_init(tlv_rules_options *o) { memset(o, 0, sizeof *o); }
+void tlv_rules_options_init_sized(tlv_rules_options *o, size_t size)
+{
+    /* Every default is a zero; an older, shorter layout is zeroed as far as it goes. */
+    memset(o, 0, size);
+    if (size >= sizeof o->struct_size)
+        o->struct_size = size;
+}
 
 static int is_dir(const char *p)
 {
@@ -285,11 +292,10 @@ static struct tlv_rules *rules_new(const tlv_rules_options *opts)
         return NULL;
     diags_init(&r->diags, 0);
     r->radix = 10;
-    tlv_rules_options defaults;
-    if (!opts) {
-        tlv_rules_options_init(&defaults);
-        opts = &defaults;
-    }
+    tlv_rules_options o; /* the caller's options over the defaults, whatever their layout */
+    tlv_rules_options_init(&o);
+    abi_read_in(&o, sizeof o, opts, ABI_RULES_OPTIONS_0_1);
+    opts = &o;
     r->allow_scripts = opts->allow_scripts;
     r->ref_severity = TLV_SEV_WARNING;
     build_search_path(r, opts);

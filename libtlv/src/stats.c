@@ -7,6 +7,7 @@
  * is two binary searches. Durations are exact differences of trace times
  * (then doubles, for sums and means).
  */
+#include "abi.h"
 #include "viz_impl.h"
 
 #include <stdio.h>
@@ -375,9 +376,8 @@ tlv_status tlv_stats_compute(const tlv_trace *trace, const tlv_stats_options *op
     if (!trace->finished)
         return last_error_set(LAST_ERROR_OF(trace), TLV_ERR_USAGE,
                               "tlv_stats_compute: the trace is not finished (call tlv_trace_finish)");
-    tlv_stats_options o = {0};
-    if (opts)
-        o = *opts;
+    tlv_stats_options o = TLV_STATS_OPTIONS_INIT; /* the caller's over the defaults */
+    abi_read_in(&o, sizeof o, opts, ABI_STATS_OPTIONS_0_1);
     o.attribute = or_default(o.attribute, "state");
     o.running_attribute = or_default(o.running_attribute, "state");
     o.running_value = or_default(o.running_value, "RUNNING");
@@ -427,7 +427,7 @@ double tlv_stats_end(const tlv_stats *s) { return s ? s->end : 0; }
 const char *tlv_stats_cpu_attribute(const tlv_stats *s) { return s ? s->cpu_attribute : NULL; }
 size_t tlv_stats_state_count(const tlv_stats *s) { return s ? s->nstates : 0; }
 
-void tlv_stats_state(const tlv_stats *s, size_t i, tlv_state_stat *out)
+static void state_stat_fill(const tlv_stats *s, size_t i, tlv_state_stat *out)
 {
     if (s && i < s->nstates)
         *out = s->states[i];
@@ -435,9 +435,14 @@ void tlv_stats_state(const tlv_stats *s, size_t i, tlv_state_stat *out)
         memset(out, 0, sizeof *out);
 }
 
+void tlv_stats_state_sized(const tlv_stats *s, size_t i, tlv_state_stat *out, size_t size)
+{
+    ABI_FILL_OUT(tlv_state_stat, state_stat_fill, out, size, s, i);
+}
+
 size_t tlv_stats_cpu_count(const tlv_stats *s) { return s ? s->ncpus : 0; }
 
-void tlv_stats_cpu(const tlv_stats *s, size_t i, tlv_cpu_stat *out)
+static void cpu_stat_fill(const tlv_stats *s, size_t i, tlv_cpu_stat *out)
 {
     memset(out, 0, sizeof *out);
     if (!s || i >= s->ncpus)
@@ -447,6 +452,11 @@ void tlv_stats_cpu(const tlv_stats *s, size_t i, tlv_cpu_stat *out)
     out->value = c->value;
     out->busy = c->busy_total;
     out->intervals = c->nbusy;
+}
+
+void tlv_stats_cpu_sized(const tlv_stats *s, size_t i, tlv_cpu_stat *out, size_t size)
+{
+    ABI_FILL_OUT(tlv_cpu_stat, cpu_stat_fill, out, size, s, i);
 }
 
 /* Busy time of p before time t: the spans ending before it whole, the one

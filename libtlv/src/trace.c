@@ -6,6 +6,7 @@
  * finish() sorts the events by (time, line order). Also answers attribute
  * queries at a time on the trace's state histories.
  */
+#include "abi.h"
 #include "convert_impl.h"
 #include "trace_impl.h"
 
@@ -184,7 +185,7 @@ size_t tlv_trace_event_count(const tlv_trace *t) { return t->nev; }
 
 const char *tlv_trace_last_error(const tlv_trace *t) { return t ? t->lasterr.text : ""; }
 
-void tlv_trace_event(const tlv_trace *t, size_t i, tlv_event *out)
+static void trace_event_fill(const tlv_trace *t, size_t i, tlv_event *out)
 {
     const trace_event *e = &t->ev[i];
     const world *w = t->w;
@@ -201,6 +202,11 @@ void tlv_trace_event(const tlv_trace *t, size_t i, tlv_event *out)
         out->nargs = e->nargs;
         out->args = t->arg_text ? t->arg_text + e->value : NULL;
     }
+}
+
+void tlv_trace_event_sized(const tlv_trace *t, size_t i, tlv_event *out, size_t size)
+{
+    ABI_FILL_OUT(tlv_event, trace_event_fill, out, size, t, i);
 }
 
 tlv_time tlv_trace_start(const tlv_trace *t)

@@ -6,6 +6,7 @@
  * change at the start of the trace; an interval still open at the end closes
  * at the trace's last time.
  */
+#include "abi.h"
 #include "viz_build.h"
 
 #include <stdio.h>
@@ -126,9 +127,9 @@ static int list_rules(builder *b)
 tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
                             tlv_shapes **out)
 {
-    static const tlv_shapes_options defaults = {0};
-    if (!opts)
-        opts = &defaults;
+    tlv_shapes_options o = TLV_SHAPES_OPTIONS_INIT; /* the caller's over the defaults */
+    abi_read_in(&o, sizeof o, opts, ABI_SHAPES_OPTIONS_0_1);
+    opts = &o;
     struct tlv_shapes *s = calloc(1, sizeof *s);
     *out = s;
     if (!s)

@@ -5,6 +5,7 @@
  * time — a task activating or waking another, a handler releasing a task, a
  * migration, a fork. Kept in the shapes by time, read with tlv_shapes_flow*.
  */
+#include "abi.h"
 #include "viz_build.h"
 
 #include <stdlib.h>
@@ -226,7 +227,7 @@ static const char *cpu_text(const struct tlv_shapes *s, uint32_t v)
     return v == UINT32_MAX ? NULL : intern_str(s->trace->w->values, v);
 }
 
-void tlv_shapes_flow(const tlv_shapes *s, size_t i, tlv_flow_info *out)
+static void flow_info_fill(const tlv_shapes *s, size_t i, tlv_flow_info *out)
 {
     memset(out, 0, sizeof *out);
     if (!s || i >= s->nflows)
@@ -244,6 +245,11 @@ void tlv_shapes_flow(const tlv_shapes *s, size_t i, tlv_flow_info *out)
     out->to_row = f->to_row == UINT32_MAX ? TLV_NO_ROW : f->to_row;
     out->time = f->time;
     out->event = f->event;
+}
+
+void tlv_shapes_flow_sized(const tlv_shapes *s, size_t i, tlv_flow_info *out, size_t size)
+{
+    ABI_FILL_OUT(tlv_flow_info, flow_info_fill, out, size, s, i);
 }
 
 size_t tlv_shapes_flow_seek(const tlv_shapes *s, tlv_time t)

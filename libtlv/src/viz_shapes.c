@@ -3,6 +3,7 @@
  * order (rule, event, resource, from), and read through the public
  * tlv_shapes_* functions.
  */
+#include "abi.h"
 #include "viz_build.h"
 
 #include <stdlib.h>
@@ -158,7 +159,7 @@ const tlv_diags *tlv_shapes_diags(const tlv_shapes *s) { return s ? &s->diags : 
 
 size_t tlv_shapes_row_count(const tlv_shapes *s) { return s->nrows; }
 
-void tlv_shapes_row(const tlv_shapes *s, size_t row, tlv_row_info *out)
+static void row_info_fill(const tlv_shapes *s, size_t row, tlv_row_info *out)
 {
     memset(out, 0, sizeof *out);
     if (row >= s->nrows)
@@ -168,9 +169,14 @@ void tlv_shapes_row(const tlv_shapes *s, size_t row, tlv_row_info *out)
     out->group = s->rows[row].group;
 }
 
+void tlv_shapes_row_sized(const tlv_shapes *s, size_t row, tlv_row_info *out, size_t size)
+{
+    ABI_FILL_OUT(tlv_row_info, row_info_fill, out, size, s, row);
+}
+
 size_t tlv_shapes_rule_count(const tlv_shapes *s) { return s ? s->nrules : 0; }
 
-void tlv_shapes_rule(const tlv_shapes *s, size_t i, tlv_rule_info *out)
+static void rule_info_fill(const tlv_shapes *s, size_t i, tlv_rule_info *out)
 {
     memset(out, 0, sizeof *out);
     if (!s || i >= s->nrules)
@@ -178,6 +184,11 @@ void tlv_shapes_rule(const tlv_shapes *s, size_t i, tlv_rule_info *out)
     out->name = intern_str(s->names, s->rule_name[i]);
     out->display_name = intern_str(s->names, s->rule_display[i]);
     out->skipped = s->rule_skipped[i];
+}
+
+void tlv_shapes_rule_sized(const tlv_shapes *s, size_t i, tlv_rule_info *out, size_t size)
+{
+    ABI_FILL_OUT(tlv_rule_info, rule_info_fill, out, size, s, i);
 }
 
 static void shape_info(const struct tlv_shapes *s, const shape *sh, tlv_shape_info *out)
@@ -208,9 +219,14 @@ static void shape_info(const struct tlv_shapes *s, const shape *sh, tlv_shape_in
 
 size_t tlv_shapes_count(const tlv_shapes *s) { return store_count(s->store); }
 
-void tlv_shapes_get(const tlv_shapes *s, size_t i, tlv_shape_info *out)
+static void shape_info_fill(const tlv_shapes *s, size_t i, tlv_shape_info *out)
 {
     shape_info(s, store_get(s->store, s->order[i]), out);
+}
+
+void tlv_shapes_get_sized(const tlv_shapes *s, size_t i, tlv_shape_info *out, size_t size)
+{
+    ABI_FILL_OUT(tlv_shape_info, shape_info_fill, out, size, s, i);
 }
 
 typedef struct query_ctx {

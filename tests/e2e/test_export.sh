@@ -57,7 +57,7 @@ cmp -s "$TMP/out" "$TMP/out.csv" || fail "csv from stdin differs"
 
 run "$TLV" export --format=xml "${R[@]}" "$MINI/mini.log"
 expect_status 2 "unknown format"
-expect_contains "$TMP/err" "unknown format 'xml' (chrome or csv)" "unknown format message"
+expect_contains "$TMP/err" "unknown format 'xml' (chrome, csv or sqlite)" "unknown format message"
 run "$TLV" export "$MINI/mini.log"
 expect_status 2 "no resource file"
 expect_contains "$TMP/err" "a resource file is needed" "no resource file message"

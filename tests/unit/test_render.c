@@ -209,7 +209,7 @@ static int render(tlv_renderer *r, const struct tlv_shapes *s, const tlv_view *v
 /* A fixed view: labels 200 px, ruler 40 px, rows 80 px, 2 px per us. */
 static tlv_view fixed_view(double t0, double t1)
 {
-    tlv_view v = {t0, t1, 800, 200, 200, 40, 80, 0, 1, NULL, 0};
+    tlv_view v = {sizeof(tlv_view), t0, t1, 800, 200, 200, 40, 80, 0, 1, NULL, 0};
     return v;
 }
 

@@ -113,7 +113,7 @@ static void *convert(void *arg)
     tlv_rules *rules = NULL;
     tlv_trace *trace = NULL;
     tlv_shapes *shapes = NULL;
-    tlv_shapes_options so = {"cpu", NULL, NULL, NULL, 0};
+    tlv_shapes_options so = {sizeof(tlv_shapes_options), "cpu", NULL, NULL, NULL, 0};
     j->failed = load_rules_in(j->res_path, j->rules_dir, &rules) != TLV_OK ||
                 tlv_trace_new(rules, &trace) != TLV_OK || push_lines(trace, j->log) != TLV_OK ||
                 tlv_shapes_build(trace, &so, &shapes) != TLV_OK;

@@ -124,7 +124,9 @@ typedef struct tlv_convert_stats {
 } tlv_convert_stats;
 
 /* Fills *out with the counts so far (cheap; may be called after any push). */
-TLV_API void tlv_converter_stats(const tlv_converter *conv, tlv_convert_stats *out);
+#define tlv_converter_stats(conv, out) tlv_converter_stats_sized((conv), (out), sizeof *(out))
+TLV_API void tlv_converter_stats_sized(const tlv_converter *conv, tlv_convert_stats *out,
+                                       size_t size);
 
 /* The value of resource.attr at time *at (NULL: after every event converted
  * so far), as the conversion macros see it. Returns TLV_OK and sets *value

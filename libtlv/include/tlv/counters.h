@@ -69,7 +69,9 @@ typedef struct tlv_counter_info {
 } tlv_counter_info;
 
 /* Counter i (< the count) in *out. */
-TLV_API void tlv_counters_get(const tlv_counters *counters, size_t i, tlv_counter_info *out);
+#define tlv_counters_get(counters, i, out) tlv_counters_get_sized((counters), (i), (out), sizeof *(out))
+TLV_API void tlv_counters_get_sized(const tlv_counters *counters, size_t i, tlv_counter_info *out,
+                                    size_t size);
 
 /* One value of a counter, holding from `time` to the next sample. */
 typedef struct tlv_counter_sample {

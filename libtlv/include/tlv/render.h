@@ -37,6 +37,8 @@ extern "C" {
  * list, not row indexes. A group's name is drawn where a band's group
  * differs from the band above it. */
 typedef struct tlv_view {
+    size_t struct_size;  /* the caller's sizeof (see "ABI" in tlv.h): set by
+                            tlv_view_fit or TLV_VIEW_INIT; 0 = the 0.1 layout */
     double t0, t1;       /* visible time range in trace units, t1 > t0 */
     int width, height;   /* pixels */
     int label_width;     /* pixels for row labels; 0 = automatic */
@@ -49,7 +51,13 @@ typedef struct tlv_view {
 } tlv_view;
 
 /* Sets the view to the whole trace at width x height. */
-TLV_API void tlv_view_fit(tlv_view *view, const tlv_shapes *shapes, int width, int height);
+#define tlv_view_fit(view, shapes, width, height) \
+    tlv_view_fit_sized((view), sizeof *(view), (shapes), (width), (height))
+TLV_API void tlv_view_fit_sized(tlv_view *view, size_t size, const tlv_shapes *shapes, int width,
+                                int height);
+
+/* A zeroed view with its struct_size, to fill by hand. */
+#define TLV_VIEW_INIT {sizeof(tlv_view), 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0}
 
 /* Fonts (found through fontconfig, with CJK glyphs when labels need them)
  * and caches for drawing. A renderer is used by one thread at a time;
@@ -143,8 +151,10 @@ typedef struct tlv_view_layout {
 
 /* Fills *out for `view` (which must satisfy what tlv_render_rgba asks of
  * it; the result is unspecified otherwise). */
-TLV_API void tlv_view_get_layout(const tlv_view *view, const tlv_shapes *shapes,
-                                 tlv_view_layout *out);
+#define tlv_view_get_layout(view, shapes, out) \
+    tlv_view_get_layout_sized((view), (shapes), (out), sizeof *(out))
+TLV_API void tlv_view_get_layout_sized(const tlv_view *view, const tlv_shapes *shapes,
+                                       tlv_view_layout *out, size_t size);
 
 /* The row (an index of the shapes: view->rows[p] for the band at position p)
  * whose band holds pixel row y of the view, or -1 when y is in the ruler,

@@ -33,6 +33,9 @@ extern "C" {
 typedef struct tlv_rules tlv_rules;
 
 typedef struct tlv_rules_options {
+    /* The caller's sizeof(this struct) (see "ABI" in tlv.h): set by the init
+     * macro; 0 means the 0.1 layout. */
+    size_t struct_size;
     /* Directories searched for *.cnv, *.resh and *.viz, in this order, before
      * the directories of TLV_RULES_PATH (colon-separated) and the installed
      * rules directory. For each target, the first directory that provides it
@@ -50,8 +53,10 @@ typedef struct tlv_rules_options {
 } tlv_rules_options;
 
 /* Sets every option to its default (no extra directories, read
- * TLV_RULES_PATH, installed rules on, scripts refused). */
-TLV_API void tlv_rules_options_init(tlv_rules_options *opts);
+ * TLV_RULES_PATH, installed rules on, scripts refused) and struct_size to
+ * the caller's sizeof. A macro, so that it is the caller's size. */
+#define tlv_rules_options_init(opts) tlv_rules_options_init_sized((opts), sizeof *(opts))
+TLV_API void tlv_rules_options_init_sized(tlv_rules_options *opts, size_t struct_size);
 
 /* Loads the resource file at `res_path` and the targets it requests. A bare
  * file name (no '/') that does not exist in the current directory is looked

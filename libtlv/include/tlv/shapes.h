@@ -64,7 +64,8 @@ TLV_API const char *tlv_trace_last_error(const tlv_trace *trace);
  * tlv_trace_update). The event's
  * pointers stay valid as long as the trace. */
 TLV_API size_t tlv_trace_event_count(const tlv_trace *trace);
-TLV_API void tlv_trace_event(const tlv_trace *trace, size_t i, tlv_event *out);
+#define tlv_trace_event(trace, i, out) tlv_trace_event_sized((trace), (i), (out), sizeof *(out))
+TLV_API void tlv_trace_event_sized(const tlv_trace *trace, size_t i, tlv_event *out, size_t size);
 
 /* First and last event times (both zero for an empty trace). */
 TLV_API tlv_time tlv_trace_start(const tlv_trace *trace);
@@ -99,6 +100,9 @@ TLV_API tlv_status tlv_trace_attr_at(const tlv_trace *trace, const char *resourc
 typedef struct tlv_shapes tlv_shapes;
 
 typedef struct tlv_shapes_options {
+    /* The caller's sizeof(this struct) (see "ABI" in tlv.h): set by the init
+     * macro; 0 means the 0.1 layout. */
+    size_t struct_size;
     /* Per-CPU mode: the attribute that names a resource's processor (the
      * TOPPERS/FMP rules use "prcId"); NULL for one row per resource. Each
      * processor gets a row "CPU n" showing which resource was running on it
@@ -120,6 +124,9 @@ typedef struct tlv_shapes_options {
     const char *const *skip_rules;
     size_t n_skip_rules;
 } tlv_shapes_options;
+
+/* Every option at its default, for `tlv_shapes_options o = TLV_SHAPES_OPTIONS_INIT;`. */
+#define TLV_SHAPES_OPTIONS_INIT {sizeof(tlv_shapes_options), NULL, NULL, NULL, NULL, 0}
 
 /* Applies the visualization rules of the trace's rule set. *out is set even
  * on failure (NULL only on TLV_ERR_NOMEM); rule errors (a figure naming no
@@ -146,7 +153,9 @@ typedef struct tlv_row_info {
     const char *resource;     /* resource name, or NULL for a rule row / CPU row */
     const char *group;        /* the resource type's display name (or the rule's) */
 } tlv_row_info;
-TLV_API void tlv_shapes_row(const tlv_shapes *shapes, size_t row, tlv_row_info *out);
+#define tlv_shapes_row(shapes, row, out) tlv_shapes_row_sized((shapes), (row), (out), sizeof *(out))
+TLV_API void tlv_shapes_row_sized(const tlv_shapes *shapes, size_t row, tlv_row_info *out,
+                                  size_t size);
 
 /* The visualization rules of the rule set, in the order they are applied
  * (the order of the .viz files, each rule where it was first defined), with
@@ -159,7 +168,9 @@ typedef struct tlv_rule_info {
     const char *display_name; /* its DisplayName, or the name when it has none */
     int skipped;              /* named in skip_rules: no shapes were made */
 } tlv_rule_info;
-TLV_API void tlv_shapes_rule(const tlv_shapes *shapes, size_t i, tlv_rule_info *out);
+#define tlv_shapes_rule(shapes, i, out) tlv_shapes_rule_sized((shapes), (i), (out), sizeof *(out))
+TLV_API void tlv_shapes_rule_sized(const tlv_shapes *shapes, size_t i, tlv_rule_info *out,
+                                   size_t size);
 
 /* One drawn primitive, with names resolved. Pointers live as long as the
  * shapes handle. */
@@ -202,7 +213,9 @@ typedef struct tlv_shape_info {
 /* All shapes, ordered by rule, event, resource, from (the order of
  * `tlv shapes`): their number, and shape i (< the count) in *out. */
 TLV_API size_t tlv_shapes_count(const tlv_shapes *shapes);
-TLV_API void tlv_shapes_get(const tlv_shapes *shapes, size_t i, tlv_shape_info *out);
+#define tlv_shapes_get(shapes, i, out) tlv_shapes_get_sized((shapes), (i), (out), sizeof *(out))
+TLV_API void tlv_shapes_get_sized(const tlv_shapes *shapes, size_t i, tlv_shape_info *out,
+                                  size_t size);
 
 /* Calls fn for every shape of `row` overlapping [t0, t1], in drawing order.
  * O(log n + k). fn returns 0 to go on. */
@@ -234,7 +247,9 @@ typedef struct tlv_flow_info {
  * (< the count) in *out, whose strings live as long as the shapes. Flows
  * of rules named in skip_rules are not made. */
 TLV_API size_t tlv_shapes_flow_count(const tlv_shapes *shapes);
-TLV_API void tlv_shapes_flow(const tlv_shapes *shapes, size_t i, tlv_flow_info *out);
+#define tlv_shapes_flow(shapes, i, out) tlv_shapes_flow_sized((shapes), (i), (out), sizeof *(out))
+TLV_API void tlv_shapes_flow_sized(const tlv_shapes *shapes, size_t i, tlv_flow_info *out,
+                                   size_t size);
 
 /* Index of the first flow at or after time t (tlv_shapes_flow_count() when
  * none is). O(log n). */

@@ -19,6 +19,9 @@ extern "C" {
 typedef struct tlv_stats tlv_stats;
 
 typedef struct tlv_stats_options {
+    /* The caller's sizeof(this struct) (see "ABI" in tlv.h): set by the init
+     * macro; 0 means the 0.1 layout. */
+    size_t struct_size;
     /* Whose values are the states (NULL: "state"). */
     const char *attribute;
     /* The attribute naming a resource's processor; NULL: "prcId" when some
@@ -29,6 +32,9 @@ typedef struct tlv_stats_options {
     const char *running_attribute;
     const char *running_value;
 } tlv_stats_options;
+
+/* Every option at its default, for `tlv_stats_options o = TLV_STATS_OPTIONS_INIT;`. */
+#define TLV_STATS_OPTIONS_INIT {sizeof(tlv_stats_options), NULL, NULL, NULL, NULL}
 
 /* Scans the finished trace once (opts may be NULL for every default).
  * Intervals in a state are the times between changes of the attribute to a
@@ -61,7 +67,9 @@ typedef struct tlv_state_stat {
 /* The (resource, value) pairs, by resource in trace order, then value in
  * byte order: their number, and pair i (< the count) in *out. */
 TLV_API size_t tlv_stats_state_count(const tlv_stats *stats);
-TLV_API void tlv_stats_state(const tlv_stats *stats, size_t i, tlv_state_stat *out);
+#define tlv_stats_state(stats, i, out) tlv_stats_state_sized((stats), (i), (out), sizeof *(out))
+TLV_API void tlv_stats_state_sized(const tlv_stats *stats, size_t i, tlv_state_stat *out,
+                                   size_t size);
 
 /* One processor. */
 typedef struct tlv_cpu_stat {
@@ -75,7 +83,8 @@ typedef struct tlv_cpu_stat {
 /* The processors, ordered by value (numbers as numbers: "CPU 2" before
  * "CPU 10"): their number, and processor i (< the count) in *out. */
 TLV_API size_t tlv_stats_cpu_count(const tlv_stats *stats);
-TLV_API void tlv_stats_cpu(const tlv_stats *stats, size_t i, tlv_cpu_stat *out);
+#define tlv_stats_cpu(stats, i, out) tlv_stats_cpu_sized((stats), (i), (out), sizeof *(out))
+TLV_API void tlv_stats_cpu_sized(const tlv_stats *stats, size_t i, tlv_cpu_stat *out, size_t size);
 
 /* Pass as `cpu` to mean every processor together (the whole system). */
 #define TLV_STATS_ALL_CPUS ((size_t)-1)

@@ -33,6 +33,38 @@
  *    converters, traces, shapes and renderers made from it, and may call the
  *    tlv_rules_* query functions on it concurrently (see rules.h).
  *  - The library never prints and never exits.
+ *
+ * ABI: how the API grows without breaking compiled programs (until 1.0 the
+ * SONAME follows the minor version too; from 1.0 these rules hold within a
+ * major version):
+ *  - Handles are opaque: they grow freely.
+ *  - Structs the caller fills and passes by pointer (tlv_rules_options,
+ *    tlv_shapes_options, tlv_stats_options, tlv_view) begin with
+ *    `size_t struct_size`, set by their init function or macro
+ *    (tlv_rules_options_init, TLV_SHAPES_OPTIONS_INIT, TLV_STATS_OPTIONS_INIT,
+ *    tlv_view_fit, TLV_VIEW_INIT) to the caller's sizeof. New members are only
+ *    ever added at the end; the library reads the members that struct_size
+ *    covers and uses the defaults for the rest, so a program built against
+ *    older headers keeps working. struct_size 0 (a zero-initialized struct)
+ *    means the 0.1 layout. Always start from the init macro or function.
+ *  - Structs the library fills for the caller (tlv_event from
+ *    tlv_trace_event, tlv_shape_info, tlv_row_info, tlv_rule_info,
+ *    tlv_flow_info, tlv_convert_stats, tlv_state_stat, tlv_cpu_stat,
+ *    tlv_counter_info, tlv_view_layout) also only grow at the end, and are
+ *    filled through *_sized functions told the caller's sizeof; the
+ *    documented names (tlv_shapes_get, ...) are macros that pass it. The
+ *    library writes no byte past that size. Bindings without the C
+ *    preprocessor (ctypes, FFI) call the *_sized functions with the size of
+ *    their own declaration of the struct.
+ *  - Structs the library owns and hands out by pointer (tlv_diag, the
+ *    tlv_event given to a tlv_event_fn, the tlv_shape_info given to a
+ *    tlv_shape_fn) only grow at the end: older programs read the prefix
+ *    they know. Arrays the library returns (tlv_breakdown_entry,
+ *    tlv_counter_sample) are frozen: their element layout never changes,
+ *    new data comes through new functions.
+ *  - Enumerations only gain values; functions are never removed or changed
+ *    within a major version (tests/unit/test_abi.c compiles against older
+ *    layouts and checks both directions).
  */
 #ifndef TLV_TLV_H
 #define TLV_TLV_H

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# test_sql.sh — SQL over traces: every example query of docs/sql.md runs on
+# its sample (through a database written by `tlv export --format sqlite`,
+# and straight from the log) and prints exactly the result the page shows;
+# the tables hold what the trace holds (events, resources, intervals against
+# `tlv export --format csv`, markers from a session); CSV and JSON output;
+# and the errors: bad SQL, a database without -o, a missing session.
+. "$(dirname "$0")/lib.sh"
+
+DOC="$SRC/docs/sql.md"
+
+# Splits docs/sql.md into $TMP/ex/N.sql (with its "-- tlv query -r RES LOG"
+# first line) and $TMP/ex/N.txt (the text block after it).
+mkdir -p "$TMP/ex"
+awk -v dir="$TMP/ex" '
+  /^```sql$/ { n++; out = dir "/" n ".sql"; inblock = 1; next }
+  /^```text$/ && n { out = dir "/" n ".txt"; inblock = 1; next }
+  /^```$/ { inblock = 0; next }
+  inblock && out { print > out }
+' "$DOC"
+count="$(ls "$TMP"/ex/*.sql 2>/dev/null | wc -l)"
+checks=$((checks + 1))
+[ "$count" -ge 4 ] || fail "docs/sql.md has $count example queries, expected at least 4"
+
+declare -A db
+for q in "$TMP"/ex/*.sql; do
+  n="$(basename "$q" .sql)"
+  read -r _ _ _ _ res log _ < "$q"
+  checks=$((checks + 1))
+  [ -f "$SRC/$res" ] && [ -f "$SRC/$log" ] || { fail "example $n: no sample '$res' '$log'"; continue; }
+  if [ -z "${db[$log]:-}" ]; then
+    db[$log]="$TMP/db$n.db"
+    (cd "$SRC" && "$TLV" export --format sqlite -r "$res" -o "${db[$log]}" "$log") 2>"$TMP/err"
+    status=$?
+    expect_status 0 "export --format sqlite of $log"
+  fi
+  run "$TLV" query "${db[$log]}" "$(cat "$q")"
+  expect_status 0 "example $n on the database"
+  checks=$((checks + 1))
+  cmp -s "$TMP/out" "$TMP/ex/$n.txt" || fail "example $n: result differs from docs/sql.md:$(echo; diff "$TMP/ex/$n.txt" "$TMP/out")"
+  (cd "$SRC" && "$TLV" query -r "$res" "$log" "$(cat "$q")") >"$TMP/out" 2>"$TMP/err"
+  status=$?
+  expect_status 0 "example $n straight from the log"
+  checks=$((checks + 1))
+  cmp -s "$TMP/out" "$TMP/ex/$n.txt" || fail "example $n from the log: result differs"
+done
+
+ASP_RES="$SRC/samples/asp/sample.res"
+ASP_LOG="$SRC/samples/asp/sample.log"
+DB="$TMP/asp.db"
+run "$TLV" export -f sqlite -r "$ASP_RES" -o "$DB" "$ASP_LOG"
+expect_status 0 "export asp"
+
+# The tables hold the trace: as many events as 'tlv convert' writes lines,
+# the resources of the resource file, the intervals of the CSV export.
+run "$TLV" convert -r "$ASP_RES" "$ASP_LOG"
+events="$(grep -c '^\[' "$TMP/out")"
+run "$TLV" query -f csv "$DB" "SELECT COUNT(*) AS n FROM events"
+expect_line "$TMP/out" "$events"$'\r' "events: one per converted line"
+run "$TLV" query "$DB" "SELECT name, type, attributes FROM resources WHERE name IN ('TASK1', 'INH_TIMER') ORDER BY id"
+cat >"$TMP/want" <<'OUT'
+name       type              attributes
+---------  ----------------  --------------------------------------
+TASK1      Task              {"state":"DORMANT","applog_state":"0"}
+INH_TIMER  InterruptHandler  {"state":"DORMANT"}
+OUT
+checks=$((checks + 1))
+cmp -s "$TMP/out" "$TMP/want" || fail "resources:$(echo; diff "$TMP/want" "$TMP/out")"
+run "$TLV" export -f csv -r "$ASP_RES" "$ASP_LOG"
+csv_rows=$(($(wc -l <"$TMP/out") - 1))
+run "$TLV" query -f csv "$DB" "SELECT COUNT(*) FROM intervals"
+expect_line "$TMP/out" "$csv_rows"$'\r' "intervals: one per row of the CSV export"
+run "$TLV" query -f json "$DB" "SELECT e.id, e.ts, r.name AS resource, e.kind, e.name, e.value, e.args, e.line FROM events e JOIN resources r ON r.id = e.resource_id WHERE e.id IN (1, 3)"
+cat >"$TMP/want" <<'OUT'
+[
+{"id":1,"ts":1082473,"resource":"LOGTASK","kind":"attribute","name":"state","value":"RUNNING","args":null,"line":1},
+{"id":3,"ts":1085281,"resource":"LOGTASK","kind":"behavior","name":"enterSVC","value":"ena_int,intno=2","args":"[\"ena_int\",\"intno=2\"]","line":2}
+]
+OUT
+checks=$((checks + 1))
+cmp -s "$TMP/out" "$TMP/want" || fail "events as JSON:$(echo; diff "$TMP/want" "$TMP/out")"
+
+# Markers come from a session file.
+cat >"$TMP/s.tlvsession" <<'JSON'
+{"tlv_session": 1, "markers": [{"name": "boot", "time": 1082473, "color": "ff0000"},
+                               {"name": "late", "time": 1900000.5}]}
+JSON
+run "$TLV" query -f csv --session "$TMP/s.tlvsession" -r "$ASP_RES" "$ASP_LOG" "SELECT ts, name FROM markers ORDER BY ts"
+expect_line "$TMP/out" "1082473.0,boot"$'\r' "marker boot"
+expect_line "$TMP/out" "1900000.5,late"$'\r' "marker late"
+
+# Errors.
+run "$TLV" query "$DB" "SELEC 1"
+expect_status 2 "bad SQL"
+expect_line "$TMP/err" 'tlv query: SQL error: near "SELEC": syntax error' "bad SQL message"
+run "$TLV" query "$DB" "SELECT nope FROM events"
+expect_status 2 "unknown column"
+expect_line "$TMP/err" 'tlv query: SQL error: no such column: nope' "unknown column message"
+run "$TLV" export -f sqlite -r "$ASP_RES" "$ASP_LOG"
+expect_status 2 "sqlite to standard output"
+expect_contains "$TMP/err" "--format sqlite writes a database file: give -o FILE" "sqlite needs -o"
+run "$TLV" query --session "$TMP/none.tlvsession" -r "$ASP_RES" "$ASP_LOG" "SELECT 1"
+expect_status 2 "missing session"
+expect_contains "$TMP/err" "no session '$TMP/none.tlvsession'" "missing session message"
+run "$TLV" query "$DB"
+expect_status 2 "no SQL"
+run "$TLV" query -r "$ASP_RES" "$DB" "SELECT 1"
+expect_status 2 "-r with a database"
+expect_contains "$TMP/err" "is a database already" "-r with a database message"
+checks=$((checks + 1))
+[ -z "$(ls "$TMP"/*.tmp.* 2>/dev/null)" ] || fail "temporary files left behind"
+
+finish
