@@ -6,6 +6,8 @@
  * (tlv_stats_compute), the same the viewer's load tracks draw.
  */
 #include "cli.h"
+#include "stats_calls.h"
+#include "stats_table.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -25,6 +27,12 @@ static const char stats_help[] =
     "   (state=RUNNING), over the trace span, and per window with --window. The\n"
     "   processor of a resource is its prcId attribute when some resource has one\n"
     "   (TOPPERS/FMP); otherwise the whole trace is one processor, \"CPU\".\n"
+    " - calls, when resources have \"enter\" and \"leave\" behaviors (strace,\n"
+    "   uftrace): per name, the calls, error returns, total and self time (self\n"
+    "   leaves nested calls out), like strace -c or a profiler;\n"
+    " - resources whose \"state\" is \"live\" at the end (ltrace heap blocks:\n"
+    "   leaks), with their \"size\", \"by\" and \"owner\";\n"
+    " - the row labels the events gave (\"LabelAttribute\").\n"
     "Times are in the resource file's TimeScale. No visualization rules needed.\n"
     "\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
@@ -170,13 +178,7 @@ static const char *num(char *buf, size_t size, double x)
 }
 
 #define MAX_COLS 64
-#define CELL 96
-
-/* A text table: the first `left` columns aligned left, the others right. */
-typedef struct table {
-    char (*cells)[CELL];
-    size_t ncols, nrows, cap, left;
-} table;
+/* struct table and CELL: stats_table.h */
 
 static char *cell(table *t, size_t row, size_t col)
 {
@@ -227,6 +229,27 @@ static void set(table *t, int row, size_t col, const char *text)
 static void set_num(table *t, int row, size_t col, double x)
 {
     num(cell(t, (size_t)row, col), CELL, x);
+}
+
+/* The table functions for stats_calls.c (stats_table.h). */
+int table_add_row(table *t)
+{
+    return add_row(t);
+}
+
+void table_set(table *t, int row, size_t col, const char *text)
+{
+    set(t, row, col, text);
+}
+
+void table_set_num(table *t, int row, size_t col, double x)
+{
+    set_num(t, row, col, x);
+}
+
+void table_print(FILE *out, table *t)
+{
+    print_table(out, t);
 }
 
 static void set_percent(table *t, int row, size_t col, double fraction)
@@ -385,7 +408,8 @@ static cJSON *json_cpus(const stats_args *a, const tlv_stats *s, size_t nwin)
 }
 
 static int write_json(FILE *out, const stats_args *a, const tlv_rules *rules,
-                      const tlv_stats *s, size_t nwin)
+                      const tlv_stats *s, size_t nwin, const call_stats *calls,
+                      const tlv_trace *trace)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "timeScale", tlv_rules_time_scale(rules));
@@ -394,6 +418,8 @@ static int write_json(FILE *out, const stats_args *a, const tlv_rules *rules,
     cJSON_AddStringToObject(o, "attribute", a->o.attribute);
     cJSON_AddItemToObject(o, "states", json_states(s));
     cJSON_AddItemToObject(o, "cpu", json_cpus(a, s, nwin));
+    if (calls)
+        call_stats_json(o, calls, trace);
     char *text = cJSON_Print(o);
     cJSON_Delete(o);
     if (!text)
@@ -405,7 +431,8 @@ static int write_json(FILE *out, const stats_args *a, const tlv_rules *rules,
 
 /* ---- the command ------------------------------------------------------------------ */
 
-static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_stats *s)
+static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_stats *s,
+                       const tlv_trace *trace)
 {
     size_t nwin = window_count(s, a->window);
     if (nwin > MAX_WINDOWS) {
@@ -418,14 +445,19 @@ static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_st
     if (!out)
         return -1;
     int rc = 0;
+    call_stats calls;
+    int have_calls = call_stats_compute(trace, tlv_rules_time_radix(rules), &calls) == 0;
     if (a->json) {
-        rc = write_json(out, a, rules, s, nwin);
+        rc = write_json(out, a, rules, s, nwin, have_calls ? &calls : NULL, trace);
     } else {
         text_states(out, a, rules, s);
         text_cpus(out, a, rules, s);
         if (nwin)
             text_windows(out, a, rules, s, nwin);
+        if (have_calls)
+            call_stats_print(out, &calls, trace, tlv_rules_time_scale(rules));
     }
+    call_stats_free(&calls);
     if (close_output(out, a->c.output, tmp_path, rc == 0) < 0)
         rc = -1;
     return rc;
@@ -445,7 +477,7 @@ int cmd_stats(int argc, char **argv)
         if (st != TLV_OK) {
             fprintf(stderr, "%s stats: %s\n", prog, tlv_status_string(st));
             rc = EXIT_USAGE;
-        } else if (write_stats(&a, rules, s) < 0) {
+        } else if (write_stats(&a, rules, s, trace) < 0) {
             rc = EXIT_USAGE;
         }
         tlv_stats_free(s);

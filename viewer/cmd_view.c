@@ -327,6 +327,8 @@ static void add_panels(view_app *a)
     view_add_panel(a, rows_panel_new());
     view_add_panel(a, legend_panel_new()); /* Shift+L, before the log panel's l */
     view_add_panel(a, log_panel_new());
+    view_add_panel(a, flows_panel_new());
+    view_add_panel(a, details_panel_new());
     view_add_panel(a, tooltip_panel_new());
     view_add_panel(a, breakdown_panel_new());
 }
@@ -340,6 +342,7 @@ int cmd_view(int argc, char **argv)
     if (parse_view_args(&a->opts, argc, argv) == 0) {
         a->markers.selected = -1;
         a->live.in.fd = -1;
+        a->focus_event = -1;
         a->breakdown = breakdown_new();
         a->mx = a->my = -1;
         add_panels(a);

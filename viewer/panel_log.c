@@ -306,6 +306,8 @@ static void note(view_panel *p, view_app *a, view_note what)
         follow((log_panel *)p, a);
     else if (what == VIEW_NOTE_OPEN_SHAPE)
         show_shape((log_panel *)p, a);
+    else if (what == VIEW_NOTE_EVENT)
+        show_event((log_panel *)p, a, a->focus_event);
 }
 
 view_panel *log_panel_new(void)

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale); }
 
@@ -16,14 +17,16 @@ static void draw_tooltip(view_app *a)
     const view_hover *h = &a->hover;
     if (!h->valid || a->drag != DRAG_NONE)
         return;
-    char l[7][240], dur[64];
-    const char *lines[7];
+    char l[8][240], dur[64];
+    const char *lines[8];
     int n = 0;
     snprintf(l[n++], sizeof l[0], "%s / %s", h->rule, h->event);
     if (h->resource[0])
         snprintf(l[n++], sizeof l[0], "resource: %s", h->resource);
-    if (h->text[0])
-        snprintf(l[n++], sizeof l[0], "value: %s", h->text);
+    if (h->value[0])
+        snprintf(l[n++], sizeof l[0], "value: %s", h->value);
+    if (h->text[0] && strcmp(h->text, h->value) != 0)
+        snprintf(l[n++], sizeof l[0], "text: %s", h->text);
     snprintf(l[n++], sizeof l[0], "start: %s", h->start_text);
     snprintf(l[n++], sizeof l[0], "end: %s", h->end_text);
     snprintf(l[n++], sizeof l[0], "duration: %s", view_time_text(a, h->to - h->from, 0, dur, sizeof dur));

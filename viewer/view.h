@@ -166,6 +166,11 @@ typedef struct view_hover {
     double from, to;
     tlv_time start;             /* exact `from`, for finding its event */
     char start_text[200], end_text[200]; /* exact times, with the unit */
+    char value[160];            /* the value or state it draws (tlv_shape_info.value) */
+    tlv_time end;               /* exact `to` */
+    size_t from_event, to_event;/* the trace events that opened and closed it, or
+                                   TLV_NO_EVENT */
+    int is_when;                /* an instant: [from, to] is not a duration */
 } view_hover;
 
 typedef struct view_app view_app;
@@ -330,6 +335,7 @@ struct view_app {
     struct view_script *script;
     char *shot_path;            /* screenshot to take of the next frame */
     unsigned shot_count;
+    long focus_event;           /* the trace event the last jump went to, or -1 */
     /* panels, in registration order (view_add_panel) */
     struct view_panel *panels[VIEW_MAX_PANELS];
     size_t npanels;
@@ -589,6 +595,13 @@ static inline void view_dirty(view_app *a) { a->dirty = 1; }
 void view_prompt_open(view_app *a, const char *label, const char *initial,
                       view_prompt_fn on_enter, void *user);
 void view_prompt_close(view_app *a);
+/* Where row `row` of the shapes is drawn in view v: the top y and height of
+ * its band (pixels); 0 when it has no band (hidden, collapsed), else 1 (the
+ * band may be scrolled out of sight). O(bands). */
+int view_row_band(const view_app *a, const tlv_view *v, size_t row, double *y, double *h);
+/* Centres the timeline on trace event i, makes it a->focus_event and tells
+ * the panels (the trace-log panel scrolls to it). */
+void view_show_event(view_app *a, size_t i);
 /* The selected marker, or NULL. */
 const view_marker *view_selected_marker(const view_app *a);
 /* After the selected marker moved: says where to in the status line. */
@@ -669,6 +682,11 @@ typedef enum view_note {
     VIEW_NOTE_OPEN_SHAPE, /* the timeline was double-clicked; a->hover is the shape
                              there (the view is about to centre on it) */
     VIEW_NOTE_TRACE_CHANGED, /* the trace grew or was reloaded: event indexes are new */
+    VIEW_NOTE_CLICK,      /* the timeline was clicked in place (no drag, no marker
+                             there); a->hover is the shape there, or not valid */
+    VIEW_NOTE_EVENT,      /* the view jumped to trace event a->focus_event */
+    VIEW_NOTE_RELEASE,    /* a mouse button was let go (ends a panel's own drag) */
+    VIEW_NOTE_SHAPES,     /* the shapes were rebuilt (per-CPU, a rule hidden) */
 } view_note;
 
 typedef struct view_panel view_panel;

@@ -166,3 +166,33 @@ void view_marker_moved(view_app *a)
     if (k)
         view_message(a, "marker %s moved to %s", k->name, view_time_text(a, k->time, 0, t, sizeof t));
 }
+
+/* ---- jumps ------------------------------------------------------------------------------- */
+
+void view_show_event(view_app *a, size_t i)
+{
+    if (!a->trace || i >= tlv_trace_event_count(a->trace))
+        return;
+    tlv_event e;
+    tlv_trace_event(a->trace, i, &e);
+    nav_begin(&a->nav, NAV_JUMP);
+    nav_center(&a->nav, tlv_time_to_double(e.time, a->radix));
+    a->focus_event = (long)i;
+    view_panels_note(a, VIEW_NOTE_EVENT);
+    view_dirty(a);
+}
+
+int view_row_band(const view_app *a, const tlv_view *v, size_t row, double *y, double *h)
+{
+    tlv_view_layout l;
+    tlv_view_get_layout(v, a->shapes, &l);
+    for (size_t p = 0; p < l.row_count; p++) {
+        size_t r = v->rows ? v->rows[p] : p;
+        if (r != row)
+            continue;
+        *y = l.ruler_height + ((double)p - (double)l.first_row) * l.row_height;
+        *h = l.row_height;
+        return 1;
+    }
+    return 0;
+}

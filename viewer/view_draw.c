@@ -378,6 +378,8 @@ static const char *const help_lines[] = {
     "Ctrl+drag: select a range: its breakdown per row below (b shows/hides it; click a header to sort; Ctrl+C copies CSV, e saves it)",
     "z: zoom to the range    Ctrl+click twice: measure the time between two points    Esc: clear range and measurement",
     "live logs: Shift+F follow the newest time (LIVE/FOLLOW in the status line)    F5 or Ctrl+R: reload log and rules",
+    "click a shape: select it, details below (click an event line to go there)    click empty space: clear",
+    ", and .: previous/next interval on the selected shape's row    i: details panel    o: flow arrows",
 };
 
 /* The full name of a row whose name the label column cuts, under the pointer. */

@@ -96,6 +96,11 @@ static void fill_hover(view_app *a, long row, const hover_query *q, const tlv_sh
     h->start = best->from;
     exact_time(a, best->from, h->start_text, sizeof h->start_text);
     exact_time(a, best->to, h->end_text, sizeof h->end_text);
+    snprintf(h->value, sizeof h->value, "%s", best->value ? best->value : "");
+    h->end = best->to;
+    h->from_event = best->from_event;
+    h->to_event = best->to_event;
+    h->is_when = best->is_when;
 }
 
 void view_hover_update(view_app *a)

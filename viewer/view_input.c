@@ -396,6 +396,8 @@ static void timeline_click(view_app *a, double x)
             a->markers.selected = (long)i;
             return;
         }
+    view_hover_update(a);
+    view_panels_note(a, VIEW_NOTE_CLICK); /* a shape selected, or the selection cleared */
 }
 
 static void press(view_app *a, double x, double y, int button, int mods, int clicks)
@@ -480,6 +482,8 @@ void input_button(view_app *a, double x, double y, int button, int down, int mod
         press(a, x, y, button, mods, clicks);
     else if (button == a->drag_button)
         release(a, x);
+    if (!down)
+        view_panels_note(a, VIEW_NOTE_RELEASE);
     view_hover_update(a);
     view_dirty(a);
 }

@@ -332,6 +332,7 @@ static int build_shapes(view_app *a, int per_cpu, int show)
     int top = view_max_first_row(a);
     a->nav.first_row = a->nav.first_row > top ? top : a->nav.first_row;
     a->hover.valid = 0;
+    view_panels_note(a, VIEW_NOTE_SHAPES);
     view_dirty(a);
     return 0;
 }

@@ -16,7 +16,9 @@ view_panel *search_panel_new(void);      /* panel_search.c */
 view_panel *rows_panel_new(void);        /* panel_rows.c */
 view_panel *log_panel_new(void);         /* panel_log.c */
 view_panel *tooltip_panel_new(void);     /* panel_tooltip.c */
-view_panel *breakdown_panel_new(void);
-view_panel *legend_panel_new(void);      /* panel_legend.c */   /* panel_breakdown.c */
+view_panel *flows_panel_new(void);       /* panel_flows.c */
+view_panel *details_panel_new(void);     /* panel_details.c */
+view_panel *breakdown_panel_new(void);   /* panel_breakdown.c */
+view_panel *legend_panel_new(void);      /* panel_legend.c */
 
 #endif

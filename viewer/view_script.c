@@ -10,6 +10,10 @@
  *   click X Y [right] [shift]    press and release in place
  *   dclick X Y                   a double click
  *   drag X0 Y0 X1 Y1 [right] [shift]   press, move in steps, release
+ *   click-row TIME ROW           a click at trace time TIME in the middle of row
+ *                                ROW (its label or resource name; the rest of the
+ *                                line, spaces and all): selects the shape there
+ *   move-row TIME ROW            the pointer moves there (hovers the shape)
  *   resize W H                   resize the window (waits until it is done)
  *   marker-add                   as the key m
  *   text STRING                  typed text: the rest of the line, as is (UTF-8)
@@ -208,6 +212,46 @@ static int cmd_pointer(view_app *a, char **w, int n)
     return 0;
 }
 
+/* The pixel (x, y) at trace time `t` in the middle of the band of the row
+ * whose label or resource is `name`; -1 when there is no such band. */
+static int row_point(const view_app *a, const char *name, const char *time, double *x, double *y)
+{
+    double t, top, h;
+    if (!a->shapes || !number(time, &t))
+        return -1;
+    tlv_view v;
+    view_main_view(a, &v);
+    for (size_t r = 0; r < tlv_shapes_row_count(a->shapes); r++) {
+        tlv_row_info info;
+        tlv_shapes_row(a->shapes, r, &info);
+        if ((info.label && strcmp(info.label, name) == 0) ||
+            (info.resource && strcmp(info.resource, name) == 0)) {
+            if (!view_row_band(a, &v, r, &top, &h))
+                return -1;
+            *x = tlv_view_x(&v, t);
+            *y = top + h / 2;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int cmd_row(view_app *a, char **w, int n)
+{
+    double x, y;
+    char name[512] = "";
+    for (int i = 2; i < n; i++) /* the row's name may have spaces */
+        snprintf(name + strlen(name), sizeof name - strlen(name), "%s%s", i > 2 ? " " : "", w[i]);
+    if (n < 3 || row_point(a, name, w[1], &x, &y) < 0)
+        return -1;
+    input_motion(a, x, y);
+    if (strcmp(w[0], "click-row") == 0) {
+        input_button(a, x, y, SDL_BUTTON_LEFT, 1, 0, 1);
+        input_button(a, x, y, SDL_BUTTON_LEFT, 0, 0, 1);
+    }
+    return 0;
+}
+
 /* Resizes the window and waits (up to 2 s) until the window system did. */
 static int cmd_resize(view_app *a, char **w, int n)
 {
@@ -242,6 +286,8 @@ static int run_command(view_app *a, char **w, int n)
         input_key(a, SDLK_m, 0);
     } else if (strcmp(w[0], "mouse-leave") == 0 && n == 1) {
         input_leave(a);
+    } else if (strcmp(w[0], "click-row") == 0 || strcmp(w[0], "move-row") == 0) {
+        return cmd_row(a, w, n);
     } else if (strcmp(w[0], "resize") == 0) {
         return cmd_resize(a, w, n);
     } else if (strcmp(w[0], "screenshot") == 0 && n == 2) {

@@ -93,6 +93,7 @@ static cJSON *tooltip_json(const view_app *a)
     cJSON_AddStringToObject(o, "event", h->event);
     cJSON_AddStringToObject(o, "resource", h->resource);
     cJSON_AddStringToObject(o, "text", h->text);
+    cJSON_AddStringToObject(o, "value", h->value);
     cJSON_AddNumberToObject(o, "from", h->from);
     cJSON_AddNumberToObject(o, "to", h->to);
     cJSON_AddStringToObject(o, "start", h->start_text);

@@ -228,6 +228,12 @@ const char *tlv_trace_resource_name(const tlv_trace *t, size_t i)
     return i < t->w->nres ? t->w->res[i].name : NULL;
 }
 
+const char *tlv_trace_resource_label(const tlv_trace *t, size_t i)
+{
+    uint32_t v = i < t->w->nres ? world_decl_attr_last(t->w, i, 0) : UINT32_MAX;
+    return v == UINT32_MAX ? NULL : intern_str(t->w->values, v);
+}
+
 const char *tlv_trace_resource_type(const tlv_trace *t, size_t i)
 {
     return i < t->w->nres ? t->w->model->types[t->w->res[i].type].name : NULL;

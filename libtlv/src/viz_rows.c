@@ -27,32 +27,12 @@ int viz_type_is_drawn(const builder *b, size_t type)
     return 0;
 }
 
-/* The last value of the attribute a resource's DynamicResources declaration
- * names as its "GroupAttribute" (group) or "LabelAttribute", or UINT32_MAX
- * when it names none or the value is empty. */
-static uint32_t decl_attr_last(const world *w, size_t res, int group)
-{
-    const rt_resource *r = &w->res[res];
-    if (!r->decl)
-        return UINT32_MAX;
-    const dyn_decl *y = &w->dyn->v[r->decl - 1];
-    long a = group ? y->group_attr : y->label_attr;
-    if (a < 0)
-        return UINT32_MAX;
-    uint32_t v = history_last(&r->attrs[a]);
-    return *intern_str(w->values, v) ? v : UINT32_MAX;
-}
-
 int viz_add_resource_row(builder *b, size_t res)
 {
     const world *w = b->w;
     const res_type *t = &w->model->types[w->res[res].type];
-    const char *label = w->res[res].display;
-    uint32_t v = decl_attr_last(w, res, 0);
-    if (v != UINT32_MAX)
-        label = intern_str(w->values, v); /* "xz[4297]", set by the events */
     b->res_row[res] = (uint32_t)b->s->nrows;
-    return viz_add_row(b->s, label, w->res[res].name, t->display ? t->display : t->name);
+    return viz_add_row(b->s, world_label(w, res), w->res[res].name, t->display ? t->display : t->name);
 }
 
 /* Adds the rows of a type's resources in creation order, except that
@@ -67,12 +47,12 @@ static int add_type_rows(builder *b, size_t type)
             continue;
         if (viz_add_resource_row(b, m) < 0)
             return -1;
-        uint32_t g = decl_attr_last(w, m, 1);
+        uint32_t g = world_decl_attr_last(w, m, 1);
         if (g == UINT32_MAX)
             continue;
         for (size_t j = k + 1; j < w->nmembers[type]; j++) {
             size_t o = w->members[type][j];
-            if (b->res_row[o] == UINT32_MAX && decl_attr_last(w, o, 1) == g &&
+            if (b->res_row[o] == UINT32_MAX && world_decl_attr_last(w, o, 1) == g &&
                 viz_add_resource_row(b, o) < 0)
                 return -1;
         }

@@ -83,6 +83,25 @@ static const char *expand_dyn(world *w, const tmpl *t, const char *name, size_t 
     return s;
 }
 
+uint32_t world_decl_attr_last(const world *w, size_t res, int group)
+{
+    const rt_resource *r = &w->res[res];
+    if (!r->decl)
+        return UINT32_MAX;
+    const dyn_decl *y = &w->dyn->v[r->decl - 1];
+    long a = group ? y->group_attr : y->label_attr;
+    if (a < 0)
+        return UINT32_MAX;
+    uint32_t v = history_last(&r->attrs[a]);
+    return *intern_str(w->values, v) ? v : UINT32_MAX;
+}
+
+const char *world_label(const world *w, size_t res)
+{
+    uint32_t v = world_decl_attr_last(w, res, 0);
+    return v != UINT32_MAX ? intern_str(w->values, v) : w->res[res].display;
+}
+
 long world_create(world *w, const char *name, size_t n)
 {
     const model *m = w->model;

@@ -91,6 +91,16 @@ long world_create(world *w, const char *name, size_t n);
 uint32_t world_attr(world *w, size_t res, size_t attr, const tlv_time *at,
                     uint32_t seq_limit);
 
+/* The last non-empty value of the attribute the DynamicResources declaration
+ * that created resource `res` names as its "GroupAttribute" (group) or
+ * "LabelAttribute" (!group), interned in w->values; UINT32_MAX when it names
+ * none, the resource was declared, or the value is empty. */
+uint32_t world_decl_attr_last(const world *w, size_t res, int group);
+
+/* The label of a resource's row: its LabelAttribute's last value, else its
+ * display name (its name when it has none). */
+const char *world_label(const world *w, size_t res);
+
 /* Records an attribute change; returns 0 or -1 (no memory). */
 int world_set(world *w, size_t res, size_t attr, tlv_time t, uint32_t val);
 

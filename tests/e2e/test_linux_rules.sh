@@ -126,6 +126,25 @@ checks=$((checks + 1))
 convert_clean linux_heap.res "$F/ltrace_clock.log"
 expect_line "$TMP/std" '[86400000100]T300.inuse=0' "clock times (ltrace -tt) cross midnight"
 
+# ---- tlv stats: strace -c style calls, profiler self time, leaks, row labels ----------------
+run "$TLV" stats -r linux_strace.res "$F/strace_cases.log"
+expect_status 0 "stats of the strace log"
+expect_line "$TMP/out" "call             calls  errors  total  self  % self  mean  max" "calls table header"
+expect_line "$TMP/out" "sendto               1       0    200   200   26.85   200  200" "the longest call first"
+expect_line "$TMP/out" "execve               2       0    150   150   20.13    75  100" "calls counted over every thread"
+expect_line "$TMP/out" "futex                1       1    100   100   13.42   100  100" "ETIMEDOUT counted as an error return"
+expect_line "$TMP/out" "T101      web[100] thread 101" "row labels listed"
+run "$TLV" stats -r linux_calls.res "$TMP/rec.log"
+expect_line "$TMP/out" "fact      2       0    500   400   66.67   250  400" "recursion: self time leaves the inner call out"
+expect_line "$TMP/out" "main      1       0    600   200   33.33   600  600" "main's self time"
+run "$TLV" stats -r linux_heap.res "$F/ltrace_cases.log"
+expect_line "$TMP/out" "Live at the end (leaks): 2, 364 bytes" "leaks at exit"
+expect_line "$TMP/out" "B0x7000     300         realloc  prog[200]" "a leaked block, its size, call and thread"
+run "$TLV" stats --json -r linux_heap.res "$F/ltrace_cases.log"
+checks=$((checks + 1))
+[ "$(jq -c '.leaks[0]' "$TMP/out")" = '{"resource":"B0x6000","bytes":64,"allocatedWith":"calloc","by":"prog[200]"}' ] ||
+  fail "stats --json leaks: $(jq -c '.leaks' "$TMP/out")"
+
 # ---- the committed recordings -----------------------------------------------------------
 for set in strace sched calls heap; do
   for log in "$S/$set"/*.log; do

@@ -77,6 +77,12 @@ TLV_API tlv_time tlv_trace_end(const tlv_trace *trace);
 TLV_API size_t tlv_trace_resource_count(const tlv_trace *trace);
 TLV_API const char *tlv_trace_resource_name(const tlv_trace *trace, size_t i);
 TLV_API const char *tlv_trace_resource_type(const tlv_trace *trace, size_t i);
+/* The label the events gave resource i's row: the last non-empty value of
+ * the attribute its "DynamicResources" declaration names as "LabelAttribute"
+ * ("xz[4297]"); NULL when there is none (the row then shows the display
+ * name) or i is out of range. Lives as long as the trace; call after
+ * tlv_trace_finish for the final label. */
+TLV_API const char *tlv_trace_resource_label(const tlv_trace *trace, size_t i);
 
 /* Index of the first event at or after time t in (time, line) order, or
  * tlv_trace_event_count() when every event is before t: iterate a time range

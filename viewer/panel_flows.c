@@ -1,0 +1,194 @@
+/*
+ * panel_flows.c — the flows of the visualization rules (tlv_shapes_flow*)
+ * drawn as arrows over the shapes, from the source row to the target row at
+ * the flow's time; key `o` shows or hides them. Zoomed out they are thinned
+ * so that no pixel column holds more than one arrow per pair of rows: each
+ * column seeks its first flow and looks at a bounded number, so a frame
+ * costs in proportion to its width, not to the flows in view.
+ */
+#include "view.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PER_COLUMN 24         /* flows looked at per pixel column */
+#define C_FLOW 0x1F4FB4u      /* resource to resource */
+#define C_MOVE 0xD2691Eu      /* processor to processor (a migration) */
+#define ALPHA 210
+
+typedef struct flows_panel {
+    view_panel base;
+    int shown;
+    size_t drawn;             /* arrows in the last frame */
+    double *band_y;           /* per row of the shapes: the middle of its band, or NAN */
+    size_t nrows;
+} flows_panel;
+
+static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale); }
+
+/* band_y[row] for the rows of the view's bands. */
+static int map_rows(flows_panel *f, const view_app *a, const tlv_view *v)
+{
+    size_t n = tlv_shapes_row_count(a->shapes);
+    if (n > f->nrows) {
+        double *y = realloc(f->band_y, n * sizeof *y);
+        if (!y)
+            return -1;
+        f->band_y = y;
+        f->nrows = n;
+    }
+    for (size_t r = 0; r < n; r++)
+        f->band_y[r] = NAN;
+    tlv_view_layout l;
+    tlv_view_get_layout(v, a->shapes, &l);
+    for (size_t p = 0; p < l.row_count; p++) {
+        size_t r = v->rows ? v->rows[p] : p;
+        if (r < n)
+            f->band_y[r] = l.ruler_height + ((double)p - (double)l.first_row + 0.5) * l.row_height;
+    }
+    return 0;
+}
+
+static void arrow(view_app *a, double x, double y0, double y1, uint32_t rgb)
+{
+    SDL_Renderer *r = a->ren;
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
+    SDL_SetRenderDrawColor(r, (rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255, ALPHA);
+    double head = scaled(a, 6), dir = y1 > y0 ? 1 : -1;
+    double tip = y1 - dir * scaled(a, 2);
+    SDL_RenderDrawLineF(r, (float)x, (float)y0, (float)x, (float)(tip - dir * head * 0.8));
+    SDL_RenderDrawLineF(r, (float)x + 1, (float)y0, (float)x + 1, (float)(tip - dir * head));
+    SDL_Color c = {(Uint8)(rgb >> 16), (Uint8)(rgb >> 8), (Uint8)rgb, ALPHA};
+    SDL_Vertex tri[3] = {{{(float)x, (float)tip}, c, {0, 0}},
+                         {{(float)(x - head / 2), (float)(tip - dir * head)}, c, {0, 0}},
+                         {{(float)(x + head / 2), (float)(tip - dir * head)}, c, {0, 0}}};
+    SDL_RenderGeometry(r, NULL, tri, 3, NULL, 0);
+    SDL_SetRenderDrawColor(r, (rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255, 255);
+    SDL_FRect dot = {(float)(x - 2), (float)(y0 - 2), 4, 4}; /* where it starts */
+    SDL_RenderFillRectF(r, &dot);
+}
+
+/* The pairs of rows already drawn in one column. */
+typedef struct column {
+    size_t from[PER_COLUMN], to[PER_COLUMN];
+    int n;
+} column;
+
+static int seen(column *c, size_t from, size_t to)
+{
+    for (int i = 0; i < c->n; i++)
+        if (c->from[i] == from && c->to[i] == to)
+            return 1;
+    c->from[c->n] = from;
+    c->to[c->n] = to;
+    c->n++;
+    return 0;
+}
+
+static tlv_time time_at(double t, int up)
+{
+    double r = up ? ceil(t) : floor(t);
+    r = r < -9.2e18 ? -9.2e18 : r > 9.2e18 ? 9.2e18 : r;
+    return (tlv_time){(int64_t)r, 0};
+}
+
+static void draw_flows(flows_panel *f, view_app *a, const tlv_view *v, const view_areas *ar)
+{
+    f->drawn = 0;
+    size_t total = a->shapes ? tlv_shapes_flow_count(a->shapes) : 0;
+    if (!f->shown || !total || map_rows(f, a, v) < 0)
+        return;
+    SDL_Rect clip = {ar->label_w, ar->ruler_h, v->width - ar->label_w, v->height - ar->ruler_h};
+    SDL_RenderSetClipRect(a->ren, &clip);
+    size_t i = tlv_shapes_flow_seek(a->shapes, time_at(v->t0, 0));
+    for (int x = ar->label_w; x < v->width && i < total;) {
+        tlv_flow_info fl;
+        tlv_shapes_flow(a->shapes, i, &fl);
+        double ft = tlv_time_to_double(fl.time, a->radix);
+        if (ft > v->t1)
+            break;
+        int col = (int)floor(tlv_view_x(v, ft));
+        col = col < x ? x : col;
+        /* the flows of this column: at most PER_COLUMN looked at, one per pair */
+        double col_end = tlv_view_time(v, col + 1);
+        column c = {.n = 0};
+        for (int k = 0; k < PER_COLUMN && i < total; k++, i++) {
+            tlv_shapes_flow(a->shapes, i, &fl);
+            ft = tlv_time_to_double(fl.time, a->radix);
+            if (ft >= col_end)
+                break;
+            if (fl.from_row == TLV_NO_ROW || fl.to_row == TLV_NO_ROW || fl.from_row == fl.to_row ||
+                fl.from_row >= f->nrows || fl.to_row >= f->nrows)
+                continue;
+            double y0 = f->band_y[fl.from_row], y1 = f->band_y[fl.to_row];
+            if (isnan(y0) || isnan(y1) || seen(&c, fl.from_row, fl.to_row))
+                continue;
+            arrow(a, tlv_view_x(v, ft), y0, y1, fl.to_processor ? C_MOVE : C_FLOW);
+            f->drawn++;
+        }
+        x = col + 1;
+        size_t next = tlv_shapes_flow_seek(a->shapes, time_at(col_end, 0));
+        i = next > i ? next : i; /* skip the rest of this column */
+    }
+    SDL_RenderSetClipRect(a->ren, NULL);
+}
+
+static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v,
+                 const view_areas *ar)
+{
+    if (layer == VIEW_LAYER_TIMELINE)
+        draw_flows((flows_panel *)p, a, v, ar);
+}
+
+static int key(view_panel *p, view_app *a, SDL_Keycode k, int mods)
+{
+    flows_panel *f = (flows_panel *)p;
+    if (k != SDLK_o || mods)
+        return 0;
+    f->shown = !f->shown;
+    size_t n = a->shapes ? tlv_shapes_flow_count(a->shapes) : 0;
+    view_message(a, f->shown ? "flows shown (%zu in the trace)" : "flows hidden", n);
+    view_dirty(a);
+    return 1;
+}
+
+static void save(view_panel *p, const view_app *a, struct cJSON *o)
+{
+    (void)a;
+    cJSON_AddBoolToObject(o, "flows_shown", ((flows_panel *)p)->shown);
+}
+
+static void load(view_panel *p, view_app *a, const struct cJSON *o)
+{
+    (void)a;
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "flows_shown");
+    if (cJSON_IsBool(s))
+        ((flows_panel *)p)->shown = cJSON_IsTrue(s);
+}
+
+static void dump(view_panel *p, const view_app *a, struct cJSON *o)
+{
+    const flows_panel *f = (const flows_panel *)p;
+    cJSON_AddNumberToObject(o, "flows_drawn", (double)f->drawn);
+    cJSON_AddNumberToObject(o, "flows_total",
+                            a->shapes ? (double)tlv_shapes_flow_count(a->shapes) : 0);
+}
+
+static void destroy(view_panel *p)
+{
+    free(((flows_panel *)p)->band_y);
+    free(p);
+}
+
+view_panel *flows_panel_new(void)
+{
+    flows_panel *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->shown = 1;
+    f->base = (view_panel){.name = "flows", .draw = draw, .key = key, .save = save, .load = load,
+                           .dump = dump, .destroy = destroy};
+    return &f->base;
+}
