@@ -36,6 +36,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+# The Chrome DevTools trace engine, a real consumer of `tlv export --format
+# chrome` for tests/e2e/test_chrome.sh, from npm when node and npm are there
+# (the test checks the file structurally without it).
+engine=build/npm/node_modules/@paulirish/trace_engine
+if [ ! -f "$engine/package.json" ] && command -v npm >/dev/null; then
+  echo "setup: installing @paulirish/trace_engine into build/npm" >&2
+  mkdir -p build/npm
+  timeout 300 npm install --prefix build/npm --no-audit --no-fund --silent \
+    @paulirish/trace_engine@0.0.65 >/dev/null 2>&1 || echo "setup: npm install failed; skipped" >&2
+fi
 [ "${1:-}" = "--deps-only" ] && exit 0
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

@@ -4,7 +4,8 @@
  * here. --format chrome writes Chrome Trace Event JSON, which Perfetto UI and
  * chrome://tracing open: a complete event per interval, an instant event per
  * When event or zero-length interval, a thread per row and a process per
- * group of rows (resource type). --format csv writes one RFC 4180 row per
+ * group of rows (resource type), sorted as tlv sorts them, a counter track
+ * per counter attribute and flow events for flow rules' arrows. --format csv writes one RFC 4180 row per
  * interval; --format sqlite a database (export_sqlite.c).
  */
 #include "cli.h"
@@ -31,7 +32,10 @@ static const char export_help[] =
     "                            interval's text or value; a thread per row (a row\n"
     "                            whose intervals overlap without nesting gets extra\n"
     "                            threads \"ROW (2)\"...), a process per row group\n"
-    "                            (resource type, or processor with --per-cpu); times\n"
+    "                            (resource type, or processor with --per-cpu), in\n"
+    "                            tlv's row order (sort_index metadata); a counter\n"
+    "                            track (\"C\") per counter attribute; flow events\n"
+    "                            (\"s\"/\"f\") for flow rules' arrows; times\n"
     "                            in microseconds from the resource file's TimeScale\n"
     "  -f, --format csv          one row per interval: rule,event,resource,start,end,\n"
     "                            duration,value (trace time units; value is the text\n"
@@ -425,8 +429,116 @@ static cJSON *trace_event(const interval *iv, const chrome_layout *c, double us,
     return o;
 }
 
-static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_shapes *shapes,
-                        interval_list *l, double us, const char *input)
+/* The chrome pid of the first row showing `resource`, or 0 when none does. */
+static size_t resource_pid(const tlv_shapes *shapes, const chrome_layout *c, const char *resource)
+{
+    for (size_t r = 0; r < tlv_shapes_row_count(shapes); r++) {
+        tlv_row_info row;
+        tlv_shapes_row(shapes, r, &row);
+        if (c->used[r] && same_name(row.resource, resource))
+            return c->pid[r];
+    }
+    return 0;
+}
+
+/* Counter attributes: a counter track ("ph":"C") per resource and counter,
+ * named "LABEL ATTRIBUTE", in the process of the resource's rows (pid 0,
+ * "Counters", when it has none); one event per sample. */
+static int write_counters(FILE *out, const tlv_trace *trace, const tlv_shapes *shapes,
+                          const chrome_layout *c, double us, int radix, int *first)
+{
+    tlv_counters *cs = NULL;
+    if (tlv_counters_compute(trace, &cs) != TLV_OK)
+        return -1;
+    int rc = 0, named_zero = 0;
+    for (size_t i = 0; i < tlv_counters_count(cs) && rc == 0; i++) {
+        tlv_counter_info ci;
+        tlv_counters_get(cs, i, &ci);
+        size_t pid = resource_pid(shapes, c, ci.resource), n = 0;
+        if (pid == 0 && !named_zero) {
+            named_zero = 1;
+            rc = emit(out, metadata("process_name", 0, 0, "name", cJSON_CreateString("Counters")),
+                      first);
+        }
+        char name[512];
+        snprintf(name, sizeof name, "%s %s", ci.resource, ci.display_name);
+        const tlv_counter_sample *v = tlv_counters_samples(cs, i, &n);
+        for (size_t k = 0; k < n && rc == 0; k++) {
+            cJSON *o = cJSON_CreateObject(), *args = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", name);
+            cJSON_AddStringToObject(o, "ph", "C");
+            cJSON_AddNumberToObject(o, "ts", tlv_time_to_double(v[k].time, radix) * us);
+            cJSON_AddNumberToObject(o, "pid", (double)pid);
+            cJSON_AddNumberToObject(args, ci.attribute, v[k].value);
+            cJSON_AddItemToObject(o, "args", args);
+            rc = emit(out, o, first);
+        }
+    }
+    tlv_counters_free(cs);
+    return rc;
+}
+
+/* One end of a flow: "ph":"s" at its start, "f" at its end, bound to the
+ * slice around that time on the row's (first) thread ("bp":"e"). */
+static cJSON *flow_end(const tlv_flow_info *f, size_t id, int start, size_t row,
+                       const chrome_layout *c, double ts)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", f->display_name);
+    cJSON_AddStringToObject(o, "cat", f->rule);
+    cJSON_AddStringToObject(o, "ph", start ? "s" : "f");
+    if (!start)
+        cJSON_AddStringToObject(o, "bp", "e");
+    cJSON_AddNumberToObject(o, "id", (double)id);
+    cJSON_AddNumberToObject(o, "ts", ts);
+    cJSON_AddNumberToObject(o, "pid", (double)c->pid[row]);
+    cJSON_AddNumberToObject(o, "tid", (double)c->first_tid[row]);
+    return o;
+}
+
+/* A zero-length slice named for the flow, in the flow's category, at each
+ * end: consumers bind a flow event to the slice of the same thread and time
+ * (Perfetto: the enclosing one; Chrome DevTools: same time and category). */
+static cJSON *flow_anchor(const tlv_flow_info *f, size_t row, const chrome_layout *c, double ts)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", f->display_name);
+    cJSON_AddStringToObject(o, "cat", f->rule);
+    cJSON_AddStringToObject(o, "ph", "X");
+    cJSON_AddNumberToObject(o, "ts", ts);
+    cJSON_AddNumberToObject(o, "dur", 0);
+    cJSON_AddNumberToObject(o, "pid", (double)c->pid[row]);
+    cJSON_AddNumberToObject(o, "tid", (double)c->first_tid[row]);
+    return o;
+}
+
+/* Flow rules' arrows as flow events, ids from 1, each end with its anchor
+ * slice; a flow whose end has no row with intervals is left out. */
+static int write_flows(FILE *out, const tlv_shapes *shapes, const chrome_layout *c, double us,
+                       int radix, int *first)
+{
+    int rc = 0;
+    size_t id = 0, nrows = tlv_shapes_row_count(shapes);
+    for (size_t i = 0; i < tlv_shapes_flow_count(shapes) && rc == 0; i++) {
+        tlv_flow_info f;
+        tlv_shapes_flow(shapes, i, &f);
+        if (f.from_row >= nrows || f.to_row >= nrows || !c->used[f.from_row] || !c->used[f.to_row])
+            continue;
+        double ts = tlv_time_to_double(f.time, radix) * us;
+        id++;
+        rc = emit(out, flow_anchor(&f, f.from_row, c, ts), first);
+        if (rc == 0)
+            rc = emit(out, flow_end(&f, id, 1, f.from_row, c, ts), first);
+        if (rc == 0)
+            rc = emit(out, flow_anchor(&f, f.to_row, c, ts), first);
+        if (rc == 0)
+            rc = emit(out, flow_end(&f, id, 0, f.to_row, c, ts), first);
+    }
+    return rc;
+}
+
+static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_trace *trace,
+                        const tlv_shapes *shapes, interval_list *l, double us, const char *input)
 {
     chrome_layout c = {0};
     if (lay_out_rows(&c, shapes, l) < 0) {
@@ -439,6 +551,10 @@ static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_shapes *sha
     int rc = write_metadata(out, shapes, &c, &first);
     for (size_t i = 0; i < l->n && rc == 0; i++)
         rc = emit(out, trace_event(&l->v[i], &c, us, radix), &first);
+    if (rc == 0)
+        rc = write_counters(out, trace, shapes, &c, us, radix, &first);
+    if (rc == 0)
+        rc = write_flows(out, shapes, &c, us, radix, &first);
     cJSON *other = cJSON_CreateObject();
     cJSON_AddStringToObject(other, "source", input);
     cJSON_AddStringToObject(other, "timeScale", tlv_rules_time_scale(rules));
@@ -519,7 +635,7 @@ static int write_export(const export_args *a, const tlv_rules *rules, const tlv_
     if (rc == 0 && strcmp(a->format, "csv") == 0)
         write_csv(out, &l, tlv_rules_time_radix(rules));
     else if (rc == 0)
-        rc = write_chrome(out, rules, shapes, &l, time_factor(a, rules), a->c.input);
+        rc = write_chrome(out, rules, trace, shapes, &l, time_factor(a, rules), a->c.input);
     if (out && close_output(out, a->c.output, tmp_path, rc == 0) < 0)
         rc = -1;
     free(l.v);

@@ -8,7 +8,8 @@
 # the row height (Ctrl+wheel, Ctrl+Up) are kept in the session, and a cut
 # row name shows whole under the pointer; t changes the ruler's time axis;
 # a log no rule matched says so in the window; a per-CPU rebuild draws over
-# the old view; closing the window while loading exits 0; L shows a legend.
+# the old view; closing the window while loading exits 0; L shows a legend;
+# the tooltip over a running box says RUNNING.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/view_lib.sh"
 
@@ -228,5 +229,15 @@ check "L shows the legend: rule, value and colour" '.[0].legend == null and
   ([.[1].legend[] | select(.rule == "Task state" and .value == "WAITING")] | length) == 1' \
   "$TMP/g0.json" "$TMP/g1.json"
 check "plain l is still the log panel" '.[0].legend != null and .[0].log.shown' "$TMP/g2.json"
+
+# ---- the tooltip over a task's running box says RUNNING ---------------------------------------
+printf 'key g\ntext 1800000 1840000\nkey Return\nwait 1\ndump-state %s\n' "$TMP/h0.json" >"$TMP/h0.txt"
+view -r "$RES" --no-session --size 1280x800 --script "$TMP/h0.txt" "$LOG"
+hy=$(jq '.layout.ruler_height + .layout.row_height * ((.rows | index("TASK2_2")) + 0.5) | floor' "$TMP/h0.json")
+printf 'key g\ntext 1800000 1840000\nkey Return\nmouse-move 700 %s\nwait 1\ndump-state %s\n' "$hy" "$TMP/h1.json" >"$TMP/h1.txt"
+view -r "$RES" --no-session --size 1280x800 --script "$TMP/h1.txt" "$LOG"
+expect_status 0 "tooltip script"
+check "the tooltip over TASK2_2 running says RUNNING" '.[0].tooltip.resource == "TASK2_2" and
+  (.[0].tooltip | tostring | contains("RUNNING"))' "$TMP/h1.json"
 
 finish
