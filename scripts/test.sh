@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/test.sh — installs what is missing, builds, and runs every test
-# twice: in the normal build (build/) and in a sanitizer build (build-asan/,
+# three times: in the normal build (build/), in an optimised Release build
+# (build-release/, still -Werror) and in a sanitizer build (build-asan/,
 # AddressSanitizer + UndefinedBehaviorSanitizer), then runs each fuzz target
 # for 10 s (tests/fuzz/run.sh; skipped with a message without clang). Exits
 # non-zero on any failure. Tests that need ../shared/corpus are skipped when
@@ -12,6 +13,13 @@ jobs="$(nproc)"
 
 echo "== tests (build/)"
 (cd build && ctest --output-on-failure -j"$jobs")
+
+echo "== optimised build (build-release/, Release, -Werror kept on)"
+# -O3 runs analyses (maybe-uninitialized, ...) the default build does not: a
+# user building a release must not meet a warning-as-error we never saw.
+cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DTLV_WERROR=ON >/dev/null
+cmake --build build-release -j"$jobs" >/dev/null
+(cd build-release && ctest --output-on-failure -j"$jobs")
 
 echo "== tests under ASan+UBSan (build-asan/)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTLV_SANITIZE=ON >/dev/null

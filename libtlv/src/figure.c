@@ -353,6 +353,7 @@ static int fail(parse_ctx *c, const char *fmt, ...)
 static int member_text(parse_ctx *c, const tj_node *m, const char *name, int numbers_ok,
                        char **out)
 {
+    *out = NULL; /* defined on failure too: optimising compilers cannot see it is unread */
     if (m->type != TJ_STRING && !(numbers_ok && m->type == TJ_NUMBER))
         return fail(c, "%s: expected %s, found %s", name,
                     numbers_ok ? "a number or a string" : "a string", tj_type_name(m->type));
@@ -495,7 +496,10 @@ static int parse_type(parse_ctx *c, const tj_node *obj, prim *p)
         return -1;
     p->type = (prim_type)t;
     p->has_fill = p->type != PRIM_LINE && p->type != PRIM_ARROW && p->type != PRIM_TEXT;
-    p->has_pen = p->type != PRIM_TEXT;
+    /* A line is its pen, so Line and Arrow always have one (black, 1 px by
+     * default); a closed shape is outlined only when a Pen is given, as in
+     * TLV 2.0.1 (parse_pen). */
+    p->has_pen = p->type == PRIM_LINE || p->type == PRIM_ARROW;
     return 0;
 }
 
@@ -593,6 +597,7 @@ static int parse_pen(parse_ctx *c, const tj_node *obj, prim *p)
         return 0;
     if (expect_object(c, pen, "Pen") < 0)
         return -1;
+    p->has_pen = p->type != PRIM_TEXT;
     if ((m = tj_get(pen, "Color")) != NULL && member_color(c, m, "Pen.Color", &p->pen_color) < 0)
         return -1;
     if ((m = tj_get(pen, "Alpha")) != NULL && member_alpha(c, m, "Pen.Alpha", &p->pen_color) < 0)

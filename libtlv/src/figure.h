@@ -84,7 +84,7 @@ typedef struct prim {
     float arc_start, arc_sweep; /* Pie, degrees; default 0, 90 */
     int has_fill;            /* Rectangle, Polygon, Pie, Ellipse: always (default ffffff) */
     uint32_t fill;
-    int has_pen;             /* Rectangle..Ellipse: always; Text: no */
+    int has_pen;             /* Line, Arrow: always; closed shapes: with a Pen; Text: no */
     uint32_t pen_color;      /* default ff000000 */
     float pen_width;         /* default 1 */
     dash_style dash;         /* default solid */

@@ -306,6 +306,7 @@ typedef struct frame {
     ruler ru;
     int *text_x;          /* direct target: per pixel row, the columns [x0, x1)
                              where SDL drew texts (2 ints a row), or NULL */
+    render_rows rows;     /* summaries or shapes */
     int failed;
 } frame;
 
@@ -582,18 +583,38 @@ static void draw_placed_label(void *ctx, const char *text, const text_style *st,
         f->failed = 1;
 }
 
-/* A zoomed-out row: one colour per pixel column, runs of a colour merged. */
+/* One layer of a zoomed-out row: where its look paints, column by column. */
+static void draw_layer(frame *f, uint32_t layer, double top, uint32_t *looks, column_cell *cells,
+                       size_t n)
+{
+    const struct tlv_shapes *s = f->s;
+    const summary_looks *sl = &s->looks;
+    uint32_t look = sl->layer_look[layer];
+    double y0, y1;
+    summary_band(sl, s->prims, look, top, f->l.row_h, f->l.scale, &y0, &y1);
+    column_cell on = {summary_color(sl, look), (float)y0, (float)y1}, off = {0, 0, 0};
+    store_summary(sl->layers, layer, f->v->t0, f->v->t1, s->radix, looks, n);
+    for (size_t i = 0; i < n; i++)
+        cells[i] = looks[i] ? on : off;
+    batch_columns(&f->b, f->timeline.x, cells, n);
+}
+
+/* A zoomed-out row, drawn from summaries: each look of the row (a colour in
+ * a band of it, summary.h) where it paints, in drawing order. */
 static void draw_summary(frame *f, uint32_t row, double top)
 {
-    size_t n = (size_t)f->timeline.w;
-    uint32_t *cols = malloc(n * sizeof *cols);
-    if (!cols) {
-        f->failed = 1;
+    const summary_looks *sl = &f->s->looks;
+    if (row >= sl->nrows || sl->row_first[row] == sl->row_first[row + 1])
         return;
-    }
-    store_summary(f->s->store, row, f->v->t0, f->v->t1, f->s->radix, cols, n);
-    batch_columns(&f->b, f->timeline.x, top, f->l.row_h, cols, n);
-    free(cols);
+    size_t n = (size_t)f->timeline.w;
+    uint32_t *looks = malloc(n * sizeof *looks);
+    column_cell *cells = malloc(n * sizeof *cells);
+    if (!looks || !cells)
+        f->failed = 1;
+    for (uint32_t k = sl->row_first[row]; looks && cells && k < sl->row_first[row + 1]; k++)
+        draw_layer(f, k, top, looks, cells, n);
+    free(looks);
+    free(cells);
 }
 
 static void draw_shapes(frame *f)
@@ -613,7 +634,9 @@ static void draw_shapes(frame *f)
             continue;
         row_ctx rc = {f, render_row_top(&f->l, pos)};
         size_t count = store_count_overlapping(s->store, (uint32_t)r, q0, q1);
-        if (count > 2 * (size_t)f->timeline.w)
+        int dense = f->rows == RENDER_ROWS_AUTO ? count > 2 * (size_t)f->timeline.w
+                                                : f->rows == RENDER_ROWS_SUMMARY;
+        if (count && dense)
             draw_summary(f, (uint32_t)r, rc.top);
         else if (count)
             store_query(s->store, (uint32_t)r, q0, q1, draw_shape, &rc);
@@ -759,14 +782,16 @@ static void make_opaque(SDL_Surface *target, int y, int x0, int x1)
 int render_frame(SDL_Renderer *ren, render_fonts *fonts, const struct tlv_shapes *s,
                  const tlv_view *v)
 {
-    return render_frame_direct(ren, NULL, fonts, NULL, s, v);
+    return render_frame_direct(ren, NULL, fonts, NULL, s, v, RENDER_ROWS_AUTO);
 }
 
 int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fonts,
-                        render_state *state, const struct tlv_shapes *s, const tlv_view *v)
+                        render_state *state, const struct tlv_shapes *s, const tlv_view *v,
+                        render_rows rows)
 {
     render_state own = {0};
-    frame f = {.ren = ren, .fonts = fonts, .st = state ? state : &own, .s = s, .v = v};
+    frame f = {.ren = ren, .fonts = fonts, .st = state ? state : &own, .s = s, .v = v,
+               .rows = rows};
     texts_clear(&f.st->texts);
     render_layout_of(v, s->nrows, &f.l);
     f.timeline = (SDL_Rect){f.l.label_w, f.l.ruler_h, v->width - f.l.label_w, v->height - f.l.ruler_h};
@@ -833,8 +858,15 @@ struct tlv_renderer {
     SDL_Surface *surf;
     SDL_Renderer *ren;
     int wraps;            /* surf's pixels are the caller's, set each frame */
+    render_rows rows;     /* RENDER_ROWS_AUTO but in tests */
     last_error lasterr;   /* tlv_renderer_last_error */
 };
+
+void render_set_rows(tlv_renderer *r, render_rows rows)
+{
+    if (r)
+        r->rows = rows;
+}
 
 static void drop_target(tlv_renderer *r)
 {
@@ -944,7 +976,7 @@ tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view 
     if (ensure_target(r, v->width, v->height, pixels, stride) < 0)
         return last_error_set(&r->lasterr, TLV_ERR_NOMEM, "tlv_render_rgba: no drawing surface: %s",
                               SDL_GetError());
-    int rc = render_frame_direct(r->ren, r->surf, r->fonts, &r->state, s, v);
+    int rc = render_frame_direct(r->ren, r->surf, r->fonts, &r->state, s, v, r->rows);
     if (!r->wraps)
         for (int y = 0; y < v->height; y++) /* RGBA32: bytes R, G, B, A on any machine */
             memcpy(pixels + (size_t)y * stride,

@@ -19,6 +19,7 @@
 
 #include "buf.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,20 +299,26 @@ void batch_rect(render_batch *b, frect r, uint32_t argb)
     SDL_RenderFillRect(b->ren, &px);
 }
 
-/* A run of columns [i, j) of one colour: its pixels, clipped. */
+/* A run of columns [i, j) of one cell: its pixels, clipped. */
 typedef struct col_run {
-    int x, w;
+    SDL_Rect px;
     uint32_t argb;
 } col_run;
 
-void batch_columns(render_batch *b, double x, double top, double h, const uint32_t *cols, size_t n)
+static int same_cell(const column_cell *a, const column_cell *b)
+{
+    return a->argb == b->argb && a->y0 == b->y0 && a->y1 == b->y1;
+}
+
+void batch_columns(render_batch *b, double x, const column_cell *cells, size_t n)
 {
     if (!b->direct) { /* rectangle by rectangle */
         for (size_t i = 0, j; i < n; i = j) {
-            for (j = i + 1; j < n && cols[j] == cols[i]; j++)
+            for (j = i + 1; j < n && same_cell(&cells[j], &cells[i]); j++)
                 ;
-            frect r = {(float)(x + (double)i), (float)top, (float)(j - i), (float)h};
-            batch_rect(b, r, cols[i]);
+            frect r = {(float)(x + (double)i), cells[i].y0, (float)(j - i),
+                       cells[i].y1 - cells[i].y0};
+            batch_rect(b, r, cells[i].argb);
         }
         return;
     }
@@ -324,24 +331,27 @@ void batch_columns(render_batch *b, double x, double top, double h, const uint32
         return;
     }
     size_t m = 0;
-    SDL_Rect span = {0, 0, 0, 0};
+    int ytop = INT_MAX, ybottom = INT_MIN;
     for (size_t i = 0, j; i < n; i = j) {
-        for (j = i + 1; j < n && cols[j] == cols[i]; j++)
+        for (j = i + 1; j < n && same_cell(&cells[j], &cells[i]); j++)
             ;
-        frect r = {(float)(x + (double)i), (float)top, (float)(j - i), (float)h};
+        frect r = {(float)(x + (double)i), cells[i].y0, (float)(j - i),
+                   cells[i].y1 - cells[i].y0};
         SDL_Rect px;
-        if ((cols[i] >> 24) == 0 || !rect_pixels(b, r, &px) || !clip_direct(b, px, &px))
+        if ((cells[i].argb >> 24) == 0 || !rect_pixels(b, r, &px) || !clip_direct(b, px, &px))
             continue;
-        runs[m++] = (col_run){px.x, px.w, cols[i]};
-        span = px; /* every run has the same rows */
+        runs[m++] = (col_run){px, cells[i].argb};
+        ytop = px.y < ytop ? px.y : ytop;
+        ybottom = px.y + px.h > ybottom ? px.y + px.h : ybottom;
     }
     if (m) { /* flushed only when something is drawn, as batch_rect does */
         batch_flush(b);
         SDL_RenderFlush(b->ren);
     }
-    for (int y = span.y; m && y < span.y + span.h; y++)
+    for (int y = ytop; m && y < ybottom; y++)
         for (size_t k = 0; k < m; k++)
-            fill_pixels(direct_at(b, runs[k].x, y), 0, runs[k].w, 1, runs[k].argb);
+            if (y >= runs[k].px.y && y < runs[k].px.y + runs[k].px.h)
+                fill_pixels(direct_at(b, runs[k].px.x, y), 0, runs[k].px.w, 1, runs[k].argb);
     free(runs);
 }
 

@@ -153,10 +153,15 @@ typedef struct fpoint {
 void batch_triangle(render_batch *b, fpoint p, fpoint q, fpoint r, uint32_t argb);
 void batch_rect(render_batch *b, frect r, uint32_t argb);
 
-/* Fills column x + i (i < n) from `top`, `h` high, with colour cols[i] (0:
- * nothing), as batch_rect would fill each run of one colour. */
-void batch_columns(render_batch *b, double x, double top, double h, const uint32_t *cols,
-                   size_t n);
+/* One pixel column of a summary: a colour (0: nothing) from y0 to y1. */
+typedef struct column_cell {
+    uint32_t argb;
+    float y0, y1;
+} column_cell;
+
+/* Fills column x + i (i < n) with cells[i], as batch_rect would fill each
+ * run of equal cells. */
+void batch_columns(render_batch *b, double x, const column_cell *cells, size_t n);
 
 typedef struct pen_style {
     uint32_t argb;
@@ -264,11 +269,21 @@ void render_state_free(render_state *st);
 
 /* ---- frame (render.c) --------------------------------------------------- */
 
+/* How a frame draws a row's shapes: from the per-column summary when more
+ * than about two shapes per pixel column are in view (AUTO), or always one
+ * way (tests compare the two on the same view). */
+typedef enum render_rows { RENDER_ROWS_AUTO, RENDER_ROWS_DETAILED, RENDER_ROWS_SUMMARY } render_rows;
+
 /* render_frame on a software renderer whose target surface (RGBA32) may be
  * written directly: rectangles are then blended by our own loop, several
  * times faster than SDL's generic fill (most of a timeline is rectangles). */
 int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fonts,
-                        render_state *state, const struct tlv_shapes *s, const tlv_view *v);
+                        render_state *state, const struct tlv_shapes *s, const tlv_view *v,
+                        render_rows rows);
+
+/* Makes tlv_render_rgba draw rows always one way (RENDER_ROWS_AUTO: the
+ * default). For tests. */
+void render_set_rows(tlv_renderer *r, render_rows rows);
 
 /* Draws the whole view of `s` onto `ren`, whose output is v->width x
  * v->height pixels: background, ruler, labels, row bands and shapes.

@@ -23,7 +23,8 @@
  *
  * Summary rule. A shape whose prim_fill is not 0 is a candidate for a time
  * span [a, b) when its extent meets the span: the extent is [from, to) when
- * to > from, the instant `from` otherwise. Its coverage is the length of the
+ * to > from, the instant `from` otherwise, narrowed to the fractions of it
+ * store_set_extents gave its primitive (an instant when they are equal). Its coverage is the length of the
  * intersection (0 for an instant). The span's color is the fill of the
  * candidate with the largest coverage; equal coverage goes to the higher
  * `order` (drawn later, on top); no candidate gives 0. Summary columns are
@@ -102,6 +103,8 @@ struct store {
     uint32_t *by_end;     /* per row, its positions sorted by end_of() */
     uint32_t *fill;       /* prim_fill, copied */
     size_t nfill;
+    float *extent;        /* per primitive, 2 fractions of [from, to] (store_set_extents) */
+    size_t nextent;
     kept_bucket *pyramids; /* every row's pyramid, in one block */
 };
 
@@ -141,6 +144,7 @@ void store_free(store *s)
     if (!s)
         return;
     drop_index(s);
+    free(s->extent);
     free(s->shapes);
     free(s);
 }
@@ -300,6 +304,36 @@ static int copy_fills(store *s, const uint32_t *prim_fill, size_t nprims)
 static uint32_t fill_of(const store *s, const shape *sh)
 {
     return sh->prim < s->nfill ? s->fill[sh->prim] : 0;
+}
+
+int store_set_extents(store *s, const float *x0, const float *x1, size_t nprims)
+{
+    if (!s || s->frozen)
+        return -1;
+    float *e = malloc((nprims ? nprims : 1) * 2 * sizeof *e);
+    if (!e)
+        return -1;
+    for (size_t i = 0; i < nprims; i++) {
+        e[2 * i] = x0[i] < 0 ? 0 : x0[i] > 1 ? 1 : x0[i];
+        e[2 * i + 1] = x1[i] < e[2 * i] ? e[2 * i] : x1[i] > 1 ? 1 : x1[i];
+    }
+    free(s->extent);
+    s->extent = e;
+    s->nextent = nprims;
+    return 0;
+}
+
+/* The part of [from, to] a summary counts for a shape (as doubles): the
+ * fractions of store_set_extents; an instant when they are equal. */
+static void extent_of(const store *s, const shape *sh, int radix, double *from, double *to)
+{
+    *from = tlv_time_to_double(sh->from, radix);
+    *to = tlv_time_cmp(sh->to, sh->from) > 0 ? tlv_time_to_double(sh->to, radix) : *from;
+    if (sh->prim >= s->nextent)
+        return;
+    double span = *to - *from, a = s->extent[2 * sh->prim], b = s->extent[2 * sh->prim + 1];
+    *to = b >= 1 ? *to : *from + span * b;
+    *from = *from + span * a;
 }
 
 static int index_rows(store *s)
@@ -547,8 +581,8 @@ static void add_shape(const store *s, grid *g, const columns *c, const shape *sh
     uint32_t color = fill_of(s, sh);
     if (!color)
         return;
-    double from = tlv_time_to_double(sh->from, c->radix);
-    double to = tlv_time_cmp(sh->to, sh->from) > 0 ? tlv_time_to_double(sh->to, c->radix) : from;
+    double from, to;
+    extent_of(s, sh, c->radix, &from, &to);
     double x0 = (from - c->t0) / c->width, x1 = (to - c->t0) / c->width, n = (double)c->n;
     if (x1 > x0 ? x1 <= 0 || x0 >= n : x0 < 0 || x0 > n)
         return;

@@ -43,10 +43,17 @@ int store_add(store *s, const shape *sh);
  * another radix is still right, but computed from the shapes. */
 void store_set_radix(store *s, int radix);
 
-/* Sorts and indexes. `prim_fill` gives, per primitive index, the ARGB color
- * a summary should show for it (0 = draws nothing worth summarising, e.g.
- * text), used to build the per-row summaries. Returns 0 or -1. */
+/* Sorts and indexes. `prim_fill` gives, per primitive index, the value (an
+ * ARGB color, or a look id of summary.h) a summary should show for it (0 =
+ * draws nothing worth summarising, e.g. text), used to build the per-row
+ * summaries; equal values vote together. Returns 0 or -1. */
 int store_freeze(store *s, const uint32_t *prim_fill, size_t nprims);
+
+/* Before store_freeze: per primitive index, the part of a shape's [from, to]
+ * its summary counts, as fractions x0[i] <= x1[i] of it in [0, 1] (equal:
+ * the instant there). Primitives not given count their whole span. Returns
+ * 0 or -1 (no memory, or frozen already). */
+int store_set_extents(store *s, const float *x0, const float *x1, size_t nprims);
 
 size_t store_count(const store *s);
 /* Shape i in canonical order: by row, then from, then order. */
@@ -66,9 +73,9 @@ void store_query(const store *s, uint32_t row, tlv_time t0, tlv_time t1, store_v
  * as cheaply as store_query (used to decide whether to draw a summary). */
 size_t store_count_overlapping(const store *s, uint32_t row, tlv_time t0, tlv_time t1);
 
-/* Fills out[0..ncols-1] with one ARGB color per pixel column of `row` for
- * the time range [t0, t1] split into ncols equal columns: the summary color
- * of the shapes covering most of that column (0 = nothing there). Cost
+/* Fills out[0..ncols-1] with one value per pixel column of `row` for
+ * the time range [t0, t1] split into ncols equal columns: the prim_fill
+ * value of the shapes covering most of that column (0 = nothing there). Cost
  * O(ncols * log n) whatever the number of shapes. */
 void store_summary(const store *s, uint32_t row, double t0, double t1, int radix,
                    uint32_t *out, size_t ncols);

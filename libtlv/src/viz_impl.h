@@ -11,6 +11,7 @@
 #include "intern.h"
 #include "rules_impl.h"
 #include "store.h"
+#include "summary.h"
 #include "trace_impl.h"
 #include "world.h"
 
@@ -44,6 +45,7 @@ struct tlv_shapes {
     row_def *rows;
     size_t nrows, rows_cap;
     store *store;
+    summary_looks looks;   /* how primitives show in summaries (summary.h) */
     uint32_t *order;       /* shape indexes in rule, event, resource, from order */
     uint32_t *values;      /* by shape order: the From/When event's value
                               (interned in the trace's world, or with the high

@@ -113,17 +113,7 @@ static int sort_for_output(struct tlv_shapes *s)
 int viz_finish_shapes(builder *b)
 {
     struct tlv_shapes *s = b->s;
-    uint32_t *fill = calloc(s->nprims + 1, sizeof *fill);
-    if (!fill)
-        return -1;
-    for (size_t i = 0; i < s->nprims; i++) {
-        const prim *p = &s->prims[i];
-        fill[i] = p->has_fill ? p->fill : p->type != PRIM_TEXT && p->has_pen ? p->pen_color : 0;
-    }
-    store_set_radix(s->store, s->radix);
-    int rc = store_freeze(s->store, fill, s->nprims);
-    free(fill);
-    if (rc < 0)
+    if (summary_freeze(s->store, s->radix, s->prims, s->nprims, &s->looks) < 0)
         return -1;
     return sort_for_output(s);
 }
@@ -141,6 +131,7 @@ void tlv_shapes_free(tlv_shapes *s)
     }
     free(s->rows);
     store_free(s->store);
+    summary_looks_free(&s->looks);
     free(s->order);
     free(s->when_keys);
     free(s->values);

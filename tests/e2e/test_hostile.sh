@@ -228,7 +228,7 @@ printf '{"ConvertRules":["k"],"ResourceHeaders":["k"],"VisualizeRules":["k"],"Re
 printf '1 hi x\n' >figs.log
 run "$TLV" shapes -R figs -r figs/k.res figs.log
 expect_status 1 "deep figures"
-expect_line "$TMP/out" '{"rule":"r","event":"ok","resource":"A","from":1,"to":1,"type":"Rectangle","text":null,"fill":"ffff0000","pen":"ff000000","row":0}' "deep figures: the sane figure"
+expect_line "$TMP/out" '{"rule":"r","event":"ok","resource":"A","from":1,"to":1,"type":"Rectangle","text":null,"fill":"ffff0000","pen":null,"row":0}' "deep figures: the sane figure"
 expect_line "$TMP/err" "figs/k.viz:4:5: error: rule 'r', event 'arrays' (trace line 1): figures nested more than 32 levels deep" "deep figure arrays"
 expect_line "$TMP/err" "figs/k.viz:5:5: error: rule 'r', event 'conds' (trace line 1): figures nested more than 32 levels deep" "deep figure conditions"
 

@@ -44,11 +44,11 @@ printf '10 A RUN\n12 A enter foo\n13 A enter bar\n15 A leave foo ok then\n20 A W
 run "$TLV" shapes -R . -r v.res v.log
 expect_status 0 "tlv shapes"
 cat >expected.jsonl <<'EOF2'
-{"rule":"calls","event":"call","resource":"A","from":12,"to":15,"type":"Rectangle","text":null,"fill":"80ff0000","pen":"ff000000","row":0}
+{"rule":"calls","event":"call","resource":"A","from":12,"to":15,"type":"Rectangle","text":null,"fill":"80ff0000","pen":null,"row":0}
 {"rule":"calls","event":"call","resource":"A","from":12,"to":15,"type":"Text","text":"foo -> ok then","fill":null,"pen":null,"row":0}
-{"rule":"calls","event":"call","resource":"A","from":13,"to":50,"type":"Rectangle","text":null,"fill":"80ff0000","pen":"ff000000","row":0}
+{"rule":"calls","event":"call","resource":"A","from":13,"to":50,"type":"Rectangle","text":null,"fill":"80ff0000","pen":null,"row":0}
 {"rule":"calls","event":"call","resource":"A","from":13,"to":50,"type":"Text","text":"bar -> ","fill":null,"pen":null,"row":0}
-{"rule":"calls","event":"call","resource":"B","from":27,"to":28,"type":"Rectangle","text":null,"fill":"80ff0000","pen":"ff000000","row":1}
+{"rule":"calls","event":"call","resource":"B","from":27,"to":28,"type":"Rectangle","text":null,"fill":"80ff0000","pen":null,"row":1}
 {"rule":"calls","event":"call","resource":"B","from":27,"to":28,"type":"Text","text":"foo -> x","fill":null,"pen":null,"row":1}
 {"rule":"marks","event":"m","resource":"B","from":25,"to":40,"type":"Arrow","text":null,"fill":null,"pen":"ff000000","row":1}
 {"rule":"marks","event":"m","resource":"B","from":40,"to":50,"type":"Arrow","text":null,"fill":null,"pen":"ff000000","row":1}
@@ -57,14 +57,14 @@ cat >expected.jsonl <<'EOF2'
 {"rule":"running","event":"r","resource":null,"from":30,"to":50,"type":"Text","text":"Alpha","fill":null,"pen":null,"row":2}
 {"rule":"states","event":"st","resource":"A","from":10,"to":10,"type":"Line","text":null,"fill":null,"pen":"ff0000ff","row":0}
 {"rule":"states","event":"st","resource":"A","from":10,"to":10,"type":"Arrow","text":null,"fill":null,"pen":"ff000000","row":0}
-{"rule":"states","event":"st","resource":"A","from":10,"to":20,"type":"Rectangle","text":null,"fill":"ff00ff00","pen":"ff000000","row":0}
+{"rule":"states","event":"st","resource":"A","from":10,"to":20,"type":"Rectangle","text":null,"fill":"ff00ff00","pen":null,"row":0}
 {"rule":"states","event":"st","resource":"A","from":20,"to":30,"type":"Line","text":null,"fill":null,"pen":"ff0000ff","row":0}
 {"rule":"states","event":"st","resource":"A","from":20,"to":30,"type":"Arrow","text":null,"fill":null,"pen":"ff000000","row":0}
-{"rule":"states","event":"st","resource":"A","from":30,"to":50,"type":"Rectangle","text":null,"fill":"ff00ff00","pen":"ff000000","row":0}
+{"rule":"states","event":"st","resource":"A","from":30,"to":50,"type":"Rectangle","text":null,"fill":"ff00ff00","pen":null,"row":0}
 {"rule":"states","event":"st","resource":"A","from":50,"to":50,"type":"Line","text":null,"fill":null,"pen":"ff0000ff","row":0}
 {"rule":"states","event":"st","resource":"B","from":10,"to":20,"type":"Line","text":null,"fill":null,"pen":"ff0000ff","row":1}
 {"rule":"states","event":"st","resource":"B","from":10,"to":20,"type":"Arrow","text":null,"fill":null,"pen":"ff000000","row":1}
-{"rule":"states","event":"st","resource":"B","from":20,"to":30,"type":"Rectangle","text":null,"fill":"ff00ff00","pen":"ff000000","row":1}
+{"rule":"states","event":"st","resource":"B","from":20,"to":30,"type":"Rectangle","text":null,"fill":"ff00ff00","pen":null,"row":1}
 {"rule":"states","event":"st","resource":"B","from":30,"to":50,"type":"Line","text":null,"fill":null,"pen":"ff0000ff","row":1}
 EOF2
 checks=$((checks + 1))

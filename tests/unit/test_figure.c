@@ -314,6 +314,8 @@ static void test_resolve(void)
 static void test_colors(void)
 {
     uint32_t c = 0;
+    /* Six digits are opaque: a deliberate difference (TLV 2.0.1 read them as
+     * fully transparent without an Alpha member; docs/reference.md §11). */
     CHECK_INT(color_parse("ff0000", &c), 0);
     CHECK_INT(c, 0xffff0000u);
     CHECK_INT(color_parse("6600ff00", &c), 0);
@@ -387,7 +389,7 @@ static void test_closed_shapes(void)
         }
         CHECK_INT(p.type, cases[i].type);
         CHECK_INT(p.has_fill, 1);
-        CHECK_INT(p.has_pen, 1);
+        CHECK_INT(p.has_pen, 0); /* no Pen, no outline (TLV 2.0.1) */
         CHECK(p.points == NULL);
         CHECK_INT(p.npoints, 0);
         CHECK(p.text == NULL);
@@ -432,7 +434,7 @@ static void test_polygon(void)
                     "\"Points\":[\"0%,90%\",\"100%,90%\",\"100%,10%\",\"0%,10%\"]}", &p), 0);
     CHECK_INT(p.type, PRIM_POLYGON);
     CHECK_INT(p.has_fill, 1);
-    CHECK_INT(p.has_pen, 1);
+    CHECK_INT(p.has_pen, 0);
     CHECK_INT(p.npoints, 4);
     CHECK_LEN(p.points[1].x, 100, LEN_PCT, ANCHOR_START);
     CHECK_LEN(p.points[3].y, 10, LEN_PCT, ANCHOR_START);
@@ -542,6 +544,14 @@ static void test_fill_and_pen(void)
     CHECK_INT(p.fill, 0xff00ff00u);
     CHECK_INT(p.pen_color, 0xff000000u);
     CHECK_F(p.pen_width, 0);
+    CHECK_INT(p.has_pen, 1);
+    prim_free(&p);
+
+    /* A Pen given, even empty, outlines a closed shape: black, 1 px. */
+    CHECK_INT(parse("{\"Type\":\"Ellipse\",\"Pen\":{}}", &p), 0);
+    CHECK_INT(p.has_pen, 1);
+    CHECK_INT(p.pen_color, 0xff000000u);
+    CHECK_F(p.pen_width, 1);
     prim_free(&p);
 
     static const struct {

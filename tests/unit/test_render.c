@@ -61,13 +61,7 @@ static void add_shape(struct tlv_shapes *s, uint32_t row, long from, long to, ui
 
 static void freeze(struct tlv_shapes *s)
 {
-    uint32_t *fill = calloc(s->nprims + 1, sizeof *fill);
-    for (size_t i = 0; i < s->nprims; i++) {
-        const prim *p = &s->prims[i];
-        fill[i] = p->has_fill ? p->fill : p->type != PRIM_TEXT && p->has_pen ? p->pen_color : 0;
-    }
-    CHECK(store_freeze(s->store, fill, s->nprims) == 0);
-    free(fill);
+    CHECK(summary_freeze(s->store, s->radix, s->prims, s->nprims, &s->looks) == 0);
 }
 
 static struct tlv_shapes *new_shapes(long start, long end)
@@ -92,6 +86,7 @@ static void free_shapes(struct tlv_shapes *s)
     }
     free(s->rows);
     store_free(s->store);
+    summary_looks_free(&s->looks);
     free(s);
 }
 
@@ -492,6 +487,48 @@ static void test_row_list(void)
     free_shapes(s);
 }
 
+/* No Pen, no outline (TLV 2.0.1's Shape.cs strokes only a given pen): closed
+ * shapes without a Pen are their fill alone, edges included; an empty Pen
+ * object is a black 1 px outline. */
+static void test_no_pen_no_outline(void)
+{
+    static const spec specs[] = {
+        {0, 0, 50, "{\"Type\":\"Rectangle\",\"Fill\":\"ff0000\"}"},
+        {0, 60, 110, "{\"Type\":\"Ellipse\",\"Fill\":\"00ff00\"}"},
+        {0, 120, 170, "{\"Type\":\"Polygon\",\"Points\":[\"0,0\",\"100%,50%\",\"0,100%\"],"
+                      "\"Fill\":\"0000ff\"}"},
+        {0, 180, 230, "{\"Type\":\"Pie\",\"Arc\":[0,270],\"Fill\":\"ffff00\"}"},
+        {0, 250, 300, "{\"Type\":\"Rectangle\",\"Fill\":\"ff0000\",\"Pen\":{}}"},
+    };
+    struct tlv_shapes *s = new_shapes(0, 300);
+    add_row(s, "Fills", NULL);
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        add_prim(s, specs[i].json);
+        add_shape(s, specs[i].row, specs[i].from, specs[i].to, (uint32_t)i, (uint32_t)i);
+    }
+    freeze(s);
+    for (size_t i = 0; i + 1 < sizeof specs / sizeof *specs; i++)
+        CHECK_INT(s->prims[i].has_pen, 0);
+    CHECK_INT(s->prims[4].has_pen, 1);
+    tlv_renderer *r;
+    CHECK(tlv_renderer_new(&r) == TLV_OK);
+    tlv_view v = fixed_view(0, 300);
+    image im;
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    /* the row is y 40..119, time t at x = 200 + 2t */
+    CHECK_RGB(&im, 200, 80, 255, 0, 0);  /* the first rectangle's left edge: red */
+    CHECK_RGB(&im, 250, 40, 255, 0, 0);  /* its top edge */
+    CHECK_RGB(&im, 299, 118, 255, 0, 0); /* its bottom right corner */
+    CHECK_INT(count_if(&im, 200, 40, 690, 120, dark, NULL), 0);
+    CHECK_RGB(&im, 700, 80, 0, 0, 0);    /* the Pen:{} rectangle: black left edge */
+    CHECK_RGB(&im, 750, 80, 255, 0, 0);
+    /* its outline: left, top and bottom edges (the right one is off the image) */
+    CHECK(count_if(&im, 690, 40, 800, 120, dark, NULL) > 150);
+    free(im.px);
+    tlv_renderer_free(r);
+    free_shapes(s);
+}
+
 /* A row with 100,000 one-microsecond rectangles, black-outlined orange. */
 static struct tlv_shapes *crowded(void)
 {
@@ -526,6 +563,100 @@ static void test_summary(void)
     CHECK(count_if(&im, 200, 50, 800, 110, dark, NULL) > 1000);
     CHECK(count_if(&im, 200, 50, 800, 110, same_rgb, orange) > 1000);
     free(im.px);
+    tlv_renderer_free(r);
+    free_shapes(s);
+}
+
+/* A dense row like a recorded server's (samples/linux): a lifeline along
+ * the bottom, 4,000 short system calls, and 20 signals, each a When shape
+ * whose area runs to the next one and draws a 6 px flag, a dotted line and
+ * a text at its start. */
+static struct tlv_shapes *server_row(void)
+{
+    struct tlv_shapes *s = new_shapes(0, 100000);
+    add_row(s, "server", NULL);
+    add_prim(s, "{\"Type\":\"Line\",\"Points\":[\"l(0),90%\",\"r(0),90%\"],"
+                "\"Pen\":{\"Color\":\"ff888888\"}}");
+    add_prim(s, "{\"Type\":\"Rectangle\",\"Location\":\"0,10%\",\"Size\":\"100%,70%\","
+                "\"Fill\":\"ff4477cc\",\"Pen\":{\"Color\":\"ff4477cc\"}}");
+    add_prim(s, "{\"Type\":\"Polygon\",\"Points\":[\"0,0\",\"6px,0\",\"0,8px\"],"
+                "\"Fill\":\"ffff8800\",\"Pen\":{\"Color\":\"ffaa5500\"}}");
+    add_prim(s, "{\"Type\":\"Line\",\"Points\":[\"0,0\",\"0,100%\"],"
+                "\"Pen\":{\"Color\":\"ffff8800\",\"Width\":2,\"DashStyle\":\"Dot\"}}");
+    add_prim(s, "{\"Type\":\"Text\",\"Location\":\"8px,0\",\"Size\":\"140px,35%\","
+                "\"Text\":\"SIGCHLD\",\"Font\":{\"Size\":7,\"Align\":\"TopLeft\"}}");
+    uint32_t order = 0;
+    add_shape(s, 0, 0, 100000, 0, order++);
+    for (long i = 0; i < 4000; i++) { /* 10 us calls, 25 us apart */
+        long t = i * 25;
+        add_shape(s, 0, t, t + 10, 1, order++);
+    }
+    for (long i = 0; i < 20; i++) {
+        long t = 2500 + i * 5000, next = i + 1 < 20 ? t + 5000 : 100000;
+        for (uint32_t p = 2; p <= 4; p++)
+            add_shape(s, 0, t, next, p, order++);
+    }
+    freeze(s);
+    return s;
+}
+
+/* Pixels of the row per colour, 4 bits a channel (4096 bins). */
+static void histogram(const image *im, int x0, int y0, int x1, int y1, int *bins)
+{
+    memset(bins, 0, 4096 * sizeof *bins);
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            const uint8_t *p = at(im, x, y);
+            bins[(p[0] >> 4) << 8 | (p[1] >> 4) << 4 | p[2] >> 4]++;
+        }
+}
+
+static int orange(const uint8_t *p, const void *arg)
+{
+    (void)arg;
+    return p[0] > 200 && p[1] > 100 && p[1] < 170 && p[2] < 80;
+}
+
+/* The summary of a row draws what its shapes would at that scale: the same
+ * view drawn from the summary and shape by shape gives nearly the same
+ * colours (a 6 px flag at the start of an area stays a flag, not a bar over
+ * the whole area; a line stays a line; a text draws nothing). */
+static void test_summary_tells_the_truth(void)
+{
+    struct tlv_shapes *s = server_row();
+    tlv_renderer *r;
+    CHECK(tlv_renderer_new(&r) == TLV_OK);
+    tlv_view v = fixed_view(0, 100000); /* 600 px for 4,061 shapes: dense */
+    v.height = 120;
+    CHECK(store_count_overlapping(s->store, 0, (tlv_time){0, 0}, (tlv_time){100000, 0}) >
+          2 * 600);
+    image detailed, summary;
+    render_set_rows(r, RENDER_ROWS_DETAILED);
+    CHECK(render(r, s, &v, &detailed) == TLV_OK);
+    render_set_rows(r, RENDER_ROWS_SUMMARY);
+    CHECK(render(r, s, &v, &summary) == TLV_OK);
+    render_set_rows(r, RENDER_ROWS_AUTO);
+    image automatic;
+    CHECK(render(r, s, &v, &automatic) == TLV_OK); /* and the default is the summary */
+    CHECK(memcmp(automatic.px, summary.px, (size_t)v.width * v.height * 4) == 0);
+    static int hd[4096], hs[4096];
+    histogram(&detailed, 200, 40, 800, 120, hd);
+    histogram(&summary, 200, 40, 800, 120, hs);
+    long differ = 0, total = 600 * 80;
+    for (int i = 0; i < 4096; i++)
+        differ += labs((long)hd[i] - hs[i]);
+    differ /= 2; /* pixels that would have to change colour */
+    fprintf(stderr, "summary vs detailed: %ld of %ld pixels differ in colour\n", differ, total);
+    CHECK(differ * 10 < total);
+    /* the flags: as few orange pixels as shape by shape, give or take */
+    int od = count_if(&detailed, 200, 40, 800, 120, orange, NULL);
+    int os = count_if(&summary, 200, 40, 800, 120, orange, NULL);
+    fprintf(stderr, "orange pixels: %d detailed, %d summary\n", od, os);
+    CHECK(od > 0 && os > 0);
+    CHECK(os < 2 * od + 100);
+    free(detailed.px);
+    free(summary.px);
+    free(automatic.px);
     tlv_renderer_free(r);
     free_shapes(s);
 }
@@ -786,10 +917,12 @@ int main(void)
     test_view_math();
     test_public_layout();
     test_scene();
+    test_no_pen_no_outline();
     test_row_list();
     test_labels();
     test_ruler();
     test_summary();
+    test_summary_tells_the_truth();
     test_font_fallbacks();
     return CHECK_DONE();
 }

@@ -70,16 +70,13 @@ static struct tlv_shapes *scene(void)
     s->store = store_new();
     add_row(s, "Row zero");
     add_row(s, "Row one");
-    uint32_t fill[16] = {0};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
         add_prim(s, specs[i].json);
         shape sh = {{specs[i].from, 0}, {specs[i].to, 0}, specs[i].row, (uint32_t)i, 0, 0, UINT32_MAX,
                     (uint32_t)i};
         CHECK(store_add(s->store, &sh) == 0);
-        const prim *p = &s->prims[i];
-        fill[i] = p->has_fill ? p->fill : p->type != PRIM_TEXT && p->has_pen ? p->pen_color : 0;
     }
-    CHECK(store_freeze(s->store, fill, s->nprims) == 0);
+    CHECK(summary_freeze(s->store, s->radix, s->prims, s->nprims, &s->looks) == 0);
     return s;
 }
 
@@ -94,6 +91,7 @@ static void free_scene(struct tlv_shapes *s)
     }
     free(s->rows);
     store_free(s->store);
+    summary_looks_free(&s->looks);
     free(s);
 }
 

@@ -1,0 +1,320 @@
+/*
+ * summary.c — how primitives show in rows drawn from per-column summaries
+ * (summary.h). A summary column takes the colour of the shape covering most
+ * of it (store.c); for that to say what the shapes would draw, each
+ * primitive counts only for the part of its shape's time span it covers
+ * (a 6 px flag at the start of an area that runs to the next event covers an
+ * instant, not the area), and paints only its band of the row (a line at 90%
+ * of the row is a line there, not a full-height bar). Texts and invisible
+ * primitives count for nothing.
+ */
+#include "summary.h"
+
+#include "buf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Area widths measured against: the px part of a coordinate does not change
+ * with the width, its % part grows with it. */
+#define WIDE 1024.0f
+#define TALL 1000.0
+
+static int is_stroke(const prim *p) { return p->type == PRIM_LINE || p->type == PRIM_ARROW; }
+
+static int has_points(const prim *p) { return is_stroke(p) || p->type == PRIM_POLYGON; }
+
+/* The colour a primitive shows from afar: its fill, or for a line or a shape
+ * filled with nothing, its pen; 0 when it draws nothing (a text). */
+static uint32_t look_color(const prim *p)
+{
+    if (p->type == PRIM_TEXT)
+        return 0;
+    if (p->has_fill && p->fill >> 24)
+        return p->fill;
+    if (p->has_pen && p->pen_color >> 24 && p->pen_width > 0)
+        return p->pen_color;
+    return 0;
+}
+
+/* The horizontal reach of a primitive at area width w (area from x = 0). */
+static void reach_at(const prim *p, float w, float *x0, float *x1)
+{
+    frect box = prim_box(p, (frect){0, 0, w, 100});
+    if (!has_points(p) || !p->npoints) {
+        *x0 = fminf(box.x, box.x + box.w);
+        *x1 = fmaxf(box.x, box.x + box.w);
+        return;
+    }
+    *x0 = INFINITY;
+    *x1 = -INFINITY;
+    for (size_t i = 0; i < p->npoints; i++) {
+        float x, y;
+        prim_point(p, i, box, &x, &y);
+        *x0 = fminf(*x0, x);
+        *x1 = fmaxf(*x1, x);
+    }
+}
+
+/* The part of its area a primitive covers when the area is far wider than
+ * any pixel size in it: the % parts of its coordinates. */
+static void prim_extent(const prim *p, float *x0, float *x1)
+{
+    float n0, n1, w0, w1;
+    reach_at(p, 0, &n0, &n1);
+    reach_at(p, WIDE, &w0, &w1);
+    *x0 = (w0 - n0) / WIDE;
+    *x1 = (w1 - n1) / WIDE;
+    if (*x1 < *x0)
+        *x1 = *x0;
+}
+
+/* The band a primitive paints in a row, uncut. */
+static void prim_band(const prim *p, double top, double h, float scale, double *y0, double *y1)
+{
+    frect box = prim_box(p, (frect){0, (float)top, WIDE, (float)h});
+    if (!has_points(p) || !p->npoints) {
+        *y0 = fmin(box.y, box.y + box.h);
+        *y1 = fmax(box.y, box.y + box.h);
+        return;
+    }
+    *y0 = INFINITY;
+    *y1 = -INFINITY;
+    for (size_t i = 0; i < p->npoints; i++) {
+        float x, y;
+        prim_point(p, i, box, &x, &y);
+        *y0 = fmin(*y0, y);
+        *y1 = fmax(*y1, y);
+    }
+    if (is_stroke(p)) { /* the pen's width around the points (an arrow's head: twice it) */
+        double pen = p->pen_width * (scale > 0 ? scale : 1) * (p->type == PRIM_ARROW ? 2 : 1);
+        double half = fmax(pen, 1) / 2;
+        *y0 -= half;
+        *y1 += half;
+    }
+}
+
+/* ---- looks, shared by the primitives that paint alike ------------------------ */
+
+typedef struct look_key {
+    uint32_t color;
+    double band[4]; /* y0, y1 in a row 0 px high, then TALL px high */
+} look_key;
+
+static look_key key_of(const prim *p, uint32_t color)
+{
+    look_key k = {color, {0, 0, 0, 0}};
+    prim_band(p, 0, 0, 1, &k.band[0], &k.band[1]);
+    prim_band(p, 0, TALL, 1, &k.band[2], &k.band[3]);
+    return k;
+}
+
+static uint64_t key_hash(const look_key *k)
+{
+    uint64_t h = 1469598103934665603ull ^ k->color;
+    for (int i = 0; i < 4; i++) {
+        uint64_t bits;
+        memcpy(&bits, &k->band[i], sizeof bits);
+        h = (h ^ bits) * 1099511628211ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static int key_equal(const look_key *a, const look_key *b)
+{
+    return a->color == b->color && memcmp(a->band, b->band, sizeof a->band) == 0;
+}
+
+/* Look ids of every primitive, equal keys sharing one: an open-addressed
+ * table of the first primitive of each look. */
+static int assign_looks(const prim *prims, size_t nprims, summary_looks *looks, uint32_t *ids)
+{
+    size_t cap = 16;
+    while (cap < 2 * nprims)
+        cap *= 2;
+    uint32_t *slot = calloc(cap, sizeof *slot); /* look id, 0 = empty */
+    look_key *keys = malloc((nprims ? nprims : 1) * sizeof *keys); /* by look id - 1 */
+    int rc = slot && keys ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < nprims; i++) {
+        uint32_t color = look_color(&prims[i]);
+        ids[i] = 0;
+        if (!color)
+            continue;
+        look_key k = key_of(&prims[i], color);
+        size_t at = (size_t)key_hash(&k) & (cap - 1);
+        while (slot[at] && !key_equal(&keys[slot[at] - 1], &k))
+            at = (at + 1) & (cap - 1);
+        if (!slot[at]) {
+            if (GROW(looks->look, looks->cap, looks->n + 1) < 0) {
+                rc = -1;
+                break;
+            }
+            looks->look[looks->n] = (summary_look){color, (uint32_t)i};
+            keys[looks->n] = k;
+            slot[at] = (uint32_t)++looks->n;
+        }
+        ids[i] = slot[at];
+    }
+    free(slot);
+    free(keys);
+    return rc;
+}
+
+/* ---- layers: one per (row, look) -------------------------------------------- */
+
+typedef struct layer_key {
+    uint32_t row, look;
+    uint32_t first_order; /* of the look's first shape in the row: its place in the drawing */
+} layer_key;
+
+static int by_row_then_order(const void *pa, const void *pb)
+{
+    const layer_key *a = pa, *b = pb;
+    if (a->row != b->row)
+        return a->row < b->row ? -1 : 1;
+    if (a->first_order != b->first_order)
+        return a->first_order < b->first_order ? -1 : 1;
+    return (a->look > b->look) - (a->look < b->look);
+}
+
+/* The layers of the frozen store `st`: found with an open-addressed table
+ * of (row, look) pairs, then numbered in drawing order per row. */
+static int find_layers(const store *st, const uint32_t *ids, size_t nprims, layer_key **out,
+                       size_t *nout)
+{
+    size_t n = store_count(st), cap = 16, nkeys = 0, keys_cap = 0;
+    while (cap < 2 * n)
+        cap *= 2;
+    uint32_t *slot = calloc(cap, sizeof *slot); /* key index + 1, 0 = empty */
+    layer_key *keys = NULL;
+    int rc = slot ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const shape *sh = store_get(st, i);
+        uint32_t look = sh->prim < nprims ? ids[sh->prim] : 0;
+        if (!look)
+            continue;
+        uint64_t h = ((uint64_t)sh->row << 32 | look) * 0x9E3779B97F4A7C15ull;
+        size_t at = (size_t)(h >> 20) & (cap - 1);
+        while (slot[at] && (keys[slot[at] - 1].row != sh->row || keys[slot[at] - 1].look != look))
+            at = (at + 1) & (cap - 1);
+        if (slot[at]) {
+            layer_key *k = &keys[slot[at] - 1];
+            k->first_order = sh->order < k->first_order ? sh->order : k->first_order;
+        } else if (GROW(keys, keys_cap, nkeys + 1) < 0) {
+            rc = -1;
+        } else {
+            keys[nkeys] = (layer_key){sh->row, look, sh->order};
+            slot[at] = (uint32_t)++nkeys;
+        }
+    }
+    free(slot);
+    if (rc == 0 && nkeys)
+        qsort(keys, nkeys, sizeof *keys, by_row_then_order);
+    *out = keys;
+    *nout = nkeys;
+    return rc;
+}
+
+/* Copies every shape with a look into the layers store, on its layer's row. */
+static int fill_layers(const store *st, const uint32_t *ids, size_t nprims, const layer_key *keys,
+                       size_t nkeys, summary_looks *looks)
+{
+    uint32_t nrows = store_rows(st);
+    looks->row_first = calloc((size_t)nrows + 1, sizeof *looks->row_first);
+    looks->layer_look = malloc((nkeys ? nkeys : 1) * sizeof *looks->layer_look);
+    if (!looks->row_first || !looks->layer_look)
+        return -1;
+    looks->nrows = nrows;
+    for (size_t k = 0; k < nkeys; k++) {
+        looks->layer_look[k] = keys[k].look;
+        looks->row_first[keys[k].row + 1]++;
+    }
+    for (uint32_t r = 0; r < nrows; r++)
+        looks->row_first[r + 1] += looks->row_first[r];
+    for (size_t i = 0; i < store_count(st); i++) {
+        shape sh = *store_get(st, i);
+        uint32_t look = sh.prim < nprims ? ids[sh.prim] : 0;
+        if (!look)
+            continue;
+        uint32_t layer = looks->row_first[sh.row];
+        while (looks->layer_look[layer] != look) /* a row has few layers */
+            layer++;
+        sh.row = layer;
+        if (store_add(looks->layers, &sh) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int build_layers(store *st, int radix, const prim *prims, size_t nprims,
+                        const uint32_t *ids, summary_looks *looks)
+{
+    layer_key *keys = NULL;
+    size_t nkeys = 0;
+    float *x0 = malloc((nprims + 1) * sizeof *x0), *x1 = malloc((nprims + 1) * sizeof *x1);
+    looks->layers = store_new();
+    int rc = x0 && x1 && looks->layers ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < nprims; i++)
+        prim_extent(&prims[i], &x0[i], &x1[i]);
+    if (rc == 0)
+        rc = find_layers(st, ids, nprims, &keys, &nkeys);
+    if (rc == 0)
+        rc = fill_layers(st, ids, nprims, keys, nkeys, looks);
+    if (rc == 0) {
+        store_set_radix(looks->layers, radix);
+        rc = store_set_extents(looks->layers, x0, x1, nprims);
+    }
+    if (rc == 0)
+        rc = store_freeze(looks->layers, ids, nprims);
+    free(keys);
+    free(x0);
+    free(x1);
+    return rc;
+}
+
+int summary_freeze(store *st, int radix, const prim *prims, size_t nprims,
+                   summary_looks *looks)
+{
+    summary_looks_free(looks);
+    uint32_t *ids = malloc((nprims + 1) * sizeof *ids);
+    int rc = ids ? 0 : -1;
+    if (rc == 0)
+        rc = assign_looks(prims, nprims, looks, ids);
+    if (rc == 0) {
+        store_set_radix(st, radix);
+        rc = store_freeze(st, NULL, 0); /* its summaries are the layers' */
+    }
+    if (rc == 0)
+        rc = build_layers(st, radix, prims, nprims, ids, looks);
+    free(ids);
+    return rc;
+}
+
+void summary_looks_free(summary_looks *looks)
+{
+    if (!looks)
+        return;
+    free(looks->look);
+    store_free(looks->layers);
+    free(looks->layer_look);
+    free(looks->row_first);
+    memset(looks, 0, sizeof *looks);
+}
+
+uint32_t summary_color(const summary_looks *looks, uint32_t look)
+{
+    return look && look <= looks->n ? looks->look[look - 1].color : 0;
+}
+
+void summary_band(const summary_looks *looks, const prim *prims, uint32_t look, double top,
+                  double h, float scale, double *y0, double *y1)
+{
+    *y0 = *y1 = top;
+    if (!look || look > looks->n)
+        return;
+    prim_band(&prims[looks->look[look - 1].prim], top, h, scale, y0, y1);
+    *y0 = fmin(fmax(*y0, top), top + h);
+    *y1 = fmin(fmax(*y1, *y0), top + h);
+}
