@@ -130,6 +130,7 @@ static int goto_range(view_app *a, void *user, const char *text)
     }
     nav_begin(&a->nav, NAV_JUMP);
     nav_set(&a->nav, t0, t1);
+    view_jumped(a, t0, -1);
     view_message(a, "%s", "");
     view_hover_update(a);
     return 0;

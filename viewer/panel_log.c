@@ -5,7 +5,8 @@
  * timeline highlights the last event at or before its time and scrolls it
  * into view; a double-click on a line centres the timeline on that event;
  * a double-click on a shape finds the event at the shape's start on its
- * resource (tlv_trace_seek). The wheel over the panel scrolls it.
+ * resource (tlv_trace_seek); every jump (a search's match, n/N, g, a marker,
+ * a line of a list) highlights its event's line. The wheel scrolls it.
  *
  * Only the lines in view are formatted, each frame, so a trace of millions
  * of events costs no more than a small one; finding a time's line is a
@@ -127,6 +128,18 @@ static void follow(log_panel *l, view_app *a)
     if (!l->shown || a->drag != DRAG_NONE || !input_over_timeline(a, a->mx, a->my))
         return;
     show_event(l, a, event_at_or_before(a, input_time_at(a, a->mx)));
+}
+
+/* A jump elsewhere (a search's match, n/N, g, a marker): its event's line,
+ * or the line of the last event at or before its time. */
+static void show_jump(log_panel *l, view_app *a)
+{
+    if (!l->shown)
+        return;
+    long i = a->jump_event >= 0 && (size_t)a->jump_event < event_count(a)
+                 ? a->jump_event
+                 : event_at_or_before(a, a->jump_time);
+    show_event(l, a, i < 0 && event_count(a) ? 0 : i);
 }
 
 static void show_shape(log_panel *l, view_app *a)
@@ -306,6 +319,8 @@ static void note(view_panel *p, view_app *a, view_note what)
         follow((log_panel *)p, a);
     else if (what == VIEW_NOTE_OPEN_SHAPE)
         show_shape((log_panel *)p, a);
+    else if (what == VIEW_NOTE_JUMP)
+        show_jump((log_panel *)p, a);
     else if (what == VIEW_NOTE_EVENT)
         show_event((log_panel *)p, a, a->focus_event);
 }

@@ -311,6 +311,8 @@ struct view_app {
     int measure_n;              /* points of the two-point measurement (0..2) */
     double measure[2];
     struct view_breakdown *breakdown; /* of the range (view_breakdown.c) */
+    double jump_time;           /* the last jump (view_jumped) */
+    long jump_event;
     /* pointer */
     double mx, my;              /* pixels */
     int mouse_in;
@@ -609,6 +611,11 @@ void view_show_event(view_app *a, size_t i);
 const view_marker *view_selected_marker(const view_app *a);
 /* After the selected marker moved: says where to in the status line. */
 void view_marker_moved(view_app *a);
+/* After a jump (a search's match, n/N, g, a marker, a line of a list):
+ * records where to — time t, and the event's index in the trace or -1 —
+ * for the panels that follow (the trace log highlights its line), and
+ * notes VIEW_NOTE_JUMP. */
+void view_jumped(view_app *a, double t, long event);
 
 /* ---- panels --------------------------------------------------------------------------------
  *
@@ -685,6 +692,8 @@ typedef enum view_note {
     VIEW_NOTE_OPEN_SHAPE, /* the timeline was double-clicked; a->hover is the shape
                              there (the view is about to centre on it) */
     VIEW_NOTE_TRACE_CHANGED, /* the trace grew or was reloaded: event indexes are new */
+    VIEW_NOTE_JUMP,       /* the view jumped to a->jump_time, an event's when
+                             a->jump_event >= 0 (view_jumped) */
     VIEW_NOTE_CLICK,      /* the timeline was clicked in place (no drag, no marker
                              there); a->hover is the shape there, or not valid */
     VIEW_NOTE_EVENT,      /* the view jumped to trace event a->focus_event */

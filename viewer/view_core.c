@@ -167,7 +167,15 @@ void view_marker_moved(view_app *a)
         view_message(a, "marker %s moved to %s", k->name, view_time_text(a, k->time, 0, t, sizeof t));
 }
 
-/* ---- jumps ------------------------------------------------------------------------------- */
+/* ---- jumps -------------------------------------------------------------------------------- */
+
+void view_jumped(view_app *a, double t, long event)
+{
+    a->jump_time = t;
+    a->jump_event = event;
+    view_panels_note(a, VIEW_NOTE_JUMP);
+    view_dirty(a);
+}
 
 void view_show_event(view_app *a, size_t i)
 {

@@ -374,6 +374,7 @@ static const char *const help_lines[] = {
     "double-click a shape: its event in the log    wheel over a panel: scroll it",
     "F2 or Enter: rename the selected marker    k: recolour it    drag it in the ruler or Shift+[ ]: move it",
     "g: go to a range (START END)    /: search events (text, or /regex/)    n/N: next/previous match",
+    "search results list: click a line to go there, x or Esc closes it    the log panel follows every jump",
     "Esc: clear the selection and the search highlight    F12: screenshot    F1 or ?: this help    Ctrl+Q: quit",
     "Ctrl+drag: select a range: its breakdown per row below (b shows/hides it; click a header to sort; Ctrl+C copies CSV, e saves it)",
     "z: zoom to the range    Ctrl+click twice: measure the time between two points    Esc: clear range and measurement",

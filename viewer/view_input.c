@@ -133,6 +133,7 @@ static void jump_marker(view_app *a, int dir)
     a->markers.selected = i;
     nav_begin(&a->nav, NAV_JUMP);
     nav_center(&a->nav, m->v[i].time);
+    view_jumped(a, m->v[i].time, -1);
 }
 
 static void take_screenshot(view_app *a)
