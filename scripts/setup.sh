@@ -16,6 +16,8 @@ PACKAGES=(
   libfontconfig-dev                  # finding fonts
   fonts-noto-cjk fonts-dejavu-core   # a font with Japanese glyphs, and a plain fallback
   libpng-dev                         # writing PNG files
+  libsqlite3-dev                     # tlv export --format sqlite, tlv query
+  python3-pytest python3-venv        # the Python package's tests (tests/e2e/test_python.sh)
   xvfb xauth jq                      # the viewer's tests: a virtual display, reading its state dumps
   clang libclang-rt-14-dev           # libFuzzer and its sanitizer runtimes (tests/fuzz/run.sh)
   strace                             # recording Linux samples (samples/linux/record.sh)

@@ -3,7 +3,9 @@
 # three times: in the normal build (build/), in an optimised Release build
 # (build-release/, still -Werror) and in a sanitizer build (build-asan/,
 # AddressSanitizer + UndefinedBehaviorSanitizer), then runs each fuzz target
-# for 10 s (tests/fuzz/run.sh; skipped with a message without clang). Exits
+# for 10 s (tests/fuzz/run.sh; skipped with a message without clang). The
+# Python package's pytest tests run inside ctest (tests/e2e/test_python.sh,
+# against an installed prefix; skipped in the sanitizer build). Exits
 # non-zero on any failure. Tests that need ../shared/corpus are skipped when
 # it is absent.
 set -euo pipefail

@@ -1,0 +1,211 @@
+"""_lib — loading the installed libtlv with ctypes, and the C declarations
+the package uses. Structs the library fills are passed to the *_sized
+functions with ctypes.sizeof of the declarations here (the ABI policy of
+tlv.h): a library newer than these declarations fills only what they know.
+
+The library is found through, in order: the TLV_LIBRARY environment variable
+(a path to libtlv.so.0), pkg-config's libdir of libtlv, and the dynamic
+loader's own search (ldconfig, LD_LIBRARY_PATH)."""
+import ctypes
+import ctypes.util
+import os
+import subprocess
+
+
+class TlvError(Exception):
+    """A libtlv call failed; the message is the library's."""
+
+
+def _candidates():
+    env = os.environ.get("TLV_LIBRARY")
+    if env:
+        yield env
+        return
+    try:
+        libdir = subprocess.run(["pkg-config", "--variable=libdir", "libtlv"], capture_output=True,
+                                text=True, check=True).stdout.strip()
+        if libdir:
+            yield os.path.join(libdir, "libtlv.so.0")
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    found = ctypes.util.find_library("tlv")
+    if found:
+        yield found
+    yield "libtlv.so.0"
+
+
+def _load():
+    tried = []
+    for path in _candidates():
+        try:
+            return ctypes.CDLL(path)
+        except OSError as e:
+            tried.append(f"{path}: {e}")
+    raise TlvError("libtlv not found (set TLV_LIBRARY to libtlv.so.0, or PKG_CONFIG_PATH to "
+                   "its pkgconfig directory); tried " + "; ".join(tried))
+
+
+c_char_pp = ctypes.POINTER(ctypes.c_char_p)
+
+
+class Time(ctypes.Structure):
+    _fields_ = [("ticks", ctypes.c_int64), ("frac", ctypes.c_uint64)]
+
+
+class Diag(ctypes.Structure):
+    _fields_ = [("severity", ctypes.c_int), ("file", ctypes.c_char_p), ("line", ctypes.c_long),
+                ("col", ctypes.c_long), ("message", ctypes.c_char_p)]
+
+
+class RulesOptions(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_size_t), ("search_dirs", c_char_pp),
+                ("n_search_dirs", ctypes.c_size_t), ("rules_path_env", ctypes.c_char_p),
+                ("no_default_dirs", ctypes.c_int), ("allow_scripts", ctypes.c_int)]
+
+
+class Event(ctypes.Structure):
+    _fields_ = [("time", Time), ("resource", ctypes.c_char_p), ("kind", ctypes.c_int),
+                ("name", ctypes.c_char_p), ("value", ctypes.c_char_p), ("nargs", ctypes.c_size_t),
+                ("args", c_char_pp), ("input_line", ctypes.c_uint64), ("seq", ctypes.c_uint64)]
+
+
+class ShapesOptions(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_size_t), ("cpu_attribute", ctypes.c_char_p),
+                ("running_attribute", ctypes.c_char_p), ("running_value", ctypes.c_char_p),
+                ("skip_rules", c_char_pp), ("n_skip_rules", ctypes.c_size_t)]
+
+
+class RowInfo(ctypes.Structure):
+    _fields_ = [("label", ctypes.c_char_p), ("resource", ctypes.c_char_p),
+                ("group", ctypes.c_char_p)]
+
+
+class ShapeInfo(ctypes.Structure):
+    _fields_ = [("rule", ctypes.c_char_p), ("event", ctypes.c_char_p),
+                ("resource", ctypes.c_char_p), ("row", ctypes.c_size_t), ("from_", Time),
+                ("to", Time), ("type", ctypes.c_char_p), ("text", ctypes.c_char_p),
+                ("fill", ctypes.c_uint32), ("has_fill", ctypes.c_int), ("pen", ctypes.c_uint32),
+                ("has_pen", ctypes.c_int), ("is_when", ctypes.c_int), ("value", ctypes.c_char_p)]
+
+
+class FlowInfo(ctypes.Structure):
+    _fields_ = [("rule", ctypes.c_char_p), ("name", ctypes.c_char_p),
+                ("display_name", ctypes.c_char_p), ("from_resource", ctypes.c_char_p),
+                ("to_resource", ctypes.c_char_p), ("from_processor", ctypes.c_char_p),
+                ("to_processor", ctypes.c_char_p), ("from_row", ctypes.c_size_t),
+                ("to_row", ctypes.c_size_t), ("time", Time), ("event", ctypes.c_size_t)]
+
+
+class StatsOptions(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_size_t), ("attribute", ctypes.c_char_p),
+                ("cpu_attribute", ctypes.c_char_p), ("running_attribute", ctypes.c_char_p),
+                ("running_value", ctypes.c_char_p)]
+
+
+class StateStat(ctypes.Structure):
+    _fields_ = [("resource", ctypes.c_char_p), ("state", ctypes.c_char_p),
+                ("count", ctypes.c_size_t), ("total", ctypes.c_double), ("min", ctypes.c_double),
+                ("max", ctypes.c_double)]
+
+
+class CpuStat(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("value", ctypes.c_char_p), ("busy", ctypes.c_double),
+                ("intervals", ctypes.c_size_t)]
+
+
+class CounterInfo(ctypes.Structure):
+    _fields_ = [("resource", ctypes.c_char_p), ("attribute", ctypes.c_char_p),
+                ("display_name", ctypes.c_char_p), ("nsamples", ctypes.c_size_t),
+                ("skipped", ctypes.c_size_t), ("min", ctypes.c_double), ("max", ctypes.c_double),
+                ("mean", ctypes.c_double), ("time_mean", ctypes.c_double),
+                ("has_bounds", ctypes.c_int), ("lower", ctypes.c_double),
+                ("upper", ctypes.c_double)]
+
+
+class CounterSample(ctypes.Structure):
+    _fields_ = [("time", Time), ("value", ctypes.c_double)]
+
+
+P = ctypes.c_void_p
+_SIGNATURES = {
+    # name: (restype, argtypes)
+    "tlv_version": (ctypes.c_char_p, []),
+    "tlv_status_string": (ctypes.c_char_p, [ctypes.c_int]),
+    "tlv_diags_count": (ctypes.c_size_t, [P]),
+    "tlv_diags_get": (ctypes.POINTER(Diag), [P, ctypes.c_size_t]),
+    "tlv_diag_format": (ctypes.c_size_t, [ctypes.POINTER(Diag), ctypes.c_char_p, ctypes.c_size_t]),
+    "tlv_time_to_double": (ctypes.c_double, [Time, ctypes.c_int]),
+    "tlv_time_sub": (Time, [Time, Time, ctypes.c_int]),
+    "tlv_time_cmp": (ctypes.c_int, [Time, Time]),
+    "tlv_rules_options_init_sized": (None, [ctypes.POINTER(RulesOptions), ctypes.c_size_t]),
+    "tlv_rules_load": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(RulesOptions),
+                                      ctypes.POINTER(P)]),
+    "tlv_rules_free": (None, [P]),
+    "tlv_rules_diags": (P, [P]),
+    "tlv_rules_time_scale": (ctypes.c_char_p, [P]),
+    "tlv_rules_time_radix": (ctypes.c_int, [P]),
+    "tlv_rules_resource_count": (ctypes.c_size_t, [P]),
+    "tlv_rules_resource_display_name": (ctypes.c_char_p, [P, ctypes.c_size_t]),
+    "tlv_trace_new": (ctypes.c_int, [P, ctypes.POINTER(P)]),
+    "tlv_trace_free": (None, [P]),
+    "tlv_trace_converter": (P, [P]),
+    "tlv_converter_diags": (P, [P]),
+    "tlv_trace_load_file": (ctypes.c_int, [P, ctypes.c_char_p]),
+    "tlv_trace_last_error": (ctypes.c_char_p, [P]),
+    "tlv_trace_event_count": (ctypes.c_size_t, [P]),
+    "tlv_trace_event_sized": (None, [P, ctypes.c_size_t, ctypes.POINTER(Event), ctypes.c_size_t]),
+    "tlv_trace_start": (Time, [P]),
+    "tlv_trace_end": (Time, [P]),
+    "tlv_trace_resource_count": (ctypes.c_size_t, [P]),
+    "tlv_trace_resource_name": (ctypes.c_char_p, [P, ctypes.c_size_t]),
+    "tlv_trace_resource_type": (ctypes.c_char_p, [P, ctypes.c_size_t]),
+    "tlv_trace_attr_at": (ctypes.c_int, [P, ctypes.c_char_p, ctypes.c_char_p,
+                                         ctypes.POINTER(Time), ctypes.POINTER(ctypes.c_char_p)]),
+    "tlv_shapes_build": (ctypes.c_int, [P, ctypes.POINTER(ShapesOptions), ctypes.POINTER(P)]),
+    "tlv_shapes_free": (None, [P]),
+    "tlv_shapes_diags": (P, [P]),
+    "tlv_shapes_last_error": (ctypes.c_char_p, [P]),
+    "tlv_shapes_row_count": (ctypes.c_size_t, [P]),
+    "tlv_shapes_row_sized": (None, [P, ctypes.c_size_t, ctypes.POINTER(RowInfo), ctypes.c_size_t]),
+    "tlv_shapes_count": (ctypes.c_size_t, [P]),
+    "tlv_shapes_get_sized": (None, [P, ctypes.c_size_t, ctypes.POINTER(ShapeInfo),
+                                    ctypes.c_size_t]),
+    "tlv_shapes_flow_count": (ctypes.c_size_t, [P]),
+    "tlv_shapes_flow_sized": (None, [P, ctypes.c_size_t, ctypes.POINTER(FlowInfo),
+                                     ctypes.c_size_t]),
+    "tlv_stats_compute": (ctypes.c_int, [P, ctypes.POINTER(StatsOptions), ctypes.POINTER(P)]),
+    "tlv_stats_free": (None, [P]),
+    "tlv_stats_state_count": (ctypes.c_size_t, [P]),
+    "tlv_stats_state_sized": (None, [P, ctypes.c_size_t, ctypes.POINTER(StateStat),
+                                     ctypes.c_size_t]),
+    "tlv_stats_cpu_count": (ctypes.c_size_t, [P]),
+    "tlv_stats_cpu_sized": (None, [P, ctypes.c_size_t, ctypes.POINTER(CpuStat), ctypes.c_size_t]),
+    "tlv_counters_compute": (ctypes.c_int, [P, ctypes.POINTER(P)]),
+    "tlv_counters_free": (None, [P]),
+    "tlv_counters_count": (ctypes.c_size_t, [P]),
+    "tlv_counters_get_sized": (None, [P, ctypes.c_size_t, ctypes.POINTER(CounterInfo),
+                                      ctypes.c_size_t]),
+    "tlv_counters_samples": (ctypes.POINTER(CounterSample), [P, ctypes.c_size_t,
+                                                             ctypes.POINTER(ctypes.c_size_t)]),
+}
+
+lib = _load()
+for _name, (_res, _args) in _SIGNATURES.items():
+    _f = getattr(lib, _name)
+    _f.restype = _res
+    _f.argtypes = _args
+
+
+def text(b):
+    """A C string from the library as str (None stays None)."""
+    return None if b is None else b.decode("utf-8", "replace")
+
+
+def diag_lines(diags):
+    """Every diagnostic of a tlv_diags list, formatted as tlv prints them."""
+    out = []
+    buf = ctypes.create_string_buffer(4096)
+    for i in range(lib.tlv_diags_count(diags)):
+        lib.tlv_diag_format(lib.tlv_diags_get(diags, i), buf, len(buf))
+        out.append(text(buf.value))
+    return out
