@@ -46,6 +46,12 @@ static const char view_help[] =
     "and dragging its line or name in the ruler (or Shift+[ and Shift+], by a\n"
     "pixel) moves it; the time from it to the cursor shows next to the cursor.\n"
     "Names, colours and times are kept in the session.\n"
+    "Shift+M lists the markers (a band below the timeline), grouped by layer as in\n"
+    "TLV: colour, name, time and the time since the previous marker of the layer.\n"
+    "A click on one goes there, a double-click renames it (LAYER/NAME moves it to\n"
+    "layer LAYER, where new markers then go), its x deletes it, and a layer's box\n"
+    "shows or hides the whole layer (F2 renames the same way). Layers and hidden\n"
+    "layers are kept in the session.\n"
     "\n"
     "Ranges and measuring: Ctrl+drag selects a range without zooming (z zooms to\n"
     "it); its length shows in the ruler, and the range panel below (b shows or\n"
@@ -335,6 +341,7 @@ static void add_panels(view_app *a)
     view_add_panel(a, details_panel_new());
     view_add_panel(a, tooltip_panel_new());
     view_add_panel(a, breakdown_panel_new());
+    view_add_panel(a, markers_panel_new());
 }
 
 int cmd_view(int argc, char **argv)

@@ -90,7 +90,7 @@ static int rename_marker(view_app *a, void *user, const char *name)
     }
     char old[sizeof m->v[0].name];
     snprintf(old, sizeof old, "%s", m->v[target].name);
-    markers_rename(m, (size_t)target, name);
+    markers_rename_in_layer(m, (size_t)target, name); /* LAYER/NAME moves it to a layer */
     view_message(a, "marker %s renamed to %s", old, m->v[target].name);
     return 0;
 }

@@ -115,25 +115,39 @@ typedef struct view_marker {
     char name[48];
     double time;
     uint32_t color;             /* 0xRRGGBB */
+    char layer[32];             /* its layer, as TLV had them ("": the default one) */
 } view_marker;
+
+#define MARKER_LAYERS_HIDDEN 16
 
 typedef struct view_markers {
     view_marker *v;             /* sorted by time */
     size_t n, cap;
     long selected;              /* index, or -1 */
     unsigned next_id;           /* for the next default name "M<id>" */
+    char layer[32];             /* the layer new markers go to */
+    char hidden[MARKER_LAYERS_HIDDEN][32]; /* layers hidden as a whole */
+    int nhidden;
 } view_markers;
 
 /* Adds a marker (name NULL: "M1", "M2", ...) and selects it. Returns its
  * index, or -1 when memory ran out. */
 long markers_add(view_markers *m, double time, const char *name);
 void markers_remove(view_markers *m, size_t i);
-/* The last marker before t - eps, the first after t + eps; -1 when none. */
+/* Whether layer `layer` is shown, and whether marker i is (its layer is). */
+int markers_layer_shown(const view_markers *m, const char *layer);
+int markers_shown(const view_markers *m, size_t i);
+/* Hides a shown layer, shows a hidden one; returns 1 when it is shown now. */
+int markers_toggle_layer(view_markers *m, const char *layer);
+/* The last shown marker before t - eps, the first after t + eps; -1 when none. */
 long markers_prev(const view_markers *m, double t, double eps);
 long markers_next(const view_markers *m, double t, double eps);
 void markers_clear(view_markers *m);
 /* Renames marker i (cut to the name's size at a UTF-8 boundary). */
 void markers_rename(view_markers *m, size_t i, const char *name);
+/* "LAYER/NAME" (the last '/' splits): renames marker i and moves it to layer
+ * LAYER ("/NAME": the default layer), where new markers then go too. */
+void markers_rename_in_layer(view_markers *m, size_t i, const char *text);
 /* Gives marker i the next colour of the palette; returns it. */
 uint32_t markers_recolor(view_markers *m, size_t i);
 /* Moves marker i to `time`, keeping the order; returns its new index (it

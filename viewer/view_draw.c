@@ -295,11 +295,16 @@ static void draw_markers(view_app *a, const tlv_view *v, const view_areas *ar)
     const view_markers *m = &a->markers;
     int th = view_text_height(a->text);
     for (size_t i = 1; i < m->n; i++) { /* spans first: the names go on top */
-        int x0 = time_x(v, m->v[i - 1].time), x1 = time_x(v, m->v[i].time);
+        long prev = (long)i - 1; /* the time from the previous shown marker of its layer */
+        while (prev >= 0 && strcmp(m->v[prev].layer, m->v[i].layer) != 0)
+            prev--;
+        if (prev < 0 || !markers_shown(m, i))
+            continue;
+        int x0 = time_x(v, m->v[prev].time), x1 = time_x(v, m->v[i].time);
         if (x1 < ar->label_w || x0 > v->width)
             continue;
         char d[64], text[80];
-        view_time_text(a, m->v[i].time - m->v[i - 1].time, 0, d, sizeof d);
+        view_time_text(a, m->v[i].time - m->v[prev].time, 0, d, sizeof d);
         snprintf(text, sizeof text, "%s", d);
         int cx0 = x0 < ar->label_w ? ar->label_w : x0, cx1 = x1 > v->width ? v->width : x1;
         int y = ar->ruler_h + scaled(a, 2), w = view_text_width(a->text, text) + scaled(a, 6);
@@ -311,7 +316,7 @@ static void draw_markers(view_app *a, const tlv_view *v, const view_areas *ar)
     SDL_RenderSetClipRect(a->ren, &clip);
     for (size_t i = 0; i < m->n; i++) {
         int x = time_x(v, m->v[i].time), sel = (long)i == m->selected;
-        if (x < ar->label_w - 200 || x > v->width)
+        if (x < ar->label_w - 200 || x > v->width || !markers_shown(m, i))
             continue;
         fill(a->ren, x - (sel ? 1 : 0), 0, sel ? 3 : 1, v->height, m->v[i].color, 255);
         label_box(a, m->v[i].name, x + 1, 0, 0xFFFFFF, m->v[i].color, sel ? 255 : 200);
@@ -374,6 +379,7 @@ static const char *const help_lines[] = {
     "double-click a shape: its event in the log    wheel over a panel: scroll it",
     "F2 or Enter: rename the selected marker    k: recolour it    drag it in the ruler or Shift+[ ]: move it",
     "g: go to a range (START END)    /: search events (text, or /regex/)    n/N: next/previous match",
+    "Shift+M: marker list by layer (click: go, double-click: rename as LAYER/NAME, x: delete, box: hide the layer)",
     "search results list: click a line to go there, x or Esc closes it    the log panel follows every jump",
     "Esc: clear the selection and the search highlight    F12: screenshot    F1 or ?: this help    Ctrl+Q: quit",
     "Ctrl+drag: select a range: its breakdown per row below (b shows/hides it; click a header to sort; Ctrl+C copies CSV, e saves it)",
@@ -414,8 +420,9 @@ static void draw_macro(view_app *a, const view_areas *ar)
     view_text_draw(a->text, "Overview", scaled(a, 6), ar->macro.y + scaled(a, 2), C_DIM);
     fill(r, 0, ar->macro.y, ar->macro.w, scaled(a, 2) > 1 ? scaled(a, 2) : 1, C_BORDER, 255);
     for (size_t i = 0; i < a->markers.n; i++)
-        fill(r, time_x(&mv, a->markers.v[i].time), ar->macro.y, 1, ar->macro.h,
-             a->markers.v[i].color, 200);
+        if (markers_shown(&a->markers, i))
+            fill(r, time_x(&mv, a->markers.v[i].time), ar->macro.y, 1, ar->macro.h,
+                 a->markers.v[i].color, 200);
     int x0 = time_x(&mv, a->nav.t0), x1 = time_x(&mv, a->nav.t1);
     x0 = x0 < ar->label_w ? ar->label_w : x0;
     x1 = x1 > ar->macro.w - 1 ? ar->macro.w - 1 : x1;

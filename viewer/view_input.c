@@ -366,6 +366,8 @@ static long marker_hit(view_app *a, double x, double y)
     const view_markers *m = &a->markers;
     int th = view_text_height(a->text), pad = (int)lround(3 * a->scale);
     for (size_t i = m->n; i > 0; i--) { /* the last drawn is on top */
+        if (!markers_shown(m, i - 1))
+            continue;
         double mx = tlv_view_x(&v, m->v[i - 1].time);
         double name_end = mx + 1 + view_text_width(a->text, m->v[i - 1].name) + 2 * pad;
         if (fabs(x - mx) <= MARKER_GRAB * a->scale || (x >= mx && x <= name_end && y < th))
@@ -393,7 +395,7 @@ static void timeline_click(view_app *a, double x)
     view_main_view(a, &v);
     const view_markers *m = &a->markers;
     for (size_t i = 0; i < m->n; i++)
-        if (fabs(tlv_view_x(&v, m->v[i].time) - x) <= EDGE_GRAB * a->scale) {
+        if (markers_shown(m, i) && fabs(tlv_view_x(&v, m->v[i].time) - x) <= EDGE_GRAB * a->scale) {
             a->markers.selected = (long)i;
             return;
         }

@@ -1,7 +1,9 @@
 /*
  * view_markers.c — the viewer's markers: named times kept in time order,
  * with one selected (the one added or jumped to last), the lookups the
- * [ and ] keys need, and the edits: rename, recolour, move. No SDL.
+ * [ and ] keys need, and the edits: rename, recolour, move. Markers belong
+ * to layers (TLV 2.0.1's marker hierarchy), each shown or hidden as a whole.
+ * No SDL.
  */
 #include "view.h"
 
@@ -35,6 +37,7 @@ long markers_add(view_markers *m, double time, const char *name)
         snprintf(k->name, sizeof k->name, "M%u", id);
     k->time = time;
     k->color = palette[(id - 1) % (sizeof palette / sizeof *palette)];
+    snprintf(k->layer, sizeof k->layer, "%s", m->layer);
     m->n++;
     m->selected = (long)i;
     return (long)i;
@@ -52,10 +55,39 @@ void markers_remove(view_markers *m, size_t i)
         m->selected--;
 }
 
+int markers_layer_shown(const view_markers *m, const char *layer)
+{
+    for (int i = 0; i < m->nhidden; i++)
+        if (strcmp(m->hidden[i], layer) == 0)
+            return 0;
+    return 1;
+}
+
+int markers_shown(const view_markers *m, size_t i)
+{
+    return i < m->n && markers_layer_shown(m, m->v[i].layer);
+}
+
+int markers_toggle_layer(view_markers *m, const char *layer)
+{
+    for (int i = 0; i < m->nhidden; i++)
+        if (strcmp(m->hidden[i], layer) == 0) {
+            memmove(m->hidden[i], m->hidden[i + 1], (size_t)(m->nhidden - i - 1) * sizeof m->hidden[0]);
+            m->nhidden--;
+            return 1;
+        }
+    if (m->nhidden == MARKER_LAYERS_HIDDEN)
+        return 1; /* as many hidden as can be: this one stays shown */
+    snprintf(m->hidden[m->nhidden++], sizeof m->hidden[0], "%s", layer);
+    if (m->selected >= 0 && !markers_shown(m, (size_t)m->selected))
+        m->selected = -1;
+    return 0;
+}
+
 long markers_prev(const view_markers *m, double t, double eps)
 {
     for (size_t i = m->n; i > 0; i--)
-        if (m->v[i - 1].time < t - eps)
+        if (m->v[i - 1].time < t - eps && markers_shown(m, i - 1))
             return (long)(i - 1);
     return -1;
 }
@@ -63,7 +95,7 @@ long markers_prev(const view_markers *m, double t, double eps)
 long markers_next(const view_markers *m, double t, double eps)
 {
     for (size_t i = 0; i < m->n; i++)
-        if (m->v[i].time > t + eps)
+        if (m->v[i].time > t + eps && markers_shown(m, i))
             return (long)i;
     return -1;
 }
@@ -87,6 +119,25 @@ void markers_rename(view_markers *m, size_t i, const char *name)
     }
     memcpy(m->v[i].name, name, len);
     m->v[i].name[len] = '\0';
+}
+
+void markers_rename_in_layer(view_markers *m, size_t i, const char *text)
+{
+    const char *slash = strrchr(text, '/');
+    if (i >= m->n)
+        return;
+    if (!slash) {
+        markers_rename(m, i, text);
+        return;
+    }
+    size_t len = (size_t)(slash - text);
+    len = len < sizeof m->layer ? len : sizeof m->layer - 1;
+    while (len > 0 && ((unsigned char)text[len] & 0xC0) == 0x80)
+        len--;
+    memcpy(m->v[i].layer, text, len);
+    m->v[i].layer[len] = '\0';
+    snprintf(m->layer, sizeof m->layer, "%s", m->v[i].layer);
+    markers_rename(m, i, slash + 1);
 }
 
 uint32_t markers_recolor(view_markers *m, size_t i)

@@ -19,6 +19,7 @@ view_panel *tooltip_panel_new(void);     /* panel_tooltip.c */
 view_panel *flows_panel_new(void);       /* panel_flows.c */
 view_panel *details_panel_new(void);     /* panel_details.c */
 view_panel *breakdown_panel_new(void);   /* panel_breakdown.c */
+view_panel *markers_panel_new(void);     /* panel_markers.c */
 view_panel *legend_panel_new(void);      /* panel_legend.c */
 
 #endif

@@ -37,6 +37,7 @@ static cJSON *markers_json(const view_markers *m)
         cJSON_AddStringToObject(o, "name", m->v[i].name);
         cJSON_AddNumberToObject(o, "time", m->v[i].time);
         cJSON_AddStringToObject(o, "color", color);
+        cJSON_AddStringToObject(o, "layer", m->v[i].layer); /* "": the default layer */
         cJSON_AddItemToArray(arr, o);
     }
     return arr;
@@ -53,6 +54,9 @@ static cJSON *common_json(const view_app *a)
     cJSON_AddNumberToObject(w, "width", a->win_w);
     cJSON_AddNumberToObject(w, "height", a->win_h);
     cJSON_AddItemToObject(o, "markers", markers_json(&a->markers));
+    cJSON *hidden = cJSON_AddArrayToObject(o, "hidden_marker_layers");
+    for (int i = 0; i < a->markers.nhidden; i++)
+        cJSON_AddItemToArray(hidden, cJSON_CreateString(a->markers.hidden[i]));
     cJSON_AddNumberToObject(o, "label_column", a->label_w_user); /* view_sizes.c; 0: automatic */
     cJSON_AddNumberToObject(o, "row_height", a->row_h_user);
     rows_state_json(a, o);
@@ -210,6 +214,9 @@ static void read_markers(const cJSON *arr, view_markers *m)
         long i = markers_add(m, t, name->valuestring);
         if (i >= 0 && cJSON_IsString(color))
             m->v[i].color = (uint32_t)strtoul(color->valuestring, NULL, 16) & 0xFFFFFF;
+        const cJSON *layer = cJSON_GetObjectItemCaseSensitive(it, "layer");
+        if (i >= 0 && cJSON_IsString(layer))
+            snprintf(m->v[i].layer, sizeof m->v[i].layer, "%s", layer->valuestring);
     }
     m->selected = -1;
 }
@@ -228,6 +235,10 @@ static void read_session(const cJSON *o, view_session *s)
     if (number_at(win, "height", &v) && v >= 16 && v <= 16384)
         s->height = (int)v;
     read_markers(cJSON_GetObjectItemCaseSensitive(o, "markers"), &s->markers);
+    const cJSON *layer;
+    cJSON_ArrayForEach(layer, cJSON_GetObjectItemCaseSensitive(o, "hidden_marker_layers"))
+        if (cJSON_IsString(layer) && markers_layer_shown(&s->markers, layer->valuestring))
+            markers_toggle_layer(&s->markers, layer->valuestring);
     if (number_at(o, "label_column", &v) && v >= 0 && v <= 16384)
         s->label_w = (int)v;
     if (number_at(o, "row_height", &v) && v >= 0 && v <= 1000)
