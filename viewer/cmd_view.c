@@ -338,6 +338,7 @@ static void add_panels(view_app *a)
     view_add_panel(a, legend_panel_new()); /* Shift+L, before the log panel's l */
     view_add_panel(a, log_panel_new());
     view_add_panel(a, flows_panel_new());
+    view_add_panel(a, tracks_panel_new());
     view_add_panel(a, details_panel_new());
     view_add_panel(a, tooltip_panel_new());
     view_add_panel(a, breakdown_panel_new());
@@ -372,6 +373,7 @@ int cmd_view(int argc, char **argv)
     free(a->shot_path);
     markers_clear(&a->markers);
     rows_free(&a->rows);
+    tracks_free(&a->tracks);
     view_free_panels(a);
     unmatched_end(&a->unmatched, 0);
     tlv_shapes_free(a->shapes);

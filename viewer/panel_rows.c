@@ -25,7 +25,7 @@
 #define C_DIM 0x707070u
 #define C_CHECK 0x286EDCu
 
-typedef enum item_kind { ITEM_HEADER, ITEM_GROUP, ITEM_ROW, ITEM_RULE } item_kind;
+typedef enum item_kind { ITEM_HEADER, ITEM_GROUP, ITEM_ROW, ITEM_RULE, ITEM_TRACK } item_kind;
 
 /* A line of the panel: a group (index into groups), a row, a rule. */
 typedef struct item {
@@ -116,12 +116,17 @@ static void add_item(rows_panel *r, item_kind kind, size_t index, int indent)
         r->items[r->nitems++] = (item){kind, index, indent};
 }
 
-/* The panel's lines: "Rows", each group with its rows, "Rules", each rule. */
+/* The panel's lines: "Tracks", each track (when there are some), "Rows",
+ * each group with its rows, "Rules", each rule. */
 static void build_items(rows_panel *r, const view_app *a)
 {
     r->nitems = 0;
     if (!a->rows.built)
         return;
+    if (a->tracks.n)
+        add_item(r, ITEM_HEADER, 2, 0);
+    for (size_t i = 0; i < a->tracks.n; i++)
+        add_item(r, ITEM_TRACK, i, 0);
     add_item(r, ITEM_HEADER, 0, 0);
     for (size_t k = 0; k < a->rows.ngroups; k++) {
         const view_group *g = &a->rows.groups[k];
@@ -153,13 +158,17 @@ static int item_checked(const view_app *a, const item *it)
         tlv_shapes_rule(a->shapes, it->index, &ri);
         return !set_has(&r->hidden_rules, ri.name ? ri.name : "");
     }
+    if (it->kind == ITEM_TRACK)
+        return !set_has(&a->tracks.hidden, a->tracks.v[it->index].name);
     return 0;
 }
 
 static const char *item_name(const view_app *a, const item *it)
 {
     if (it->kind == ITEM_HEADER)
-        return it->index ? "Rules" : "Rows";
+        return it->index == 2 ? "Tracks (u: load on/off; \u25B2 moves up)" : it->index ? "Rules" : "Rows";
+    if (it->kind == ITEM_TRACK)
+        return a->tracks.v[it->index].name;
     if (it->kind == ITEM_GROUP)
         return a->rows.groups[it->index].name;
     if (it->kind == ITEM_ROW)
@@ -219,6 +228,10 @@ static void panel_press(rows_panel *r, view_app *a, double x, double y)
         rows_changed(a);
     } else if (it.kind == ITEM_RULE) {
         rows_toggle_rule(a, item_name(a, &it));
+    } else if (it.kind == ITEM_TRACK && x >= g.box.x + g.box.w - g.item_h - g.pad) {
+        tracks_move(a, it.index, -1); /* its ▲ */
+    } else if (it.kind == ITEM_TRACK) {
+        tracks_toggle(a, it.index);
     }
 }
 
@@ -336,6 +349,8 @@ static void draw_bands(view_app *a, const tlv_view *v, const view_areas *ar)
     for (size_t p = l.first_row; p < l.end_row; p++) {
         const view_group *g = &r->groups[r->band_group[p]];
         double top = l.ruler_height + ((double)p - (double)l.first_row) * l.row_height;
+        if (r->band_track[p] >= 0)
+            continue; /* a track: the tracks panel draws it */
         if (r->bands[p] == TLV_VIEW_ROW_BLANK) {
             draw_collapsed(a, ar, g, top, l.row_height);
             SDL_RenderSetClipRect(a->ren, &clip);
@@ -374,6 +389,12 @@ static void draw_item(view_app *a, const panel_geom *g, const item *it, int y)
         group_title(gr, text, sizeof text);
     } else if (it->kind == ITEM_ROW) {
         snprintf(text, sizeof text, "%s", rows_label(a->shapes, it->index));
+    } else if (it->kind == ITEM_TRACK) {
+        const view_track *t = &a->tracks.v[it->index];
+        snprintf(text, sizeof text, "%s%s", t->name,
+                 t->kind == TRACK_LOAD && !(a->tracks.load_on && a->per_cpu) ? " (per-CPU, u)" : "");
+        if (it->index > 0)
+            view_text_draw(a->text, "\u25B2", g->box.x + g->box.w - g->item_h - g->pad, ty, C_DIM);
     } else {
         tlv_rule_info ri;
         tlv_shapes_rule(a->shapes, it->index, &ri);
@@ -428,7 +449,7 @@ static cJSON *panel_json(rows_panel *r, const view_app *a)
     cJSON *close = cJSON_AddObjectToObject(o, "close");
     cJSON_AddNumberToObject(close, "x", g.box.x + g.box.w - g.item_h / 2);
     cJSON_AddNumberToObject(close, "y", g.item_h / 2);
-    static const char *const kinds[] = {"header", "group", "row", "rule"};
+    static const char *const kinds[] = {"header", "group", "row", "rule", "track"};
     cJSON *items = cJSON_AddArrayToObject(o, "items");
     int bs = scaled(a, BOX);
     for (size_t i = 0; i < r->nitems; i++) {
@@ -443,6 +464,8 @@ static cJSON *panel_json(rows_panel *r, const view_app *a)
                                                         : cJSON_CreateBool(st));
             cJSON_AddNumberToObject(j, "x", box_x(a, &g, it) + bs / 2);
         }
+        if (it->kind == ITEM_TRACK) /* its ▲ */
+            cJSON_AddNumberToObject(j, "up_x", g.box.x + g.box.w - g.pad - g.item_h / 2);
         if (it->kind == ITEM_GROUP) {
             cJSON_AddNumberToObject(j, "mark_x", mark_x(&g) + bs / 3);
             cJSON_AddBoolToObject(j, "collapsed", rows_is_collapsed(&a->rows, &a->rows.groups[it->index]));

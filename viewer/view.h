@@ -8,6 +8,7 @@
  *   view_nav.c      the visible range: zoom, pan, fit, history (no SDL)
  *   view_markers.c  named markers in time order (no SDL)
  *   view_rows.c     which rows are shown: hidden rows and rules, collapsed groups, bands
+ *   view_tracks.c   tracks: CPU load (libtlv's tlv_stats) and counters drawn as graphs
  *   view_hover.c    the shape under the cursor
  *   view_core.c     the panels' registry and dispatch; the prompt request; marker moves
  *   view_input.c    mouse and keyboard (SDL's or the script's) into actions
@@ -255,6 +256,7 @@ void set_add(name_set *s, const char *name);
 void set_remove(name_set *s, const char *name);
 /* Adds or removes; returns 1 when the name is in the set afterwards. */
 int set_toggle(name_set *s, const char *name);
+void set_free(name_set *s);
 
 /* A run of consecutive rows with the same group name. */
 typedef struct view_group {
@@ -272,9 +274,51 @@ typedef struct view_rows {
     size_t ngroups, groups_cap;
     size_t *bands;            /* row indexes or TLV_VIEW_ROW_BLANK (a collapsed group) */
     size_t *band_group;       /* each band's group */
-    size_t nbands, bands_cap, band_group_cap;
+    long *band_track;         /* each band's track (a->tracks.v index), or -1 */
+    size_t nbands, bands_cap, band_group_cap, band_track_cap;
     int built;                /* bands are those of a->shapes */
 } view_rows;
+
+/* ---- tracks: rows drawn as graphs (view_tracks.c) ------------------------------------------- */
+
+typedef enum track_kind { TRACK_LOAD, TRACK_COUNTER } track_kind;
+
+/* A track: the busy share of a processor (or of all, the whole system)
+ * computed by libtlv as `tlv stats` does, or a counter attribute's value. */
+typedef struct view_track {
+    track_kind kind;
+    char name[160];           /* "CPU 1 load", "CPU load", "T123 heap" */
+    size_t index;             /* LOAD: tlv_stats cpu or TLV_STATS_ALL_CPUS; COUNTER: counter */
+    double min, max;          /* the range drawn (load: 0 and 1) */
+} view_track;
+
+/* Tracks shown above the rows: load tracks in per-CPU mode while `load_on`
+ * (key u), counter tracks always; any of them hidden by name, in the order
+ * of `order` (names; tracks not named come after, in the order made). */
+typedef struct view_tracks {
+    tlv_stats *stats;
+    tlv_counters *counters;
+    const tlv_trace *of;      /* the trace they were computed for, */
+    size_t of_events;         /* with this many events */
+    view_track *v;
+    size_t n, cap;
+    name_set hidden, order;
+    int load_on;
+} view_tracks;
+
+/* Recomputes the tracks when the trace changed; puts them in order. */
+void tracks_refresh(view_app *a);
+void tracks_free(view_tracks *t);
+/* Whether track i is shown (a band above the rows). */
+int tracks_shown(const view_app *a, size_t i);
+/* Moves track i one place up (dir < 0) or down; hides or shows it. */
+void tracks_move(view_app *a, size_t i, int dir);
+void tracks_toggle(view_app *a, size_t i);
+/* The value of track i over [t0, t1] split into ncols columns (load: the
+ * busy share 0..1; counter: the value at each column's end, NAN before the
+ * first sample), and the extremes within each column (NULL: not wanted). */
+void tracks_values(const view_app *a, size_t i, double t0, double t1, double *out, double *lo,
+                   double *hi, size_t ncols);
 
 struct view_panel;
 
@@ -317,6 +361,7 @@ struct view_app {
     view_markers markers;
     view_prompt prompt;
     view_rows rows;
+    view_tracks tracks;
     int has_sel;
     double sel0, sel1;
     int has_range;              /* the range selected with Ctrl+drag (view_range.c) */

@@ -17,6 +17,7 @@ view_panel *rows_panel_new(void);        /* panel_rows.c */
 view_panel *log_panel_new(void);         /* panel_log.c */
 view_panel *tooltip_panel_new(void);     /* panel_tooltip.c */
 view_panel *flows_panel_new(void);       /* panel_flows.c */
+view_panel *tracks_panel_new(void);      /* panel_tracks.c */
 view_panel *details_panel_new(void);     /* panel_details.c */
 view_panel *breakdown_panel_new(void);   /* panel_breakdown.c */
 view_panel *markers_panel_new(void);     /* panel_markers.c */

@@ -67,7 +67,7 @@ int set_toggle(name_set *s, const char *name)
     return set_has(s, name);
 }
 
-static void set_free(name_set *s)
+void set_free(name_set *s)
 {
     for (size_t i = 0; i < s->n; i++)
         free(s->v[i]);
@@ -87,6 +87,7 @@ void rows_free(view_rows *r)
     free(r->groups);
     free(r->bands);
     free(r->band_group);
+    free(r->band_track);
     memset(r, 0, sizeof *r);
 }
 
@@ -153,14 +154,32 @@ int rows_is_collapsed(const view_rows *r, const view_group *g)
     return g->collapsible && set_has(&r->collapsed, g->name);
 }
 
-static int push_band(view_rows *r, size_t row, size_t g)
+static int push_band(view_rows *r, size_t row, size_t g, long track)
 {
     if (view_grow((void **)&r->bands, &r->bands_cap, r->nbands + 1, sizeof *r->bands) < 0 ||
         view_grow((void **)&r->band_group, &r->band_group_cap, r->nbands + 1,
-                  sizeof *r->band_group) < 0)
+                  sizeof *r->band_group) < 0 ||
+        view_grow((void **)&r->band_track, &r->band_track_cap, r->nbands + 1,
+                  sizeof *r->band_track) < 0)
         return -1;
     r->bands[r->nbands] = row;
+    r->band_track[r->nbands] = track;
     r->band_group[r->nbands++] = g;
+    return 0;
+}
+
+/* The shown tracks, first: blank bands of a group of no name (kept after
+ * the real groups, so that group indexes stay those of the rows). */
+static int push_tracks(view_app *a)
+{
+    view_rows *r = &a->rows;
+    tracks_refresh(a);
+    if (view_grow((void **)&r->groups, &r->groups_cap, r->ngroups + 1, sizeof *r->groups) < 0)
+        return -1;
+    r->groups[r->ngroups] = (view_group){"", 0, 0, 0, 0}; /* not counted in ngroups */
+    for (size_t i = 0; i < a->tracks.n; i++)
+        if (tracks_shown(a, i) && push_band(r, TLV_VIEW_ROW_BLANK, r->ngroups, (long)i) < 0)
+            return -1;
     return 0;
 }
 
@@ -169,20 +188,22 @@ void rows_refresh(view_app *a)
     view_rows *r = &a->rows;
     r->built = 0;
     r->nbands = 0;
-    if (!a->shapes || find_groups(r, a->shapes) < 0 || push_band(r, 0, 0) < 0)
+    if (!a->shapes || find_groups(r, a->shapes) < 0 || push_band(r, 0, 0, -1) < 0)
         return; /* without the list, every row is drawn */
     r->nbands = 0;
+    if (push_tracks(a) < 0)
+        return;
     for (size_t k = 0; k < r->ngroups; k++) {
         const view_group *g = &r->groups[k];
         if (!g->shown)
             continue;
         if (rows_is_collapsed(r, g)) {
-            if (push_band(r, TLV_VIEW_ROW_BLANK, k) < 0)
+            if (push_band(r, TLV_VIEW_ROW_BLANK, k, -1) < 0)
                 return;
             continue;
         }
         for (size_t row = g->first; row < g->first + g->count; row++)
-            if (!set_has(&r->hidden_rows, rows_key(a->shapes, row)) && push_band(r, row, k) < 0)
+            if (!set_has(&r->hidden_rows, rows_key(a->shapes, row)) && push_band(r, row, k, -1) < 0)
                 return;
     }
     r->built = 1;
@@ -287,7 +308,9 @@ static cJSON *bands_json(const view_app *a)
     for (size_t p = 0; r->built && p < r->nbands; p++) {
         cJSON *b = cJSON_CreateObject();
         const view_group *g = &r->groups[r->band_group[p]];
-        if (r->bands[p] == TLV_VIEW_ROW_BLANK) {
+        if (r->band_track[p] >= 0) {
+            cJSON_AddStringToObject(b, "track", a->tracks.v[r->band_track[p]].name);
+        } else if (r->bands[p] == TLV_VIEW_ROW_BLANK) {
             cJSON_AddStringToObject(b, "collapsed", g->name);
             cJSON_AddNumberToObject(b, "rows", (double)g->shown);
         } else {

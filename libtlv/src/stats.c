@@ -373,9 +373,10 @@ tlv_status tlv_stats_compute(const tlv_trace *trace, const tlv_stats_options *op
     *out = NULL;
     if (!trace)
         return TLV_ERR_USAGE;
-    if (!trace->finished)
+    if (!trace->finished && trace->nsorted != trace->nev) /* a growing trace: its events so far */
         return last_error_set(LAST_ERROR_OF(trace), TLV_ERR_USAGE,
-                              "tlv_stats_compute: the trace is not finished (call tlv_trace_finish)");
+                              "tlv_stats_compute: the trace's latest events are not ordered yet "
+                              "(call tlv_trace_update or tlv_trace_finish)");
     tlv_stats_options o = TLV_STATS_OPTIONS_INIT; /* the caller's over the defaults */
     abi_read_in(&o, sizeof o, opts, ABI_STATS_OPTIONS_0_1);
     o.attribute = or_default(o.attribute, "state");

@@ -89,9 +89,12 @@ static tlv_trace *test_trace(const tlv_rules *rules)
     snprintf(want, sizeof want, "cannot open '%s': No such file or directory", mini_file("no-such.log"));
     CHECK_STR(tlv_trace_last_error(t), want);
     tlv_stats *st = NULL;
+    static const char line[] = "[100] cpu 1 runs ctrl"; /* pushed, not yet ordered */
+    CHECK_INT(tlv_converter_push_line(tlv_trace_converter(t), line, sizeof line - 1), TLV_OK);
     CHECK_INT(tlv_stats_compute(t, NULL, &st), TLV_ERR_USAGE);
     CHECK_STR(tlv_trace_last_error(t),
-              "tlv_stats_compute: the trace is not finished (call tlv_trace_finish)");
+              "tlv_stats_compute: the trace's latest events are not ordered yet (call "
+              "tlv_trace_update or tlv_trace_finish)");
     CHECK(st == NULL);
     tlv_trace_free(t);
 

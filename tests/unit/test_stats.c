@@ -39,11 +39,15 @@ static void test_stats(const tlv_rules *rules)
     tlv_trace *trace;
     CHECK_INT(tlv_trace_new(rules, &trace), TLV_OK);
     tlv_stats *s = (tlv_stats *)1;
-    CHECK_INT(tlv_stats_compute(trace, NULL, &s), TLV_ERR_USAGE); /* not finished */
-    CHECK(s == NULL);
     tlv_converter *conv = tlv_trace_converter(trace);
     for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
         CHECK_INT(tlv_converter_push_line(conv, lines[i], strlen(lines[i])), TLV_OK);
+    CHECK_INT(tlv_stats_compute(trace, NULL, &s), TLV_ERR_USAGE); /* events not ordered yet */
+    CHECK(s == NULL);
+    CHECK_INT(tlv_trace_update(trace), TLV_OK); /* a growing trace: its events so far */
+    CHECK_INT(tlv_stats_compute(trace, NULL, &s), TLV_OK);
+    CHECK_INT(tlv_stats_cpu_count(s), 2);
+    tlv_stats_free(s);
     CHECK_INT(tlv_trace_finish(trace), TLV_OK);
     CHECK_INT(tlv_stats_compute(trace, NULL, &s), TLV_OK);
 

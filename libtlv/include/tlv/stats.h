@@ -36,14 +36,16 @@ typedef struct tlv_stats_options {
 /* Every option at its default, for `tlv_stats_options o = TLV_STATS_OPTIONS_INIT;`. */
 #define TLV_STATS_OPTIONS_INIT {sizeof(tlv_stats_options), NULL, NULL, NULL, NULL}
 
-/* Scans the finished trace once (opts may be NULL for every default).
+/* Scans the trace once — finished, or the events so far of a growing one
+ * after tlv_trace_update (opts may be NULL for every default).
  * Intervals in a state are the times between changes of the attribute to a
  * different value (the initial value counts from the trace start; the last
  * runs to the trace end); zero-length ones and empty values are left out. A
  * running resource's time goes to the processor its processor attribute
  * names at that moment (a migration splits it); a processor's busy time is
  * the union of its resources' running intervals. *out is NULL on failure.
- * Returns TLV_OK, TLV_ERR_USAGE (trace not finished, NULL argument) or
+ * Returns TLV_OK, TLV_ERR_USAGE (events pushed since the last
+ * tlv_trace_update or tlv_trace_finish, NULL argument) or
  * TLV_ERR_NOMEM. The trace must outlive the statistics. */
 TLV_API tlv_status tlv_stats_compute(const tlv_trace *trace, const tlv_stats_options *opts,
                                      tlv_stats **out);

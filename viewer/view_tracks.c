@@ -1,0 +1,222 @@
+/*
+ * view_tracks.c — tracks: rows drawn as graphs above the timeline's rows.
+ * The CPU-load tracks (one per processor, and the whole system) come from
+ * libtlv's tlv_stats — the numbers `tlv stats` prints — and show the busy
+ * share of each pixel column at any zoom; they are shown in per-CPU mode
+ * while switched on (key u). Counter tracks show the counter attributes of
+ * the rule set (tlv_counters). Which are hidden and their order are kept by
+ * name; the rows panel lists them, the tracks panel draws them.
+ */
+#include "view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void clear_tracks(view_tracks *t)
+{
+    tlv_stats_free(t->stats);
+    tlv_counters_free(t->counters);
+    t->stats = NULL;
+    t->counters = NULL;
+    t->n = 0;
+}
+
+void tracks_free(view_tracks *t)
+{
+    clear_tracks(t);
+    free(t->v);
+    set_free(&t->hidden);
+    set_free(&t->order);
+    memset(t, 0, sizeof *t);
+}
+
+static view_track *add(view_tracks *t)
+{
+    if (view_grow((void **)&t->v, &t->cap, t->n + 1, sizeof *t->v) < 0)
+        return NULL;
+    view_track *k = &t->v[t->n++];
+    memset(k, 0, sizeof *k);
+    return k;
+}
+
+static void make_load_tracks(view_tracks *t)
+{
+    size_t n = tlv_stats_cpu_count(t->stats);
+    for (size_t c = 0; n && c <= n; c++) {
+        view_track *k = add(t);
+        if (!k)
+            return;
+        k->kind = TRACK_LOAD;
+        k->max = 1;
+        if (c == 0) { /* the whole system first */
+            k->index = TLV_STATS_ALL_CPUS;
+            snprintf(k->name, sizeof k->name, n > 1 ? "CPU load (all)" : "CPU load");
+            if (n == 1)
+                k->index = 0, c = n; /* one processor: it is the whole system */
+            continue;
+        }
+        tlv_cpu_stat cpu;
+        tlv_stats_cpu(t->stats, c - 1, &cpu);
+        k->index = c - 1;
+        snprintf(k->name, sizeof k->name, "%s load", cpu.name);
+    }
+}
+
+static void make_counter_tracks(view_tracks *t)
+{
+    for (size_t i = 0; i < tlv_counters_count(t->counters); i++) {
+        tlv_counter_info c;
+        tlv_counters_get(t->counters, i, &c);
+        view_track *k = add(t);
+        if (!k)
+            return;
+        k->kind = TRACK_COUNTER;
+        k->index = i;
+        snprintf(k->name, sizeof k->name, "%s %s", c.resource, c.attribute);
+        k->min = c.has_bounds ? c.lower : c.min;
+        k->max = c.has_bounds ? c.upper : c.max;
+        if (!(k->max > k->min))
+            k->max = k->min + 1;
+    }
+}
+
+/* Position of a track in the kept order (unnamed ones after, as made). */
+static long rank(const view_tracks *t, const view_track *k)
+{
+    for (size_t i = 0; i < t->order.n; i++)
+        if (strcmp(t->order.v[i], k->name) == 0)
+            return (long)i;
+    return (long)t->order.n + (long)(k - t->v);
+}
+
+static void sort_tracks(view_tracks *t)
+{
+    for (size_t i = 1; i < t->n; i++) /* insertion sort: a handful of tracks */
+        for (size_t j = i; j > 0 && rank(t, &t->v[j - 1]) > rank(t, &t->v[j]); j--) {
+            view_track tmp = t->v[j];
+            t->v[j] = t->v[j - 1];
+            t->v[j - 1] = tmp;
+        }
+}
+
+void tracks_refresh(view_app *a)
+{
+    view_tracks *t = &a->tracks;
+    size_t events = a->trace ? tlv_trace_event_count(a->trace) : 0;
+    if (t->of == a->trace && t->of_events == events && (t->stats || !a->trace))
+        return;
+    clear_tracks(t);
+    t->of = a->trace;
+    t->of_events = events;
+    if (!a->trace)
+        return;
+    tlv_stats_options o = TLV_STATS_OPTIONS_INIT;
+    o.cpu_attribute = a->opts.cpu_attribute;
+    if (tlv_stats_compute(a->trace, &o, &t->stats) != TLV_OK ||
+        tlv_counters_compute(a->trace, &t->counters) != TLV_OK) {
+        view_message(a, "tracks: out of memory");
+        return;
+    }
+    make_load_tracks(t);
+    make_counter_tracks(t);
+    sort_tracks(t);
+}
+
+int tracks_shown(const view_app *a, size_t i)
+{
+    const view_tracks *t = &a->tracks;
+    if (i >= t->n || set_has(&t->hidden, t->v[i].name))
+        return 0;
+    return t->v[i].kind != TRACK_LOAD || (t->load_on && a->per_cpu);
+}
+
+/* After a change: the order kept is the current one, the bands new. */
+static void changed(view_app *a)
+{
+    view_tracks *t = &a->tracks;
+    set_free(&t->order);
+    for (size_t i = 0; i < t->n; i++)
+        set_add(&t->order, t->v[i].name);
+    rows_changed(a);
+}
+
+void tracks_move(view_app *a, size_t i, int dir)
+{
+    view_tracks *t = &a->tracks;
+    size_t j = dir < 0 ? i - 1 : i + 1;
+    if (i >= t->n || (dir < 0 && i == 0) || j >= t->n)
+        return;
+    view_track tmp = t->v[i];
+    t->v[i] = t->v[j];
+    t->v[j] = tmp;
+    changed(a);
+}
+
+void tracks_toggle(view_app *a, size_t i)
+{
+    view_tracks *t = &a->tracks;
+    if (i >= t->n)
+        return;
+    set_toggle(&t->hidden, t->v[i].name);
+    changed(a);
+}
+
+static void load_values(const view_tracks *t, const view_track *k, double t0, double t1,
+                        double *out, double *lo, double *hi, size_t ncols)
+{
+    tlv_stats_load(t->stats, k->index, t0, t1, out, ncols);
+    for (size_t c = 0; c < ncols; c++) {
+        if (lo)
+            lo[c] = out[c];
+        if (hi)
+            hi[c] = out[c];
+    }
+}
+
+static tlv_time time_of(double t)
+{
+    double r = floor(t);
+    r = r < -9.2e18 ? -9.2e18 : r > 9.2e18 ? 9.2e18 : r;
+    return (tlv_time){(int64_t)r, 0};
+}
+
+/* Per column: the value at its end, and the extremes of the samples in it
+ * (a spike narrower than a pixel still shows). */
+static void counter_values(const view_app *a, const view_track *k, double t0, double t1,
+                           double *out, double *lo, double *hi, size_t ncols)
+{
+    const view_tracks *t = &a->tracks;
+    size_t n;
+    const tlv_counter_sample *s = tlv_counters_samples(t->counters, k->index, &n);
+    size_t i = tlv_counters_sample_at(t->counters, k->index, time_of(t0));
+    double w = (t1 - t0) / (double)(ncols ? ncols : 1);
+    for (size_t c = 0; c < ncols; c++) {
+        double end = t0 + w * (double)(c + 1);
+        double v = i < n ? s[i].value : NAN, mn = v, mx = v;
+        for (size_t j = i + 1; j < n && tlv_time_to_double(s[j].time, a->radix) <= end; j++) {
+            i = j;
+            v = s[j].value;
+            mn = isnan(mn) || v < mn ? v : mn;
+            mx = isnan(mx) || v > mx ? v : mx;
+        }
+        out[c] = v;
+        if (lo)
+            lo[c] = mn;
+        if (hi)
+            hi[c] = mx;
+    }
+}
+
+void tracks_values(const view_app *a, size_t i, double t0, double t1, double *out, double *lo,
+                   double *hi, size_t ncols)
+{
+    const view_tracks *t = &a->tracks;
+    if (i >= t->n)
+        return;
+    if (t->v[i].kind == TRACK_LOAD)
+        load_values(t, &t->v[i], t0, t1, out, lo, hi, ncols);
+    else
+        counter_values(a, &t->v[i], t0, t1, out, lo, hi, ncols);
+}
