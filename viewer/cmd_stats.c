@@ -27,6 +27,8 @@ static const char stats_help[] =
     "   (state=RUNNING), over the trace span, and per window with --window. The\n"
     "   processor of a resource is its prcId attribute when some resource has one\n"
     "   (TOPPERS/FMP); otherwise the whole trace is one processor, \"CPU\".\n"
+    " - per counter attribute (\"Counter\": true in the resource header) of each\n"
+    "   resource: its samples, min, max, mean and time-weighted mean;\n"
     " - calls, when resources have \"enter\" and \"leave\" behaviors (strace,\n"
     "   uftrace): per name, the calls, error returns, total and self time (self\n"
     "   leaves nested calls out), like strace -c or a profiler;\n"
@@ -340,7 +342,62 @@ static void text_windows(FILE *out, const stats_args *a, const tlv_rules *rules,
     print_table(out, &t);
 }
 
+/* Counter attributes (tlv/counters.h): only when the rule set declares some. */
+static void text_counters(FILE *out, const tlv_rules *rules, const tlv_counters *cs)
+{
+    static const char *const head[] = {"resource", "counter", "samples", "min", "max", "mean",
+                                       "time-weighted mean"};
+    if (!tlv_counters_count(cs))
+        return;
+    fprintf(out, "\nCounters (time-weighted over the trace, in %s):\n",
+            tlv_rules_time_scale(rules));
+    table t = {NULL, 7, 0, 0, 2};
+    int r = add_row(&t);
+    for (size_t c = 0; r >= 0 && c < 7; c++)
+        set(&t, r, c, head[c]);
+    for (size_t i = 0; i < tlv_counters_count(cs) && r >= 0; i++) {
+        tlv_counter_info in;
+        tlv_counters_get(cs, i, &in);
+        if ((r = add_row(&t)) < 0)
+            break;
+        set(&t, r, 0, in.resource);
+        set(&t, r, 1, in.attribute);
+        set_num(&t, r, 2, (double)in.nsamples);
+        for (size_t c = 3; c < 7 && !in.nsamples; c++)
+            set(&t, r, c, "-");
+        if (!in.nsamples)
+            continue;
+        set_num(&t, r, 3, in.min);
+        set_num(&t, r, 4, in.max);
+        set_num(&t, r, 5, in.mean);
+        set_num(&t, r, 6, in.time_mean);
+    }
+    print_table(out, &t);
+}
+
 /* ---- JSON ------------------------------------------------------------------------- */
+
+static cJSON *json_counters(const tlv_counters *cs)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; i < tlv_counters_count(cs); i++) {
+        tlv_counter_info in;
+        tlv_counters_get(cs, i, &in);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "resource", in.resource);
+        cJSON_AddStringToObject(o, "counter", in.attribute);
+        cJSON_AddNumberToObject(o, "samples", (double)in.nsamples);
+        cJSON_AddNumberToObject(o, "skipped", (double)in.skipped);
+        if (in.nsamples) {
+            cJSON_AddNumberToObject(o, "min", in.min);
+            cJSON_AddNumberToObject(o, "max", in.max);
+            cJSON_AddNumberToObject(o, "mean", in.mean);
+            cJSON_AddNumberToObject(o, "timeWeightedMean", in.time_mean);
+        }
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
 
 static cJSON *json_states(const tlv_stats *s)
 {
@@ -408,8 +465,8 @@ static cJSON *json_cpus(const stats_args *a, const tlv_stats *s, size_t nwin)
 }
 
 static int write_json(FILE *out, const stats_args *a, const tlv_rules *rules,
-                      const tlv_stats *s, size_t nwin, const call_stats *calls,
-                      const tlv_trace *trace)
+                      const tlv_stats *s, const tlv_counters *cs, size_t nwin,
+                      const call_stats *calls, const tlv_trace *trace)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "timeScale", tlv_rules_time_scale(rules));
@@ -418,6 +475,8 @@ static int write_json(FILE *out, const stats_args *a, const tlv_rules *rules,
     cJSON_AddStringToObject(o, "attribute", a->o.attribute);
     cJSON_AddItemToObject(o, "states", json_states(s));
     cJSON_AddItemToObject(o, "cpu", json_cpus(a, s, nwin));
+    if (tlv_counters_count(cs))
+        cJSON_AddItemToObject(o, "counters", json_counters(cs));
     if (calls)
         call_stats_json(o, calls, trace);
     char *text = cJSON_Print(o);
@@ -432,7 +491,7 @@ static int write_json(FILE *out, const stats_args *a, const tlv_rules *rules,
 /* ---- the command ------------------------------------------------------------------ */
 
 static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_stats *s,
-                       const tlv_trace *trace)
+                       const tlv_counters *cs, const tlv_trace *trace)
 {
     size_t nwin = window_count(s, a->window);
     if (nwin > MAX_WINDOWS) {
@@ -448,7 +507,7 @@ static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_st
     call_stats calls;
     int have_calls = call_stats_compute(trace, tlv_rules_time_radix(rules), &calls) == 0;
     if (a->json) {
-        rc = write_json(out, a, rules, s, nwin, have_calls ? &calls : NULL, trace);
+        rc = write_json(out, a, rules, s, cs, nwin, have_calls ? &calls : NULL, trace);
     } else {
         text_states(out, a, rules, s);
         text_cpus(out, a, rules, s);
@@ -456,6 +515,7 @@ static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_st
             text_windows(out, a, rules, s, nwin);
         if (have_calls)
             call_stats_print(out, &calls, trace, tlv_rules_time_scale(rules));
+        text_counters(out, rules, cs);
     }
     call_stats_free(&calls);
     if (close_output(out, a->c.output, tmp_path, rc == 0) < 0)
@@ -473,13 +533,17 @@ int cmd_stats(int argc, char **argv)
     int rc = load_trace(&a.c.rules, a.c.input, &rules, &trace);
     if (rc != EXIT_USAGE) {
         tlv_stats *s;
+        tlv_counters *cs = NULL;
         tlv_status st = tlv_stats_compute(trace, &a.o, &s);
+        if (st == TLV_OK)
+            st = tlv_counters_compute(trace, &cs);
         if (st != TLV_OK) {
             fprintf(stderr, "%s stats: %s\n", prog, tlv_status_string(st));
             rc = EXIT_USAGE;
-        } else if (write_stats(&a, rules, s, trace) < 0) {
+        } else if (write_stats(&a, rules, s, cs, trace) < 0) {
             rc = EXIT_USAGE;
         }
+        tlv_counters_free(cs);
         tlv_stats_free(s);
     }
     tlv_trace_free(trace);

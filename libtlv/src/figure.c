@@ -183,6 +183,85 @@ static int parse_anchored_len(const char *s, size_t n, size_t open, axis ax, len
     return parse_plain_len(inner, in, s, n, out, err, errsz);
 }
 
+/* Where `v` lies in [lo, hi], as a percentage: of the height above it for a
+ * Y position (hi at the top), of the height below it for a size. */
+static float value_percent(double v, double lo, double hi, axis ax)
+{
+    double f = (v - lo) / (hi - lo);
+    f = f < 0 ? 0 : f > 1 ? 1 : f;
+    return (float)(100.0 * (ax == AXIS_Y ? 1 - f : f));
+}
+
+/* The first comma of s[0..n) outside parentheses, or NULL; with unbalanced
+ * parentheses simply the first comma (the sides then say what is wrong). */
+static const char *top_comma(const char *s, size_t n)
+{
+    int depth = 0;
+    const char *found = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '(')
+            depth++;
+        else if (s[i] == ')')
+            depth--;
+        else if (s[i] == ',' && depth == 0 && !found)
+            found = s + i;
+    }
+    return depth == 0 ? found : memchr(s, ',', n);
+}
+
+/* "v(VALUE)" or "v(VALUE,LO,HI)", whose '(' is at s[open]. */
+static int parse_value_len(const char *s, size_t n, size_t open, axis ax, len_spec *out,
+                           char *err, size_t errsz)
+{
+    if (ax != AXIS_Y && ax != AXIS_H) {
+        set_err(err, errsz, "v() places a value in the height: not allowed in %s '%.*s'",
+                axis_name[ax], (int)n, s);
+        return -1;
+    }
+    if (s[n - 1] != ')') {
+        set_err(err, errsz, "missing ')' in '%.*s'", (int)n, s);
+        return -1;
+    }
+    double v[3];
+    size_t count = 0;
+    int extra = 0;
+    const char *p = s + open + 1, *end = s + n - 1;
+    while (count < 3) {
+        const char *comma = memchr(p, ',', (size_t)(end - p));
+        const char *stop = comma ? comma : end;
+        const char *part = p;
+        size_t pn = (size_t)(stop - p);
+        trim(&part, &pn);
+        if (!pn || scan_number(part, pn, &v[count]) != pn) {
+            set_err(err, errsz, "v(): '%.*s' is not a number in '%.*s'", (int)pn, part, (int)n,
+                    s);
+            return -1;
+        }
+        count++;
+        if (!comma)
+            break;
+        extra = count == 3;
+        p = comma + 1;
+    }
+    if (count == 2 || extra) {
+        set_err(err, errsz, "v() takes VALUE or VALUE,LO,HI: '%.*s'", (int)n, s);
+        return -1;
+    }
+    out->anchor = ANCHOR_START;
+    if (count == 1) {
+        out->unit = ax == AXIS_Y ? LEN_VALUE_POS : LEN_VALUE_SIZE;
+        out->value = (float)v[0];
+        return 0;
+    }
+    if (!(v[1] < v[2])) {
+        set_err(err, errsz, "v(): the low bound must be below the high one in '%.*s'", (int)n, s);
+        return -1;
+    }
+    out->unit = LEN_PCT;
+    out->value = value_percent(v[0], v[1], v[2], ax);
+    return 0;
+}
+
 /* One trimmed side of a pair: a plain or an anchored length. */
 static int parse_len(const char *s, size_t n, axis ax, const char *text, len_spec *out,
                      char *err, size_t errsz)
@@ -196,6 +275,8 @@ static int parse_len(const char *s, size_t n, axis ax, const char *text, len_spe
         size_t open = 1;
         while (open < n && is_space(s[open]))
             open++;
+        if (open < n && s[open] == '(' && s[0] == 'v' && open == 1)
+            return parse_value_len(s, n, open, ax, out, err, errsz);
         if (open < n && s[open] == '(')
             return parse_anchored_len(s, n, open, ax, out, err, errsz);
     }
@@ -208,8 +289,9 @@ static int parse_pair(const char *text, axis first, len_spec *a, len_spec *b, ch
 {
     if (!text)
         text = "";
-    const char *comma = strchr(text, ',');
-    if (!comma || strchr(comma + 1, ',')) {
+    size_t len = strlen(text);
+    const char *comma = top_comma(text, len); /* v(VALUE,LO,HI) holds commas */
+    if (!comma || top_comma(comma + 1, len - (size_t)(comma + 1 - text))) {
         set_err(err, errsz, "expected '%s', found '%s'", first == AXIS_X ? "X,Y" : "W,H", text);
         return -1;
     }
@@ -708,6 +790,74 @@ static int parse_text(parse_ctx *c, const tj_node *obj, prim *p)
     return p->text ? 0 : fail(c, "Text: out of memory");
 }
 
+/* "Depth" (a sub-row, e.g. a call depth from an argument) and "DepthRows"
+ * (how many sub-rows; default 4). Depths beyond the last draw in the last. */
+static int parse_depth(parse_ctx *c, const tj_node *obj, prim *p)
+{
+    const tj_node *d = tj_get(obj, "Depth"), *rows = tj_get(obj, "DepthRows");
+    float depth = 0, nrows = 4;
+    if (rows && member_number(c, rows, "DepthRows", 1, 1, "a number of rows", &nrows) < 0)
+        return -1;
+    if (!d)
+        return 0;
+    if (member_number(c, d, "Depth", 0, 1, "a depth", &depth) < 0)
+        return -1;
+    p->depth_rows = nrows > 1000 ? 1000 : (int)nrows;
+    p->depth = depth >= (float)p->depth_rows ? p->depth_rows - 1 : (int)depth;
+    return 0;
+}
+
+static int has_auto(const len_spec *l) { return l->unit >= LEN_VALUE_POS; }
+
+static void note_auto_values(prim *p)
+{
+    p->auto_values = has_auto(&p->location.y) || has_auto(&p->size.h) || has_auto(&p->offset.y);
+    for (size_t i = 0; i < p->npoints; i++)
+        p->auto_values |= has_auto(&p->points[i].y);
+}
+
+static void widen(const len_spec *l, double *lo, double *hi)
+{
+    if (!has_auto(l))
+        return;
+    *lo = l->value < *lo ? l->value : *lo;
+    *hi = l->value > *hi ? l->value : *hi;
+}
+
+int prim_value_range(const prim *p, double *lo, double *hi)
+{
+    if (!p->auto_values)
+        return 0;
+    widen(&p->location.y, lo, hi);
+    widen(&p->size.h, lo, hi);
+    widen(&p->offset.y, lo, hi);
+    for (size_t i = 0; i < p->npoints; i++)
+        widen(&p->points[i].y, lo, hi);
+    return 1;
+}
+
+static void fit(len_spec *l, double lo, double hi)
+{
+    if (!has_auto(l))
+        return;
+    l->value = value_percent(l->value, lo, hi, l->unit == LEN_VALUE_POS ? AXIS_Y : AXIS_H);
+    l->unit = LEN_PCT;
+}
+
+void prim_fit_values(prim *p, double lo, double hi)
+{
+    if (!(lo < hi)) {
+        lo -= 1;
+        hi += 1;
+    }
+    fit(&p->location.y, lo, hi);
+    fit(&p->size.h, lo, hi);
+    fit(&p->offset.y, lo, hi);
+    for (size_t i = 0; i < p->npoints; i++)
+        fit(&p->points[i].y, lo, hi);
+    p->auto_values = 0;
+}
+
 int prim_parse(const tj_node *obj, const char *const *args, size_t nargs, prim *out,
                char *err, size_t errsz)
 {
@@ -719,10 +869,12 @@ int prim_parse(const tj_node *obj, const char *const *args, size_t nargs, prim *
     if (parse_type(&c, obj, out) < 0 || parse_geometry(&c, obj, out) < 0 ||
         parse_points(&c, obj, out) < 0 || parse_arc(&c, obj, out) < 0 ||
         parse_fill(&c, obj, out) < 0 || parse_pen(&c, obj, out) < 0 ||
-        parse_font(&c, obj, out) < 0 || parse_text(&c, obj, out) < 0) {
+        parse_font(&c, obj, out) < 0 || parse_text(&c, obj, out) < 0 ||
+        parse_depth(&c, obj, out) < 0) {
         prim_free(out);
         return -1;
     }
+    note_auto_values(out);
     return 0;
 }
 

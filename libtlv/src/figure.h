@@ -20,7 +20,12 @@ typedef enum prim_type {
 
 /* One length: `value` in pixels (px or no unit) or percent of the area's
  * width/height, measured from an anchor. */
-typedef enum len_unit { LEN_PX, LEN_PCT } len_unit;
+typedef enum len_unit {
+    LEN_PX, LEN_PCT,
+    /* v(VALUE) without bounds: `value` is the raw VALUE until the row's
+     * range is known and prim_fit_values() turns it into LEN_PCT. */
+    LEN_VALUE_POS, LEN_VALUE_SIZE
+} len_unit;
 typedef enum len_anchor {
     ANCHOR_START, /* l() / t(), or no anchor: from the left/top edge */
     ANCHOR_CENTER, /* c() / m() */
@@ -40,6 +45,12 @@ typedef struct pos_spec {
 typedef struct size_spec {
     len_spec w, h;   /* anchors are not allowed in sizes */
 } size_spec;
+
+/* Values as heights (a tlv extension): in a Y position, v(VALUE,LO,HI) is
+ * where VALUE lies in the area's height, LO at the bottom and HI at the top;
+ * in a height, the share of the area's height from LO up to VALUE. Values
+ * outside [LO, HI] are drawn at the nearest edge. v(VALUE) takes LO and HI
+ * from the values of the row (prim_value_range, prim_fit_values). */
 
 /* Parses "X,Y" (spec §9.1: Len = number [% | px]; X may be l(Len) c(Len)
  * r(Len), Y t(Len) m(Len) b(Len); numbers may be negative or fractional;
@@ -94,6 +105,9 @@ typedef struct prim {
     float font_size;         /* points, default 8 */
     unsigned font_style;     /* font_style_bits */
     text_align align;        /* default middle center */
+    int depth, depth_rows;   /* "Depth", "DepthRows": drawn in sub-row `depth` of
+                                `depth_rows` equal sub-rows of the area (0 rows: none) */
+    int auto_values;         /* some length is v(VALUE) without bounds */
 } prim;
 
 /* Parses one primitive object of a "Shapes" array. `args` (nargs of them)
@@ -107,6 +121,14 @@ int prim_parse(const tj_node *obj, const char *const *args, size_t nargs, prim *
                char *err, size_t errsz);
 
 void prim_free(prim *p);
+
+/* Widens [*lo, *hi] to hold the raw values of p's v(VALUE) lengths without
+ * bounds; returns whether p has any. */
+int prim_value_range(const prim *p, double *lo, double *hi);
+
+/* Turns p's v(VALUE) lengths without bounds into percentages of the range
+ * [lo, hi] (a range without width is widened by 1 each way). */
+void prim_fit_values(prim *p, double lo, double hi);
 
 /* Parses "rrggbb" or "aarrggbb" (hexadecimal; rrggbb means opaque). */
 int color_parse(const char *text, uint32_t *argb);

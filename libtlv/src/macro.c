@@ -6,6 +6,7 @@
 #include "macro.h"
 
 #include "calc.h"
+#include "cond.h"
 #include "intern.h"
 
 #include <stdint.h>
@@ -14,7 +15,7 @@
 #include <string.h>
 
 static const char *const macro_names[] = {
-    "EXIST", "COUNT", "ATTR", "RES_NAME", "RES_DISPLAYNAME", "RES_COLOR", "SUM", "CALC", "CLOCK",
+    "EXIST", "COUNT", "ATTR", "RES_NAME", "RES_DISPLAYNAME", "RES_COLOR", "SUM", "CALC", "CLOCK", "OUTCOME",
 };
 
 #define NMACROS (sizeof macro_names / sizeof *macro_names)
@@ -33,13 +34,14 @@ int macro_id(const char *name, size_t n) { return lookup_macro(name, n); }
 
 const char *macro_known_list(void)
 {
-    return "$EXIST, $COUNT, $ATTR, $RES_NAME, $RES_DISPLAYNAME, $RES_COLOR, $SUM, $CALC, $CLOCK";
+    return "$EXIST, $COUNT, $ATTR, $RES_NAME, $RES_DISPLAYNAME, $RES_COLOR, $SUM, $CALC, $CLOCK, "
+           "$OUTCOME";
 }
 
 int macro_reads_resources(const char *name, size_t n)
 {
     int id = lookup_macro(name, n);
-    return id >= 0 && id != M_SUM && id != M_CALC && id != M_CLOCK;
+    return id >= 0 && id != M_SUM && id != M_CALC && id != M_CLOCK && id != M_OUTCOME;
 }
 
 int macro_name_char(char c) { return (c >= 'A' && c <= 'Z') || c == '_'; }
@@ -269,6 +271,41 @@ static int calc_value(const char *arg, size_t n, buf *val, buf *err)
     return rc;
 }
 
+/* One condition of $OUTCOME: 1, 0, or -1 with the reason in err. */
+static int outcome_condition(const char *arg, size_t n, const char *text, size_t len,
+                             const char *which, buf *err)
+{
+    char why[200];
+    int v = cond_eval_text(text, len, why, sizeof why);
+    if (v < 0) {
+        macro_describe(err, M_OUTCOME, arg, n);
+        buf_printf(err, ": %s condition '%.*s': %s", which, (int)len, text, why);
+    }
+    return v;
+}
+
+/* $OUTCOME{failed; expected}: how a call ended, for rules to colour apart
+ * the failures that are part of normal operation (EAGAIN, EINTR): "ok" when
+ * the `failed` condition is false, else "expected" when the `expected`
+ * condition holds, else "error". Reads no state. */
+static int outcome_value(const char *arg, size_t n, buf *val, buf *err)
+{
+    const char *semi = memchr(arg, ';', n);
+    if (!semi) {
+        macro_describe(err, M_OUTCOME, arg, n);
+        buf_puts(err, ": expected two conditions separated by ';' (failed; expected)");
+        return -1;
+    }
+    size_t first = (size_t)(semi - arg);
+    int failed = outcome_condition(arg, n, arg, first, "the failed", err);
+    if (failed < 0)
+        return -1;
+    int expected = outcome_condition(arg, n, semi + 1, n - first - 1, "the expected", err);
+    if (expected < 0)
+        return -1;
+    return buf_puts(val, !failed ? "ok" : expected ? "expected" : "error");
+}
+
 /* Evaluates one macro call on its (already expanded) argument: the ones
  * that read no state here, the others by the host (the world). */
 static int evaluate(const macro_host *h, int id, const char *arg, size_t n, buf *val, buf *err)
@@ -277,6 +314,8 @@ static int evaluate(const macro_host *h, int id, const char *arg, size_t n, buf 
         return sum_value(arg, n, val, err);
     if (id == M_CALC)
         return calc_value(arg, n, val, err);
+    if (id == M_OUTCOME)
+        return outcome_value(arg, n, val, err);
     return h->eval(h->state, id, arg, n, val, err);
 }
 

@@ -2,7 +2,8 @@
  * macro.h — the conversion macros (spec §8): $EXIST{}, $COUNT{}, $ATTR{},
  * $RES_NAME{}, $RES_DISPLAYNAME{}, $RES_COLOR{}, and our $SUM{a,b,...} (the
  * exact sum of decimal numbers), $CALC{expr} (exact arithmetic, calc.h) and
- * $CLOCK{time[,unit]} (wall-clock times in the TimeScale, clock.h), expanded
+ * $CLOCK{time[,unit]} (wall-clock times in the TimeScale, clock.h) and
+ * $OUTCOME{failed; expected} (ok / expected / error), expanded
  * innermost first against the current state of a world.
  */
 #ifndef TLV_MACRO_H
@@ -16,7 +17,7 @@
 /* The macros, by number (macro_id). */
 typedef enum macro_kind {
     M_PLAIN = -1, M_EXIST, M_COUNT, M_ATTR, M_RES_NAME, M_RES_DISPLAYNAME, M_RES_COLOR, M_SUM,
-    M_CALC, M_CLOCK
+    M_CALC, M_CLOCK, M_OUTCOME
 } macro_kind;
 
 /* What macros read. Expansion sits below the run-time world, which it
@@ -25,10 +26,10 @@ typedef enum macro_kind {
  * a remembered answer still holds. */
 typedef struct macro_host {
     void *state;
-    /* Appends to val the value of macro `id` (any but $SUM and $CALC, which
-     * read no state) on its expanded argument. Returns 0, or -1 with the
-     * reason in err, naming the macro (macro_describe). Sets *read_dynamic
-     * when it read a Dynamic attribute. */
+    /* Appends to val the value of macro `id` (any but $SUM, $CALC and
+     * $OUTCOME, which read no state) on its expanded argument. Returns 0,
+     * or -1 with the reason in err, naming the macro (macro_describe). Sets
+     * *read_dynamic when it read a Dynamic attribute. */
     int (*eval)(void *state, int id, const char *arg, size_t n, buf *val, buf *err);
     const uint32_t *seq;            /* changes with every change of the state */
     const uint32_t *static_changes; /* changes with every change of a Static attribute */

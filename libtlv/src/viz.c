@@ -79,6 +79,7 @@ static void builder_free(builder *b)
     intern_free(b->prim_keys);
     free(b->key_first);
     free(b->key_count);
+    free(b->prim_row);
     macro_memo_free(b->memo);
     buf_free(&b->a);
     buf_free(&b->b);
@@ -173,6 +174,7 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
     for (size_t i = 0; i < b.nrules; i++)
         if (!is_skipped(opts, b.rules[i].name)) /* rows were made for it all the same */
             apply_rule(&b, &b.rules[i]);
+    viz_fit_values(&b);
     if (viz_finish_shapes(&b) < 0 || viz_finish_flows(s) < 0)
         st = TLV_ERR_NOMEM;
 done:

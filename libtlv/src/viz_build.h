@@ -134,6 +134,8 @@ typedef struct builder {
     uint32_t *cpu_values;      /* distinct CPU values (interned), sorted */
     size_t ncpus;
     uint32_t *cpu_row;         /* per CPU value index: its row */
+    uint32_t *prim_row;        /* per primitive with v(VALUE): its row, else UINT32_MAX */
+    size_t prim_row_cap;
 } builder;
 
 /* shapes->values entries with this bit set are ids in shapes->joined (a
@@ -198,7 +200,10 @@ void viz_set_cur_events(builder *b, const vevent *from, const vevent *to);
 /* The primitives of shape sd with these arguments, resolved once per
  * argument list: *first and *count in s->prims. Returns 0 or -1. */
 int viz_prims_for(builder *b, const shape_def *sd, const char *const *args, size_t nargs,
-                  uint32_t *first, uint32_t *count);
+                  uint32_t row, uint32_t *first, uint32_t *count);
+/* Places every v(VALUE) without bounds within its row's values (before the
+ * shapes are frozen). */
+void viz_fit_values(builder *b);
 /* Adds one shape in drawing order, with the value of the event drawn. */
 int viz_store_shape(builder *b, tlv_time from, tlv_time to, uint32_t row, uint32_t prim,
                     uint32_t rule, uint32_t event, uint32_t res);

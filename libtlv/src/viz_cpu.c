@@ -127,7 +127,7 @@ static int running_prims(builder *b, size_t res, uint32_t *first)
     snprintf(hex, sizeof hex, "%06x", (unsigned)color);
     const char *args[] = {b->w->res[res].display, hex}; /* the color keeps the cache apart */
     uint32_t count;
-    int rc = viz_prims_for(b, &sd, args, 2, first, &count);
+    int rc = viz_prims_for(b, &sd, args, 2, UINT32_MAX, first, &count);
     tj_free(arr);
     return rc == 0 && count == 2 ? 0 : -1;
 }

@@ -6,21 +6,16 @@
  */
 #include "viz_build.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int viz_prims_for(builder *b, const shape_def *sd, const char *const *args, size_t nargs,
-                  uint32_t *first, uint32_t *count)
+/* The primitives of shape sd with `args`, parsed once per distinct `key`. */
+static int prims_for_key(builder *b, const shape_def *sd, const char *const *args,
+                         size_t nargs, const buf *key, uint32_t *first, uint32_t *count)
 {
-    buf key = BUF_INIT;
-    buf_puts(&key, sd->name);
-    for (size_t i = 0; i < nargs; i++) {
-        buf_putc(&key, '\x1f');
-        buf_puts(&key, args[i]);
-    }
-    uint32_t id = intern_add(b->prim_keys, buf_str(&key), key.len);
-    buf_free(&key);
+    uint32_t id = intern_add(b->prim_keys, buf_str(key), key->len);
     if (id == UINT32_MAX)
         return -1;
     if (id < b->keys_cap && b->key_count[id] != UINT32_MAX) {
@@ -57,6 +52,75 @@ int viz_prims_for(builder *b, const shape_def *sd, const char *const *args, size
     *first = b->key_first[id];
     *count = b->key_count[id];
     return 0;
+}
+
+static int any_auto_values(const struct tlv_shapes *s, uint32_t first, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (s->prims[first + i].auto_values)
+            return 1;
+    return 0;
+}
+
+/* Notes which row primitives [first, first + count) belong to, so that
+ * viz_fit_values can place their v(VALUE) lengths in that row's range. */
+static int note_prim_row(builder *b, uint32_t first, uint32_t count, uint32_t row)
+{
+    size_t had = b->prim_row_cap;
+    if (GROW(b->prim_row, b->prim_row_cap, (size_t)first + count) < 0)
+        return -1;
+    for (size_t i = had; i < b->prim_row_cap; i++)
+        b->prim_row[i] = UINT32_MAX;
+    for (uint32_t i = 0; i < count; i++)
+        b->prim_row[first + i] = row;
+    return 0;
+}
+
+int viz_prims_for(builder *b, const shape_def *sd, const char *const *args, size_t nargs,
+                  uint32_t row, uint32_t *first, uint32_t *count)
+{
+    buf key = BUF_INIT;
+    buf_puts(&key, sd->name);
+    for (size_t i = 0; i < nargs; i++) {
+        buf_putc(&key, '\x1f');
+        buf_puts(&key, args[i]);
+    }
+    int rc = prims_for_key(b, sd, args, nargs, &key, first, count);
+    /* v(VALUE) without bounds depends on the row's range: such primitives
+     * are kept per row. */
+    if (rc == 0 && row != UINT32_MAX && any_auto_values(b->s, *first, *count)) {
+        buf_printf(&key, "\x1e%u", (unsigned)row);
+        rc = prims_for_key(b, sd, args, nargs, &key, first, count);
+        if (rc == 0)
+            rc = note_prim_row(b, *first, *count, row);
+    }
+    buf_free(&key);
+    return rc;
+}
+
+void viz_fit_values(builder *b)
+{
+    struct tlv_shapes *s = b->s;
+    size_t n = s->nprims < b->prim_row_cap ? s->nprims : b->prim_row_cap;
+    uint32_t nrows = 0;
+    for (size_t i = 0; i < n; i++)
+        if (b->prim_row[i] != UINT32_MAX && b->prim_row[i] + 1 > nrows)
+            nrows = b->prim_row[i] + 1;
+    double *lo = malloc((nrows + 1) * sizeof *lo), *hi = malloc((nrows + 1) * sizeof *hi);
+    if (lo && hi) {
+        for (uint32_t r = 0; r < nrows; r++) {
+            lo[r] = INFINITY;
+            hi[r] = -INFINITY;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (b->prim_row[i] != UINT32_MAX)
+                prim_value_range(&s->prims[i], &lo[b->prim_row[i]], &hi[b->prim_row[i]]);
+        for (size_t i = 0; i < n; i++)
+            if (b->prim_row[i] != UINT32_MAX)
+                prim_fit_values(&s->prims[i], lo[b->prim_row[i]], hi[b->prim_row[i]]);
+    }
+    free(lo);
+    free(hi);
 }
 
 /* Adds one shape in drawing order, remembering its event's value by order
@@ -108,7 +172,7 @@ static int add_shapes(builder *b, const char *ref, tlv_time from, tlv_time to, u
             ((char *)args[i])[lens[i]] = '\0'; /* trimmed in place */
     }
     uint32_t first, count;
-    int rc = viz_prims_for(b, sd, args, nargs, &first, &count);
+    int rc = viz_prims_for(b, sd, args, nargs, row, &first, &count);
     buf_free(&store);
     if (rc < 0)
         return -1;

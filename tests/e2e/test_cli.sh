@@ -102,7 +102,7 @@ printf '{"k":{"Task":{"Attributes":{"id":{"VariableType":"Numbr","AllocationType
 run "$TLV" check bad.cnv bad.resh bad2.resh ../k.cnv
 expect_status 1 "check with errors"
 expect_line "$TMP/err" 'bad.cnv:3:5: error: regex "(unclosed" does not compile: missing closing parenthesis at character 10' "bad regex"
-expect_line "$TMP/err" 'bad.cnv:4:23: error: unknown macro $RES_NAM in "[${t}]$RES_NAM{Task(id==1)}.state=X" (known: $EXIST, $COUNT, $ATTR, $RES_NAME, $RES_DISPLAYNAME, $RES_COLOR, $SUM, $CALC, $CLOCK)' "unknown macro"
+expect_line "$TMP/err" 'bad.cnv:4:23: error: unknown macro $RES_NAM in "[${t}]$RES_NAM{Task(id==1)}.state=X" (known: $EXIST, $COUNT, $ATTR, $RES_NAME, $RES_DISPLAYNAME, $RES_COLOR, $SUM, $CALC, $CLOCK, $OUTCOME)' "unknown macro"
 expect_line "$TMP/err" "bad.cnv:5:23: warning: \${nosuch} names no group of the rule's regex and is kept as text in \"[\${t}]A.state=\${nosuch}\"" "unknown group"
 expect_line "$TMP/err" "bad.resh:5:1: error: expected ',' or '}' after an object member, found end of file" "malformed JSON"
 expect_line "$TMP/err" "bad2.resh:1:50: error: attribute 'id': unknown VariableType 'Numbr' (expected String, Number or Boolean)" "bad VariableType"

@@ -9,7 +9,8 @@
 # The core library links no GUI library: the convert-only program's ldd
 # shows no SDL, X11 or fontconfig; samples/embed/draw.c, built against the
 # renderer (libtlv-render; tlv::render, tlv::render_static), draws the mini
-# trace into a PPM image.
+# trace into a PPM image. The installed command exports SQLite and Chrome
+# JSON and queries.
 . "$(dirname "$0")/lib.sh"
 
 BUILD="$(dirname "$TLV")"
@@ -125,6 +126,19 @@ cmp -s "$TMP/out" "$TMP/expected" || fail "embed without -R: output differs"
 run "$PREFIX/bin/tlv" convert -r "$MINI/mini.res" "$MINI/mini.log"
 expect_status 0 "installed tlv: installed rules"
 expect_line "$TMP/out" "[380]ctrl.call(sleep\(10\))" "installed tlv converts with the installed rules"
+
+# 2c. The installed command's interop: SQL over the mini log, a database
+# that a second query reads, and the Chrome export's structure.
+run "$PREFIX/bin/tlv" export -f sqlite -R "$MINI" -r "$MINI/mini.res" -o "$TMP/mini.db" "$MINI/mini.log"
+expect_status 0 "installed tlv export --format sqlite"
+run "$PREFIX/bin/tlv" query -f csv "$TMP/mini.db" "SELECT r.name, SUM(i.dur) FROM intervals i JOIN resources r ON r.id = i.resource_id WHERE i.rule = 'taskState' AND i.value = 'RUNNING' GROUP BY r.name ORDER BY r.name"
+expect_status 0 "installed tlv query"
+expect_line "$TMP/out" "ctrl,300.0"$'\r' "installed tlv query: ctrl's running time"
+if command -v python3 >/dev/null; then
+  run "$PREFIX/bin/tlv" export -R "$MINI" -r "$MINI/mini.res" -o "$TMP/mini.json" "$MINI/mini.log"
+  run python3 "$SRC/tests/e2e/chrome_check.py" "$TMP/mini.json"
+  expect_status 0 "installed tlv export --format chrome checks: $(head -3 "$TMP/out")"
+fi
 
 # 3. find_package(tlv): the shared and the static imported targets.
 mkdir -p "$TMP/cm"

@@ -66,7 +66,7 @@ sed 's/CALC{\${b}/CALK{${b}/' a.cnv >bad/a.cnv
 cp a.resh bad/
 run "$TLV" check -R bad a.res
 expect_status 1 "check: unknown macro"
-expect_contains "$TMP/err" 'unknown macro $CALK in "[$CLOCK{${t},ms}]P.call(rate,$CALK{${b}/${d}})" (known: $EXIST, $COUNT, $ATTR, $RES_NAME, $RES_DISPLAYNAME, $RES_COLOR, $SUM, $CALC, $CLOCK)' "check names the known macros"
+expect_contains "$TMP/err" 'unknown macro $CALK in "[$CLOCK{${t},ms}]P.call(rate,$CALK{${b}/${d}})" (known: $EXIST, $COUNT, $ATTR, $RES_NAME, $RES_DISPLAYNAME, $RES_COLOR, $SUM, $CALC, $CLOCK, $OUTCOME)' "check names the known macros"
 
 # Unmatched lines are never silent: the summary names the first few, and
 # --unmatched FILE lists every one with its line number, on every command
@@ -133,5 +133,48 @@ expect_status 0 "tail trap is a warning"
 expect_line "$TMP/err" "./tr.cnv:1:8: warning: regex \"^(?<t>\\d+) write\\((?<fd>\\d+)\\) = (?<r>\\d+)\" may end before the end of the line: the rest of the line is then kept after every output (\"size=1000 <0.000126>\"); end it with \$ (or .*\$ to drop the rest)" "check warns"
 expect_contains "$TMP/err" 'regex "^(?<t>\d+) lazy .*?" may end before' "a lazy .*? at the end is a trap"
 expect_line "$TMP/err" "tlv check: 0 errors, 2 warnings" "anchored, greedy .* and TLV-style rules pass"
+
+# Expected errors: $OUTCOME{failed; expected} classes a call's end as ok,
+# expected (EAGAIN, EINTR, a futex timeout) or error, for rules to colour.
+cat >o.resh <<'JSON'
+{"o":{"T":{"Attributes":{},"Behaviors":{"ret":{"Arguments":{"name":"String","result":"String","class":"String"}}}}}}
+JSON
+cat >o.cnv <<'JSON'
+{"o":{"^(?<t>\\d+) (?<name>\\w+) = (?<ret>-?\\d+) ?(?<errno>E[A-Z]*)?$":
+  "[${t}]T1.ret(${name},${ret},$OUTCOME{${ret}<0; ${errno}==EAGAIN || ${errno}==EINTR || (${name}==futex && ${errno}==ETIMEDOUT)})",
+  "^(?<t>\\d+) bad (?<c>.*)$": "[${t}]T1.ret(bad,0,$OUTCOME{${c}})"}}
+JSON
+cat >o.res <<'JSON'
+{"ConvertRules":["o"],"ResourceHeaders":["o"],"Resources":{"T1":{"Type":"T"}}}
+JSON
+printf '1 read = 5\n2 read = -1 EAGAIN\n3 futex = -1 ETIMEDOUT\n4 open = -1 ENOENT\n5 poll = -1 ETIMEDOUT\n6 bad 1==1\n7 bad 1==; (x\n' >o.log
+run "$TLV" convert -R . -r o.res o.log
+expect_status 1 "outcome errors"
+cat >want <<'STD'
+[1]T1.ret(read,5,ok)
+[2]T1.ret(read,-1,expected)
+[3]T1.ret(futex,-1,expected)
+[4]T1.ret(open,-1,error)
+[5]T1.ret(poll,-1,error)
+STD
+checks=$((checks + 1)); diff want "$TMP/out" >/dev/null || fail "outcome classes: $(diff want "$TMP/out")"
+expect_line "$TMP/err" "o.log:6: error: rule \"^(?<t>\\d+) bad (?<c>.*)\$\": \$OUTCOME{1==1}: expected two conditions separated by ';' (failed; expected)" "one condition"
+expect_line "$TMP/err" "o.log:7: error: rule \"^(?<t>\\d+) bad (?<c>.*)\$\": \$OUTCOME{1==; (x}: the expected condition ' (x': expected an operator such as '==' after 'x'" "a malformed condition"
+
+# Counters: tlv stats reports them, tlv export --format chrome writes "ph":"C".
+T="$SRC/samples/tutorial"
+run "$TLV" stats -R "$T" -r "$T/nrtos_bytes.res" "$T/nrtos.log"
+expect_status 0 "stats with a counter"
+expect_line "$TMP/out" 'Counters (time-weighted over the trace, in us):' "counter table"
+expect_line "$TMP/out" 'logger    sent           2    0   12     6               9.046' "logger's bytes"
+run "$TLV" stats --json -R "$T" -r "$T/nrtos_bytes.res" "$T/nrtos.log"
+expect_contains "$TMP/out" '"timeWeightedMean":	9.046153846153846' "JSON counters"
+run "$TLV" stats -R "$T" -r "$T/nrtos.res" "$T/nrtos.log"
+checks=$((checks + 1)); grep -q Counters "$TMP/out" && fail "a rule set without counters printed a counter table"
+run "$TLV" export --format chrome -R "$T" -r "$T/nrtos_bytes.res" "$T/nrtos.log"
+expect_status 0 "chrome export with a counter"
+expect_contains "$TMP/out" '{"name":"logger Bytes sent","ph":"C","ts":1900,"pid":1,"args":{"sent":12}}' "counter event"
+expect_contains "$TMP/out" '{"name":"blink Bytes sent","ph":"C","ts":1100,"pid":1,"args":{"sent":0}}' "initial value"
+checks=$((checks + 1)); python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" || fail "chrome export is not JSON"
 
 finish

@@ -486,11 +486,11 @@ static void test_rule_problems(void)
     pos_of(badmacro, "\"[${t}]$RESNAME", 0, &l, &c);
     CHECK_STR(diag(r, 0), fmt("%s:%ld:%ld: error: unknown macro $RESNAME in \"[${t}]$RESNAME{T1}."
                               "go(1)\" (known: $EXIST, $COUNT, $ATTR, $RES_NAME, $RES_DISPLAYNAME, "
-                              "$RES_COLOR, $SUM, $CALC, $CLOCK)", cnvpath, l, c));
+                              "$RES_COLOR, $SUM, $CALC, $CLOCK, $OUTCOME)", cnvpath, l, c));
     pos_of(badmacro, "\"$EXISTS", 0, &l, &c);
     CHECK_STR(diag(r, 1), fmt("%s:%ld:%ld: error: unknown macro $EXISTS in \"$EXISTS{T1}\" "
                               "(known: $EXIST, $COUNT, $ATTR, $RES_NAME, $RES_DISPLAYNAME, "
-                              "$RES_COLOR, $SUM, $CALC, $CLOCK)", cnvpath, l, c));
+                              "$RES_COLOR, $SUM, $CALC, $CLOCK, $OUTCOME)", cnvpath, l, c));
     tlv_rules_free(r);
 
     /* ${foo} that names no group: a warning, the load succeeds */
