@@ -59,6 +59,18 @@ static cJSON *string_or_null(const char *s)
     return s ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
 
+/* Writes o as one line of JSON and frees it. */
+static int print_line(FILE *out, cJSON *o)
+{
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    if (!text)
+        return -1;
+    int rc = fputs(text, out) < 0 || fputc('\n', out) < 0 ? -1 : 0;
+    free(text);
+    return rc;
+}
+
 static int print_shape(FILE *out, const tlv_shape_info *sh, int radix)
 {
     cJSON *o = cJSON_CreateObject();
@@ -74,13 +86,7 @@ static int print_shape(FILE *out, const tlv_shape_info *sh, int radix)
     cJSON_AddItemToObject(o, "fill", color_or_null(sh->has_fill, sh->fill));
     cJSON_AddItemToObject(o, "pen", color_or_null(sh->has_pen, sh->pen));
     cJSON_AddItemToObject(o, "row", cJSON_CreateNumber((double)sh->row));
-    char *text = cJSON_PrintUnformatted(o);
-    cJSON_Delete(o);
-    if (!text)
-        return -1;
-    int rc = fputs(text, out) < 0 || fputc('\n', out) < 0 ? -1 : 0;
-    free(text);
-    return rc;
+    return print_line(out, o);
 }
 
 static cJSON *row_or_null(size_t row)
@@ -106,13 +112,7 @@ static int print_flow(FILE *out, const tlv_trace *trace, const tlv_flow_info *f,
     cJSON_AddItemToObject(o, "line", cJSON_CreateNumber((double)e.input_line));
     cJSON_AddItemToObject(o, "from_row", row_or_null(f->from_row));
     cJSON_AddItemToObject(o, "to_row", row_or_null(f->to_row));
-    char *text = cJSON_PrintUnformatted(o);
-    cJSON_Delete(o);
-    if (!text)
-        return -1;
-    int rc = fputs(text, out) < 0 || fputc('\n', out) < 0 ? -1 : 0;
-    free(text);
-    return rc;
+    return print_line(out, o);
 }
 
 typedef struct shapes_args {

@@ -2,8 +2,9 @@
  * panel_flows.c — the flows of the visualization rules (tlv_shapes_flow*)
  * drawn as arrows over the shapes, from the source row to the target row at
  * the flow's time; key `o` shows or hides them. Zoomed out they are thinned
- * so that no pixel column holds more than one arrow per pair of rows: each
- * column seeks its first flow and looks at a bounded number, so a frame
+ * so that a strip of GAP pixel columns holds at most one arrow per pair of
+ * rows (never more than one per column, and a dense trace stays readable):
+ * each strip seeks its first flow and looks at a bounded number, so a frame
  * costs in proportion to its width, not to the flows in view.
  */
 #include "view.h"
@@ -13,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PER_COLUMN 24         /* flows looked at per pixel column */
+#define PER_COLUMN 24         /* flows looked at per strip of columns */
+#define GAP 6                 /* columns per strip, at scale 1 */
 #define C_FLOW 0x1F4FB4u      /* resource to resource */
 #define C_MOVE 0xD2691Eu      /* processor to processor (a migration) */
 #define ALPHA 210
@@ -111,8 +113,9 @@ static void draw_flows(flows_panel *f, view_app *a, const tlv_view *v, const vie
             break;
         int col = (int)floor(tlv_view_x(v, ft));
         col = col < x ? x : col;
-        /* the flows of this column: at most PER_COLUMN looked at, one per pair */
-        double col_end = tlv_view_time(v, col + 1);
+        /* the flows of this strip: at most PER_COLUMN looked at, one per pair */
+        int gap = scaled(a, GAP) > 1 ? scaled(a, GAP) : 1;
+        double col_end = tlv_view_time(v, col + gap);
         column c = {.n = 0};
         for (int k = 0; k < PER_COLUMN && i < total; k++, i++) {
             tlv_shapes_flow(a->shapes, i, &fl);
@@ -128,7 +131,7 @@ static void draw_flows(flows_panel *f, view_app *a, const tlv_view *v, const vie
             arrow(a, tlv_view_x(v, ft), y0, y1, fl.to_processor ? C_MOVE : C_FLOW);
             f->drawn++;
         }
-        x = col + 1;
+        x = col + gap;
         size_t next = tlv_shapes_flow_seek(a->shapes, time_at(col_end, 0));
         i = next > i ? next : i; /* skip the rest of this column */
     }

@@ -3,7 +3,7 @@
  * The CPU-load tracks (one per processor, and the whole system) come from
  * libtlv's tlv_stats — the numbers `tlv stats` prints — and show the busy
  * share of each pixel column at any zoom; they are shown in per-CPU mode
- * while switched on (key u). Counter tracks show the counter attributes of
+ * (or for a trace of one processor) while switched on (key u). Counter tracks show the counter attributes of
  * the rule set (tlv_counters). Which are hidden and their order are kept by
  * name; the rows panel lists them, the tracks panel draws them.
  */
@@ -129,7 +129,9 @@ int tracks_shown(const view_app *a, size_t i)
     const view_tracks *t = &a->tracks;
     if (i >= t->n || set_has(&t->hidden, t->v[i].name))
         return 0;
-    return t->v[i].kind != TRACK_LOAD || (t->load_on && a->per_cpu);
+    /* load: in per-CPU mode, or for a trace of one processor (nothing to group by) */
+    return t->v[i].kind != TRACK_LOAD ||
+           (t->load_on && (a->per_cpu || !tlv_stats_cpu_attribute(t->stats)));
 }
 
 /* After a change: the order kept is the current one, the bands new. */

@@ -10,6 +10,8 @@
 #include "abi.h"
 #include "viz_impl.h"
 
+#include "buf.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,20 +72,6 @@ typedef struct pass {
     int failed;
 } pass;
 
-static int grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t cap2 = *cap ? *cap * 2 : 8;
-    while (cap2 < need)
-        cap2 *= 2;
-    void *p = realloc(*arr, cap2 * size);
-    if (!p)
-        return -1;
-    *arr = p;
-    *cap = cap2;
-    return 0;
-}
 
 static double duration(const pass *p, tlv_time from, tlv_time to)
 {
@@ -103,7 +91,7 @@ static void add_state_interval(pass *p, size_t r, const char *state, tlv_time fr
         if (strcmp(t->stats[i].state, state) == 0)
             s = &t->stats[i];
     if (!s) {
-        if (grow((void **)&t->stats, &t->stats_cap, t->nstats + 1, sizeof *t->stats) < 0) {
+        if (GROW(t->stats, t->stats_cap, t->nstats + 1) < 0) {
             p->failed = 1;
             return;
         }
@@ -134,7 +122,7 @@ static processor *find_cpu(pass *p, const char *value)
         if (p->cpus[i].value == value || (value && p->cpus[i].value &&
                                           strcmp(p->cpus[i].value, value) == 0))
             return &p->cpus[i];
-    if (grow((void **)&p->cpus, &p->cpus_cap, p->ncpus + 1, sizeof *p->cpus) < 0)
+    if (GROW(p->cpus, p->cpus_cap, p->ncpus + 1) < 0)
         return NULL;
     processor *c = &p->cpus[p->ncpus];
     memset(c, 0, sizeof *c);
@@ -153,7 +141,7 @@ static void add_busy(pass *p, const char *cpu, tlv_time from, tlv_time to)
     if (p->cpu_attr && !cpu)
         return; /* a resource with no processor attribute runs on none of them */
     processor *c = find_cpu(p, cpu);
-    if (!c || grow((void **)&c->busy, &c->cap, c->nbusy + 1, sizeof *c->busy) < 0) {
+    if (!c || GROW(c->busy, c->cap, c->nbusy + 1) < 0) {
         p->failed = 1;
         return;
     }

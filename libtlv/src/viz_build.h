@@ -98,6 +98,9 @@ typedef struct subst_ctx {
     const vevent *from, *to;   /* From/To events, or When event in `from` */
     int is_when;
     tlv_time end;              /* trace end, TO_TIME of an interval closed by it */
+    int open_label;            /* still open at the trace's end: ${TO_VAL} and
+                                  ${TO_ARGn} read "(open)" in figure references
+                                  (conditions see them empty) */
 } subst_ctx;
 
 typedef struct builder {
@@ -145,9 +148,11 @@ typedef struct builder {
 /* viz.c: reports an error of the rule and event being applied. */
 void viz_error(builder *b, const char *fmt, const char *detail);
 
-/* viz_rules.c: reads every rule and shape of the .viz sources into b (a
- * later definition replaces an earlier one; bad ones are reported), and
- * finds a shape by name (NULL when none). */
+/* viz_rules.c: the string member `key` of object o, or NULL (absent, or not
+ * a string); reads every rule and shape of the .viz sources into b (a later
+ * definition replaces an earlier one; bad ones are reported); finds a shape
+ * by name (NULL when none). */
+const char *viz_str_member(const tj_node *o, const char *key);
 void viz_read_sources(builder *b);
 const shape_def *viz_find_shape(const builder *b, const char *name, size_t n);
 

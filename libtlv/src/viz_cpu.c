@@ -29,12 +29,22 @@ static void sort_cpu_values(builder *b)
         }
 }
 
+/* Whether two CPU values name one processor: "000" and "0" do (values that
+ * are numbers compare as numbers, as in conditions). */
+static int same_cpu(const builder *b, uint32_t x, uint32_t y)
+{
+    if (x == y)
+        return 1;
+    const char *a = intern_str(b->w->values, x), *c = intern_str(b->w->values, y);
+    return value_compare(a, strlen(a), c, strlen(c)) == 0;
+}
+
 static void note_cpu_value(builder *b, uint32_t v, size_t *cap)
 {
     if (intern_len(b->w->values, v) == 0)
         return; /* no processor */
     for (size_t i = 0; i < b->ncpus; i++)
-        if (b->cpu_values[i] == v)
+        if (same_cpu(b, b->cpu_values[i], v))
             return;
     if (GROW(b->cpu_values, *cap, b->ncpus + 1) == 0)
         b->cpu_values[b->ncpus++] = v;
@@ -52,12 +62,15 @@ int viz_collect_cpus(builder *b)
         b->cpu_attr[t] = model_attr_index(&w->model->types[t], attr, strlen(attr));
     uint32_t name = intern_add(w->values, attr, strlen(attr));
     size_t cap = 0;
-    for (size_t i = 0; i < b->nev; i++) {
-        const vevent *e = &b->ev[i];
-        if (e->kind == TLV_EVENT_ATTRIBUTE && e->name == name &&
-            b->cpu_attr[w->res[e->res].type] >= 0)
-            note_cpu_value(b, e->value, &cap);
-    }
+    /* The log's spelling first: a processor the log calls "000" is not
+     * labelled with the default's "0". */
+    for (int initial = 0; initial <= 1; initial++)
+        for (size_t i = 0; i < b->nev; i++) {
+            const vevent *e = &b->ev[i];
+            if (e->initial == initial && e->kind == TLV_EVENT_ATTRIBUTE && e->name == name &&
+                b->cpu_attr[w->res[e->res].type] >= 0)
+                note_cpu_value(b, e->value, &cap);
+        }
     sort_cpu_values(b);
     if (!b->ncpus)
         diags_add(&b->s->diags, TLV_SEV_WARNING, NULL, 0, 0,
@@ -68,7 +81,7 @@ int viz_collect_cpus(builder *b)
 static long cpu_index(const builder *b, uint32_t v)
 {
     for (size_t i = 0; i < b->ncpus; i++)
-        if (b->cpu_values[i] == v)
+        if (same_cpu(b, b->cpu_values[i], v))
             return (long)i;
     return -1;
 }
@@ -94,7 +107,7 @@ int viz_build_cpu_rows(builder *b)
             for (size_t r = 0; r < w->nres && rc == 0; r++) {
                 long a = b->cpu_attr[w->res[r].type];
                 if (a < 0 || !viz_type_is_drawn(b, w->res[r].type) ||
-                    w->res[r].attrs[a].init != b->cpu_values[c])
+                    !same_cpu(b, w->res[r].attrs[a].init, b->cpu_values[c]))
                     continue;
                 rc = viz_add_resource_row(b, r);
                 free(b->s->rows[b->s->nrows - 1].group);

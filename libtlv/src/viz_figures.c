@@ -208,8 +208,10 @@ static int eval_figures(builder *b, const tj_node *f, const draw_ctx *d, int dep
         return 0;
     }
     if (f->type == TJ_OBJECT) {
+        subst_ctx plain = *d->sc; /* conditions see a missing value as empty */
+        plain.open_label = 0;
         for (const tj_node *c = f->child; c; c = c->next)
-            if (!tj_shadowed(c) && viz_condition_holds(b, d->sc, c->key))
+            if (!tj_shadowed(c) && viz_condition_holds(b, &plain, c->key))
                 eval_figures(b, c, d, depth + 1);
         return 0;
     }

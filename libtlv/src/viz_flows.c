@@ -11,12 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *str_member(const tj_node *o, const char *key)
-{
-    const tj_node *v = tj_get(o, key);
-    return v && v->type == TJ_STRING ? v->str : NULL;
-}
-
 static void read_flow(builder *b, viz_rule *r, const tj_node *f, const char *file)
 {
     if (f->type != TJ_OBJECT) {
@@ -28,16 +22,16 @@ static void read_flow(builder *b, viz_rule *r, const tj_node *f, const char *fil
     flow_def *d = &r->flows[r->nflows];
     memset(d, 0, sizeof *d);
     d->ev.name = f->key;
-    d->ev.when = str_member(f, "When");
+    d->ev.when = viz_str_member(f, "When");
     d->ev.file = file;
     d->ev.line = f->key_line;
     d->ev.col = f->key_col;
-    d->display = str_member(f, "DisplayName");
-    d->from = str_member(f, "From");
-    d->to = str_member(f, "To");
-    d->from_cpu = str_member(f, "FromProcessor");
-    d->to_cpu = str_member(f, "ToProcessor");
-    d->condition = str_member(f, "Condition");
+    d->display = viz_str_member(f, "DisplayName");
+    d->from = viz_str_member(f, "From");
+    d->to = viz_str_member(f, "To");
+    d->from_cpu = viz_str_member(f, "FromProcessor");
+    d->to_cpu = viz_str_member(f, "ToProcessor");
+    d->condition = viz_str_member(f, "Condition");
     if (!d->ev.when || !d->to) {
         diags_add(&b->s->diags, TLV_SEV_ERROR, file, f->key_line, f->key_col,
                   "rule '%s', flow '%s': needs \"When\" (an event pattern) and \"To\" (the "
@@ -172,7 +166,7 @@ static void flow_for(builder *b, const viz_rule *r, const flow_def *d, const sub
 static void apply_flow(builder *b, const viz_rule *r, const flow_def *d,
                        const char *target_name, long target)
 {
-    subst_ctx sc = {target_name, NULL, NULL, 1, tlv_trace_end(b->t)};
+    subst_ctx sc = {target_name, NULL, NULL, 1, tlv_trace_end(b->t), 0};
     pattern p;
     if (viz_expand(b, &sc, d->ev.when, 1) < 0 || viz_pattern_compile(b, buf_str(&b->a), &p) < 0)
         return;

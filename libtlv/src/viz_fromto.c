@@ -1,7 +1,8 @@
 /*
  * viz_fromto.c — From/To pairing: each event matching From opens an interval
  * that the next event matching To (after substitution of the From event)
- * closes; one still open at the end of the trace closes at its last time.
+ * closes; one still open at the end of the trace closes at its last time,
+ * or, opened by a call, when its resource returned to its initial state.
  */
 #include "viz_build.h"
 
@@ -20,9 +21,46 @@ static long find_next(builder *b, const pattern *p, long target, size_t from_ind
     return -1;
 }
 
+/* Where a call that never returned (an interval a behavior opened and no
+ * To closed) ends: at the first change after it, before event `until` (an
+ * index in b->ev; SIZE_MAX: the end of the trace), of one of its
+ * resource's attributes back to its initial value, one the attribute did
+ * not have at the call. The resource then returned to its initial state (a
+ * task that exited, or a per-processor task resource its task left on
+ * migrating): no call of it is running any more. Returns that event's
+ * index, or -1 when there is none (the call is still open at the end).
+ * `i` is the call's index in b->ev. */
+static long call_cut(builder *b, size_t i, size_t until)
+{
+    const vevent *call = &b->ev[i];
+    world *w = b->w;
+    size_t r = call->res, n = b->per_res_n[r];
+    const size_t *list = b->per_res[r];
+    const res_type *t = &w->model->types[w->res[r].type];
+    size_t lo = 0, hi = n; /* the first of the resource's events after the call */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (list[mid] <= i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo; k < n && list[k] < until; k++) {
+        const vevent *e = &b->ev[list[k]];
+        if (e->kind != TLV_EVENT_ATTRIBUTE || e->initial)
+            continue;
+        long a = model_attr_index(t, intern_str(w->values, e->name), intern_len(w->values, e->name));
+        if (a < 0 || e->value != w->res[r].attrs[a].init)
+            continue;
+        if (world_attr(w, r, (size_t)a, &call->time, call->state_seq + 1) != e->value)
+            return (long)list[k];
+    }
+    return -1;
+}
+
 void viz_apply_from_to(builder *b, const event_def *d, const char *target_name, long target)
 {
-    subst_ctx sc = {target_name, NULL, NULL, 0, tlv_trace_end(b->t)};
+    subst_ctx sc = {target_name, NULL, NULL, 0, tlv_trace_end(b->t), 0};
     pattern from;
     if (viz_expand(b, &sc, d->from, 1) < 0 || viz_pattern_compile(b, buf_str(&b->a), &from) < 0)
         return;
@@ -75,6 +113,11 @@ void viz_apply_from_to(builder *b, const event_def *d, const char *target_name, 
         b->cur_line = e->line;
         sc.from = e;
         sc.to = NULL;
+        long cut = e->kind == TLV_EVENT_BEHAVIOR ? call_cut(b, open[r], SIZE_MAX) : -1;
+        sc.end = cut >= 0 ? b->ev[cut].time : tlv_trace_end(b->t);
+        /* a return value still to come reads "(open)"; a call its resource's
+         * exit ended has none */
+        sc.open_label = tlv_time_cmp(sc.end, tlv_trace_end(b->t)) == 0;
         viz_draw_interval(b, d, &sc, e->time, sc.end, target);
     }
     free(open);

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *str_member(const tj_node *o, const char *key)
+const char *viz_str_member(const tj_node *o, const char *key)
 {
     const tj_node *v = tj_get(o, key);
     return v && v->type == TJ_STRING ? v->str : NULL;
@@ -26,9 +26,9 @@ static void read_event(builder *b, viz_rule *r, const tj_node *e, const char *fi
     event_def *d = &r->events[r->nevents];
     memset(d, 0, sizeof *d);
     d->name = e->key;
-    d->from = str_member(e, "From");
-    d->to = str_member(e, "To");
-    d->when = str_member(e, "When");
+    d->from = viz_str_member(e, "From");
+    d->to = viz_str_member(e, "To");
+    d->when = viz_str_member(e, "When");
     d->figures = tj_get(e, "Figures");
     d->file = file;
     d->line = e->key_line;
@@ -63,7 +63,7 @@ static void read_rule(builder *b, const tj_node *rn, const char *file)
                   tj_type_name(rn->type));
         return;
     }
-    const char *style = str_member(rn, "Style");
+    const char *style = viz_str_member(rn, "Style");
     if (style && strcasecmp(style, "Script") == 0) {
         diags_add(&b->s->diags, TLV_SEV_ERROR, file, rn->key_line, rn->key_col,
                   "visualization rule '%s' is an external-process rule; tlv does not run "
@@ -82,12 +82,12 @@ static void read_rule(builder *b, const tj_node *rn, const char *file)
     }
     memset(r, 0, sizeof *r);
     r->name = rn->key;
-    r->display = str_member(rn, "DisplayName");
+    r->display = viz_str_member(rn, "DisplayName");
     r->file = file;
     r->line = rn->key_line;
     r->col = rn->key_col;
     r->type = -1;
-    const char *target = str_member(rn, "Target");
+    const char *target = viz_str_member(rn, "Target");
     if (target) {
         r->type = model_type_index(b->w->model, target, strlen(target));
         if (r->type < 0) {

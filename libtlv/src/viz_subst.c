@@ -65,7 +65,12 @@ static size_t subst_one(builder *b, const subst_ctx *c, const char *text, size_t
         return used;
     }
     if (n > 3 && memcmp(name, "TO_", 3) == 0 && !c->is_when) {
-        put_event_part(out, b, c->to, name + 3, n - 3, escape, c->end);
+        int value = (n == 6 && memcmp(name + 3, "VAL", 3) == 0) ||
+                    (n > 6 && memcmp(name + 3, "ARG", 3) == 0);
+        if (!c->to && c->open_label && value)
+            put_value(out, "(open)", escape);
+        else
+            put_event_part(out, b, c->to, name + 3, n - 3, escape, c->end);
         return used;
     }
     if (c->is_when && ((n == 3 && memcmp(name, "VAL", 3) == 0) ||

@@ -11,7 +11,7 @@
 
 void viz_apply_when(builder *b, const event_def *d, const char *target_name, long target)
 {
-    subst_ctx sc = {target_name, NULL, NULL, 1, tlv_trace_end(b->t)};
+    subst_ctx sc = {target_name, NULL, NULL, 1, tlv_trace_end(b->t), 0};
     pattern p;
     if (viz_expand(b, &sc, d->when, 1) < 0 || viz_pattern_compile(b, buf_str(&b->a), &p) < 0)
         return;

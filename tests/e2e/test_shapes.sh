@@ -47,7 +47,7 @@ cat >expected.jsonl <<'EOF2'
 {"rule":"calls","event":"call","resource":"A","from":12,"to":15,"type":"Rectangle","text":null,"fill":"80ff0000","pen":null,"row":0}
 {"rule":"calls","event":"call","resource":"A","from":12,"to":15,"type":"Text","text":"foo -> ok then","fill":null,"pen":null,"row":0}
 {"rule":"calls","event":"call","resource":"A","from":13,"to":50,"type":"Rectangle","text":null,"fill":"80ff0000","pen":null,"row":0}
-{"rule":"calls","event":"call","resource":"A","from":13,"to":50,"type":"Text","text":"bar -> ","fill":null,"pen":null,"row":0}
+{"rule":"calls","event":"call","resource":"A","from":13,"to":50,"type":"Text","text":"bar -> (open)","fill":null,"pen":null,"row":0}
 {"rule":"calls","event":"call","resource":"B","from":27,"to":28,"type":"Rectangle","text":null,"fill":"80ff0000","pen":null,"row":1}
 {"rule":"calls","event":"call","resource":"B","from":27,"to":28,"type":"Text","text":"foo -> x","fill":null,"pen":null,"row":1}
 {"rule":"marks","event":"m","resource":"B","from":25,"to":40,"type":"Arrow","text":null,"fill":null,"pen":"ff000000","row":1}

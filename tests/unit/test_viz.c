@@ -200,9 +200,11 @@ static void test_pairing_and_figures(void)
     CHECK(has(&c, "st/s A 30-50 Rectangle "));
     CHECK(has(&c, "st/s B 20-30 Rectangle "));
     CHECK(has(&c, "st/s B 55-60 Rectangle "));
-    /* enter/leave matched on the first argument; read never returns: open to the end */
+    /* enter/leave matched on the first argument; read never returns, and
+     * ends when A returns to its initial state (IDLE at 50), with no return
+     * value */
     CHECK(has(&c, "calls/c A 12-15 Text open|ok"));
-    CHECK(has(&c, "calls/c A 13-60 Text read|"));
+    CHECK(has(&c, "calls/c A 13-50 Text read|"));
     /* When: to the next occurrence, the last to the end */
     CHECK(has(&c, "marks/m B 25-40 Line "));
     CHECK(has(&c, "marks/m B 40-60 Line "));
@@ -246,7 +248,7 @@ static void test_pairing_and_figures(void)
     tlv_shapes_query(s, 0, t0, t1, collect, &q);
     CHECK_INT(q.n, 3);
     CHECK(has(&q, "calls/c A 12-15 Text open|ok"));
-    CHECK(has(&q, "calls/c A 13-60 Text read|"));
+    CHECK(has(&q, "calls/c A 13-50 Text read|"));
     CHECK(has(&q, "st/s A 10-20 Rectangle "));
     tlv_shapes_free(s);
     tlv_trace_free(trace);
@@ -283,6 +285,67 @@ static void test_per_cpu_rows(void)
     tlv_shapes_free(s);
     tlv_trace_free(trace);
     tlv_rules_free(rules);
+}
+
+/* A call that never returns: still open at the end of the trace, it runs
+ * there and its return value reads "(open)" (A sleeps to the end); but it
+ * never outlives its resource: B's exit call ends when B is back in its
+ * initial state (IDLE), even though B runs again later. Rewrites v.std. */
+static void test_open_calls(void)
+{
+    write_file("v.std", "[10]A.state=RUN\n[12]A.enter(sleep,x)\n[14]A.state=WAIT\n"
+                        "[20]B.state=RUN\n[21]B.enter(exit,y)\n[22]B.state=IDLE\n"
+                        "[30]B.state=RUN\n[40]B.state=WAIT\n");
+    tlv_rules *rules;
+    tlv_trace *trace;
+    tlv_shapes *s = build(&rules, &trace, NULL);
+    collected c;
+    all_shapes(s, &c);
+    CHECK(has(&c, "calls/c A 12-40 Text sleep|(open)"));
+    CHECK(has(&c, "calls/c B 21-22 Text exit|"));
+    int calls = 0;
+    for (int i = 0; i < c.n; i++)
+        calls += strncmp(c.lines[i], "calls/", 6) == 0;
+    CHECK_INT(calls, 2);
+    tlv_shapes_free(s);
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
+    write_file("v.std", trace_text);
+}
+
+/* Processor ids that are numbers compare as numbers: a log that writes
+ * "001" names the resource file's processor 1 (one "CPU 001" row, in the
+ * log's spelling, not a second, empty "CPU 1"). Rewrites v.std. */
+static void test_numeric_cpu_ids(void)
+{
+    write_file("v.std", "[10]A.state=RUN\n[11]A.cpu=001\n[20]A.state=IDLE\n"
+                        "[20]B.cpu=02\n[21]B.state=RUN\n[30]B.state=IDLE\n");
+    tlv_rules *rules;
+    tlv_trace *trace;
+    tlv_shapes *s = build(&rules, &trace, "cpu");
+    tlv_row_info row;
+    CHECK_INT(tlv_shapes_row_count(s), 5); /* CPU 001, A, CPU 02, B, Running */
+    tlv_shapes_row(s, 0, &row);
+    CHECK_STR(row.label, "CPU 001");
+    tlv_shapes_row(s, 1, &row);
+    CHECK_STR(row.resource, "A");
+    CHECK_STR(row.group, "CPU 001");
+    tlv_shapes_row(s, 2, &row);
+    CHECK_STR(row.label, "CPU 02");
+    tlv_shapes_row(s, 3, &row);
+    CHECK_STR(row.resource, "B");
+    CHECK_STR(row.group, "CPU 02");
+    collected c = {0};
+    tlv_time t0 = {0, 0}, t1 = {100, 0};
+    tlv_shapes_query(s, 0, t0, t1, collect, &c);
+    CHECK(has(&c, "perCpu/running A 10-20 Rectangle "));
+    c.n = 0;
+    tlv_shapes_query(s, 2, t0, t1, collect, &c);
+    CHECK(has(&c, "perCpu/running B 21-30 Rectangle "));
+    tlv_shapes_free(s);
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
+    write_file("v.std", trace_text);
 }
 
 static void test_rule_errors(void)
@@ -326,6 +389,8 @@ int main(void)
     test_pairing_and_figures();
     test_per_cpu_rows();
     test_skip_rules();
+    test_numeric_cpu_ids();
+    test_open_calls();
     test_rule_errors();
     remove_tree(tmpdir);
     return CHECK_DONE();
