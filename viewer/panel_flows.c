@@ -20,12 +20,20 @@
 #define C_MOVE 0xD2691Eu      /* processor to processor (a migration) */
 #define ALPHA 210
 
+/* Arrows of one frame, as triangles drawn in one call per colour (shaft,
+ * head and the dot where it starts: SDL's software renderer pays per call). */
+typedef struct batch {
+    SDL_Vertex *v;
+    size_t n, cap;
+} batch;
+
 typedef struct flows_panel {
     view_panel base;
     int shown;
     size_t drawn;             /* arrows in the last frame */
     double *band_y;           /* per row of the shapes: the middle of its band, or NAN */
     size_t nrows;
+    batch flows, moves;       /* this frame's arrows, resource and processor ones */
 } flows_panel;
 
 static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale); }
@@ -53,23 +61,32 @@ static int map_rows(flows_panel *f, const view_app *a, const tlv_view *v)
     return 0;
 }
 
-static void arrow(view_app *a, double x, double y0, double y1, uint32_t rgb)
+static void quad(batch *b, float x0, float y0, float x1, float y1, SDL_Color c)
 {
-    SDL_Renderer *r = a->ren;
-    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
-    SDL_SetRenderDrawColor(r, (rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255, ALPHA);
-    double head = scaled(a, 6), dir = y1 > y0 ? 1 : -1;
-    double tip = y1 - dir * scaled(a, 2);
-    SDL_RenderDrawLineF(r, (float)x, (float)y0, (float)x, (float)(tip - dir * head * 0.8));
-    SDL_RenderDrawLineF(r, (float)x + 1, (float)y0, (float)x + 1, (float)(tip - dir * head));
+    if (view_grow((void **)&b->v, &b->cap, b->n + 6, sizeof *b->v) < 0)
+        return;
+    SDL_Vertex q[6] = {{{x0, y0}, c, {0, 0}}, {{x1, y0}, c, {0, 0}}, {{x1, y1}, c, {0, 0}},
+                       {{x0, y0}, c, {0, 0}}, {{x1, y1}, c, {0, 0}}, {{x0, y1}, c, {0, 0}}};
+    memcpy(b->v + b->n, q, sizeof q);
+    b->n += 6;
+}
+
+static void arrow(batch *b, const view_app *a, double x, double y0, double y1, uint32_t rgb)
+{
     SDL_Color c = {(Uint8)(rgb >> 16), (Uint8)(rgb >> 8), (Uint8)rgb, ALPHA};
-    SDL_Vertex tri[3] = {{{(float)x, (float)tip}, c, {0, 0}},
-                         {{(float)(x - head / 2), (float)(tip - dir * head)}, c, {0, 0}},
-                         {{(float)(x + head / 2), (float)(tip - dir * head)}, c, {0, 0}}};
-    SDL_RenderGeometry(r, NULL, tri, 3, NULL, 0);
-    SDL_SetRenderDrawColor(r, (rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255, 255);
-    SDL_FRect dot = {(float)(x - 2), (float)(y0 - 2), 4, 4}; /* where it starts */
-    SDL_RenderFillRectF(r, &dot);
+    double head = scaled(a, 6), dir = y1 > y0 ? 1 : -1;
+    double tip = y1 - dir * scaled(a, 2), neck = tip - dir * head * 0.9;
+    float lo = (float)fmin(y0, neck), hi = (float)fmax(y0, neck);
+    quad(b, (float)x, lo, (float)x + 2, hi, c);
+    if (view_grow((void **)&b->v, &b->cap, b->n + 3, sizeof *b->v) == 0) {
+        SDL_Vertex t[3] = {{{(float)x + 1, (float)tip}, c, {0, 0}},
+                           {{(float)(x + 1 - head / 2), (float)(tip - dir * head)}, c, {0, 0}},
+                           {{(float)(x + 1 + head / 2), (float)(tip - dir * head)}, c, {0, 0}}};
+        memcpy(b->v + b->n, t, sizeof t);
+        b->n += 3;
+    }
+    c.a = 255;
+    quad(b, (float)(x - 1), (float)(y0 - 2), (float)(x + 3), (float)(y0 + 2), c);
 }
 
 /* The pairs of rows already drawn in one column. */
@@ -104,6 +121,7 @@ static void draw_flows(flows_panel *f, view_app *a, const tlv_view *v, const vie
         return;
     SDL_Rect clip = {ar->label_w, ar->ruler_h, v->width - ar->label_w, v->height - ar->ruler_h};
     SDL_RenderSetClipRect(a->ren, &clip);
+    f->flows.n = f->moves.n = 0;
     size_t i = tlv_shapes_flow_seek(a->shapes, time_at(v->t0, 0));
     for (int x = ar->label_w; x < v->width && i < total;) {
         tlv_flow_info fl;
@@ -128,13 +146,19 @@ static void draw_flows(flows_panel *f, view_app *a, const tlv_view *v, const vie
             double y0 = f->band_y[fl.from_row], y1 = f->band_y[fl.to_row];
             if (isnan(y0) || isnan(y1) || seen(&c, fl.from_row, fl.to_row))
                 continue;
-            arrow(a, tlv_view_x(v, ft), y0, y1, fl.to_processor ? C_MOVE : C_FLOW);
+            if (fl.to_processor)
+                arrow(&f->moves, a, tlv_view_x(v, ft), y0, y1, C_MOVE);
+            else
+                arrow(&f->flows, a, tlv_view_x(v, ft), y0, y1, C_FLOW);
             f->drawn++;
         }
         x = col + gap;
         size_t next = tlv_shapes_flow_seek(a->shapes, time_at(col_end, 0));
         i = next > i ? next : i; /* skip the rest of this column */
     }
+    SDL_SetRenderDrawBlendMode(a->ren, SDL_BLENDMODE_BLEND);
+    SDL_RenderGeometry(a->ren, NULL, f->flows.v, (int)f->flows.n, NULL, 0);
+    SDL_RenderGeometry(a->ren, NULL, f->moves.v, (int)f->moves.n, NULL, 0);
     SDL_RenderSetClipRect(a->ren, NULL);
 }
 
@@ -181,7 +205,10 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
 
 static void destroy(view_panel *p)
 {
-    free(((flows_panel *)p)->band_y);
+    flows_panel *f = (flows_panel *)p;
+    free(f->band_y);
+    free(f->flows.v);
+    free(f->moves.v);
     free(p);
 }
 

@@ -23,6 +23,7 @@
 typedef struct tracks_panel {
     view_panel base;
     double *val, *lo, *hi;    /* per pixel column, reused */
+    SDL_Rect *area, *line;    /* per pixel column: the filled area, the counter's line */
     size_t cap;
     long hover;               /* the track under the pointer, or -1 */
     double hover_value, hover_lo, hover_hi, hover_t;
@@ -40,9 +41,15 @@ static int ensure(tracks_panel *t, size_t n)
     if (lo)
         t->lo = lo;
     double *hi = lo ? realloc(t->hi, n * sizeof *hi) : NULL;
-    if (!hi)
+    if (hi)
+        t->hi = hi;
+    SDL_Rect *ar = hi ? realloc(t->area, n * sizeof *ar) : NULL;
+    if (ar)
+        t->area = ar;
+    SDL_Rect *ln = ar ? realloc(t->line, n * sizeof *ln) : NULL;
+    if (!ln)
         return -1;
-    t->hi = hi;
+    t->line = ln;
     t->cap = n;
     return 0;
 }
@@ -77,6 +84,7 @@ static void draw_track(tracks_panel *t, view_app *a, const tlv_view *v, const vi
                   (size_t)ncols);
     double pad = fmax(1, h * 0.08), gh = h - 2 * pad, range = k->max - k->min;
     uint32_t c = k->kind == TRACK_LOAD ? C_LOAD : C_COUNTER;
+    int na = 0, nl = 0; /* drawn in two calls: SDL's software renderer pays per call */
     for (int col = 0; col < ncols; col++) {
         if (isnan(t->val[col]))
             continue;
@@ -84,13 +92,21 @@ static void draw_track(tracks_panel *t, view_app *a, const tlv_view *v, const vi
                hi = (t->hi[col] - k->min) / range;
         f = fmin(1, fmax(0, f));
         int base = (int)lround(top + pad + gh), yv = (int)lround(top + pad + gh * (1 - f));
-        view_fill(a, x0 + col, yv, 1, base - yv, c, k->kind == TRACK_LOAD ? 255 : 70);
+        if (base > yv)
+            t->area[na++] = (SDL_Rect){x0 + col, yv, 1, base - yv};
         if (k->kind == TRACK_COUNTER) { /* the line, over the extremes of the column */
             int yh = (int)lround(top + pad + gh * (1 - fmin(1, fmax(0, hi))));
             int yl = (int)lround(top + pad + gh * (1 - fmin(1, fmax(0, lo))));
-            view_fill(a, x0 + col, yh, 1, yl - yh + 2, c, 255);
+            t->line[nl++] = (SDL_Rect){x0 + col, yh, 1, yl - yh + 2};
         }
     }
+    SDL_SetRenderDrawBlendMode(a->ren, k->kind == TRACK_LOAD ? SDL_BLENDMODE_NONE
+                                                             : SDL_BLENDMODE_BLEND);
+    SDL_SetRenderDrawColor(a->ren, (c >> 16) & 255, (c >> 8) & 255, c & 255,
+                           k->kind == TRACK_LOAD ? 255 : 70);
+    SDL_RenderFillRects(a->ren, t->area, na);
+    SDL_SetRenderDrawColor(a->ren, (c >> 16) & 255, (c >> 8) & 255, c & 255, 255);
+    SDL_RenderFillRects(a->ren, t->line, nl);
     char mx[64];
     value_text(k, k->max, mx, sizeof mx);
     int w = view_text_width(a->text, mx);
@@ -264,6 +280,8 @@ static void destroy(view_panel *p)
     free(t->val);
     free(t->lo);
     free(t->hi);
+    free(t->area);
+    free(t->line);
     free(t);
 }
 

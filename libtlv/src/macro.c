@@ -241,21 +241,8 @@ static int sum_value(const char *arg, size_t n, buf *val, buf *err)
         }
         start = end + 1;
     }
-    /* Digits from the last: the fraction, then the point, then the rest. */
-    char tmp[48];
-    size_t at = sizeof tmp;
-    uint64_t mag = total < 0 ? (uint64_t)0 - (uint64_t)total : (uint64_t)total;
-    tmp[--at] = '\0';
-    for (int i = 0; i < scale; i++, mag /= 10)
-        tmp[--at] = (char)('0' + mag % 10);
-    if (scale)
-        tmp[--at] = '.';
-    do
-        tmp[--at] = (char)('0' + mag % 10);
-    while ((mag /= 10) > 0);
-    if (total < 0)
-        tmp[--at] = '-';
-    return buf_puts(val, tmp + at);
+    calc_num sum = {total, scale};
+    return calc_format(sum, val); /* the same text $CALC writes */
 }
 
 /* $CALC{expr}: exact decimal arithmetic (calc.h). Reads no state. */
