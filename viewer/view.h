@@ -457,6 +457,9 @@ void live_toggle_follow(view_app *a);
 int view_reload(view_app *a);
 /* Ctrl+O: another log, with the same rules. Returns 0 or -1 (as above). */
 int view_open_log(view_app *a, const char *path);
+/* Ctrl+O: asks for the log's path (the current one to edit), then opens it;
+ * a path that cannot be read keeps the prompt open and says why. */
+void view_open_prompt(view_app *a);
 
 /* ---- the frame (view_draw.c) ------------------------------------------------------ */
 

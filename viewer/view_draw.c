@@ -384,7 +384,7 @@ static const char *const help_lines[] = {
     "Esc: clear the selection and the search highlight    F12: screenshot    F1 or ?: this help    Ctrl+Q: quit",
     "Ctrl+drag: select a range: its breakdown per row below (b shows/hides it; click a header to sort; Ctrl+C copies CSV, e saves it)",
     "z: zoom to the range    Ctrl+click twice: measure the time between two points    Esc: clear range and measurement",
-    "live logs: Shift+F follow the newest time (LIVE/FOLLOW in the status line)    F5 or Ctrl+R: reload log and rules",
+    "live logs: Shift+F follow the newest time (LIVE/FOLLOW in the status line)    F5 or Ctrl+R: reload log and rules    Ctrl+O: open a log",
     "click a shape: select it, details below (click an event line to go there)    click empty space: clear",
     ", and .: previous/next interval on the selected shape's row    i: details panel    o: flow arrows",
     "u: CPU-load tracks (per-CPU mode)    tracks: hover for the value; r panel hides them, its \u25B2 moves one up",

@@ -153,6 +153,8 @@ static int live_key(view_app *a, SDL_Keycode key, int mods)
         view_reload(a);
     else if (key == SDLK_f && mods == VIEW_MOD_SHIFT)
         live_toggle_follow(a);
+    else if (key == SDLK_o && mods == VIEW_MOD_CTRL)
+        view_open_prompt(a);
     else
         return 0;
     return 1;

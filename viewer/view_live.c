@@ -243,3 +243,15 @@ int live_badge_draw(view_app *a, int right, int y)
     view_label(a, text, x, y, 0xFFFFFF, a->follow ? LIVE_FOLLOW_RGB : LIVE_RGB, 255);
     return x;
 }
+
+static int open_entered(view_app *a, void *user, const char *text)
+{
+    (void)user;
+    return view_open_log(a, text);
+}
+
+void view_open_prompt(view_app *a)
+{
+    view_prompt_open(a, "Open log:", strcmp(a->opts.input, "-") ? a->opts.input : "", open_entered,
+                     NULL);
+}

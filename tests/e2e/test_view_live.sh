@@ -16,6 +16,7 @@ run "$TLV" view --help
 expect_status 0 "view --help"
 expect_contains "$TMP/out" "F5 or Ctrl+R reloads" "help: reload"
 expect_contains "$TMP/out" "Shift+F follows" "help: follow"
+expect_contains "$TMP/out" "Ctrl+O asks for" "help: open"
 
 . "$(dirname "$0")/view_lib.sh"
 
@@ -137,6 +138,25 @@ EOF
     "$D/r1.json" "$D/r3.json"
   expect_count "$name: no banner after the fix" "$D/r3.png" 0 0 1000 300 ffe8e0 0 0
 }
+
+# Ctrl+O: another log with the same rules; a path that cannot be read keeps the prompt open.
+head -n 300 "$SRC/samples/fmp/sample.log" >"$TMP/other.log"
+cp "$SRC/samples/fmp/sample.log" "$TMP/first.log"
+{
+  printf 'mouse-move 500 100\nkey m\nkey ctrl+o\ndump-state %s\ntext .missing\nkey Return\ndump-state %s\n' \
+    "$TMP/o0.json" "$TMP/o1.json"
+  for _ in $(seq $(( ${#TMP} + 20 ))); do echo "key BackSpace"; done
+  printf 'text %s\nkey Return\ndump-state %s\n' "$TMP/other.log" "$TMP/o2.json"
+} >"$TMP/o.txt"
+view -r "$SRC/samples/fmp/sample.res" --no-session --size 800x500 --script "$TMP/o.txt" "$TMP/first.log"
+expect_status 0 "Ctrl+O run"
+other_events=$("$TLV" convert -r "$SRC/samples/fmp/sample.res" "$TMP/other.log" 2>/dev/null | wc -l)
+check "Ctrl+O: asks with the current path; a missing file keeps the prompt; another log opens" \
+  ".[0].prompt != null and .[0].prompt.text == \"$TMP/first.log\" and
+   .[1].prompt != null and (.[1].message | test(\"cannot read\")) and .[1].events == 1273 and
+   .[2].prompt == null and .[2].events == $other_events and .[2].markers == [] and
+   (.[2].message | test(\"^opened\")) and .[2].visible == .[2].trace" \
+  "$TMP/o0.json" "$TMP/o1.json" "$TMP/o2.json"
 
 live sample "$SRC/samples/fmp/sample.log" -r "$SRC/samples/fmp/sample.res"
 reload sample_reload "$SRC/samples/fmp/sample.log" "$SRC/samples/fmp/sample.res"
