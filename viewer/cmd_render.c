@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <math.h>
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -136,19 +137,35 @@ static int parse_render_args(render_args *a, int argc, char **argv)
     return 0;
 }
 
+/* Writes the image through open_output (a temporary file renamed when
+ * complete), so a failed render or a full disk never leaves a truncated PNG
+ * under the final name nor destroys an older one. */
 static int write_png(const char *path, const uint8_t *pixels, int w, int h)
 {
+    char *tmp_path;
+    FILE *f = open_output(path, &tmp_path);
+    if (!f)
+        return -1;
+    remove_tmp_on_signals(tmp_path);
     png_image img;
     memset(&img, 0, sizeof img);
     img.version = PNG_IMAGE_VERSION;
     img.width = (png_uint_32)w;
     img.height = (png_uint_32)h;
     img.format = PNG_FORMAT_RGBA;
-    if (png_image_write_to_file(&img, path, 0, pixels, w * 4, NULL))
-        return 0;
-    fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, img.message);
-    png_image_free(&img);
-    return -1;
+    int ok = png_image_write_to_stdio(&img, f, 0, pixels, w * 4, NULL) != 0;
+    int saved_errno = errno;
+    if (!ok)
+        png_image_free(&img);
+    /* close_output reports a failed write (a full disk) itself */
+    if (close_output(f, path, tmp_path, ok) < 0)
+        return -1;
+    if (!ok) {
+        fprintf(stderr, "%s: cannot write '%s': %s (%s)\n", prog, path, img.message,
+                strerror(saved_errno));
+        return -1;
+    }
+    return 0;
 }
 
 /* Applies --from/--to to the fitted view; keeps the range non-empty when

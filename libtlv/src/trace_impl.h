@@ -7,6 +7,8 @@
 #define TLV_TRACE_IMPL_H
 
 #include "diag.h"
+#include <stdatomic.h>
+#include <stdbool.h>
 #include "rules_impl.h"
 #include "world.h"
 
@@ -38,6 +40,10 @@ struct tlv_trace {
     size_t nsorted;        /* ev[0, nsorted) are in (time, order) order */
     int finished;
     last_error lasterr;        /* tlv_trace_last_error */
+    /* set while tlv_shapes_build runs on this trace: building evaluates the
+     * world's macros, which memoize into the trace's world, so a second
+     * build at the same time is refused rather than let race */
+    atomic_bool building;
 };
 
 #endif

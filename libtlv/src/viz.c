@@ -137,6 +137,11 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
         return TLV_ERR_NOMEM;
     diags_init(&s->diags, MAX_KEPT_DIAGS);
     s->trace = t;
+    atomic_bool *building = &((struct tlv_trace *)t)->building; /* the trace is not const-allocated */
+    if (atomic_exchange(building, true))
+        return last_error_set(&s->lasterr, TLV_ERR_USAGE,
+                              "tlv_shapes_build: another thread is building shapes from this "
+                              "trace; build from one trace on one thread at a time");
     s->radix = t->rules->radix;
     s->time_scale = t->rules->time_scale ? t->rules->time_scale : "us";
     s->start = tlv_trace_start(t);
@@ -179,6 +184,7 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
         st = TLV_ERR_NOMEM;
 done:
     builder_free(&b);
+    atomic_store(building, false);
     if (st == TLV_ERR_NOMEM)
         return last_error_set(&s->lasterr, st, "out of memory while building the shapes");
     if (s->diags.errors)

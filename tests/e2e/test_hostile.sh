@@ -264,7 +264,7 @@ for sig in INT TERM; do
 done
 # The other commands' -o goes the same way: the new file replaces the old one
 # whole, nothing is left beside it, and a device is written, not replaced.
-for cmd in "shapes" "export --format csv" "stats"; do
+for cmd in "shapes" "export --format csv" "stats" "render"; do
   printf 'old output\n' >kept.out
   run "$TLV" $cmd -r "$SRC/samples/asp/sample.res" -o kept.out "$SRC/samples/asp/sample.log"
   expect_status 0 "$cmd -o: a new file"
@@ -277,4 +277,26 @@ for cmd in "shapes" "export --format csv" "stats"; do
   checks=$((checks + 1))
   [ -c /dev/null ] || fail "$cmd -o /dev/null replaced the device"
 done
+# A full disk (a 64 KB tmpfs filled up, when the test runs as root): every
+# command's -o says which file it could not write and why, exits 2, leaves
+# nothing beside the old output, and the old output is kept.
+full="$TMP/full"
+mkdir -p "$full"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "skipped: full-disk checks need root (mount -t tmpfs)"
+elif ! mount -t tmpfs -o size=64k tlvfull "$full" 2>/dev/null; then
+  echo "skipped: full-disk checks: cannot mount a tmpfs here"
+else
+  printf 'old output\n' >"$full/kept.out"
+  dd if=/dev/zero of="$full/filler" bs=4k 2>/dev/null
+  for cmd in "convert" "shapes" "export --format csv" "stats" "render"; do
+    run "$TLV" $cmd -r "$SRC/samples/asp/sample.res" -o "$full/kept.out" "$SRC/samples/asp/sample.log"
+    expect_status 2 "full disk: $cmd -o"
+    expect_line "$TMP/err" "tlv: cannot write '$full/kept.out': No space left on device" "full disk: $cmd -o: message"
+    expect_line "$full/kept.out" "old output" "full disk: $cmd -o: the old output is kept"
+    checks=$((checks + 1))
+    [ "$(ls "$full" | grep -c '\.tmp\.')" -eq 0 ] || fail "full disk: $cmd -o: temporary file left behind"
+  done
+  umount "$full"
+fi
 finish

@@ -7,7 +7,10 @@
  * each make a renderer, draw frames of their own shapes and free it, over
  * and over, so that renderers are made and freed while the other thread
  * draws (the fonts' process-wide state); every frame must have exactly the
- * pixels one thread alone drew. Uses the small rule set of the e2e tests
+ * pixels one thread alone drew. Last, two threads building shapes from ONE
+ * trace at once: the second is refused with TLV_ERR_USAGE and a message on
+ * its shapes (shapes.h), the first builds the same shapes as one thread
+ * alone. Uses the small rule set of the e2e tests
  * (tests/e2e/mini).
  */
 #include "check.h"
@@ -17,6 +20,7 @@
 #include <tlv/tlv.h>
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -240,6 +244,73 @@ out:
     free(log.s);
 }
 
+/* ---- two builds from one trace ------------------------------------------------ */
+
+typedef struct build_job {
+    const tlv_trace *trace;
+    atomic_int *go;
+    tlv_status st;
+    tlv_shapes *shapes;
+} build_job;
+
+static void *build_from_shared(void *arg)
+{
+    build_job *b = arg;
+    while (!atomic_load(b->go))
+        ; /* both threads start at the same moment */
+    tlv_shapes_options so = {sizeof(tlv_shapes_options), "cpu", NULL, NULL, NULL, 0};
+    b->st = tlv_shapes_build(b->trace, &so, &b->shapes);
+    return NULL;
+}
+
+static void check_one_trace_two_builders(const char *res_path, const char *rules_dir,
+                                         const text *log)
+{
+    job one = {res_path, rules_dir, log, {0}, 0, 1, NULL, NULL, NULL};
+    convert(&one);
+    CHECK(!one.failed);
+    size_t expect_count = tlv_shapes_count(one.shapes);
+    int refused = 0, attempts = 0;
+    for (; attempts < 200 && !refused; attempts++) {
+        atomic_int go = 0;
+        build_job b[2] = {{one.trace, &go, TLV_OK, NULL}, {one.trace, &go, TLV_OK, NULL}};
+        pthread_t th[2];
+        for (int i = 0; i < 2; i++)
+            CHECK_INT(pthread_create(&th[i], NULL, build_from_shared, &b[i]), 0);
+        atomic_store(&go, 1);
+        int built = 0;
+        for (int i = 0; i < 2; i++) {
+            CHECK_INT(pthread_join(th[i], NULL), 0);
+            CHECK(b[i].shapes != NULL);
+            if (b[i].st == TLV_OK) {
+                built++;
+                CHECK_INT(tlv_shapes_count(b[i].shapes), expect_count);
+            } else {
+                CHECK_INT(b[i].st, TLV_ERR_USAGE);
+                CHECK_STR(tlv_shapes_last_error(b[i].shapes),
+                          "tlv_shapes_build: another thread is building shapes from this trace; "
+                          "build from one trace on one thread at a time");
+                CHECK_INT(tlv_shapes_count(b[i].shapes), 0);
+                CHECK_INT(tlv_shapes_row_count(b[i].shapes), 0);
+                refused++;
+            }
+            tlv_shapes_free(b[i].shapes);
+        }
+        CHECK(built >= 1); /* never both refused */
+    }
+    CHECK(refused > 0); /* the builds overlapped at least once and were refused */
+    /* after the refusals the trace builds as before */
+    tlv_shapes *again = NULL;
+    tlv_shapes_options so = {sizeof(tlv_shapes_options), "cpu", NULL, NULL, NULL, 0};
+    CHECK_INT(tlv_shapes_build(one.trace, &so, &again), TLV_OK);
+    CHECK_INT(tlv_shapes_count(again), expect_count);
+    tlv_shapes_free(again);
+    tlv_shapes_free(one.shapes);
+    tlv_trace_free(one.trace);
+    tlv_rules_free(one.rules);
+    free(one.out.s);
+}
+
 int main(void)
 {
     const char *src = getenv("TLV_SOURCE_DIR");
@@ -269,7 +340,8 @@ int main(void)
         free(two[i].out.s);
     }
     free(alone.out.s);
-    free(log.s);
     check_rendering(res_path, rules_dir);
+    check_one_trace_two_builders(res_path, rules_dir, &log);
+    free(log.s);
     return CHECK_DONE();
 }

@@ -139,7 +139,14 @@ typedef struct tlv_shapes_options {
  * shape, a malformed condition, a macro failing for an event) are recorded
  * with the rule, event and trace line, and the other shapes are still made.
  * Returns TLV_OK, TLV_ERR_RULE (some rule had errors) or TLV_ERR_NOMEM. The
- * trace must outlive the shapes. */
+ * trace must outlive the shapes.
+ * Threads: building reads and memoizes into the trace, so two builds from
+ * one trace at the same time are REFUSED, not made safe: a call made while
+ * another thread is building from the same trace returns TLV_ERR_USAGE at
+ * once, with empty shapes in *out whose tlv_shapes_last_error() says
+ * "tlv_shapes_build: another thread is building shapes from this trace;
+ * ..." (free them as usual). Build from separate traces to build in
+ * parallel, or one after the other from the same trace. */
 TLV_API tlv_status tlv_shapes_build(const tlv_trace *trace, const tlv_shapes_options *opts,
                                     tlv_shapes **out);
 /* Frees the shapes (NULL is allowed). */
