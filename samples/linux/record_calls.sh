@@ -16,22 +16,15 @@
 # The log and OUT.res are written even when the command fails; the script exits with the command's status (2 when uftrace
 # cannot record). Needs uftrace (Debian: apt-get install uftrace;
 # scripts/setup.sh installs it).
-set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-if [ $# -lt 1 ]; then
-  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
-  exit 2
-fi
+. "$(dirname "$0")/record_lib.sh"
+[ $# -ge 1 ] || rec_usage
 out="$1"
 shift
-command -v uftrace >/dev/null ||
-  { echo "record_calls.sh: uftrace is not installed (Debian/Ubuntu: apt-get install uftrace)" >&2; exit 2; }
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+rec_need uftrace "Debian/Ubuntu: apt-get install uftrace"
+rec_tmp
 if [ $# -eq 0 ]; then
   # The bundled program, instrumented: two threads, recursive tree code.
-  cc -pg -O0 -pthread -o "$tmp/heap" "$here/heap.c"
-  set -- "$tmp/heap"
+  set -- "$(rec_demo heap.c -pg -O0 -pthread)"
 fi
 status=0
 # shellcheck disable=SC2086
@@ -58,8 +51,4 @@ fi
 # is then empty, which is what happened.
 uftrace dump -d "$tmp/uftrace.data" >"$out" 2>"$tmp/dump.err" ||
   { cat "$tmp/dump.err" >&2; echo "record_calls.sh: uftrace recorded no calls" >&2; }
-res="${out%.log}.res"
-[ "$res" != "$out" ] || res="$out.res"
-[ -e "$res" ] || cp "$here/../../rules/linux_calls.res" "$res"
-echo "record_calls.sh: wrote $out ($(wc -l <"$out") lines) and $res; the command exited with status $status" >&2
-exit "$status"
+rec_finish "$out" linux_calls "$status"

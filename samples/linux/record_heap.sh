@@ -14,22 +14,15 @@
 # status. Needs ltrace (Debian/Ubuntu: apt-get install ltrace; scripts/setup.sh
 # installs it). ltrace 0.7.3 (Debian 12) aborts on programs that vfork, such
 # as make running a compiler: the log then ends where ltrace stopped.
-set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-if [ $# -lt 1 ]; then
-  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
-  exit 2
-fi
+. "$(dirname "$0")/record_lib.sh"
+[ $# -ge 1 ] || rec_usage
 out="$1"
 shift
-command -v ltrace >/dev/null ||
-  { echo "record_heap.sh: ltrace is not installed (Debian/Ubuntu: apt-get install ltrace)" >&2; exit 2; }
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+rec_need ltrace "Debian/Ubuntu: apt-get install ltrace"
+rec_tmp
 if [ $# -eq 0 ]; then
   # The bundled program: two threads building and freeing trees, two leaks.
-  cc -O2 -pthread -o "$tmp/heap" "$here/heap.c"
-  set -- "$tmp/heap"
+  set -- "$(rec_demo heap.c -O2 -pthread)"
 fi
 status=0
 ltrace -f -ttt -T -e malloc+free+calloc+realloc -o "$out" "$@" || status=$?
@@ -43,8 +36,4 @@ if [ "$status" -eq 0 ] && [ -s "$out" ]; then
     *"killed by SIG"*) status=$((128 + $(kill -l "$(echo "$ended" | sed 's/.*killed by SIG\([A-Z0-9]*\).*/\1/')" 2>/dev/null || echo 0))) ;;
   esac
 fi
-res="${out%.log}.res"
-[ "$res" != "$out" ] || res="$out.res"
-[ -e "$res" ] || cp "$here/../../rules/linux_heap.res" "$res"
-echo "record_heap.sh: wrote $out ($(wc -l <"$out") lines) and $res; the command exited with status $status" >&2
-exit "$status"
+rec_finish "$out" linux_heap "$status"

@@ -14,22 +14,15 @@
 # Needs perf (Debian: apt-get install linux-perf; scripts/setup.sh installs it)
 # and a kernel that lets you record scheduler events (root, or
 # /proc/sys/kernel/perf_event_paranoid at most 1 and access to tracefs).
-set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-if [ $# -lt 1 ]; then
-  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
-  exit 2
-fi
+. "$(dirname "$0")/record_lib.sh"
+[ $# -ge 1 ] || rec_usage
 out="$1"
 shift
-command -v perf >/dev/null ||
-  { echo "record_sched.sh: perf is not installed (Debian: apt-get install linux-perf; Ubuntu: linux-tools-generic)" >&2; exit 2; }
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+rec_need perf "Debian: apt-get install linux-perf; Ubuntu: linux-tools-generic"
+rec_tmp
 if [ $# -eq 0 ]; then
   # The bundled program: threads passing a token wake each other up.
-  cc -O2 -pthread -o "$tmp/threads" "$here/threads.c"
-  set -- "$tmp/threads"
+  set -- "$(rec_demo threads.c -O2 -pthread)"
 fi
 # perf's own status is the command's; a perf that cannot record at all says
 # so on standard error and leaves no data.
@@ -44,8 +37,4 @@ if [ ! -s "$tmp/perf.data" ]; then
 fi
 perf script -i "$tmp/perf.data" >"$out" 2>"$tmp/script.err" ||
   { cat "$tmp/script.err" >&2; echo "record_sched.sh: perf script failed" >&2; exit 2; }
-res="${out%.log}.res"
-[ "$res" != "$out" ] || res="$out.res"
-[ -e "$res" ] || cp "$here/../../rules/linux_sched.res" "$res"
-echo "record_sched.sh: wrote $out ($(wc -l <"$out") lines) and $res; the command exited with status $status" >&2
-exit "$status"
+rec_finish "$out" linux_sched "$status"

@@ -37,6 +37,13 @@ failing() {
   [ -e "$2.log" ] && [ -s "$2.res" ] || fail "$1: no log or resource file for a failing command"
 }
 
+# Without arguments each prints its usage (its header) and exits 2.
+for r in record.sh record_sched.sh record_calls.sh record_heap.sh; do
+  run "$R/$r"
+  expect_status 2 "$r without arguments"
+  expect_contains "$TMP/err" "samples/linux/$r OUT.log COMMAND [ARGS...]" "$r usage"
+done
+
 # ---- strace -----------------------------------------------------------------------------
 if ! command -v strace >/dev/null; then
   skip "strace is not installed"
