@@ -27,7 +27,7 @@ LAYERS=(
   "converter  convert convert_impl script"
   "trace      trace trace_impl"
   "store      store"
-  "visualize  viz viz_* figure figure_* breakdown counters stats"
+  "visualize  viz viz_* figure figure_* summary breakdown counters stats"
   "render     render render_*"
 )
 

@@ -17,6 +17,8 @@
  *   view_state.c    the state as JSON: LOG.tlvsession and dump-state
  *   view_load.c     rules, conversion with a progress bar in the window, shapes
  *   view_live.c     a log read on while it grows; follow mode; reloading
+ *   view_range.c    the selected range and the two-point measurement
+ *   view_breakdown.c  what each shown row spent inside the range
  *   view_sizes.c    label column width, row height, ruler time axis; texts drawn (dump-state)
  * The panels (view_panels.h lists their constructors), one file each:
  *   panel_prompt.c  the one-line text prompt above the status line
@@ -26,7 +28,10 @@
  *   panel_rows.c    the rows/rules panel (r), group marks and collapsed bands, x
  *   panel_log.c     the trace-log panel (l): standard-form lines following the timeline
  *   panel_tooltip.c the tooltip of the shape under the cursor
+ *   panel_breakdown.c  the range panel (b): the breakdown as a sortable table
  *   panel_legend.c  L: the legend of the colours in view
+ *   panel_details.c the selected shape and its details panel (i, , and .)
+ *   panel_flows.c   flows drawn as arrows over the shapes (o)
  * And around them:
  *   cmd_view.c      options, the main loop, start and end; registers the panels
  *   view_script.c   --script: one command per frame, screenshot, dump-state

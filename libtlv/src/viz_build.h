@@ -148,8 +148,10 @@ typedef struct builder {
 /* viz.c: reports an error of the rule and event being applied. */
 void viz_error(builder *b, const char *fmt, const char *detail);
 
-/* viz_rules.c */
-/* The string member `key` of object o, or NULL (absent, or not a string). */
+/* viz_rules.c: the string member `key` of object o, or NULL (absent, or not
+ * a string); reads every rule and shape of the .viz sources into b (a later
+ * definition replaces an earlier one; bad ones are reported); finds a shape
+ * by name (NULL when none). */
 const char *viz_str_member(const tj_node *o, const char *key);
 void viz_read_sources(builder *b);
 const shape_def *viz_find_shape(const builder *b, const char *name, size_t n);
@@ -160,57 +162,80 @@ typedef struct scan_list {
     size_t n;
 } scan_list;
 
+/* The events (initial values first) and their lists per resource; the
+ * index by (resource, name[, value]). Each returns 0 or -1 (no memory). */
 int viz_build_events(builder *b);
 int viz_build_index(builder *b);
 void viz_free_index(builder *b);
+/* The events p can match: those of p's resource (or of target), else all. */
 scan_list viz_scan_for(const builder *b, const pattern *p, long target);
+/* The event index at position k of l. */
 static inline size_t viz_at(const scan_list *l, size_t k) { return l->idx ? l->idx[k] : k; }
+/* The first position of l whose event index is greater than ev_index. */
 size_t viz_after(const scan_list *l, size_t ev_index);
+/* Narrows l to the indexed list of resource r's events p can match; 1 when
+ * it did (l->idx NULL then means there are none), 0 when p is not indexed. */
 int viz_indexed_list(builder *b, const pattern *p, long r, scan_list *l);
 
-/* viz_pattern.c */
+/* viz_pattern.c: spaces and tabs off both ends of s[0..n). */
 void viz_trim(const char **s, size_t *n);
+/* Splits "a,b(c,d),e\,f" at top-level unescaped commas into at most max
+ * parts, unescaped into `store` (parts[] point into it). Returns the count. */
 size_t viz_split_args(const char *s, size_t n, buf *store, const char **parts, size_t *lens,
                       size_t max);
+/* Compiles an event pattern (already substituted and expanded). Returns 0,
+ * or -1 (reported). viz_pattern_free frees its condition. */
 int viz_pattern_compile(builder *b, const char *text, pattern *p);
 void viz_pattern_free(pattern *p);
+/* Whether e matches p; p's condition is tested on the state just before e. */
 int viz_pattern_matches(builder *b, const pattern *p, const vevent *e);
 
-/* viz_subst.c */
+/* viz_subst.c: substitutes c's ${...} into text (escaped for standard form
+ * when `escape`), then expands macros; the result is in b->a. Returns 0, or
+ * -1 (reported). */
 int viz_expand(builder *b, const subst_ctx *c, const char *text, int escape);
 
-/* viz_cond.c */
+/* viz_cond.c: whether the condition key of a Figures object holds for c;
+ * a key that does not expand or compile is reported and does not hold. */
 int viz_condition_holds(builder *b, const subst_ctx *c, const char *key);
 
 /* viz_figures.c */
 /* Notes the events that open and close the shapes drawn next. */
 void viz_set_cur_events(builder *b, const vevent *from, const vevent *to);
+/* The primitives of shape sd with these arguments, resolved once per
+ * argument list: *first and *count in s->prims. Returns 0 or -1. */
 int viz_prims_for(builder *b, const shape_def *sd, const char *const *args, size_t nargs,
                   uint32_t row, uint32_t *first, uint32_t *count);
 /* Places every v(VALUE) without bounds within its row's values (before the
  * shapes are frozen). */
 void viz_fit_values(builder *b);
+/* Adds one shape in drawing order, with the value of the event drawn. */
 int viz_store_shape(builder *b, tlv_time from, tlv_time to, uint32_t row, uint32_t prim,
                     uint32_t rule, uint32_t event, uint32_t res);
+/* Draws event d's figures over [from, to] on target's row (or the rule's). */
 void viz_draw_interval(builder *b, const event_def *d, const subst_ctx *sc, tlv_time from,
                        tlv_time to, long target);
 
-/* viz_fromto.c */
+/* viz_fromto.c: draws a From/To event of the rule on target (-1: all). */
 void viz_apply_from_to(builder *b, const event_def *d, const char *target_name, long target);
 
-/* viz_when.c */
+/* viz_when.c: draws a When event of the rule on target (-1: all); notes
+ * which (rule, event) names are When events (0 or -1), for
+ * viz_shape_is_when. */
 void viz_apply_when(builder *b, const event_def *d, const char *target_name, long target);
 int viz_note_when_events(builder *b);
 int viz_shape_is_when(const struct tlv_shapes *s, uint32_t rule, uint32_t event);
 
-/* viz_rows.c */
+/* viz_rows.c: the rows (0 or -1); one row more; whether some rule draws
+ * resources of a type; a resource's row. */
 int viz_build_rows(builder *b);
 int viz_add_row(struct tlv_shapes *s, const char *label, const char *resource,
                 const char *group);
 int viz_type_is_drawn(const builder *b, size_t type);
 int viz_add_resource_row(builder *b, size_t res);
 
-/* viz_cpu.c */
+/* viz_cpu.c: the CPU attribute's values, their rows (0 or -1), and the
+ * bars of the intervals in which each resource ran on each processor. */
 int viz_collect_cpus(builder *b);
 int viz_build_cpu_rows(builder *b);
 void viz_draw_running(builder *b);
@@ -223,7 +248,7 @@ void viz_read_flows(builder *b, viz_rule *r, const tj_node *flows, const char *f
 void viz_apply_flows(builder *b, const viz_rule *r, const char *target_name, long target);
 int viz_finish_flows(struct tlv_shapes *s);
 
-/* viz_shapes.c */
+/* viz_shapes.c: freezes the store and puts the shapes in output order. */
 int viz_finish_shapes(builder *b);
 
 #endif
