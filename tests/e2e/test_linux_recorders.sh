@@ -96,13 +96,28 @@ if ! command -v ltrace >/dev/null; then
 elif ! ltrace -o /dev/null true 2>/dev/null; then
   skip "ltrace cannot trace here (ptrace refused)"
 else
-  used=$((used + 1))
-  "$R/record_heap.sh" heap.log >/dev/null 2>heap.err || fail "record_heap.sh: $(cat heap.err)"
-  check_log heap
-  expect_contains heap.std ".alloc(calloc,24," "ltrace: heap.c's calloc(1, 24) nodes"
-  run "$TLV" shapes -r heap.res heap.log
-  expect_contains "$TMP/out" '"text":"leak: 100 B by heap[' "ltrace: the forgotten malloc(100)"
-  failing record_heap.sh heap_fail
+  # ltrace 0.7.3 races when two threads hit its breakpoints at once: on a
+  # loaded machine it sometimes kills the threaded demo (SIGSEGV, status 139).
+  # Such a run says nothing about tlv, so it is tried again, and skipped with
+  # the reason if ltrace kills the demo every time.
+  tries=0
+  while :; do
+    tries=$((tries + 1))
+    heap_status=0
+    "$R/record_heap.sh" heap.log >/dev/null 2>heap.err || heap_status=$?
+    [ "$heap_status" -ge 128 ] && [ "$tries" -lt 3 ] || break
+  done
+  if [ "$heap_status" -ge 128 ]; then
+    skip "ltrace killed the threaded demo in $tries tries (status $heap_status, ltrace's breakpoint race)"
+  else
+    used=$((used + 1))
+    [ "$heap_status" -eq 0 ] || fail "record_heap.sh: $(cat heap.err)"
+    check_log heap
+    expect_contains heap.std ".alloc(calloc,24," "ltrace: heap.c's calloc(1, 24) nodes"
+    run "$TLV" shapes -r heap.res heap.log
+    expect_contains "$TMP/out" '"text":"leak: 100 B by heap[' "ltrace: the forgotten malloc(100)"
+    failing record_heap.sh heap_fail
+  fi
 fi
 
 if [ "$used" -eq 0 ]; then
