@@ -34,8 +34,12 @@ FILE *open_output(const char *output, char **tmp_path)
     if (!*tmp_path)
         return NULL;
     snprintf(*tmp_path, n, "%s.tmp.%ld", output, (long)getpid());
+    /* Before the file exists: a signal that comes the moment it is created
+     * must find the handler that removes it. */
+    remove_tmp_on_signals(*tmp_path);
     FILE *f = fopen(*tmp_path, "wb");
     if (!f) {
+        remove_tmp_on_signals(NULL);
         fprintf(stderr, "%s: cannot write '%s': %s\n", prog, output, strerror(errno));
         free(*tmp_path);
         *tmp_path = NULL;

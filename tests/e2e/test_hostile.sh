@@ -250,7 +250,7 @@ for sig in INT TERM; do
   pid=$!
   exec 3<>live.fifo # read-write: opening never blocks, even if tlv failed early
   printf '1 run 1\n' >&3
-  for i in $(seq 200); do ls kept.std.tmp.* >/dev/null 2>&1 && break; sleep 0.05; done
+  for i in $(seq 1200); do ls kept.std.tmp.* >/dev/null 2>&1 && break; sleep 0.05; done  # up to 60 s: a loaded machine (or ASan) starts slowly
   checks=$((checks + 1))
   ls kept.std.tmp.* >/dev/null 2>&1 || fail "SIG$sig: no temporary file while running"
   kill -"$sig" "$pid"
