@@ -76,7 +76,7 @@ run() {
         read -r e u s m < <(tail -n 1 "$tmp/time")
         if [ -z "$best" ] || awk -v a="$e" -v b="$best" 'BEGIN { exit !(a < b) }'; then
             best=$e
-            cores=$(awk -v e="$e" -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", e > 0 ? (u + s) / e : 0 }')
+            cores=$(awk -v e="$e" -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", (e > 0 ? (u + s) / e : 0) }')
         fi
         [ "$m" -gt "$rss" ] && rss=$m
     done
