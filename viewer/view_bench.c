@@ -144,6 +144,10 @@ int view_bench(view_app *a)
            "ms a frame on average; first frame %.2f ms)\n",
            n, a->px_w, a->px_h, tlv_shapes_row_count(a->shapes), tlv_shapes_count(a->shapes),
            tracks, med[1][0], p99[1][0], worst[1][0], s[1].render / (double)n, first);
+    printf("bench: first frame %.2f s after start, trace complete %.2f s after start "
+           "(%zu events; converted in %.2f s, final shapes built in %.2f s)\n",
+           a->times.first_frame - a->times.start, a->times.loaded - a->times.start,
+           tlv_trace_event_count(a->trace), a->times.convert_s, a->times.final_build_s);
     printf("bench: CPU time of the viewer's thread: median %.2f ms, p99 %.2f ms, worst %.2f ms "
            "a frame\n", med[1][1], p99[1][1], worst[1][1]);
     printf("bench: baseline, the same path without load tracks and arrows (legs interleaved): "
