@@ -145,7 +145,7 @@ EOF
     "$D/t4.json" "$D/t5.json" "$D/t6.json" "$D/t7.json"
     local lw
   lw=$(jq '.layout.label_width' "$D/s1.json")
-  expect_count "$name: Δt below the ruler" "$D/t4.png" 350 "$ry" 750 "$((ry + 20))" c0208c 300
+  expect_count "$name: Δt below the ruler" "$D/t4.png" 350 "$ry" 750 "$((ry + 40))" c0208c 300
   expect_count "$name: the measured points' lines" "$D/t4.png" 345 100 355 110 c0208c 5
   expect_count "$name: nothing of either after Esc" "$D/t6.png" "$lw" 0 1000 300 c0208c 0 0
   expect_count "$name: no range after Esc" "$D/t6.png" "$lw" 0 1000 "$ry" 1f8a8a 0 0
