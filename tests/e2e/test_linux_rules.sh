@@ -65,9 +65,12 @@ expect_line "$TMP/labels" "kworker/0:1[50]" "linux_sched_all.res: every task has
 # scheduling latency and run time per task, CPU load
 run "$TLV" stats -r linux_sched.res "$F/perf_sched_cases.log"
 expect_status 0 "stats of the perf sched log"
-expect_line "$TMP/out" "T1001     RUNNABLE       1     90   90    90   90" "wake-up to running: 90 us"
-expect_line "$TMP/out" "T1000     RUNNING        2    800  300   400  500" "run time of app[1000]"
+expect_line "$TMP/out" "app[1001]        RUNNABLE       1     90   90    90   90" "wake-up to running: 90 us, the task named by its label"
+expect_line "$TMP/out" "app[1000]        RUNNING        2    800  300   400  500" "run time of app[1000]"
+expect_line "$TMP/out" "perf-exec[1000]  RUNNABLE       1     50   50    50   50" "the task before its exec is a row of its own"
 expect_contains "$TMP/out" "CPU 1       500        40.0%" "load of CPU 1"
+checks=$((checks + 1))
+[ "$(grep -cE '^CPU[ 0-9]* [0-9.]+ +[0-9.]+%$' "$TMP/out")" -eq 2 ] || fail "perf sched stats: only CPU 0 and CPU 1, no processor for tasks that never ran: $(grep '^CPU' "$TMP/out" | tr '\n' '|')"
 run "$TLV" shapes -r linux_sched.res "$F/perf_sched_cases.log"
 expect_contains "$TMP/out" '"rule":"cpuTasks","event":"runs","resource":"CPU0","from":100000100,"to":100000400,"type":"Text","text":"app[1000]"' "CPU row names the task"
 expect_contains "$TMP/out" '"rule":"cpuTasks","event":"runs","resource":"CPU0","from":100000400,"to":100000600,"type":"Text","text":"kworker/0:1[50]"' "CPU row names other programs' tasks"
@@ -161,6 +164,12 @@ labels linux_sched.res "$S/sched/xz.log" >"$TMP/labels"
 checks=$((checks + 1))
 [ "$(grep -vc '^CPU ' "$TMP/labels")" -eq 3 ] && [ "$(grep -c '^xz\[' "$TMP/labels")" -eq 3 ] ||
   fail "perf sched xz: rows $(tr '\n' '|' <"$TMP/labels")"
+run "$TLV" stats -r linux_sched.res "$S/sched/xz.log"
+checks=$((checks + 1))
+[ "$(grep -cE '^CPU[ 0-9]* [0-9.]+ +[0-9.]+%$' "$TMP/out")" -eq 2 ] ||
+  fail "perf sched xz stats: CPU 0 and CPU 1 only: $(grep '^CPU' "$TMP/out" | tr '\n' '|')"
+checks=$((checks + 1))
+grep -qE '^xz\[[0-9]+\] +RUNNING ' "$TMP/out" || fail "perf sched xz stats: tasks named by their labels"
 labels linux_heap.res "$S/heap/heap.log" >"$TMP/labels"
 checks=$((checks + 1))
 [ "$(grep -c '^heap\[' "$TMP/labels")" -eq 3 ] || fail "ltrace heap: rows $(tr '\n' '|' <"$TMP/labels")"
