@@ -80,7 +80,7 @@ expect_contains "$TMP/out" '"rule":"taskEvents","event":"migrate","resource":"T1
 # ---- uftrace ------------------------------------------------------------------------------
 convert_clean linux_calls.res "$S/calls/heap.log"
 # recursion: insert calls itself at least 6 deep, and every entry has its exit
-expect_contains "$TMP/std" ".enter(insert,6)" "uftrace: insert recursion 6 deep"
+expect_contains "$TMP/std" ".enter(insert,6," "uftrace: insert recursion 6 deep"
 checks=$((checks + 1))
 [ "$(grep -c '\.enter(insert,' "$TMP/std")" -eq "$(grep -c '\.leave(insert,' "$TMP/std")" ] ||
   fail "uftrace: insert entries and exits do not pair"
@@ -110,6 +110,15 @@ convert_clean linux_calls.res "$TMP/rec.log"
 run "$TLV" shapes -r linux_calls.res "$TMP/rec.log"
 expect_contains "$TMP/out" '"rule":"calls","event":"call","resource":"T7","from":1000000200,"to":1000000600,"type":"Text","text":"fact"' "outer fact call"
 expect_contains "$TMP/out" '"rule":"calls","event":"call","resource":"T7","from":1000000300,"to":1000000400,"type":"Text","text":"fact"' "inner fact call"
+# a colour per function (the same at every depth), another for main
+grep '"type":"Rectangle"' "$TMP/out" | sed 's/.*"fill":"\([0-9a-f]*\)".*/\1/' | tr '\n' ' ' >"$TMP/fills"
+checks=$((checks + 1))
+read -r main_fill fact1 fact2 <"$TMP/fills"
+[ "$fact1" = "$fact2" ] && [ "$main_fill" != "$fact1" ] || fail "uftrace: fills per function: $(cat "$TMP/fills")"
+# deeper than the 12 sub-rows: drawn in the last one with its depth in the text
+printf '%s\n' "1.000000800  7: [entry] deep(401200) depth: 14" "1.000000900  7: [exit ] deep(401200) depth: 14" >"$TMP/deep.log"
+run "$TLV" shapes -r linux_calls.res "$TMP/deep.log"
+expect_contains "$TMP/out" '"from":1000000800,"to":1000000900,"type":"Text","text":"deep (depth 14)"' "a call 14 deep"
 
 # ---- ltrace -------------------------------------------------------------------------------
 convert_clean linux_heap.res "$F/ltrace_cases.log"
