@@ -38,6 +38,7 @@ SAMPLES=(
   "linux/calls/heap|-|linux_calls.res|samples/linux/calls/heap.log||1600x900"
   "linux/calls/heap-zoom|-|linux_calls.res|samples/linux/calls/heap.log|--from 1778148200000 --to 1778148230000|1600x900"
   "linux/heap/xz|-|linux_heap.res|samples/linux/heap/xz.log||1600x900"
+  "linux/heap/make|-|linux_heap.res|samples/linux/heap/make.log||1600x900"
   "linux/heap/heap|-|linux_heap.res|samples/linux/heap/heap.log||1600x900"
   "tutorial/nrtos|samples/tutorial|samples/tutorial/nrtos.res|samples/tutorial/nrtos.log||1200x500"
 )

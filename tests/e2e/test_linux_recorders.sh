@@ -85,7 +85,7 @@ else
   used=$((used + 1))
   "$R/record_calls.sh" calls.log >/dev/null 2>calls.err || fail "record_calls.sh: $(cat calls.err)"
   check_log calls
-  expect_contains calls.std ".enter(insert,5)" "uftrace: heap.c's recursive insert"
+  expect_contains calls.std ".enter(insert,5," "uftrace: heap.c's recursive insert"
   expect_contains calls.std ": worker" "uftrace: worker threads named"
   failing record_calls.sh calls_fail
 fi
