@@ -31,6 +31,7 @@ SAMPLES=(
   "linux/strace/make|-|linux_strace.res|samples/linux/strace/make.log||1600x900"
   "linux/strace/heap|-|linux_strace.res|samples/linux/strace/heap.log||1600x900"
   "linux/sched/xz|-|linux_sched.res|samples/linux/sched/xz.log||1600x900"
+  "linux/sched/xz-trace-cmd|-|linux_sched.res|samples/linux/sched/xz-trace-cmd.log||1600x900"
   "linux/sched/make|-|linux_sched.res|samples/linux/sched/make.log||1600x900"
   "linux/sched/heap|-|linux_sched.res|samples/linux/sched/heap.log||1600x900"
   "linux/calls/xz|-|linux_calls.res|samples/linux/calls/xz.log||1600x900"

@@ -76,6 +76,30 @@ else
   failing record_sched.sh sched_fail
 fi
 
+# ---- trace-cmd (SCHED_RECORDER=trace-cmd record_sched.sh) -----------------------------------
+tracefs=/sys/kernel/tracing
+[ -w "$tracefs/tracing_on" ] || tracefs=/sys/kernel/debug/tracing
+if ! command -v trace-cmd >/dev/null; then
+  skip "trace-cmd is not installed"
+elif ! trace-cmd record -q -o probe.dat -e sched:sched_switch true >/dev/null 2>probe.err &&
+  [ ! -w "$tracefs/tracing_on" ]; then
+  skip "trace-cmd may not record here: $(head -n 1 probe.err), and tracefs is not writable"
+else
+  used=$((used + 1))
+  SCHED_RECORDER=trace-cmd "$R/record_sched.sh" tc.log >/dev/null 2>tc.err || fail "record_sched.sh with trace-cmd: $(cat tc.err)"
+  check_log tc
+  expect_contains tc.log "sched_switch:" "trace-cmd: report text"
+  expect_contains tc.std ".label=threads[" "trace-cmd: the demo's tasks have rows"
+  expect_contains tc.std "CPU0.task=" "trace-cmd: CPU 0 row"
+  [ ! -w "$tracefs/tracing_on" ] || {
+    checks=$((checks + 1))
+    [ "$(cat "$tracefs/events/sched/sched_switch/enable")" = 0 ] || fail "trace-cmd: sched_switch left enabled in tracefs"
+  }
+  export SCHED_RECORDER=trace-cmd
+  failing record_sched.sh tc_fail
+  unset SCHED_RECORDER
+fi
+
 # ---- uftrace ------------------------------------------------------------------------------
 if ! command -v uftrace >/dev/null; then
   skip "uftrace is not installed"

@@ -77,6 +77,18 @@ expect_contains "$TMP/out" '"rule":"cpuTasks","event":"runs","resource":"CPU0","
 expect_contains "$TMP/out" '"rule":"taskStates","event":"state","resource":"T1001","from":100000800,"to":100001100,"type":"Text","text":"blocked (D)"' "blocked interval"
 expect_contains "$TMP/out" '"rule":"taskEvents","event":"migrate","resource":"T1001","from":100001000,"to":100001300,"type":"Text","text":"CPU 1→0"' "migration marker"
 
+# ---- trace-cmd report: the same events as perf script make the same trace -------------------
+convert_clean linux_sched.res "$F/trace_cmd_cases.log"
+mv "$TMP/std" "$TMP/trace_cmd.std"
+convert_clean linux_sched.res "$F/perf_sched_cases.log"
+checks=$((checks + 1))
+cmp -s "$TMP/std" "$TMP/trace_cmd.std" ||
+  fail "trace-cmd report and perf script of the same events differ: $(diff "$TMP/std" "$TMP/trace_cmd.std" | head -5)"
+labels linux_sched.res "$F/trace_cmd_cases.log" >"$TMP/labels"
+checks=$((checks + 1))
+[ "$(tr '\n' '|' <"$TMP/labels")" = "CPU 0|CPU 1|app[1000]|app[1001]|" ] ||
+  fail "trace-cmd rows: $(tr '\n' '|' <"$TMP/labels")"
+
 # ---- uftrace ------------------------------------------------------------------------------
 convert_clean linux_calls.res "$S/calls/heap.log"
 # recursion: insert calls itself at least 6 deep, and every entry has its exit
@@ -193,6 +205,10 @@ labels linux_sched.res "$S/sched/xz.log" >"$TMP/labels"
 checks=$((checks + 1))
 [ "$(grep -vc '^CPU ' "$TMP/labels")" -eq 3 ] && [ "$(grep -c '^xz\[' "$TMP/labels")" -eq 3 ] ||
   fail "perf sched xz: rows $(tr '\n' '|' <"$TMP/labels")"
+labels linux_sched.res "$S/sched/xz-trace-cmd.log" >"$TMP/labels"
+checks=$((checks + 1))
+[ "$(grep -vc '^CPU ' "$TMP/labels")" -eq 3 ] && [ "$(grep -c '^xz\[' "$TMP/labels")" -eq 3 ] ||
+  fail "trace-cmd xz: rows $(tr '\n' '|' <"$TMP/labels")"
 run "$TLV" stats -r linux_sched.res "$S/sched/xz.log"
 checks=$((checks + 1))
 [ "$(grep -cE '^CPU[ 0-9]* [0-9.]+ +[0-9.]+%$' "$TMP/out")" -eq 2 ] ||
