@@ -274,6 +274,24 @@ typedef int (*tlv_flow_fn)(void *user, const tlv_flow_info *flow);
 TLV_API void tlv_shapes_flows_query(const tlv_shapes *shapes, tlv_time t0, tlv_time t1,
                                     tlv_flow_fn fn, void *user);
 
+/* ---- memory accounting ---------------------------------------------------
+ * The bytes the library holds for a trace or for a shapes handle, counted
+ * from the structures' own sizes: what is allocated (capacities, not only
+ * what is used), without malloc's own overhead per block, and without the
+ * rules (shared, and independent of the log's size). For a trace: its
+ * events and their arguments, the attribute histories, the interned values
+ * and names, the resources and the converter's caches; for shapes: the
+ * shapes, their indexes and summaries, what links them to events and
+ * values, the flows and the names. Divided by tlv_trace_event_count() it
+ * gives the bytes per event that tests/bench/bench_mem.sh reports.
+ *
+ * `fn`, when not NULL, is called once per part, with a short name ("events",
+ * "shapes", ...) and its bytes; the parts add up to the total returned.
+ * NULL handles count 0. Cost: O(resources + rows), not O(events). */
+typedef void (*tlv_memory_fn)(void *user, const char *part, size_t bytes);
+TLV_API size_t tlv_trace_memory(const tlv_trace *trace, tlv_memory_fn fn, void *user);
+TLV_API size_t tlv_shapes_memory(const tlv_shapes *shapes, tlv_memory_fn fn, void *user);
+
 #ifdef __cplusplus
 }
 #endif
