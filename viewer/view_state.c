@@ -165,6 +165,9 @@ int state_dump(const view_app *a, const char *path)
     cJSON_AddNumberToObject(o, "history", (double)a->nav.nhistory);
     cJSON_AddNumberToObject(o, "load_errors", (double)a->load_errors);
     cJSON_AddStringToObject(o, "message", a->message);
+    cJSON *banner = cJSON_AddArrayToObject(o, "banner"); /* the error banner's lines, as shown */
+    for (int i = 0; a->show_banner && i < a->banner_lines; i++)
+        cJSON_AddItemToArray(banner, cJSON_CreateString(a->banner[i]));
     breakdown_dump_json(a, o);                               /* view_breakdown.c */
     if (a->measure_n == 2) {                                 /* view_range.c */
         cJSON *m = cJSON_AddObjectToObject(o, "measure");
