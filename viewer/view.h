@@ -360,6 +360,7 @@ struct view_app {
     view_text *text;
     int text_px;
     tlv_renderer *tl_ren, *macro_ren;
+    size_t ren_diags_seen;      /* the timeline renderer's warnings shown (fonts) */
     SDL_Texture *tl_tex, *macro_tex;
     int tex_w, tex_h, macro_w, macro_h;
     tlv_view tl_drawn, macro_drawn;   /* what the textures hold */
