@@ -101,12 +101,13 @@ reported "more after the end of the session (line 1, column 38); ignored" "text 
 check "text after the end: the session before it used" '.[0].layout.row_height == 30' "$TMP/d.json"
 
 # ---- wrong types: each value ignored, reported, the rest used ---------------------------
-cat >"$S" <<'JSON'
+cat >"$TMP/types.json" <<'JSON'
 {"tlv_session": 1, "visible": "yes", "first_row": "3", "per_cpu": 1, "window": [],
  "markers": [{"name": 5, "time": 1600000}, "M9", {"name": "K", "time": 1650000, "color": "red", "layer": 7}],
  "hidden_marker_layers": 5, "label_column": true, "row_height": 30,
  "log_panel": "on", "hidden_rows": 7, "no_such_setting": {}}
 JSON
+cp "$TMP/types.json" "$S"
 hostile "wrong types"
 reported "'visible' is not a time range (an object with numbers t0 < t1 within +-1e18); the whole trace is shown" "visible"
 reported "'first_row' is a string, not a number; ignored" "first_row"
@@ -169,12 +170,7 @@ hostile "larger than 64 MB"
 reported "larger than 64 MB (68157440 bytes); ignored" "larger than 64 MB"
 
 # The status line as it looks (the 12-problem case).
-cat >"$S" <<'JSON'
-{"tlv_session": 1, "visible": "yes", "first_row": "3", "per_cpu": 1, "window": [],
- "markers": [{"name": 5, "time": 1600000}, "M9", {"name": "K", "time": 1650000, "color": "red", "layer": 7}],
- "hidden_marker_layers": 5, "label_column": true, "row_height": 30,
- "log_panel": "on", "hidden_rows": 7, "no_such_setting": {}}
-JSON
+cp "$TMP/types.json" "$S"
 hostile "status line"
 expect_count "status line message drawn" "$TMP/d.png" 0 470 900 500 202020 30
 [ -n "${TLV_KEEP_SHOTS:-}" ] && cp "$TMP/d.png" "$TLV_KEEP_SHOTS/session-status.png"
