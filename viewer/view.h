@@ -252,6 +252,7 @@ typedef struct view_live {
     size_t diags_seen;          /* converter diagnostics printed so far */
     int behind;                 /* more than a frame's reading was waiting */
     int closed_noted;           /* the writer's end (a pipe's EOF) was shown */
+    int held;                   /* scripts (live-hold): not read until live-release */
 } view_live;
 
 /* ---- rows shown: the model (view_rows.c) ---------------------------------------------------- */

@@ -170,7 +170,7 @@ int live_poll(view_app *a)
         view_message(a, "follow off: the view left the newest time");
         return 1;
     }
-    if (!live_active(a))
+    if (!live_active(a) || l->held)
         return 0;
     double t = now_seconds();
     if (read_more(a, t))

@@ -29,6 +29,8 @@
  *                                by default)
  *   write-trace PATH             the trace's events as standard-form lines, in the
  *                                trace's (time, line) order
+ *   live-hold, live-release      a followed log is not read from the one until the
+ *                                other (what its writer does meanwhile is seen at once)
  *   load-resume                  with --load-pause-at: reading goes on (the next
  *                                command runs once the whole log is shown)
  *   quit                         end (the script's end does too)
@@ -362,6 +364,10 @@ static int run_command(view_app *a, char **w, int n)
         a->script->wait_until = now_seconds() + seconds;
     } else if (strcmp(w[0], "write-trace") == 0 && n == 2) {
         return write_trace(a, w[1]);
+    } else if (strcmp(w[0], "live-hold") == 0 && n == 1) {
+        a->live.held = 1;
+    } else if (strcmp(w[0], "live-release") == 0 && n == 1) {
+        a->live.held = 0;
     } else if (strcmp(w[0], "load-resume") == 0 && n == 1) {
         loader_resume(a);
     } else if (strcmp(w[0], "quit") == 0 && n == 1) {
