@@ -416,14 +416,16 @@ static cJSON *json_counters(const tlv_counters *cs)
     return arr;
 }
 
-static cJSON *json_states(const tlv_stats *s)
+static cJSON *json_states(const tlv_stats *s, const tlv_trace *trace)
 {
     cJSON *arr = cJSON_CreateArray();
+    size_t res = 0;
     for (size_t i = 0; i < tlv_stats_state_count(s); i++) {
         tlv_state_stat st;
         tlv_stats_state(s, i, &st);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "resource", st.resource);
+        cJSON_AddStringToObject(o, "label", resource_label(trace, &res, st.resource));
         cJSON_AddStringToObject(o, "state", st.state);
         cJSON_AddNumberToObject(o, "count", (double)st.count);
         cJSON_AddNumberToObject(o, "total", st.total);
@@ -490,7 +492,7 @@ static int write_json(FILE *out, const stats_args *a, const tlv_rules *rules,
     cJSON_AddNumberToObject(o, "start", tlv_stats_start(s));
     cJSON_AddNumberToObject(o, "end", tlv_stats_end(s));
     cJSON_AddStringToObject(o, "attribute", a->o.attribute);
-    cJSON_AddItemToObject(o, "states", json_states(s));
+    cJSON_AddItemToObject(o, "states", json_states(s, trace));
     cJSON_AddItemToObject(o, "cpu", json_cpus(a, s, nwin));
     if (tlv_counters_count(cs))
         cJSON_AddItemToObject(o, "counters", json_counters(cs));

@@ -71,6 +71,10 @@ expect_line "$TMP/out" "perf-exec[1000]  RUNNABLE       1     50   50    50   50
 expect_contains "$TMP/out" "CPU 1       500        40.0%" "load of CPU 1"
 checks=$((checks + 1))
 [ "$(grep -cE '^CPU[ 0-9]* [0-9.]+ +[0-9.]+%$' "$TMP/out")" -eq 2 ] || fail "perf sched stats: only CPU 0 and CPU 1, no processor for tasks that never ran: $(grep '^CPU' "$TMP/out" | tr '\n' '|')"
+run "$TLV" stats --json -r linux_sched.res "$F/perf_sched_cases.log"
+checks=$((checks + 1))
+[ "$(jq -c '[.states[] | select(.resource == "T1001" and .state == "RUNNABLE") | .label, .max]' "$TMP/out")" = '["app[1001]",90]' ] ||
+  fail "stats --json: a state row has its resource's label: $(jq -c '.states[0]' "$TMP/out")"
 run "$TLV" shapes -r linux_sched.res "$F/perf_sched_cases.log"
 expect_contains "$TMP/out" '"rule":"cpuTasks","event":"runs","resource":"CPU0","from":100000100,"to":100000400,"type":"Text","text":"app[1000]"' "CPU row names the task"
 expect_contains "$TMP/out" '"rule":"cpuTasks","event":"runs","resource":"CPU0","from":100000400,"to":100000600,"type":"Text","text":"kworker/0:1[50]"' "CPU row names other programs' tasks"
