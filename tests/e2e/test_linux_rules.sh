@@ -185,6 +185,9 @@ expect_line "$TMP/out" "fact      2       0    500   400   66.67   250  400" "re
 expect_line "$TMP/out" "main      1       0    600   200   33.33   600  600" "main's self time"
 run "$TLV" stats -r linux_heap.res "$F/ltrace_cases.log"
 expect_line "$TMP/out" "Live at the end (leaks): 4, 392 bytes" "leaks at exit"
+expect_line "$TMP/out" "CPU utilization: no resource was ever state=RUNNING, and none has a processor." "no CPU table for a heap trace"
+checks=$((checks + 1))
+! grep -qE '^CPU +[0-9]' "$TMP/out" || fail "ltrace stats: a CPU line at 0%"
 expect_line "$TMP/out" "B200_0x7000    300         realloc             prog[200]" "a leaked block, its size, call and thread"
 expect_line "$TMP/out" "B200_0xc000      8          malloc  prog[200] thread 203" "a thread's leaked block"
 expect_line "$TMP/out" "prog[200]  inuse          9    0  1364  310.222              418.55" "bytes in use per process, a counter"

@@ -73,9 +73,7 @@ ctrl       2          1    200  200   200  200
 log        1          1    600  600   600  600
 TIMER      1          1    600  600   600  600
 
-CPU utilization from 100 to 700 us (running: state=GONE; one processor):
-processor  busy  utilization
-CPU           0         0.0%
+CPU utilization: no resource was ever state=GONE, and none has a processor.
 OUT
 expect_output "stats --attribute cpu"
 
