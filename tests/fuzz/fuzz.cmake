@@ -5,7 +5,7 @@
 # makes that build (build-fuzz/) and runs them. In every other build with
 # tests, each target is linked with replay.c instead and ctest replays its
 # seeds and the inputs that once crashed (tests/fuzz/regress/<name>/).
-set(TLV_FUZZ_TARGETS json stdform cond geom convert rules calc clock export)
+set(TLV_FUZZ_TARGETS json stdform cond geom convert rules calc session clock export)
 set(TLV_FUZZ_DIR ${PROJECT_SOURCE_DIR}/tests/fuzz)
 
 function(tlv_fuzz_target exe name)
@@ -19,6 +19,12 @@ function(tlv_fuzz_target exe name)
     target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/viewer)
     target_link_libraries(${exe} PRIVATE tlv_render_static PkgConfig::SQLITE3 PkgConfig::CJSON
       PkgConfig::SDL2)
+  elseif(name STREQUAL "session") # the viewer's session reader, which needs no SDL library
+    target_sources(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/viewer/session_read.c
+      ${PROJECT_SOURCE_DIR}/viewer/view_markers.c)
+    target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/viewer
+      ${SDL2_INCLUDE_DIRS})
+    target_link_libraries(${exe} PRIVATE PkgConfig::CJSON m)
   endif()
 endfunction()
 
