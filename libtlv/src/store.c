@@ -54,11 +54,12 @@
  * summary costs O(ncols), an exact one O(ncols log ncols).
  *
  * A row whose filled shapes all have one fill (a summary layer's row) needs
- * only whether a column has a candidate: it uses the pyramid whenever its
- * buckets are no wider than the columns (exact then, to 16-bit rounding,
- * and far fewer bytes to read than its shapes), and otherwise counts per
- * column the runs of columns its candidates meet; a pyramid column asks
- * only whether some bucket would vote.
+ * only whether a column has a candidate: with more than one shape in view
+ * per 4 columns it uses the pyramid whenever its buckets are no wider than
+ * the columns (exact then, to 16-bit rounding, and far fewer bytes to read
+ * than its shapes), and otherwise counts per column the runs of columns its
+ * candidates meet; a pyramid column asks only whether some bucket would
+ * vote.
  *
  * Times become doubles with tlv_time_to_double in the radix store_set_radix
  * gave (10 by default). A summary asked in another radix, for a row with
@@ -77,6 +78,7 @@
 #define SUMMARY_MAX_BUCKETS 65536u
 #define EXACT_SHAPES_PER_COLUMN 4
 #define EXACT_SHAPES_PER_FINE_COLUMN 64
+#define EXACT_ONE_COLOR_PER_COLUMNS 4 /* a one-colour row: exact up to 1 shape per 4 columns */
 #define EXACT_MAX_COLUMNS (1u << 24)
 #define QUERY_STACK_KEYS 256
 
@@ -1263,8 +1265,10 @@ static size_t exact_limit(const store *s, const row_index *r, const columns *c)
     if (c->radix != s->radix && r->has_fraction)
         return SIZE_MAX; /* the pyramid placed fractions in another radix */
     if (r->one_color && c->width >= r->bucket_width)
-        return 0; /* the pyramid: as exact for one colour (to 16-bit rounding), and far
-                     fewer bytes to read than the shapes */
+        return c->n / EXACT_ONE_COLOR_PER_COLUMNS; /* with more, the pyramid: as exact
+            for one colour (to 16-bit rounding), and far fewer bytes to read than the
+            shapes; a few shapes, exactly (a lone instant on the view's edge is where
+            the pyramid's rounding shows) */
     size_t per = c->width < r->bucket_width ? EXACT_SHAPES_PER_FINE_COLUMN
                                             : EXACT_SHAPES_PER_COLUMN;
     return c->n > SIZE_MAX / per ? SIZE_MAX : c->n * per;

@@ -617,6 +617,16 @@ static void test_summary_one_color_random(void)
         }
         store_free(s);
     }
+    /* a lone instant on the view's right edge: the last column's (the
+     * pyramid of a one-shape row would miss it) */
+    store *s = store_new();
+    add_ticks(s, 0, 100, 100, P_GREEN, 1);
+    frozen(s);
+    uint32_t out[10];
+    store_summary(s, 0, 0, 100, 10, out, 10);
+    CHECK_INT(out[9], GREEN);
+    CHECK_INT(out[8], 0);
+    store_free(s);
 }
 
 /* Many shapes in view: the pyramid's colors are estimates, but a column is
