@@ -377,10 +377,37 @@ static void extent_of(const store *s, const shape *sh, int radix, double *from, 
     *from = *from + span * a;
 }
 
+static int compare_keys(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Puts references added in any order into (row, position) order. */
+static int sort_refs_by_row_and_pos(store *s)
+{
+    uint64_t *keys = malloc((s->n ? s->n : 1) * sizeof *keys);
+    if (!keys)
+        return -1;
+    for (size_t i = 0; i < s->n; i++)
+        keys[i] = (uint64_t)s->sel_row[i] << 32 | s->sel[i];
+    qsort(keys, s->n, sizeof *keys, compare_keys);
+    for (size_t i = 0; i < s->n; i++) {
+        s->sel_row[i] = (uint32_t)(keys[i] >> 32);
+        s->sel[i] = (uint32_t)keys[i];
+    }
+    free(keys);
+    return 0;
+}
+
 /* A view's canonical order: by row, then by position in the base (whose
- * order is by from, then order): a stable counting sort of the refs. */
+ * order is by from, then order). References added in base order (as the
+ * summary layers add them) need only a stable counting sort by row. */
 static int sort_view(store *s)
 {
+    for (size_t i = 1; i < s->n; i++)
+        if (s->sel[i] <= s->sel[i - 1])
+            return sort_refs_by_row_and_pos(s);
     uint32_t nrows = 0;
     for (size_t i = 0; i < s->n; i++)
         nrows = s->sel_row[i] + 1 > nrows ? s->sel_row[i] + 1 : nrows;
@@ -906,12 +933,6 @@ static void find_overlaps(const store *s, const row_index *r, tlv_time t0, tlv_t
         return;
     walk w = {s, r, r->first + (uint32_t)started - 1, t0, keys, 0, k};
     walk_subtree(&w, 0);
-}
-
-static int compare_keys(const void *pa, const void *pb)
-{
-    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-    return (a > b) - (a < b);
 }
 
 /* Without memory to sort in, the shapes still all get visited, by `from`. */

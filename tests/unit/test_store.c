@@ -266,6 +266,74 @@ static void test_random_rows(void)
     }
 }
 
+/* A view (store_new_view) answers as a store holding copies of the same
+ * shapes on the same rows would: the shapes of each row split into layers
+ * by primitive, as the summary layers are. */
+static int visit_shape(void *ctx, const shape *sh)
+{
+    visits *v = ctx;
+    if (v->n < v->cap)
+        v->pos[v->n++] = (size_t)(sh->order);
+    return 0;
+}
+
+static void test_view_matches_copy(void)
+{
+    for (int round = 0; round < 4; round++) {
+        uint32_t nrows = 1 + (uint32_t)below(6);
+        size_t n;
+        shape *all = random_shapes(nrows, &n);
+        for (size_t i = 0; i < n; i++)
+            all[i].order = (uint32_t)i; /* unique, to tell visits apart */
+        store *base = store_new(), *copy = store_new();
+        for (size_t i = 0; i < n; i++)
+            CHECK_INT(store_add(base, &all[i]), 0);
+        CHECK(store_new_view(base) == NULL); /* not frozen yet */
+        CHECK_INT(store_freeze(base, NULL, 0), 0);
+        store *view = store_new_view(base);
+        CHECK(view != NULL);
+        CHECK(store_new_view(view) == NULL); /* no view of a view */
+        CHECK_INT(store_add(view, &all[0]), -1);
+        CHECK_INT(store_add_ref(view, n, 0), -1);
+        /* added in reverse, to check the view sorts its references */
+        for (size_t i = n; i-- > 0;) {
+            shape sh = *store_get(base, i);
+            sh.row = sh.row * NPRIMS + sh.prim;
+            CHECK_INT(store_add_ref(view, i, sh.row), 0);
+            CHECK_INT(store_add(copy, &sh), 0);
+        }
+        CHECK_INT(store_freeze(view, fills, NPRIMS), 0);
+        CHECK_INT(store_freeze(copy, fills, NPRIMS), 0);
+        CHECK_INT(store_count(view), n);
+        CHECK_INT(store_rows(view), store_rows(copy));
+        for (size_t i = 0; i < n; i++)
+            CHECK_INT(store_get(view, i)->order, store_get(copy, i)->order);
+        size_t *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
+        for (int q = 0; q < 200; q++) {
+            uint32_t row = (uint32_t)below(nrows * NPRIMS + 1);
+            tlv_time t0, t1;
+            random_window(copy, &t0, &t1);
+            visits va = {view, a, 0, n + 1, 0}, vb = {copy, b, 0, n + 1, 0};
+            store_query(view, row, t0, t1, visit_shape, &va);
+            store_query(copy, row, t0, t1, visit_shape, &vb);
+            CHECK(va.n == vb.n && memcmp(a, b, va.n * sizeof *a) == 0);
+            CHECK_INT(store_count_overlapping(view, row, t0, t1), vb.n);
+            uint32_t sa[64], sb[64];
+            double d0 = tlv_time_to_double(t0, 10), d1 = d0 + 1 + (double)below(20000);
+            size_t cols = 1 + below(64);
+            store_summary(view, row, d0, d1, 10, sa, cols);
+            store_summary(copy, row, d0, d1, 10, sb, cols);
+            CHECK(memcmp(sa, sb, cols * sizeof *sa) == 0);
+        }
+        free(a);
+        free(b);
+        store_free(view);
+        store_free(copy);
+        store_free(base);
+        free(all);
+    }
+}
+
 /* ---- small fixed cases ---------------------------------------------------- */
 
 static void test_empty_and_missing_rows(void)
@@ -623,6 +691,7 @@ int main(void)
     test_empty_and_missing_rows();
     test_drawing_order();
     test_random_rows();
+    test_view_matches_copy();
     test_summary_examples(0);
     test_summary_examples(1);
     test_summary_tie();
