@@ -16,6 +16,7 @@
  *   view_text.c     UI fonts (fontconfig, SDL_ttf) and cached text textures
  *   view_state.c    the state as JSON: LOG.tlvsession and dump-state
  *   view_load.c     rules, conversion with a progress bar in the window, shapes
+ *   view_loader.c   opening a log progressively: read on a thread, shown as it fills in
  *   view_live.c     a log read on while it grows; follow mode; reloading
  *   view_range.c    the selected range and the two-point measurement
  *   view_breakdown.c  what each shown row spent inside the range
@@ -65,6 +66,7 @@ typedef struct view_opts {
     int width, height;          /* --size, 0 when not given */
     float ui_scale;             /* --scale, 0 when not given */
     int bench;
+    unsigned long long load_pause_at; /* --load-pause-at BYTES (tests), 0 when not given */
 } view_opts;
 
 /* ---- navigation (view_nav.c) ------------------------------------------------ */
@@ -404,13 +406,29 @@ struct view_app {
     struct view_panel *panels[VIEW_MAX_PANELS];
     size_t npanels;
     unmatched_log unmatched;    /* lines no rule matched (unmatched.c) */
+    /* opening the log progressively (view_loader.c) */
+    struct view_loader *loader; /* NULL once the log is read and shown */
+    struct view_session *pending_session; /* applied when the log is loaded */
+    struct {                    /* seconds from now_seconds(), 0 until it happened */
+        double start, first_frame, loaded;
+        double convert_s, final_build_s;   /* converting alone; the last shape build */
+    } times;
 };
 
 /* ---- loading (view_load.c) ------------------------------------------------------ */
 
-/* Loads the rules and converts the log, drawing progress in the window.
- * Returns EXIT_OK, EXIT_PARTIAL (loaded with problems) or EXIT_USAGE. */
+/* Loads the rules and starts reading the log (view_loader.c). Returns
+ * EXIT_OK or EXIT_USAGE (rules with errors, an unreadable log). */
 int view_load(view_app *a);
+/* Once the whole log is read (conversion status cs): the problems reported
+ * as a one-shot load reports them. */
+void view_load_report(view_app *a, tlv_status cs);
+/* The options of a shape build in per-CPU mode or not, hidden rules
+ * skipped (the names belong to a->rows). */
+void view_shapes_options(view_app *a, int per_cpu, tlv_shapes_options *o);
+/* Makes s (taken over) the shapes shown; their rule problems reported when
+ * `report`. */
+void view_install_shapes(view_app *a, tlv_shapes *s, int per_cpu, int report);
 /* (Re)builds the shapes, per CPU or not. Returns 0, or -1 (old ones kept). */
 int view_build_shapes(view_app *a, int per_cpu);
 /* The same without a progress screen or repeating rule problems (live logs). */
@@ -435,6 +453,44 @@ void view_close_input(view_input *in);
  * (loaded with problems), or TLV_ERR_IO / TLV_ERR_USAGE (closed) / NOMEM. */
 tlv_status view_convert(view_app *a, const char *path, tlv_rules *rules, tlv_trace **out,
                         view_input *in);
+/* view_convert's parts: the log opened and a trace made for it (nothing
+ * read yet), and the end of reading (trace updated, or finished when the
+ * rules run external processes). */
+tlv_status view_convert_begin(view_app *a, const char *path, tlv_rules *rules, tlv_trace **out,
+                              view_input *in);
+tlv_status view_convert_end(const view_app *a, tlv_trace *trace, view_input *in);
+
+/* ---- opening a log progressively (view_loader.c) ------------------------------------ */
+
+/* Opens a->opts.input into a->trace with empty shapes and starts reading it
+ * on a thread. EXIT_OK or EXIT_USAGE. From here until the log is loaded the
+ * window's thread holds the trace's read lock except between
+ * loader_release() and loader_acquire(). */
+int loader_start(view_app *a);
+int loader_active(const view_app *a);
+/* Lets the reading thread at the trace (before waiting for input), and
+ * takes the trace back. No-ops when not loading. */
+void loader_release(view_app *a);
+void loader_acquire(view_app *a);
+/* Each frame: new shapes when the trace doubled, the end of the load.
+ * Returns 1 when the frame must be redrawn. */
+int loader_poll(view_app *a);
+/* Stops reading (closing the window, reloading). */
+void loader_stop(view_app *a);
+/* Whether a --script must wait: until the log is loaded, or (with
+ * --load-pause-at) until the shapes show what was read up to the pause. */
+int loader_script_waits(const view_app *a);
+/* load-resume: reading goes on past --load-pause-at. */
+void loader_resume(view_app *a);
+typedef struct view_load_progress {
+    int active;
+    unsigned long long bytes, size;  /* size 0: not a file */
+    unsigned long long lines;
+    size_t events, shown_events;     /* in the trace; in the shapes shown */
+} view_load_progress;
+void loader_progress(const view_app *a, view_load_progress *p);
+/* "loading 45% (12.0 of 26.7 MB), 230112 lines", or "" when loaded. */
+void loader_status_text(const view_app *a, char *buf, size_t size);
 
 /* ---- live logs and reloading (view_live.c) ------------------------------------------------ */
 

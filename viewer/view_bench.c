@@ -91,6 +91,10 @@ int view_bench(view_app *a)
            "worst %.2f ms (timeline rendering %.2f ms a frame on average; first frame %.2f ms)\n",
            n, a->px_w, a->px_h, tlv_shapes_row_count(a->shapes), tlv_shapes_count(a->shapes),
            ms[n / 2], ms[p99], ms[n - 1], render / (double)n, first);
+    printf("bench: first frame %.2f s after start, trace complete %.2f s after start "
+           "(%zu events; converted in %.2f s, final shapes built in %.2f s)\n",
+           a->times.first_frame - a->times.start, a->times.loaded - a->times.start,
+           tlv_trace_event_count(a->trace), a->times.convert_s, a->times.final_build_s);
     printf("bench: CPU time of the viewer's thread: median %.2f ms, p99 %.2f ms, worst %.2f ms "
            "a frame\n", cpu[n / 2], cpu[p99], cpu[n - 1]);
     free(ms);

@@ -473,6 +473,10 @@ static void status_text(view_app *a, const tlv_view *v, double px_time, char *te
            view_time_text(a, v->t1, px_time, t1, sizeof t1));
     if (a->per_cpu)
         append(text, size, "   per-CPU");
+    char loading[120];
+    loader_status_text(a, loading, sizeof loading);
+    if (loading[0])
+        append(text, size, "   %s", loading);
     if (a->load_errors)
         append(text, size, "   %zu problem%s", a->load_errors, a->load_errors == 1 ? "" : "s");
     if (a->message[0])

@@ -19,4 +19,12 @@ void converter_set_sink(tlv_converter *c, tlv_event_fn fn, void *user);
  * (the default); the output must be the same either way, which tests check. */
 void converter_set_fast_paths(tlv_converter *c, int on);
 
+/* Lines per batch of the two-thread pipeline (0: its default); with a
+ * non-zero value every run of complete lines goes through the pipeline,
+ * however short, so tests can cross many batch boundaries with small inputs. */
+void converter_set_batch_lines(tlv_converter *c, size_t lines);
+
+/* Lines that went through the pipeline's matching thread so far. */
+uint64_t converter_piped_lines(const tlv_converter *c);
+
 #endif

@@ -113,12 +113,17 @@ typedef struct tlv_shapes_options {
      * TOPPERS/FMP rules use "prcId"); NULL for one row per resource. Each
      * processor gets a row "CPU n" showing which resource was running on it
      * (a bar in the resource's color with its name, rule "perCpu", event
-     * "running"), followed by the rows of the resources that start on it;
-     * a resource that migrates shows on each processor's row while it runs
-     * there. */
+     * "running"), followed by a row for each resource that was on it at
+     * some time: a resource that migrates has a row under each processor
+     * it was on, and its shapes are cut at its migrations, each part on
+     * the row of the processor it was on then (an instant, When, on the
+     * processor it happened on); its running bars show on each processor's
+     * row while it runs there. */
     const char *cpu_attribute;
     /* What "running" means in per-CPU mode: the attribute and its value
-     * (NULL: "state" and "RUNNING", as in the TOPPERS rules). */
+     * (NULL: "state" and "RUNNING", as in the TOPPERS rules). The attribute
+     * is also the one whose "absent" values end a call (a state resources
+     * start in and never act in, as FMP's NONEXISTENT), in every mode. */
     const char *running_attribute;
     const char *running_value;
     /* Visualization rules not to apply, by name (NULL entries are ignored;
