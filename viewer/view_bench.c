@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #define STEPS 60
 
@@ -63,6 +64,25 @@ static void path_step(view_app *a, int leg, int i)
     }
 }
 
+/* What the trace and its shapes hold, by the library's accounting, in bytes
+ * per event (issue 16's goal: 64), next to the process's resident set. */
+static void print_memory(const view_app *a)
+{
+    size_t nev = tlv_trace_event_count(a->trace);
+    size_t t = tlv_trace_memory(a->trace, NULL, NULL), s = tlv_shapes_memory(a->shapes, NULL, NULL);
+    long rss_pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f || fscanf(f, "%*s %ld", &rss_pages) != 1)
+        rss_pages = 0;
+    if (f)
+        fclose(f);
+    double per = nev ? 1.0 / (double)nev : 0, page = (double)sysconf(_SC_PAGESIZE);
+    printf("bench: memory: trace %.1f + shapes %.1f = %.1f bytes per event (library accounting), "
+           "resident set %.1f MB = %.1f bytes per event\n", (double)t * per, (double)s * per,
+           (double)(t + s) * per, (double)rss_pages * page / 1e6,
+           (double)rss_pages * page * per);
+}
+
 int view_bench(view_app *a)
 {
     enum { LEGS = 5 };
@@ -97,6 +117,7 @@ int view_bench(view_app *a)
            tlv_trace_event_count(a->trace), a->times.convert_s, a->times.final_build_s);
     printf("bench: CPU time of the viewer's thread: median %.2f ms, p99 %.2f ms, worst %.2f ms "
            "a frame\n", cpu[n / 2], cpu[p99], cpu[n - 1]);
+    print_memory(a);
     free(ms);
     free(cpu);
     return EXIT_OK;

@@ -200,6 +200,12 @@ static void shrink_to_fit(tlv_trace *t, int at_end)
     t->nshrunk = t->nev;
 }
 
+void tlv_trace_trim(tlv_trace *t)
+{
+    if (t)
+        shrink_to_fit(t, 1);
+}
+
 tlv_status tlv_trace_update(tlv_trace *t)
 {
     if (sort_new_events(t) < 0 || resolve_new_args(t) < 0)
