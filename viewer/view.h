@@ -272,6 +272,10 @@ typedef struct view_group {
  * into one band, rules hidden (left out of the shapes). Kept by name. */
 typedef struct view_rows {
     name_set hidden_rows, hidden_rules, collapsed;
+    name_set order;           /* row keys in the order the user put them (rows panel ▲▼;
+                                 a row moves within its group) */
+    size_t *perm;             /* perm[i]: the row shown i-th (groups keep their places) */
+    size_t perm_cap;
     view_group *groups;
     size_t ngroups, groups_cap;
     size_t *bands;            /* row indexes or TLV_VIEW_ROW_BLANK (a collapsed group) */
@@ -292,11 +296,15 @@ typedef struct view_track {
     char name[160];           /* "CPU 1 load", "CPU load", "T123 heap" */
     size_t index;             /* LOAD: tlv_stats cpu or TLV_STATS_ALL_CPUS; COUNTER: counter */
     double min, max;          /* the range drawn (load: 0 and 1) */
+    int offered;              /* COUNTER: an attribute whose values are all numbers but
+                                 that the rule set does not declare a counter: listed in
+                                 the rows panel, shown only when checked there */
 } view_track;
 
 /* Tracks shown above the rows: load tracks in per-CPU mode while `load_on`
- * (key u), counter tracks always; any of them hidden by name, in the order
- * of `order` (names; tracks not named come after, in the order made). */
+ * (key u, on at first), declared counter tracks always, offered ones when
+ * checked; any of them hidden by name, in the order of `order` (names;
+ * tracks not named come after, in the order made). */
 typedef struct view_tracks {
     tlv_stats *stats;
     tlv_counters *counters;
@@ -305,14 +313,17 @@ typedef struct view_tracks {
     view_track *v;
     size_t n, cap;
     name_set hidden, order;
+    name_set offered_shown;   /* offered tracks checked in the rows panel */
     int load_on;
 } view_tracks;
 
 /* Recomputes the tracks when the trace changed; puts them in order. */
 void tracks_refresh(view_app *a);
 void tracks_free(view_tracks *t);
-/* Whether track i is shown (a band above the rows). */
+/* Whether track i is shown (a band above the rows); whether its check box
+ * in the rows panel is checked (the load tracks' also while u has them off). */
 int tracks_shown(const view_app *a, size_t i);
+int tracks_checked(const view_app *a, size_t i);
 /* Moves track i one place up (dir < 0) or down; hides or shows it. */
 void tracks_move(view_app *a, size_t i, int dir);
 void tracks_toggle(view_app *a, size_t i);
@@ -364,6 +375,7 @@ struct view_app {
     view_prompt prompt;
     view_rows rows;
     view_tracks tracks;
+    int flows_shown;            /* the flows' arrows (panel_flows.c, key o) */
     int has_sel;
     double sel0, sel1;
     int has_range;              /* the range selected with Ctrl+drag (view_range.c) */
@@ -603,6 +615,11 @@ void rows_changed(view_app *a);
 void rows_toggle_group(view_app *a, size_t k);
 void rows_toggle_group_rows(view_app *a, size_t k);
 void rows_toggle_rule(view_app *a, const char *name);
+/* The row at place `pos` in the user's order (groups[k] spans places
+ * [first, first + count)); moves row `row` one place up (dir < 0) or down
+ * within its group. */
+size_t rows_at(const view_rows *r, size_t pos);
+void rows_move(view_app *a, size_t row, int dir);
 /* JSON: what the session keeps (into o), what dump-state adds, reading it back. */
 void rows_state_json(const view_app *a, struct cJSON *o);
 void rows_dump_json(const view_app *a, struct cJSON *o);

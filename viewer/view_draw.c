@@ -387,7 +387,8 @@ static const char *const help_lines[] = {
     "live logs: Shift+F follow the newest time (LIVE/FOLLOW in the status line)    F5 or Ctrl+R: reload log and rules    Ctrl+O: open a log",
     "click a shape: select it, details below (click an event line to go there)    click empty space: clear",
     ", and .: previous/next interval on the selected shape's row    i: details panel    o: flow arrows",
-    "u: CPU-load tracks (per-CPU mode)    tracks: hover for the value; r panel hides them, its \u25B2 moves one up",
+    "u: CPU-load tracks off/on (per-CPU mode)    tracks: hover for the value; r panel: check boxes hide/show them",
+    "r panel: \u25B2 \u25BC move a track, or a row within its group    numeric attributes: check one to see it as a counter track",
 };
 
 /* The full name of a row whose name the label column cuts, under the pointer. */
