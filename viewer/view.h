@@ -492,6 +492,9 @@ void loader_stop(view_app *a);
 /* Whether a --script must wait: until the log is loaded, or (with
  * --load-pause-at) until the shapes show what was read up to the pause. */
 int loader_script_waits(const view_app *a);
+/* Waits for the shapes being built for the load (a build of the window's
+ * own cannot run beside it: libtlv refuses two builds from one trace). */
+void loader_wait_build(view_app *a);
 /* load-resume: reading goes on past --load-pause-at. */
 void loader_resume(view_app *a);
 typedef struct view_load_progress {

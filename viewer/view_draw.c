@@ -451,12 +451,16 @@ static void append(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The status line's text: cursor time (and from the selected marker),
+/* The status line's text: how far the log is loaded (while it is), cursor
+ * time (and from the selected marker),
  * selection, visible range, mode, problems, the latest message. */
 static void status_text(view_app *a, const tlv_view *v, double px_time, char *text, size_t size)
 {
     char t0[64], t1[64];
     text[0] = '\0';
+    loader_status_text(a, text, size); /* first: a small window cuts the end */
+    if (text[0])
+        append(text, size, "   ");
     if (input_over_timeline(a, a->mx, a->my)) {
         double t = input_time_at(a, a->mx);
         append(text, size, "cursor %s", view_time_text(a, t, px_time, t0, sizeof t0));
@@ -474,10 +478,6 @@ static void status_text(view_app *a, const tlv_view *v, double px_time, char *te
            view_time_text(a, v->t1, px_time, t1, sizeof t1));
     if (a->per_cpu)
         append(text, size, "   per-CPU");
-    char loading[120];
-    loader_status_text(a, loading, sizeof loading);
-    if (loading[0])
-        append(text, size, "   %s", loading);
     if (a->load_errors)
         append(text, size, "   %zu problem%s", a->load_errors, a->load_errors == 1 ? "" : "s");
     if (a->message[0])

@@ -358,6 +358,7 @@ static int build_shapes(view_app *a, int per_cpu, int show)
         view_draw_progress(a, what, -1);
     tlv_shapes_options o;
     view_shapes_options(a, per_cpu, &o);
+    loader_wait_build(a); /* its shapes come stale: the loader builds anew */
     tlv_shapes *s = NULL;
     if (behind)
         s = build_behind_old_view(a, &o, what);
