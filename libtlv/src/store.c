@@ -115,6 +115,7 @@ struct store {
     size_t n, cap;
     uint64_t *frac;       /* by position, two each (from, to): the times'
                              fractions; NULL while every one is 0 */
+    size_t frac_cap;      /* shapes frac has room for */
     int frozen;
     int radix;
     uint32_t nrows;
@@ -250,18 +251,18 @@ void store_free(store *s)
     free(s);
 }
 
-/* Makes the fractions column as long as the shapes array (whose capacity
- * was `had` before it grew), zeroed past what it held. */
-static int keep_fractions(store *s, size_t had)
+/* Makes the fractions column as long as the shapes array, zeroed past
+ * what it held. */
+static int keep_fractions(store *s)
 {
-    size_t held = s->frac ? had : 0;
-    if (s->frac && held == s->cap)
+    if (s->frac && s->frac_cap >= s->cap)
         return 0;
     uint64_t *f = realloc(s->frac, 2 * s->cap * sizeof *f);
     if (!f)
         return -1;
-    memset(f + 2 * held, 0, 2 * (s->cap - held) * sizeof *f);
+    memset(f + 2 * s->frac_cap, 0, 2 * (s->cap - s->frac_cap) * sizeof *f);
     s->frac = f;
+    s->frac_cap = s->cap;
     return 0;
 }
 
@@ -270,10 +271,9 @@ int store_add(store *s, const shape *sh)
     /* Positions are 32-bit, and UINT32_MAX is no row. */
     if (!s || s->frozen || s->base || s->n >= UINT32_MAX - 1 || sh->row == UINT32_MAX)
         return -1;
-    size_t had = s->cap;
     if (GROW(s->shapes, s->cap, s->n + 1) < 0)
         return -1;
-    if ((s->frac || sh->from.frac || sh->to.frac) && keep_fractions(s, had) < 0)
+    if ((s->frac || sh->from.frac || sh->to.frac) && keep_fractions(s) < 0)
         return -1;
     if (s->frac) {
         s->frac[2 * s->n] = sh->from.frac;
@@ -411,6 +411,7 @@ static void permute_shapes(store *s, sort_key *keys)
     s->shapes = sorted;
     s->frac = frac;
     s->cap = n;
+    s->frac_cap = frac ? n : 0;
 }
 
 /* Canonical order: row, from, order, then the order shapes were added in. */
@@ -964,7 +965,8 @@ void store_count_bytes(const store *s, store_bytes *out)
     if (!s)
         return;
     out->shapes = sizeof *s + s->cap * (s->base ? sizeof *s->sel + (s->sel_row ? sizeof *s->sel_row : 0)
-                                                : sizeof *s->shapes + (s->frac ? 2 * sizeof *s->frac : 0));
+                                                : sizeof *s->shapes) +
+                  s->frac_cap * 2 * sizeof *s->frac;
     out->index = (s->rows ? s->nrows * sizeof *s->rows : 0) + s->nfill * sizeof *s->fill +
                  s->nextent * 2 * sizeof *s->extent;
     if (s->tree_shape)
