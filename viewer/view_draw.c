@@ -249,6 +249,20 @@ static int update_texture(view_app *a, tlv_renderer *tr, SDL_Texture **tex, int 
     return st == TLV_OK ? 0 : -1;
 }
 
+/* The timeline renderer's warnings (no font at all, no Japanese glyphs: it
+ * says each once), on stderr and in the status line as they come. */
+static void note_renderer_warnings(view_app *a)
+{
+    const tlv_diags *d = tlv_renderer_diags(a->tl_ren);
+    size_t n = tlv_diags_count(d);
+    for (; a->ren_diags_seen < n; a->ren_diags_seen++) {
+        char line[512];
+        tlv_diag_format(tlv_diags_get(d, a->ren_diags_seen), line, sizeof line);
+        fprintf(stderr, "%s view: %s\n", prog, line);
+        view_message(a, "%s", line);
+    }
+}
+
 /* ---- overlays on the main view ---------------------------------------------------- */
 
 static int time_x(const tlv_view *v, double t)
@@ -517,6 +531,7 @@ int view_draw_frame(view_app *a)
     int rc = update_texture(a, a->tl_ren, &a->tl_tex, &a->tex_w, &a->tex_h, &a->tl_drawn,
                             &a->tl_gen, &v);
     a->last_render_ms = (now_seconds() - start) * 1000;
+    note_renderer_warnings(a);
     /* White under what follows; the timeline's texture covers its area (a
      * whole-window clear was a tenth of a frame). */
     SDL_Rect below = {0, ar.main.h, a->px_w, a->px_h - ar.main.h};

@@ -104,8 +104,7 @@ static int convert_slice(view_loader *l, char *buf)
             end = 1;
         } else {
             tlv_converter_push_bytes(conv, buf, (size_t)n);
-            in->offset += (unsigned long long)n;
-            in->line_open = buf[n - 1] != '\n' && buf[n - 1] != '\r';
+            view_input_took(in, buf, (size_t)n); /* offset, line end, bytes kept */
         }
     } while (!end && now_seconds() - start < SLICE);
     l->convert_s += now_seconds() - start;

@@ -35,16 +35,15 @@ if [ "${SCHED_RECORDER:-perf}" = trace-cmd ]; then
   events=(sched_switch sched_waking sched_wakeup_new sched_migrate_task sched_process_fork
           sched_process_exec sched_process_exit)
   # The command starts as a task named perf-exec (a link to sh that execs
-  # it), as under perf: the rules give the tasks it starts their rows.
+  # it), as under perf: the rules give the tasks it starts their rows. A
+  # shell around it keeps its status (trace-cmd's own is not the command's).
   ln -s "$(command -v sh)" "$tmp/perf-exec"
-  set -- "$tmp/perf-exec" -c 'exec "$@"' sh "$@"
-  status=0
+  set -- sh -c '"$0" -c '\''exec "$@"'\'' sh "$@"; echo $? >"$(dirname "$0")/status"' "$tmp/perf-exec" "$@"
   # shellcheck disable=SC2046
   trace-cmd record -q -o "$tmp/trace.dat" $(printf -- '-e sched:%s ' "${events[@]}") "$@" \
-    >/dev/null 2>"$tmp/tc.err" || status=$?
+    >/dev/null 2>"$tmp/tc.err" || true
   if [ ! -s "$tmp/trace.dat" ]; then
     # trace-cmd stopped before running the command: record through tracefs.
-    status=0
     tracefs=/sys/kernel/tracing
     [ -w "$tracefs/tracing_on" ] || tracefs=/sys/kernel/debug/tracing
     if [ ! -w "$tracefs/tracing_on" ]; then
@@ -68,12 +67,13 @@ if [ "${SCHED_RECORDER:-perf}" = trace-cmd ]; then
     echo >"$tracefs/trace"
     for e in "${events[@]}"; do echo 1 >"$tracefs/events/sched/$e/enable"; done
     echo 1 >"$tracefs/tracing_on"
-    "$@" || status=$?
+    "$@" || true
     restore
     trace-cmd extract -o "$tmp/trace.dat" >/dev/null 2>"$tmp/tc.err" ||
       { cat "$tmp/tc.err" >&2; echo "record_sched.sh: trace-cmd extract failed" >&2; exit 2; }
     echo >"$tracefs/trace"
   fi
+  status="$(cat "$tmp/status" 2>/dev/null || echo 2)"
   trace-cmd report -i "$tmp/trace.dat" >"$out" 2>"$tmp/report.err" ||
     { cat "$tmp/report.err" >&2; echo "record_sched.sh: trace-cmd report failed" >&2; exit 2; }
   rec_finish "$out" linux_sched "$status"

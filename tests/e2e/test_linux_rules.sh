@@ -215,6 +215,9 @@ checks=$((checks + 1))
   fail "perf sched xz stats: CPU 0 and CPU 1 only: $(grep '^CPU' "$TMP/out" | tr '\n' '|')"
 checks=$((checks + 1))
 grep -qE '^xz\[[0-9]+\] +RUNNING ' "$TMP/out" || fail "perf sched xz stats: tasks named by their labels"
+labels linux_calls.res "$S/calls/xz.log" >"$TMP/labels"
+checks=$((checks + 1))
+[ "$(wc -l <"$TMP/labels")" -eq 3 ] || fail "uftrace xz -T2: a row per thread (main and two workers): $(tr '\n' '|' <"$TMP/labels")"
 labels linux_heap.res "$S/heap/heap.log" >"$TMP/labels"
 checks=$((checks + 1))
 [ "$(grep -c '^heap\[' "$TMP/labels")" -eq 1 ] || fail "ltrace heap: one process row: $(tr '\n' '|' <"$TMP/labels")"
