@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #define STEPS 60
 
@@ -65,6 +66,25 @@ static void path_step(view_app *a, int leg, int i)
         nav_pan(n, -span / 20);
     }
     }
+}
+
+/* What the trace and its shapes hold, by the library's accounting, in bytes
+ * per event (issue 16's goal: 64), next to the process's resident set. */
+static void print_memory(const view_app *a)
+{
+    size_t nev = tlv_trace_event_count(a->trace);
+    size_t t = tlv_trace_memory(a->trace, NULL, NULL), s = tlv_shapes_memory(a->shapes, NULL, NULL);
+    long rss_pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f || fscanf(f, "%*s %ld", &rss_pages) != 1)
+        rss_pages = 0;
+    if (f)
+        fclose(f);
+    double per = nev ? 1.0 / (double)nev : 0, page = (double)sysconf(_SC_PAGESIZE);
+    printf("bench: memory: trace %.1f + shapes %.1f = %.1f bytes per event (library accounting), "
+           "resident set %.1f MB = %.1f bytes per event\n", (double)t * per, (double)s * per,
+           (double)(t + s) * per, (double)rss_pages * page / 1e6,
+           (double)rss_pages * page * per);
 }
 
 /* The extras a person sees by default: the flows' arrows and, in per-CPU
@@ -161,6 +181,7 @@ int view_bench(view_app *a)
         printf("%s %s %.2f ms", leg ? "," : "", leg_names[leg], p);
     }
     printf("\n");
+    print_memory(a);
     free(buf);
     return EXIT_OK;
 }

@@ -206,6 +206,7 @@ tlv_status view_convert_end(const view_app *a, tlv_trace *trace, view_input *in)
         st = tlv_trace_finish(trace);
     } else {
         st = tlv_trace_update(trace);
+        tlv_trace_trim(trace); /* what the events reserved for growing: up to half */
         if (st == TLV_OK && tlv_diags_errors(tlv_converter_diags(tlv_trace_converter(trace))))
             st = TLV_ERR_CONVERT;
     }

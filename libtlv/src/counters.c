@@ -159,12 +159,12 @@ static int collect(tlv_counters *cs)
         if (cs->first[e->res] < 0)
             continue;
         for (long k = cs->first[e->res]; (size_t)k < cs->n && cs->c[k].res == e->res; k++)
-            if (!cs->c[k].started && start_counter(t, &cs->c[k], e->time) < 0)
+            if (!cs->c[k].started && start_counter(t, &cs->c[k], trace_time(t, e)) < 0)
                 return -1;
         if (e->kind != TLV_EVENT_ATTRIBUTE)
             continue;
         counter *c = counter_of(cs, e->res, intern_str(t->w->values, e->name));
-        if (c && add_sample(c, e->time, intern_str(t->w->values, e->value)) < 0)
+        if (c && add_sample(c, trace_time(t, e), intern_str(t->w->values, e->value)) < 0)
             return -1;
     }
     return 0;

@@ -29,7 +29,8 @@ TLV_API size_t tlv_trace_memory(const tlv_trace *trace, tlv_memory_fn fn, void *
     tally t = {0, fn, user};
     if (!trace)
         return 0;
-    add(&t, "events", sizeof *trace + trace->cap * sizeof *trace->ev);
+    add(&t, "events", sizeof *trace + trace->cap * sizeof *trace->ev +
+                          trace->frac_cap * sizeof *trace->frac);
     add(&t, "event arguments", trace->args_cap * sizeof *trace->args +
                                    (trace->arg_text ? (trace->narg_text + 1) * sizeof *trace->arg_text : 0));
     world_bytes wb;

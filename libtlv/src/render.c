@@ -552,8 +552,9 @@ static void add_text_prim(frame *f, const prim *p, frect area, double length)
         f->failed = 1;
 }
 
-static int draw_shape(void *ctx, const shape *sh)
+static int draw_shape(void *ctx, const shape *sh, size_t pos)
 {
+    (void)pos;
     row_ctx *rc = ctx;
     frame *f = rc->f;
     const struct tlv_shapes *s = f->s;

@@ -14,14 +14,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A change as kept: 16 bytes, its time's fraction apart (history.frac). */
 typedef struct change {
-    tlv_time t;
+    int64_t ticks;  /* the time's whole ticks */
     uint32_t seq;   /* order of production: later lines win ties */
     uint32_t val;   /* interned value */
 } change;
 
 typedef struct history {
     change *c;      /* the runs, one after the other */
+    uint64_t *frac; /* by change: its time's fraction; NULL while every one is
+                       0 (most logs), which saves 8 bytes a change */
     uint32_t n, cap;
     uint32_t init;  /* value before the first change */
     uint32_t nruns; /* sorted runs in c when runs != NULL (else c is one run) */
@@ -42,6 +45,9 @@ int history_set(history *h, tlv_time t, uint32_t seq, uint32_t val);
  * (at, seq_limit) — pass SEQ_ALL to see every change at `at` itself — else
  * the initial value. */
 uint32_t history_at(const history *h, tlv_time at, uint32_t seq_limit);
+
+/* The time of change i (< h->n) of the runs. */
+tlv_time history_time(const history *h, uint32_t i);
 
 /* The value after every change so far (the last in time order). */
 uint32_t history_last(const history *h);

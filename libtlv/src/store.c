@@ -91,20 +91,41 @@ typedef struct kept_bucket {
     uint32_t color; /* the winner's fill; 0 = no candidate */
 } kept_bucket;
 
+/* A bucket of a row whose shapes all have one fill (as a summary layer's
+ * do): its color is the row's and `order` decides nothing (votes of one
+ * color add up), so half the size. Empty (no candidate): w0 > w1, which a
+ * kept winner never has. */
+typedef struct slim_bucket {
+    uint16_t w0, w1;
+    uint16_t o0, o1;
+} slim_bucket;
+
 typedef struct row_index {
     uint32_t first, count;  /* shapes[first .. first + count) */
     int has_fraction;       /* some time has a fraction, so its double depends on the radix */
     kept_bucket *pyramid;   /* 2 * nbuckets nodes, root at 1; NULL when nothing is filled */
+    slim_bucket *slim;      /* instead, when the row has one fill: `color` */
+    uint32_t color;         /* the fill of all its filled shapes when they have one (a
+                               summary layer's row), else 0 */
     uint32_t nbuckets;
     int levels;
     double base, bucket_width; /* level 0 bucket j spans base + j * bucket_width */
-    uint32_t one_color;     /* the fill of all its filled shapes when they have one (a
-                               summary layer's row), else 0 */
 } row_index;
 
+/* A shape as the store keeps it: 40 bytes where a shape takes 56, as the
+ * fractions of its times (rare: most traces have whole times) are kept
+ * apart, in store.frac, only when some shape has one. */
+typedef struct kept_shape {
+    int64_t from, to; /* whole ticks */
+    uint32_t row, prim, rule, event, resource, order;
+} kept_shape;
+
 struct store {
-    shape *shapes;
+    kept_shape *shapes;
     size_t n, cap;
+    uint64_t *frac;       /* by position, two each (from, to): the times'
+                             fractions; NULL while every one is 0 */
+    size_t frac_cap;      /* shapes frac has room for */
     int frozen;
     int radix;
     uint32_t nrows;
@@ -116,17 +137,55 @@ struct store {
     size_t nfill;
     float *extent;        /* per primitive, 2 fractions of [from, to] (store_set_extents) */
     size_t nextent;
-    kept_bucket *pyramids; /* every row's pyramid, in one block */
+    void *pyramids;        /* every row's pyramid, in one block */
     /* A view (store_new_view) keeps no shapes of its own: its shape i is
      * base->shapes[sel[i]], on row sel_row[i] (kept only until frozen). */
     const store *base;
     uint32_t *sel, *sel_row;
 };
 
-/* Shape i of the store, its own or its base's. */
-static inline const shape *shape_at(const store *s, size_t i)
+/* Where shape i of the store is kept: in the store's own arrays, or in
+ * its base's at a position of its own. */
+static inline const store *keeper(const store *s) { return s->base ? s->base : s; }
+static inline size_t kept_at(const store *s, size_t i) { return s->base ? s->sel[i] : i; }
+
+static inline tlv_time from_at(const store *s, size_t i)
 {
-    return s->base ? &s->base->shapes[s->sel[i]] : &s->shapes[i];
+    const store *k = keeper(s);
+    size_t p = kept_at(s, i);
+    return (tlv_time){k->shapes[p].from, k->frac ? k->frac[2 * p] : 0};
+}
+
+static inline tlv_time to_at(const store *s, size_t i)
+{
+    const store *k = keeper(s);
+    size_t p = kept_at(s, i);
+    return (tlv_time){k->shapes[p].to, k->frac ? k->frac[2 * p + 1] : 0};
+}
+
+/* Where shape i ends: a shape ending before it starts is the instant `from`. */
+static inline tlv_time end_at(const store *s, size_t i)
+{
+    tlv_time from = from_at(s, i), to = to_at(s, i);
+    return tlv_time_cmp(to, from) < 0 ? from : to;
+}
+
+static inline uint32_t order_at(const store *s, size_t i)
+{
+    return keeper(s)->shapes[kept_at(s, i)].order;
+}
+
+static inline uint32_t prim_at(const store *s, size_t i)
+{
+    return keeper(s)->shapes[kept_at(s, i)].prim;
+}
+
+/* Shape i of the store, whole. */
+static inline shape shape_at(const store *s, size_t i)
+{
+    const kept_shape *k = &keeper(s)->shapes[kept_at(s, i)];
+    return (shape){from_at(s, i), to_at(s, i), k->row, k->prim, k->rule, k->event, k->resource,
+                   k->order};
 }
 
 /* The row shape i is on: a view puts its base's shapes on rows of its own. */
@@ -196,9 +255,25 @@ void store_free(store *s)
     drop_index(s);
     free(s->extent);
     free(s->shapes);
+    free(s->frac);
     free(s->sel);
     free(s->sel_row);
     free(s);
+}
+
+/* Makes the fractions column as long as the shapes array, zeroed past
+ * what it held. */
+static int keep_fractions(store *s)
+{
+    if (s->frac && s->frac_cap >= s->cap)
+        return 0;
+    uint64_t *f = realloc(s->frac, 2 * s->cap * sizeof *f);
+    if (!f)
+        return -1;
+    memset(f + 2 * s->frac_cap, 0, 2 * (s->cap - s->frac_cap) * sizeof *f);
+    s->frac = f;
+    s->frac_cap = s->cap;
+    return 0;
 }
 
 int store_add(store *s, const shape *sh)
@@ -208,7 +283,14 @@ int store_add(store *s, const shape *sh)
         return -1;
     if (GROW(s->shapes, s->cap, s->n + 1) < 0)
         return -1;
-    s->shapes[s->n++] = *sh;
+    if ((s->frac || sh->from.frac || sh->to.frac) && keep_fractions(s) < 0)
+        return -1;
+    if (s->frac) {
+        s->frac[2 * s->n] = sh->from.frac;
+        s->frac[2 * s->n + 1] = sh->to.frac;
+    }
+    s->shapes[s->n++] = (kept_shape){sh->from.ticks, sh->to.ticks, sh->row, sh->prim, sh->rule,
+                                     sh->event, sh->resource, sh->order};
     return 0;
 }
 
@@ -283,22 +365,34 @@ static void sort_keys(sort_key *keys, sort_key *tmp, size_t n)
         memcpy(keys, src, n * sizeof *keys);
 }
 
-/* Moves shapes[keys[i].pos] to i for every i, following the permutation's
- * cycles: no second copy of the shapes, but a cache miss per move. */
-static void permute_in_place(shape *shapes, sort_key *keys, size_t n)
+/* Moves shape keys[i].pos to i for every i (with its fractions), following
+ * the permutation's cycles: no second copy of the shapes, but a cache miss
+ * per move. */
+static void permute_in_place(store *s, sort_key *keys)
 {
-    for (size_t i = 0; i < n; i++) {
+    kept_shape *shapes = s->shapes;
+    uint64_t *frac = s->frac;
+    for (size_t i = 0; i < s->n; i++) {
         if (keys[i].pos == i)
             continue;
-        shape first = shapes[i];
+        kept_shape first = shapes[i];
+        uint64_t f0 = frac ? frac[2 * i] : 0, f1 = frac ? frac[2 * i + 1] : 0;
         size_t j = i;
         while (keys[j].pos != i) {
             size_t from = keys[j].pos;
             shapes[j] = shapes[from];
+            if (frac) {
+                frac[2 * j] = frac[2 * from];
+                frac[2 * j + 1] = frac[2 * from + 1];
+            }
             keys[j].pos = (uint32_t)j;
             j = from;
         }
         shapes[j] = first;
+        if (frac) {
+            frac[2 * j] = f0;
+            frac[2 * j + 1] = f1;
+        }
         keys[j].pos = (uint32_t)j;
     }
 }
@@ -307,16 +401,27 @@ static void permute_in_place(shape *shapes, sort_key *keys, size_t n)
  * its independent reads run several times faster than following cycles. */
 static void permute_shapes(store *s, sort_key *keys)
 {
-    shape *sorted = malloc((s->n ? s->n : 1) * sizeof *sorted);
-    if (!sorted) {
-        permute_in_place(s->shapes, keys, s->n);
+    size_t n = s->n ? s->n : 1;
+    kept_shape *sorted = malloc(n * sizeof *sorted);
+    uint64_t *frac = s->frac ? malloc(2 * n * sizeof *frac) : NULL;
+    if (!sorted || (s->frac && !frac)) {
+        free(sorted);
+        free(frac);
+        permute_in_place(s, keys);
         return;
     }
     for (size_t i = 0; i < s->n; i++)
         sorted[i] = s->shapes[keys[i].pos];
+    for (size_t i = 0; frac && i < s->n; i++) {
+        frac[2 * i] = s->frac[2 * keys[i].pos];
+        frac[2 * i + 1] = s->frac[2 * keys[i].pos + 1];
+    }
     free(s->shapes);
+    free(s->frac);
     s->shapes = sorted;
-    s->cap = s->n ? s->n : 1;
+    s->frac = frac;
+    s->cap = n;
+    s->frac_cap = frac ? n : 0;
 }
 
 /* Canonical order: row, from, order, then the order shapes were added in. */
@@ -328,8 +433,9 @@ static int sort_canonical(store *s)
     int rc = keys && tmp ? 0 : -1;
     if (!rc) {
         for (size_t i = 0; i < n; i++) {
-            const shape *sh = shape_at(s, i);
-            keys[i] = (sort_key){sh->from.ticks, sh->from.frac, sh->row, sh->order, (uint32_t)i};
+            tlv_time from = from_at(s, i);
+            keys[i] = (sort_key){from.ticks, from.frac, s->shapes[i].row, s->shapes[i].order,
+                                 (uint32_t)i};
         }
         sort_keys(keys, tmp, n);
         free(tmp);
@@ -353,9 +459,9 @@ static int copy_fills(store *s, const uint32_t *prim_fill, size_t nprims)
     return 0;
 }
 
-static uint32_t fill_of(const store *s, const shape *sh)
+static uint32_t fill_of(const store *s, uint32_t prim)
 {
-    return sh->prim < s->nfill ? s->fill[sh->prim] : 0;
+    return prim < s->nfill ? s->fill[prim] : 0;
 }
 
 int store_set_extents(store *s, const float *x0, const float *x1, size_t nprims)
@@ -388,10 +494,37 @@ static void extent_of(const store *s, const shape *sh, int radix, double *from, 
     *from = *from + span * a;
 }
 
+static int compare_keys(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Puts references added in any order into (row, position) order. */
+static int sort_refs_by_row_and_pos(store *s)
+{
+    uint64_t *keys = malloc((s->n ? s->n : 1) * sizeof *keys);
+    if (!keys)
+        return -1;
+    for (size_t i = 0; i < s->n; i++)
+        keys[i] = (uint64_t)s->sel_row[i] << 32 | s->sel[i];
+    qsort(keys, s->n, sizeof *keys, compare_keys);
+    for (size_t i = 0; i < s->n; i++) {
+        s->sel_row[i] = (uint32_t)(keys[i] >> 32);
+        s->sel[i] = (uint32_t)keys[i];
+    }
+    free(keys);
+    return 0;
+}
+
 /* A view's canonical order: by row, then by position in the base (whose
- * order is by from, then order): a stable counting sort of the refs. */
+ * order is by from, then order). References added in base order (as the
+ * summary layers add them) need only a stable counting sort by row. */
 static int sort_view(store *s)
 {
+    for (size_t i = 1; i < s->n; i++)
+        if (s->sel[i] <= s->sel[i - 1])
+            return sort_refs_by_row_and_pos(s);
     uint32_t nrows = 0;
     for (size_t i = 0; i < s->n; i++)
         nrows = s->sel_row[i] + 1 > nrows ? s->sel_row[i] + 1 : nrows;
@@ -429,12 +562,11 @@ static int index_rows(store *s)
     if (!s->rows)
         return -1;
     for (size_t i = 0; i < s->n; i++) {
-        const shape *sh = shape_at(s, i);
         row_index *r = &s->rows[row_at(s, i)];
         if (!r->count)
             r->first = (uint32_t)i;
         r->count++;
-        if (sh->from.frac || sh->to.frac)
+        if (from_at(s, i).frac || to_at(s, i).frac)
             r->has_fraction = 1;
     }
     return 0;
@@ -451,12 +583,6 @@ static uint32_t longest_row(const store *s)
 
 /* ---- the search tree --------------------------------------------------------- */
 
-/* Where a shape ends: a shape ending before it starts is the instant `from`. */
-static tlv_time end_of(const shape *sh)
-{
-    return tlv_time_cmp(sh->to, sh->from) < 0 ? sh->from : sh->to;
-}
-
 /* Nodes in the subtree of `node` in a complete tree of m nodes. */
 static uint32_t subtree_size(uint64_t node, uint64_t m)
 {
@@ -470,7 +596,7 @@ static uint32_t latest_ending(const store *s, const uint32_t *run, uint32_t len)
 {
     uint32_t best = 0;
     for (uint32_t i = 1; i < len; i++)
-        if (tlv_time_cmp(end_of(shape_at(s, run[i])), end_of(shape_at(s, run[best]))) > 0)
+        if (tlv_time_cmp(end_at(s, run[i]), end_at(s, run[best])) > 0)
             best = i;
     return best;
 }
@@ -502,7 +628,7 @@ static void build_tree(store *s, const row_index *r, uint32_t *run)
 static void sort_ends(store *s, const row_index *r, sort_key *keys, sort_key *tmp)
 {
     for (uint32_t i = 0; i < r->count; i++) {
-        tlv_time end = end_of(shape_at(s, r->first + i));
+        tlv_time end = end_at(s, r->first + i);
         keys[i] = (sort_key){end.ticks, end.frac, 0, 0, r->first + i};
     }
     sort_keys(keys, tmp, r->count);
@@ -664,7 +790,7 @@ typedef struct columns {
 
 static void add_shape(const store *s, grid *g, const columns *c, const shape *sh)
 {
-    uint32_t color = fill_of(s, sh);
+    uint32_t color = fill_of(s, sh->prim);
     if (!color)
         return;
     double from, to;
@@ -696,31 +822,17 @@ static int levels_of(uint32_t nb)
 static int row_has_fill(const store *s, const row_index *r)
 {
     for (uint32_t i = 0; i < r->count; i++)
-        if (fill_of(s, shape_at(s, r->first + i)))
+        if (fill_of(s, prim_at(s, r->first + i)))
             return 1;
     return 0;
-}
-
-/* The one fill of the row's filled shapes, or 0 when they have several. */
-static uint32_t row_one_color(const store *s, const row_index *r)
-{
-    uint32_t color = 0;
-    for (uint32_t i = 0; i < r->count; i++) {
-        uint32_t f = fill_of(s, shape_at(s, r->first + i));
-        if (f && color && f != color)
-            return 0;
-        color = f ? f : color;
-    }
-    return color;
 }
 
 static double row_end(const store *s, const row_index *r)
 {
     double end = -INFINITY;
     for (uint32_t i = 0; i < r->count; i++) {
-        const shape *sh = shape_at(s, r->first + i);
-        double from = tlv_time_to_double(sh->from, s->radix);
-        double to = tlv_time_to_double(sh->to, s->radix);
+        double from = tlv_time_to_double(from_at(s, r->first + i), s->radix);
+        double to = tlv_time_to_double(to_at(s, r->first + i), s->radix);
         end = greater(end, greater(from, to));
     }
     return end;
@@ -747,7 +859,7 @@ typedef struct workspace {
 
 static void build_pyramid(const store *s, row_index *r, workspace *w)
 {
-    double base = tlv_time_to_double(shape_at(s, r->first)->from, s->radix);
+    double base = tlv_time_to_double(from_at(s, r->first), s->radix);
     double span = row_end(s, r) - base;
     if (!(span > 0) || !isfinite(span))
         span = 1; /* everything at one instant: any width places it in bucket 0 */
@@ -761,11 +873,42 @@ static void build_pyramid(const store *s, row_index *r, workspace *w)
     memset(w->full, 0, nodes * sizeof *w->full);
     grid g = {w->node, w->full, r->nbuckets, r->levels};
     columns level0 = {base, r->bucket_width, r->nbuckets, s->radix};
-    for (uint32_t i = 0; i < r->count; i++)
-        add_shape(s, &g, &level0, shape_at(s, r->first + i));
+    for (uint32_t i = 0; i < r->count; i++) {
+        shape sh = shape_at(s, r->first + i);
+        add_shape(s, &g, &level0, &sh);
+    }
     grid_finish(&g);
-    for (size_t i = 0; i < nodes; i++)
-        r->pyramid[i] = keep(&w->node[i]);
+    for (size_t i = 0; i < nodes; i++) {
+        kept_bucket b = keep(&w->node[i]);
+        if (r->slim)
+            r->slim[i] = b.color ? (slim_bucket){b.w0, b.w1, b.o0, b.o1} : (slim_bucket){1, 0, 0, 0};
+        else
+            r->pyramid[i] = b;
+    }
+}
+
+/* Node i of a row's pyramid, whichever way it is kept. */
+static kept_bucket bucket_of(const row_index *r, size_t i)
+{
+    if (!r->slim)
+        return r->pyramid[i];
+    slim_bucket b = r->slim[i];
+    if (b.w0 > b.w1)
+        return (kept_bucket){0, 0, 0, 0, 0, 0};
+    return (kept_bucket){b.w0, b.w1, b.o0, b.o1, 0, r->color};
+}
+
+/* The one fill of the row's shapes that have one, or 0 when they differ. */
+static uint32_t single_fill(const store *s, const row_index *r)
+{
+    uint32_t one = 0;
+    for (uint32_t i = 0; i < r->count; i++) {
+        uint32_t f = fill_of(s, prim_at(s, r->first + i));
+        if (f && one && f != one)
+            return 0;
+        one = f ? f : one;
+    }
+    return one;
 }
 
 static int build_pyramids(store *s)
@@ -777,24 +920,27 @@ static int build_pyramids(store *s)
         if (!r->count || !row_has_fill(s, r))
             continue;
         r->nbuckets = bucket_count(r->count);
-        r->one_color = row_one_color(s, r);
-        total += 2 * (size_t)r->nbuckets;
+        r->color = single_fill(s, r);
+        total += 2 * (size_t)r->nbuckets * (r->color ? sizeof(slim_bucket) : sizeof(kept_bucket));
         if (r->nbuckets > widest)
             widest = r->nbuckets;
     }
     if (!total)
         return 0;
-    s->pyramids = malloc(total * sizeof *s->pyramids);
+    s->pyramids = malloc(total); /* sizes are multiples of 16 bytes: aligned for both */
     workspace w = {malloc(2 * (size_t)widest * sizeof *w.node),
                    malloc(2 * (size_t)widest * sizeof *w.full)};
     int ok = s->pyramids && w.node && w.full;
-    kept_bucket *next = s->pyramids;
+    unsigned char *next = s->pyramids;
     for (uint32_t i = 0; ok && i < s->nrows; i++) {
         row_index *r = &s->rows[i];
         if (!r->nbuckets)
             continue;
-        r->pyramid = next;
-        next += 2 * (size_t)r->nbuckets;
+        if (r->color)
+            r->slim = (slim_bucket *)(void *)next;
+        else
+            r->pyramid = (kept_bucket *)(void *)next;
+        next += 2 * (size_t)r->nbuckets * (r->color ? sizeof(slim_bucket) : sizeof(kept_bucket));
         build_pyramid(s, r, &w);
     }
     free(w.node);
@@ -829,19 +975,23 @@ void store_count_bytes(const store *s, store_bytes *out)
     if (!s)
         return;
     out->shapes = sizeof *s + s->cap * (s->base ? sizeof *s->sel + (s->sel_row ? sizeof *s->sel_row : 0)
-                                                : sizeof *s->shapes);
+                                                : sizeof *s->shapes) +
+                  s->frac_cap * 2 * sizeof *s->frac;
     out->index = (s->rows ? s->nrows * sizeof *s->rows : 0) + s->nfill * sizeof *s->fill +
                  s->nextent * 2 * sizeof *s->extent;
     if (s->tree_shape)
         out->index += s->n * (sizeof *s->tree_shape + sizeof *s->tree_min + sizeof *s->by_end);
     for (uint32_t r = 0; s->rows && r < s->nrows; r++)
-        out->pyramids += s->rows[r].pyramid ? 2 * (size_t)s->rows[r].nbuckets * sizeof(kept_bucket)
-                                            : 0;
+        out->pyramids += 2 * (size_t)s->rows[r].nbuckets *
+                         (s->rows[r].slim ? sizeof(slim_bucket) : s->rows[r].pyramid ? sizeof(kept_bucket) : 0);
 }
 
-const shape *store_get(const store *s, size_t i)
+const shape *store_get(const store *s, size_t i, shape *out)
 {
-    return s && i < s->n ? shape_at(s, i) : NULL;
+    if (!s || i >= s->n)
+        return NULL;
+    *out = shape_at(s, i);
+    return out;
 }
 
 uint32_t store_rows(const store *s) { return s && s->frozen ? s->nrows : 0; }
@@ -860,7 +1010,7 @@ static size_t count_starting_by(const store *s, const row_index *r, tlv_time t1)
     size_t lo = 0, hi = r->count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (tlv_time_cmp(shape_at(s, r->first + mid)->from, t1) <= 0)
+        if (tlv_time_cmp(from_at(s, r->first + mid), t1) <= 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -873,7 +1023,7 @@ static size_t count_ending_before(const store *s, const row_index *r, tlv_time t
     size_t lo = 0, hi = r->count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (tlv_time_cmp(end_of(shape_at(s, s->by_end[r->first + mid])), t0) < 0)
+        if (tlv_time_cmp(end_at(s, s->by_end[r->first + mid]), t0) < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -893,9 +1043,9 @@ typedef struct walk {
 } walk;
 
 /* Sorting these sorts by order, then position, i.e. then by from. */
-static uint64_t drawing_key(const shape *sh, uint32_t pos)
+static uint64_t drawing_key(uint32_t order, uint32_t pos)
 {
-    return (uint64_t)sh->order << 32 | pos;
+    return (uint64_t)order << 32 | pos;
 }
 
 static void walk_subtree(walk *w, uint64_t node)
@@ -906,11 +1056,10 @@ static void walk_subtree(walk *w, uint64_t node)
     if (w->s->tree_min[at] > w->last)
         return;
     uint32_t pos = w->s->tree_shape[at];
-    const shape *sh = shape_at(w->s, pos);
-    if (tlv_time_cmp(end_of(sh), w->t0) < 0)
+    if (tlv_time_cmp(end_at(w->s, pos), w->t0) < 0)
         return;
     if (pos <= w->last)
-        w->keys[w->found++] = drawing_key(sh, pos);
+        w->keys[w->found++] = drawing_key(order_at(w->s, pos), pos);
     walk_subtree(w, 2 * node + 1);
     walk_subtree(w, 2 * node + 2);
 }
@@ -933,20 +1082,17 @@ static void find_overlaps(const store *s, const row_index *r, tlv_time t0, tlv_t
     walk_subtree(&w, 0);
 }
 
-static int compare_keys(const void *pa, const void *pb)
-{
-    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-    return (a > b) - (a < b);
-}
-
 /* Without memory to sort in, the shapes still all get visited, by `from`. */
 static void visit_by_start(const store *s, const row_index *r, tlv_time t0, tlv_time t1,
                            store_visit_fn fn, void *ctx)
 {
     size_t end = r->first + count_starting_by(s, r, t1);
     for (size_t i = r->first; i < end; i++)
-        if (tlv_time_cmp(end_of(shape_at(s, i)), t0) >= 0 && fn(ctx, shape_at(s, i)))
-            return;
+        if (tlv_time_cmp(end_at(s, i), t0) >= 0) {
+            shape sh = shape_at(s, i);
+            if (fn(ctx, &sh, i))
+                return;
+        }
 }
 
 void store_query(const store *s, uint32_t row, tlv_time t0, tlv_time t1, store_visit_fn fn,
@@ -966,9 +1112,11 @@ void store_query(const store *s, uint32_t row, tlv_time t0, tlv_time t1, store_v
     }
     find_overlaps(s, r, t0, t1, keys, k);
     qsort(keys, k, sizeof *keys, compare_keys);
-    for (size_t i = 0; i < k; i++)
-        if (fn(ctx, shape_at(s, (uint32_t)keys[i])))
+    for (size_t i = 0; i < k; i++) {
+        shape sh = shape_at(s, (uint32_t)keys[i]);
+        if (fn(ctx, &sh, (uint32_t)keys[i]))
             break;
+    }
     if (keys != on_stack)
         free(keys);
 }
@@ -1089,7 +1237,7 @@ static int one_color_summary(const store *s, const row_index *r, const columns *
     int32_t on = 0;
     for (size_t i = 0; i < c->n; i++) {
         on += starts[i];
-        out[i] = on > 0 ? r->one_color : 0;
+        out[i] = on > 0 ? r->color : 0;
     }
     free(starts);
     free(keys);
@@ -1108,7 +1256,7 @@ static int summary_from_shapes(const store *s, const row_index *r, const columns
     size_t k = count_overlaps(s, r, lo, hi);
     if (k > limit)
         return -1;
-    if (r->one_color)
+    if (r->color)
         return one_color_summary(s, r, c, lo, hi, count_starting_by(s, r, hi), k, out);
     uint32_t nb = pow2_at_least(c->n);
     uint64_t *keys = malloc((k ? k : 1) * sizeof *keys);
@@ -1118,8 +1266,10 @@ static int summary_from_shapes(const store *s, const row_index *r, const columns
     if (keys && node && full) {
         grid g = {node, full, nb, 1};
         find_overlaps(s, r, lo, hi, keys, k);
-        for (size_t i = 0; i < k; i++)
-            add_shape(s, &g, c, shape_at(s, (uint32_t)keys[i]));
+        for (size_t i = 0; i < k; i++) {
+            shape sh = shape_at(s, (uint32_t)keys[i]);
+            add_shape(s, &g, c, &sh);
+        }
         grid_finish(&g);
         for (size_t i = 0; i < c->n; i++)
             out[i] = node[nb + i].color;
@@ -1187,7 +1337,7 @@ static void vote_for(vote *votes, int *n, const kept_bucket *b, const span *c)
 }
 
 /* The color of the column spanning [u0, u1) in units of buckets[0..n). */
-static uint32_t column_color(const kept_bucket *buckets, uint32_t n, double u0, double u1,
+static uint32_t column_color(const row_index *r, size_t first, uint32_t n, double u0, double u1,
                              int closed)
 {
     if (u1 <= 0 || u0 >= n)
@@ -1197,7 +1347,8 @@ static uint32_t column_color(const kept_bucket *buckets, uint32_t n, double u0, 
     uint32_t j = (uint32_t)fmax(u0, 0);
     for (int seen = 0; j < n && j < u1 && seen < MAX_VOTES; j++, seen++) {
         span c = {u0 - j, u1 - j, closed};
-        vote_for(votes, &nvotes, &buckets[j], &c);
+        kept_bucket b = bucket_of(r, first + j);
+        vote_for(votes, &nvotes, &b, &c);
     }
     if (!nvotes)
         return 0;
@@ -1229,17 +1380,17 @@ static int reaches_inside(double a, double b, double p0, double p1, int closed)
 
 /* Whether some bucket meeting the column spanning [u0, u1) votes at all
  * (column_color's answer is not 0): enough for a row of one colour. */
-static int column_covered(const kept_bucket *buckets, uint32_t n, double u0, double u1,
+static int column_covered(const row_index *r, size_t first, uint32_t n, double u0, double u1,
                           int closed)
 {
     if (u1 <= 0 || u0 >= n)
         return 0;
     uint32_t j = u0 > 0 ? (uint32_t)u0 : 0;
     for (int seen = 0; j < n && j < u1 && seen < MAX_VOTES; j++, seen++) {
-        const kept_bucket *b = &buckets[j];
+        kept_bucket b = bucket_of(r, first + j);
         const double unit = 1 / 65535.0;
-        if (b->color && (reaches_inside(b->w0 * unit, b->w1 * unit, u0 - j, u1 - j, closed) ||
-                         reaches_inside(b->o0 * unit, b->o1 * unit, u0 - j, u1 - j, closed)))
+        if (b.color && (reaches_inside(b.w0 * unit, b.w1 * unit, u0 - j, u1 - j, closed) ||
+                        reaches_inside(b.o0 * unit, b.o1 * unit, u0 - j, u1 - j, closed)))
             return 1;
     }
     return 0;
@@ -1250,12 +1401,11 @@ static void summary_from_pyramid(const row_index *r, const columns *c, uint32_t 
     int level = level_for(r, c->width);
     double size = r->bucket_width * ldexp(1.0, level);
     uint32_t n = r->nbuckets >> level;
-    const kept_bucket *buckets = r->pyramid + n;
     for (size_t i = 0; i < c->n; i++) {
         double c0 = c->t0 + (double)i * c->width, c1 = c->t0 + (double)(i + 1) * c->width;
         double u0 = (c0 - r->base) / size, u1 = (c1 - r->base) / size;
-        out[i] = r->one_color ? (column_covered(buckets, n, u0, u1, i + 1 == c->n) ? r->one_color : 0)
-                              : column_color(buckets, n, u0, u1, i + 1 == c->n);
+        out[i] = r->color ? (column_covered(r, n, n, u0, u1, i + 1 == c->n) ? r->color : 0)
+                              : column_color(r, n, n, u0, u1, i + 1 == c->n);
     }
 }
 
@@ -1264,7 +1414,7 @@ static size_t exact_limit(const store *s, const row_index *r, const columns *c)
 {
     if (c->radix != s->radix && r->has_fraction)
         return SIZE_MAX; /* the pyramid placed fractions in another radix */
-    if (r->one_color && c->width >= r->bucket_width)
+    if (r->color && c->width >= r->bucket_width)
         return c->n / EXACT_ONE_COLOR_PER_COLUMNS; /* with more, the pyramid: as exact
             for one colour (to 16-bit rounding), and far fewer bytes to read than the
             shapes; a few shapes, exactly (a lone instant on the view's edge is where
@@ -1281,7 +1431,7 @@ void store_summary(const store *s, uint32_t row, double t0, double t1, int radix
         return;
     memset(out, 0, ncols * sizeof *out);
     const row_index *r = row_of(s, row);
-    if (!r || !r->pyramid || !isfinite(t0) || !isfinite(t1) || !(t1 > t0))
+    if (!r || !(r->pyramid || r->slim) || !isfinite(t0) || !isfinite(t1) || !(t1 > t0))
         return;
     columns c = {t0, (t1 - t0) / (double)ncols, ncols, radix};
     if (!(c.width > 0) || !isfinite(c.width))

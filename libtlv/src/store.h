@@ -77,16 +77,20 @@ typedef struct store_bytes {
 void store_count_bytes(const store *s, store_bytes *out);
 
 size_t store_count(const store *s);
-/* Shape i in canonical order: by row, then from, then order. */
-const shape *store_get(const store *s, size_t i);
+/* Shape i in canonical order (by row, then from, then order), copied into
+ * *out (the store keeps shapes more compactly than `shape`). Returns out, or
+ * NULL when i >= store_count. */
+const shape *store_get(const store *s, size_t i, shape *out);
 
 /* Number of rows that have shapes (row indexes are 0..store_rows()-1; a row
  * may be empty). */
 uint32_t store_rows(const store *s);
 
 /* Calls fn for every shape of `row` whose [from, to] overlaps [t0, t1]
- * (inclusive), in drawing order. fn returns 0 to go on. O(log n + k). */
-typedef int (*store_visit_fn)(void *ctx, const shape *sh);
+ * (inclusive), in drawing order, with a copy of the shape (valid during the
+ * call) and its position (store_get's i). fn returns 0 to go on.
+ * O(log n + k). */
+typedef int (*store_visit_fn)(void *ctx, const shape *sh, size_t pos);
 void store_query(const store *s, uint32_t row, tlv_time t0, tlv_time t1, store_visit_fn fn,
                  void *ctx);
 

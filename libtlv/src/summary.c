@@ -191,7 +191,8 @@ static int find_layers(const store *st, const uint32_t *ids, size_t nprims, laye
     layer_key *keys = NULL;
     int rc = slot ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        const shape *sh = store_get(st, i);
+        shape copy;
+        const shape *sh = store_get(st, i, &copy);
         uint32_t look = sh->prim < nprims ? ids[sh->prim] : 0;
         if (!look)
             continue;
@@ -235,7 +236,8 @@ static int fill_layers(const store *st, const uint32_t *ids, size_t nprims, cons
     for (uint32_t r = 0; r < nrows; r++)
         looks->row_first[r + 1] += looks->row_first[r];
     for (size_t i = 0; i < store_count(st); i++) {
-        const shape *sh = store_get(st, i);
+        shape copy;
+        const shape *sh = store_get(st, i, &copy);
         uint32_t look = sh->prim < nprims ? ids[sh->prim] : 0;
         if (!look)
             continue;

@@ -15,18 +15,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Keeps the fraction of event `order`'s time: the column is made at the
+ * first fraction that is not 0, as long as the events array, zeroed. */
+static int keep_fraction(tlv_trace *t, size_t order, uint64_t frac)
+{
+    if (!t->frac && !frac)
+        return 0;
+    if (t->frac_cap < t->cap) {
+        uint64_t *f = realloc(t->frac, t->cap * sizeof *f);
+        if (!f)
+            return -1;
+        memset(f + t->frac_cap, 0, (t->cap - t->frac_cap) * sizeof *f);
+        t->frac = f;
+        t->frac_cap = t->cap;
+    }
+    t->frac[order] = frac;
+    return 0;
+}
+
 static int record_event(void *user, const tlv_event *e)
 {
     tlv_trace *t = user;
-    if (GROW(t->ev, t->cap, t->nev + 1) < 0 || t->nev >= UINT32_MAX - 1)
+    if (GROW(t->ev, t->cap, t->nev + 1) < 0 || t->nev >= UINT32_MAX - 1 ||
+        e->nargs > TRACE_MAX_ARGS || keep_fraction(t, t->nev, e->time.frac) < 0)
         return 1;
     world *w = t->w;
     trace_event *te = &t->ev[t->nev];
     memset(te, 0, sizeof *te);
-    te->time = e->time;
+    te->ticks_lo = (uint32_t)(uint64_t)e->time.ticks;
+    te->ticks_hi = (uint32_t)((uint64_t)e->time.ticks >> 32);
     long ri = world_find(w, e->resource, strlen(e->resource));
     te->res = (uint32_t)(ri < 0 ? 0 : ri);
-    te->kind = (uint8_t)e->kind;
+    te->kind = (uint8_t)e->kind & 0xFFu;
     te->name = intern_add(w->values, e->name, strlen(e->name));
     /* An attribute change already counted its own sequence number. */
     te->state_seq = e->kind == TLV_EVENT_ATTRIBUTE ? w->next_seq - 1 : w->next_seq;
@@ -38,7 +58,7 @@ static int record_event(void *user, const tlv_event *e)
         if (GROW(t->args, t->args_cap, t->nargs + e->nargs + 1) < 0)
             return 1;
         te->value = (uint32_t)t->nargs;
-        te->nargs = (uint32_t)e->nargs;
+        te->nargs = (uint32_t)e->nargs & TRACE_MAX_ARGS;
         for (size_t i = 0; i < e->nargs; i++)
             t->args[t->nargs++] = intern_add(w->values, e->args[i], strlen(e->args[i]));
     }
@@ -69,6 +89,7 @@ void tlv_trace_free(tlv_trace *t)
         return;
     tlv_converter_free(t->conv);
     free(t->ev);
+    free(t->frac);
     free(t->args);
     free(t->arg_text);
     free(t);
@@ -76,21 +97,44 @@ void tlv_trace_free(tlv_trace *t)
 
 tlv_converter *tlv_trace_converter(tlv_trace *t) { return t->conv; }
 
-static int by_time_then_order(const void *a, const void *b)
+static int by_time_then_order(const tlv_trace *t, const trace_event *x, const trace_event *y)
 {
-    const trace_event *x = a, *y = b;
-    int c = tlv_time_cmp(x->time, y->time);
+    int c = tlv_time_cmp(trace_time(t, x), trace_time(t, y));
     if (c)
         return c;
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int is_sorted(const trace_event *ev, size_t n)
+static int is_sorted(const tlv_trace *t, const trace_event *ev, size_t n)
 {
     for (size_t i = 1; i < n; i++)
-        if (by_time_then_order(&ev[i - 1], &ev[i]) > 0)
+        if (by_time_then_order(t, &ev[i - 1], &ev[i]) > 0)
             return 0;
     return 1;
+}
+
+/* Sorts ev[0..n) by time then order, using tmp[0..n): a merge sort, as the
+ * comparison needs the trace (the fractions) and qsort passes none. */
+static void sort_events(const tlv_trace *t, trace_event *ev, trace_event *tmp, size_t n)
+{
+    trace_event *src = ev, *dst = tmp;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi)
+                dst[o++] = by_time_then_order(t, &src[j], &src[i]) < 0 ? src[j++] : src[i++];
+            while (i < mid)
+                dst[o++] = src[i++];
+            while (j < hi)
+                dst[o++] = src[j++];
+        }
+        trace_event *swap = src;
+        src = dst;
+        dst = swap;
+    }
+    if (src != ev)
+        memcpy(ev, src, n * sizeof *ev);
 }
 
 /* Puts the events recorded since the last sort into place: sorts them
@@ -103,22 +147,26 @@ static int sort_new_events(tlv_trace *t)
     if (ntail == 0)
         return 0;       /* also keeps a trace with no events (ev NULL) clear of pointer arithmetic */
     trace_event *tail = t->ev + t->nsorted;
-    if (!is_sorted(tail, ntail))
-        qsort(tail, ntail, sizeof *tail, by_time_then_order);
-    if (t->nsorted && ntail && by_time_then_order(&t->ev[t->nsorted - 1], tail) > 0) {
-        trace_event *copy = malloc(ntail * sizeof *copy);
+    trace_event *copy = NULL;
+    if (!is_sorted(t, tail, ntail)) {
+        copy = malloc(ntail * sizeof *copy);
         if (!copy)
+            return -1;
+        sort_events(t, tail, copy, ntail);
+    }
+    if (t->nsorted && by_time_then_order(t, &t->ev[t->nsorted - 1], tail) > 0) {
+        if (!copy && !(copy = malloc(ntail * sizeof *copy)))
             return -1;
         memcpy(copy, tail, ntail * sizeof *copy);
         size_t i = t->nsorted, j = ntail, k = t->nev;
         while (j > 0) {
-            if (i > 0 && by_time_then_order(&t->ev[i - 1], &copy[j - 1]) > 0)
+            if (i > 0 && by_time_then_order(t, &t->ev[i - 1], &copy[j - 1]) > 0)
                 t->ev[--k] = t->ev[--i];
             else
                 t->ev[--k] = copy[--j];
         }
-        free(copy);
     }
+    free(copy);
     t->nsorted = t->nev;
     return 0;
 }
@@ -145,9 +193,17 @@ static void shrink_to_fit(tlv_trace *t, int at_end)
     if (!at_end && t->nev < 2 * t->nshrunk)
         return;
     SHRINK(t->ev, t->cap, t->nev);
+    if (t->frac)
+        SHRINK(t->frac, t->frac_cap, t->nev);
     SHRINK(t->args, t->args_cap, t->nargs);
     world_shrink(t->w);
     t->nshrunk = t->nev;
+}
+
+void tlv_trace_trim(tlv_trace *t)
+{
+    if (t)
+        shrink_to_fit(t, 1);
 }
 
 tlv_status tlv_trace_update(tlv_trace *t)
@@ -206,7 +262,7 @@ static void trace_event_fill(const tlv_trace *t, size_t i, tlv_event *out)
     const trace_event *e = &t->ev[i];
     const world *w = t->w;
     memset(out, 0, sizeof *out);
-    out->time = e->time;
+    out->time = trace_time(t, e);
     out->resource = w->res[e->res].name;
     out->kind = (tlv_event_kind)e->kind;
     out->name = intern_str(w->values, e->name);
@@ -228,13 +284,13 @@ void tlv_trace_event_sized(const tlv_trace *t, size_t i, tlv_event *out, size_t 
 tlv_time tlv_trace_start(const tlv_trace *t)
 {
     tlv_time zero = {0, 0};
-    return t->nev ? t->ev[0].time : zero;
+    return t->nev ? trace_time(t, &t->ev[0]) : zero;
 }
 
 tlv_time tlv_trace_end(const tlv_trace *t)
 {
     tlv_time zero = {0, 0};
-    return t->nev ? t->ev[t->nev - 1].time : zero;
+    return t->nev ? trace_time(t, &t->ev[t->nev - 1]) : zero;
 }
 
 size_t tlv_trace_resource_count(const tlv_trace *t) { return t->w->nres; }
@@ -260,7 +316,7 @@ size_t tlv_trace_seek(const tlv_trace *t, tlv_time at)
     size_t lo = 0, hi = t->nev;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (tlv_time_cmp(t->ev[mid].time, at) < 0)
+        if (tlv_time_cmp(trace_time(t, &t->ev[mid]), at) < 0)
             lo = mid + 1;
         else
             hi = mid;

@@ -13,19 +13,23 @@
 #include "world.h"
 
 /* One event of a trace, compact: names and values are interned in the
- * world's pools. */
+ * world's pools; 36 bytes, 4-aligned (a tlv_time member would make it 48).
+ * Read its time with trace_time(). */
 typedef struct trace_event {
-    tlv_time time;
+    uint32_t ticks_lo, ticks_hi; /* the time's whole ticks; its fraction, when
+                                    the trace has any, is frac[order] */
     uint32_t res;          /* resource index in the world */
     uint32_t name;         /* interned attribute or behavior name */
     uint32_t value;        /* attribute: interned value; behavior: first arg index */
-    uint32_t nargs;        /* behavior: argument count */
+    uint32_t nargs : 24;   /* behavior: argument count (TRACE_MAX_ARGS at most) */
+    uint32_t kind : 8;     /* tlv_event_kind */
     uint32_t state_seq;    /* world.next_seq when the event was made: changes
                               with a smaller seq came before it */
     uint32_t line;         /* input line */
     uint32_t order;        /* position in production order (ties in time) */
-    uint8_t kind;          /* tlv_event_kind */
 } trace_event;
+
+#define TRACE_MAX_ARGS 0xFFFFFFu
 
 struct tlv_trace {
     const struct tlv_rules *rules;
@@ -33,6 +37,10 @@ struct tlv_trace {
     world *w;              /* the converter's world: resources and histories */
     trace_event *ev;
     size_t nev, cap;
+    uint64_t *frac;        /* by event order: the time's fraction; NULL while
+                              every time is whole (most logs), which saves 8
+                              bytes an event */
+    size_t frac_cap;
     uint32_t *args;        /* interned behavior arguments */
     size_t nargs, args_cap;
     const char **arg_text; /* the same as strings, made by update() and finish() */
@@ -46,5 +54,13 @@ struct tlv_trace {
      * build at the same time is refused rather than let race */
     atomic_bool building;
 };
+
+/* The time of an event of trace t. */
+static inline tlv_time trace_time(const struct tlv_trace *t, const trace_event *e)
+{
+    tlv_time time = {(int64_t)((uint64_t)e->ticks_hi << 32 | e->ticks_lo),
+                     t->frac ? t->frac[e->order] : 0};
+    return time;
+}
 
 #endif

@@ -20,7 +20,7 @@ static tlv_time *first_times(const builder *b)
         uint32_t r = b->t->ev[i].res;
         if (!seen[r]) {
             seen[r] = 1;
-            t[r] = b->t->ev[i].time;
+            t[r] = trace_time(b->t, &b->t->ev[i]);
         }
     }
     free(seen);
@@ -60,7 +60,7 @@ int viz_build_events(builder *b)
     for (size_t i = 0; i < b->t->nev; i++) {
         const trace_event *e = &b->t->ev[i];
         vevent *v = &b->ev[k++];
-        v->time = e->time;
+        v->time = trace_time(b->t, e);
         v->res = e->res;
         v->kind = e->kind;
         v->name = e->name;

@@ -90,7 +90,8 @@ static int sort_for_output(struct tlv_shapes *s)
     int rc = -1;
     if (name_rank && res_rank && keys && s->order) {
         for (size_t i = 0; i < n; i++) {
-            const shape *sh = store_get(s->store, i);
+            shape copy;
+            const shape *sh = store_get(s->store, i, &copy);
             sort_key *k = &keys[i];
             k->rule = name_rank[sh->rule];
             k->event = name_rank[sh->event];
@@ -216,7 +217,8 @@ size_t tlv_shapes_count(const tlv_shapes *s) { return store_count(s->store); }
 
 static void shape_info_fill(const tlv_shapes *s, size_t i, tlv_shape_info *out)
 {
-    shape_info(s, store_get(s->store, s->order[i]), out);
+    shape sh;
+    shape_info(s, store_get(s->store, s->order[i], &sh), out);
 }
 
 void tlv_shapes_get_sized(const tlv_shapes *s, size_t i, tlv_shape_info *out, size_t size)
@@ -230,8 +232,9 @@ typedef struct query_ctx {
     void *user;
 } query_ctx;
 
-static int visit(void *ctx, const shape *sh)
+static int visit(void *ctx, const shape *sh, size_t pos)
 {
+    (void)pos;
     query_ctx *q = ctx;
     tlv_shape_info info;
     shape_info(q->s, sh, &info);

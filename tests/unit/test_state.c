@@ -60,7 +60,7 @@ static void test_out_of_order(void)
     CHECK_INT(history_set(&h, T(25), 5, 25), 0);
     CHECK_INT(h.n, 6);
     for (uint32_t i = 1; i < h.n; i++)
-        CHECK(tlv_time_cmp(h.c[i - 1].t, h.c[i].t) < 0);
+        CHECK(tlv_time_cmp(history_time(&h, i - 1), history_time(&h, i)) < 0);
     CHECK_INT(AT(h, 4), 0);
     CHECK_INT(AT(h, 5), 5);
     CHECK_INT(AT(h, 12), 10);
@@ -299,10 +299,17 @@ static void test_intern_collisions(void)
     intern_free(p);
 }
 
+/* A change as the reference keeps it. */
+typedef struct ref_change {
+    tlv_time t;
+    uint32_t seq, val;
+} ref_change;
+
 /* The value at (at, limit) by looking at every change: the reference. */
-static uint32_t naive_at(const change *all, size_t n, uint32_t init, tlv_time at, uint32_t limit)
+static uint32_t naive_at(const ref_change *all, size_t n, uint32_t init, tlv_time at,
+                         uint32_t limit)
 {
-    const change *best = NULL;
+    const ref_change *best = NULL;
     for (size_t i = 0; i < n; i++) {
         int k = tlv_time_cmp(all[i].t, at);
         if (k > 0 || (k == 0 && all[i].seq >= limit))
@@ -318,14 +325,16 @@ static uint32_t rng_state = 12345;
 static uint32_t rng(void) { return rng_state = rng_state * 1103515245u + 12345u; }
 
 /* Logs whose time jumps back (resets), drifts back a little (multi-core) or
- * is random: the sorted runs answer exactly like a scan of every change,
- * after every insertion, and there are never more than HISTORY_MAX_RUNS. */
+ * is random, with whole times or fractions (kept apart from the changes
+ * from the first one on): the sorted runs answer exactly like a scan of
+ * every change, after every insertion, and there are never more than
+ * HISTORY_MAX_RUNS. */
 static void test_time_jumps_back(void)
 {
-    for (int pattern = 0; pattern < 3; pattern++) {
+    for (int pattern = 0; pattern < 4; pattern++) {
         history h = {0};
         h.init = 999999;
-        change all[3000];
+        ref_change all[3000];
         int64_t t = 0;
         uint32_t most_runs = 0;
         for (uint32_t i = 0; i < 3000; i++) {
@@ -335,11 +344,15 @@ static void test_time_jumps_back(void)
                 t = (int64_t)i * 4 - (int64_t)(rng() % 300);
             else
                 t = (int64_t)(rng() % 2000);
-            all[i] = (change){T(t), i, i};
-            CHECK_INT(history_set(&h, T(t), i, i), 0);
+            tlv_time at = T(t);
+            if (pattern == 3 && i >= 100) /* whole times first, then fractions */
+                at.frac = (uint64_t)(rng() % 4) * 250000000000000000ull;
+            all[i] = (ref_change){at, i, i};
+            CHECK_INT(history_set(&h, at, i, i), 0);
             CHECK(h.nruns <= HISTORY_MAX_RUNS);
             most_runs = h.nruns > most_runs ? h.nruns : most_runs;
             tlv_time q = T((int64_t)(rng() % 3000) - 10);
+            q.frac = pattern == 3 ? (uint64_t)(rng() % 4) * 250000000000000000ull : 0;
             uint32_t limit = rng() % 2 ? SEQ_ALL : rng() % (i + 1);
             CHECK_INT(history_at(&h, q, limit), naive_at(all, i + 1, h.init, q, limit));
         }
@@ -348,6 +361,7 @@ static void test_time_jumps_back(void)
         CHECK_INT(history_last(&h), naive_at(all, 3000, h.init, T(INT64_MAX), SEQ_ALL));
         /* a small drift is moved into place; jumps start runs */
         CHECK(pattern == 1 ? most_runs == 0 : most_runs > 1);
+        CHECK((h.frac != NULL) == (pattern == 3));
         history_free(&h);
         CHECK(h.runs == NULL);
     }

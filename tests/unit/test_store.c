@@ -26,6 +26,9 @@
 enum { P_TEXT, P_RED, P_BLUE, P_GREEN, P_GRAY, NPRIMS };
 static const uint32_t fills[NPRIMS] = {0, RED, BLUE, GREEN, GRAY};
 
+/* store_get into a temporary that lives until the end of the enclosing block. */
+#define GET(s, i) store_get((s), (i), &(shape){0})
+
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rnd(void)
@@ -137,11 +140,12 @@ typedef struct visits {
     size_t n, cap, stop_after;
 } visits;
 
-static int record(void *ctx, const shape *sh)
+static int record(void *ctx, const shape *sh, size_t pos)
 {
     visits *v = ctx;
+    (void)sh;
     if (v->n < v->cap)
-        v->pos[v->n] = (size_t)(sh - store_get(v->s, 0));
+        v->pos[v->n] = pos;
     v->n++;
     return v->stop_after && v->n == v->stop_after;
 }
@@ -152,7 +156,7 @@ static const store *sort_store; /* brute force only, one thread */
 static int by_drawing_order(const void *pa, const void *pb)
 {
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    uint32_t oa = store_get(sort_store, a)->order, ob = store_get(sort_store, b)->order;
+    uint32_t oa = GET(sort_store, a)->order, ob = GET(sort_store, b)->order;
     if (oa != ob)
         return oa < ob ? -1 : 1;
     return (a > b) - (a < b);
@@ -170,7 +174,7 @@ static size_t brute_overlaps(const store *s, uint32_t row, tlv_time t0, tlv_time
     if (tlv_time_cmp(t0, t1) > 0)
         return 0;
     for (size_t i = 0; i < store_count(s); i++) {
-        const shape *sh = store_get(s, i);
+        const shape *sh = GET(s, i);
         if (sh->row == row && tlv_time_cmp(sh->from, t1) <= 0 &&
             tlv_time_cmp(end_of(sh), t0) >= 0)
             pos[k++] = i;
@@ -184,18 +188,18 @@ static void check_canonical(const store *s, shape *added, size_t n)
 {
     CHECK_INT(store_count(s), n);
     for (size_t i = 1; i < n; i++) {
-        const shape *a = store_get(s, i - 1), *b = store_get(s, i);
+        const shape *a = GET(s, i - 1), *b = GET(s, i);
         int c = a->row != b->row ? (a->row < b->row ? -1 : 1) : tlv_time_cmp(a->from, b->from);
         CHECK(c < 0 || (c == 0 && a->order <= b->order));
     }
     qsort(added, n, sizeof *added, compare_all_fields);
     shape *got = malloc((n ? n : 1) * sizeof *got);
     for (size_t i = 0; i < n; i++)
-        got[i] = *store_get(s, i);
+        got[i] = *GET(s, i);
     qsort(got, n, sizeof *got, compare_all_fields);
     CHECK(n == 0 || memcmp(got, added, n * sizeof *got) == 0);
     free(got);
-    CHECK(store_get(s, n) == NULL);
+    CHECK(GET(s, n) == NULL);
 }
 
 /* A window: sometimes exactly at a shape's ends, sometimes reversed. */
@@ -203,7 +207,7 @@ static void random_window(const store *s, tlv_time *t0, tlv_time *t1)
 {
     unsigned kind = (unsigned)below(10);
     if (kind == 0 && store_count(s)) {
-        const shape *sh = store_get(s, below(store_count(s)));
+        const shape *sh = GET(s, below(store_count(s)));
         *t0 = sh->to;
         *t1 = below(2) ? sh->to : sh->from;
         return;
@@ -266,6 +270,75 @@ static void test_random_rows(void)
     }
 }
 
+/* A view (store_new_view) answers as a store holding copies of the same
+ * shapes on the same rows would: the shapes of each row split into layers
+ * by primitive, as the summary layers are. */
+static int visit_shape(void *ctx, const shape *sh, size_t pos)
+{
+    visits *v = ctx;
+    (void)pos;
+    if (v->n < v->cap)
+        v->pos[v->n++] = (size_t)(sh->order);
+    return 0;
+}
+
+static void test_view_matches_copy(void)
+{
+    for (int round = 0; round < 4; round++) {
+        uint32_t nrows = 1 + (uint32_t)below(6);
+        size_t n;
+        shape *all = random_shapes(nrows, &n);
+        for (size_t i = 0; i < n; i++)
+            all[i].order = (uint32_t)i; /* unique, to tell visits apart */
+        store *base = store_new(), *copy = store_new();
+        for (size_t i = 0; i < n; i++)
+            CHECK_INT(store_add(base, &all[i]), 0);
+        CHECK(store_new_view(base) == NULL); /* not frozen yet */
+        CHECK_INT(store_freeze(base, NULL, 0), 0);
+        store *view = store_new_view(base);
+        CHECK(view != NULL);
+        CHECK(store_new_view(view) == NULL); /* no view of a view */
+        CHECK_INT(store_add(view, &all[0]), -1);
+        CHECK_INT(store_add_ref(view, n, 0), -1);
+        /* added in reverse, to check the view sorts its references */
+        for (size_t i = n; i-- > 0;) {
+            shape sh = *GET(base, i);
+            sh.row = sh.row * NPRIMS + sh.prim;
+            CHECK_INT(store_add_ref(view, i, sh.row), 0);
+            CHECK_INT(store_add(copy, &sh), 0);
+        }
+        CHECK_INT(store_freeze(view, fills, NPRIMS), 0);
+        CHECK_INT(store_freeze(copy, fills, NPRIMS), 0);
+        CHECK_INT(store_count(view), n);
+        CHECK_INT(store_rows(view), store_rows(copy));
+        for (size_t i = 0; i < n; i++)
+            CHECK_INT(GET(view, i)->order, GET(copy, i)->order);
+        size_t *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
+        for (int q = 0; q < 200; q++) {
+            uint32_t row = (uint32_t)below(nrows * NPRIMS + 1);
+            tlv_time t0, t1;
+            random_window(copy, &t0, &t1);
+            visits va = {view, a, 0, n + 1, 0}, vb = {copy, b, 0, n + 1, 0};
+            store_query(view, row, t0, t1, visit_shape, &va);
+            store_query(copy, row, t0, t1, visit_shape, &vb);
+            CHECK(va.n == vb.n && memcmp(a, b, va.n * sizeof *a) == 0);
+            CHECK_INT(store_count_overlapping(view, row, t0, t1), vb.n);
+            uint32_t sa[64], sb[64];
+            double d0 = tlv_time_to_double(t0, 10), d1 = d0 + 1 + (double)below(20000);
+            size_t cols = 1 + below(64);
+            store_summary(view, row, d0, d1, 10, sa, cols);
+            store_summary(copy, row, d0, d1, 10, sb, cols);
+            CHECK(memcmp(sa, sb, cols * sizeof *sa) == 0);
+        }
+        free(a);
+        free(b);
+        store_free(view);
+        store_free(copy);
+        store_free(base);
+        free(all);
+    }
+}
+
 /* ---- small fixed cases ---------------------------------------------------- */
 
 static void test_empty_and_missing_rows(void)
@@ -275,7 +348,7 @@ static void test_empty_and_missing_rows(void)
     frozen(s);
     CHECK_INT(store_count(s), 0);
     CHECK_INT(store_rows(s), 0);
-    CHECK(store_get(s, 0) == NULL);
+    CHECK(GET(s, 0) == NULL);
     visits v = {s, NULL, 0, 0, 0};
     store_query(s, 0, at(-1000, 0), at(1000, 0), record, &v);
     CHECK_INT(v.n, 0);
@@ -324,7 +397,7 @@ static void test_drawing_order(void)
     frozen(s);
     const uint32_t want_canonical[] = {5, 9, 2, 2, 1}; /* by from: 0, 5, 10, 12, 40 */
     for (size_t i = 0; i < 5; i++)
-        CHECK_INT(store_get(s, i)->order, want_canonical[i]);
+        CHECK_INT(GET(s, i)->order, want_canonical[i]);
     size_t pos[8];
     visits v = {s, pos, 0, 8, 0};
     store_query(s, 0, at(11, 0), at(45, 0), record, &v);
@@ -332,8 +405,8 @@ static void test_drawing_order(void)
     const uint32_t want_order[] = {1, 2, 2, 5, 9};
     const int64_t want_from[] = {40, 10, 12, 0, 5};
     for (size_t i = 0; i < 5 && i < v.n; i++) {
-        CHECK_INT(store_get(s, pos[i])->order, want_order[i]);
-        CHECK_INT(store_get(s, pos[i])->from.ticks, want_from[i]);
+        CHECK_INT(GET(s, pos[i])->order, want_order[i]);
+        CHECK_INT(GET(s, pos[i])->from.ticks, want_from[i]);
     }
     store_free(s);
 }
@@ -499,7 +572,7 @@ static uint32_t brute_column(const store *s, uint32_t row, int64_t c0, int64_t c
     int64_t best_cov = -1;
     uint32_t best_order = 0, color = 0;
     for (size_t i = 0; i < store_count(s); i++) {
-        const shape *sh = store_get(s, i);
+        const shape *sh = GET(s, i);
         uint32_t fill = sh->prim < NPRIMS ? fills[sh->prim] : 0;
         if (sh->row != row || !fill)
             continue;
@@ -649,7 +722,7 @@ static void test_summary_pyramid_random(void)
             int64_t c0 = c * 64, c1 = c0 + 64;
             int covered = 0, near = 0;
             for (size_t i = 0; i < store_count(s); i++) {
-                const shape *sh = store_get(s, i);
+                const shape *sh = GET(s, i);
                 uint32_t fill = fills[sh->prim];
                 int64_t from = sh->from.ticks, to = sh->to.ticks > from ? sh->to.ticks : from;
                 if (!fill)
@@ -667,11 +740,44 @@ static void test_summary_pyramid_random(void)
     }
 }
 
+/* A row whose shapes all have one fill keeps its pyramid in half the
+ * memory (slim buckets without color and order): its summaries are those of
+ * the same row kept in full. Row 1 is row 0 plus a GRAY copy of one shape
+ * drawn below it (lower order), which never wins a bucket but makes the row
+ * two-colored, so kept in full; 1000 and 1001 shapes get the same buckets. */
+static void test_summary_single_fill(void)
+{
+    store *s = store_new();
+    for (uint32_t row = 0; row < 2; row++) {
+        rng = 0x1234567u;
+        int copied = 0;
+        for (uint32_t i = 0; i < 1000; i++) {
+            int64_t from = (int64_t)below(100000), len = (int64_t)below(4) ? (int64_t)below(300) : 0;
+            uint32_t prim = below(5) ? P_RED : P_TEXT;
+            add_ticks(s, row, from, from + len, prim, i + 1);
+            if (row == 1 && i >= 500 && prim == P_RED && !copied++)
+                add_ticks(s, row, from, from + len, P_GRAY, 0);
+        }
+    }
+    frozen(s);
+    rng = 0x9e3779b97f4a7c15ull;
+    for (int q = 0; q < 300; q++) {
+        uint32_t a[512], b[512];
+        double t0 = (double)below(100000) - 1000, t1 = t0 + 1 + (double)below(200000);
+        size_t cols = 1 + below(512);
+        store_summary(s, 0, t0, t1, 10, a, cols);
+        store_summary(s, 1, t0, t1, 10, b, cols);
+        CHECK(memcmp(a, b, cols * sizeof *a) == 0);
+    }
+    store_free(s);
+}
+
 int main(void)
 {
     test_empty_and_missing_rows();
     test_drawing_order();
     test_random_rows();
+    test_view_matches_copy();
     test_summary_examples(0);
     test_summary_examples(1);
     test_summary_tie();
@@ -680,5 +786,6 @@ int main(void)
     test_summary_exact_random();
     test_summary_pyramid_random();
     test_summary_one_color_random();
+    test_summary_single_fill();
     return CHECK_DONE();
 }

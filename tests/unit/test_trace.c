@@ -136,6 +136,38 @@ static void test_update_while_growing(const tlv_rules *rules)
     tlv_trace_free(trace);
 }
 
+/* Fractional times (kept apart from the events, see trace_impl.h): sorted
+ * by fraction among equal ticks, read back exactly, also when the first
+ * fraction comes after whole times and when a live update merges them. */
+static void test_fractions(const tlv_rules *rules)
+{
+    tlv_trace *trace;
+    CHECK_INT(tlv_trace_new(rules, &trace), TLV_OK);
+    tlv_converter *conv = tlv_trace_converter(trace);
+    const char first[] = "[10]A.state=RUN\n[10.5]B.mark(a)\n[10.25]A.mark(b)\n[11]B.mark(c)\n";
+    CHECK_INT(tlv_converter_push_bytes(conv, first, strlen(first)), TLV_OK);
+    CHECK_INT(tlv_trace_update(trace), TLV_OK);
+    char text[512];
+    events_text(trace, text, sizeof text);
+    CHECK_STR(text, "10:A.state 10:A.markb 10:B.marka 11:B.markc");
+    const char more[] = "[10.25]B.mark(d)\n[10.125]B.state=RUN\n[12]A.mark(e)\n";
+    CHECK_INT(tlv_converter_push_bytes(conv, more, strlen(more)), TLV_OK);
+    CHECK_INT(tlv_trace_finish(trace), TLV_OK);
+    events_text(trace, text, sizeof text);
+    CHECK_STR(text, "10:A.state 10:B.state 10:A.markb 10:B.markd 10:B.marka 11:B.markc 12:A.marke");
+    static const uint64_t quarter = 250000000000000000ull; /* 0.25 in radix 10 (18 digits) */
+    static const uint64_t want[] = {0, quarter / 2, quarter, quarter, 2 * quarter, 0, 0};
+    for (size_t i = 0; i < 7; i++) {
+        tlv_event e;
+        tlv_trace_event(trace, i, &e);
+        CHECK_INT(e.time.frac, want[i]);
+    }
+    CHECK_INT(tlv_trace_end(trace).ticks, 12);
+    tlv_time t = {10, quarter};
+    CHECK_INT(tlv_trace_seek(trace, t), 2);
+    tlv_trace_free(trace);
+}
+
 int main(void)
 {
     make_tmpdir("trace");
@@ -148,6 +180,7 @@ int main(void)
     for (size_t i = 0; i < tlv_diags_count(tlv_rules_diags(rules)); i++)
         fprintf(stderr, "%s\n", tlv_diags_get(tlv_rules_diags(rules), i)->message);
     test_events_and_state(rules);
+    test_fractions(rules);
     test_update_while_growing(rules);
     tlv_rules_free(rules);
     remove_tree(tmpdir);

@@ -52,6 +52,14 @@ TLV_API tlv_status tlv_trace_finish(tlv_trace *trace);
  * older ones, O(k log k) when they do not. */
 TLV_API tlv_status tlv_trace_update(tlv_trace *trace);
 
+/* Gives back the memory a growing trace holds in reserve for events to come
+ * (its arrays grow by doubling: up to half of them): for a trace that stays
+ * open, call it when the input pauses, e.g. at the current end of a log that
+ * may still grow. tlv_trace_finish does it, and tlv_trace_update whenever
+ * the trace has doubled since. Nothing read from the trace changes. Costs a
+ * copy of the trace at most (realloc); NULL is allowed. */
+TLV_API void tlv_trace_trim(tlv_trace *trace);
+
 /* The message of the last call on `trace` that failed ("" when none has),
  * valid until the next failing call: e.g. "cannot open 'x.log': No such
  * file or directory", the converter's message for a conversion that failed,
