@@ -59,13 +59,15 @@ static cJSON *string_or_null(const char *s)
     return s ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
 
-/* Writes o as one line of JSON and frees it. */
-static int print_line(FILE *out, cJSON *o)
+/* Writes o as one line of JSON and frees it. Returns 0, -1 when writing
+ * failed, or -2 when memory ran out (cJSON leaves out a member it could not
+ * make: o then has fewer than `members`). */
+static int print_line(FILE *out, cJSON *o, int members)
 {
-    char *text = cJSON_PrintUnformatted(o);
+    char *text = cJSON_GetArraySize(o) == members ? cJSON_PrintUnformatted(o) : NULL;
     cJSON_Delete(o);
     if (!text)
-        return -1;
+        return -2;
     int rc = fputs(text, out) < 0 || fputc('\n', out) < 0 ? -1 : 0;
     free(text);
     return rc;
@@ -75,7 +77,7 @@ static int print_shape(FILE *out, const tlv_shape_info *sh, int radix)
 {
     cJSON *o = cJSON_CreateObject();
     if (!o)
-        return -1;
+        return -2;
     cJSON_AddItemToObject(o, "rule", cJSON_CreateString(sh->rule));
     cJSON_AddItemToObject(o, "event", cJSON_CreateString(sh->event));
     cJSON_AddItemToObject(o, "resource", string_or_null(sh->resource));
@@ -86,7 +88,7 @@ static int print_shape(FILE *out, const tlv_shape_info *sh, int radix)
     cJSON_AddItemToObject(o, "fill", color_or_null(sh->has_fill, sh->fill));
     cJSON_AddItemToObject(o, "pen", color_or_null(sh->has_pen, sh->pen));
     cJSON_AddItemToObject(o, "row", cJSON_CreateNumber((double)sh->row));
-    return print_line(out, o);
+    return print_line(out, o, 10);
 }
 
 static cJSON *row_or_null(size_t row)
@@ -98,7 +100,7 @@ static int print_flow(FILE *out, const tlv_trace *trace, const tlv_flow_info *f,
 {
     cJSON *o = cJSON_CreateObject();
     if (!o)
-        return -1;
+        return -2;
     tlv_event e;
     tlv_trace_event(trace, f->event, &e);
     cJSON_AddItemToObject(o, "rule", cJSON_CreateString(f->rule));
@@ -112,7 +114,7 @@ static int print_flow(FILE *out, const tlv_trace *trace, const tlv_flow_info *f,
     cJSON_AddItemToObject(o, "line", cJSON_CreateNumber((double)e.input_line));
     cJSON_AddItemToObject(o, "from_row", row_or_null(f->from_row));
     cJSON_AddItemToObject(o, "to_row", row_or_null(f->to_row));
-    return print_line(out, o);
+    return print_line(out, o, 11);
 }
 
 typedef struct shapes_args {
@@ -146,7 +148,7 @@ static int write_shapes(FILE *out, const shapes_args *a, const tlv_trace *trace,
             rc = print_shape(out, &sh, radix);
         }
         if (rc < 0)
-            return -1;
+            return rc;
     }
     return 0;
 }
@@ -168,13 +170,17 @@ int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_tr
     if (!*rules)
         return EXIT_USAGE;
     if (tlv_trace_new(*rules, trace) != TLV_OK)
-        return EXIT_USAGE;
+        return report_nomem("converting", input);
     if (reads_standard_form(ra, input))
         tlv_converter_set_standard_form(tlv_trace_converter(*trace), 1);
     unmatched_log um;
     if (unmatched_begin(&um, ra, tlv_trace_converter(*trace)) < 0)
         return EXIT_USAGE;
     tlv_status st = tlv_trace_load_file(*trace, input);
+    if (st == TLV_ERR_NOMEM) {
+        unmatched_end(&um, 0);
+        return report_nomem("converting", input);
+    }
     if (st == TLV_ERR_IO) {
         fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, input, strerror(errno));
         unmatched_end(&um, 0);
@@ -195,8 +201,8 @@ int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cp
         return rc;
     tlv_shapes_options o = {sizeof(tlv_shapes_options), cpu_attribute, NULL, NULL, NULL, 0};
     tlv_status vs = tlv_shapes_build(*trace, &o, shapes);
-    if (!*shapes)
-        return EXIT_USAGE;
+    if (vs == TLV_ERR_NOMEM || !*shapes)
+        return report_nomem("building the shapes of", input);
     print_diags(tlv_shapes_diags(*shapes), 20);
     return rc == EXIT_PARTIAL || vs != TLV_OK ? EXIT_PARTIAL : EXIT_OK;
 }
@@ -217,7 +223,10 @@ int cmd_shapes(int argc, char **argv)
         if (!out) {
             rc = EXIT_USAGE;
         } else {
-            if (write_shapes(out, &a, trace, shapes, tlv_rules_time_radix(rules)) < 0)
+            int w = write_shapes(out, &a, trace, shapes, tlv_rules_time_radix(rules));
+            if (w == -2)
+                report_nomem("writing the shapes of", a.c.input);
+            if (w < 0)
                 rc = EXIT_USAGE;
             if (close_output(out, a.c.output, tmp_path, rc != EXIT_USAGE) < 0)
                 rc = EXIT_USAGE;

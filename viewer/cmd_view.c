@@ -257,6 +257,11 @@ static void present(view_app *a)
     view_update_size(a);
     if (view_draw_frame(a) < 0)
         view_message(a, "cannot draw the timeline");
+    if (nomem_reported()) { /* out of memory: said on stderr; nothing shown can be trusted */
+        a->exit_code = EXIT_USAGE;
+        a->quit = 1;
+        return;
+    }
     if (a->shot_path) {
         if (view_write_screenshot(a, a->shot_path) < 0)
             a->exit_code = a->script ? EXIT_USAGE : a->exit_code;
@@ -313,6 +318,8 @@ static int view_main(view_app *a, view_session *sess)
     a->opts.per_cpu |= sess->per_cpu; /* build the rows once, in the session's mode */
     session_apply_panels(a, sess);
     int rc = view_load(a);
+    if (nomem_reported())
+        return EXIT_USAGE;
     if (rc == EXIT_USAGE || a->quit)
         return rc == EXIT_USAGE ? rc : EXIT_OK;
     nav_init(&a->nav, tlv_time_to_double(tlv_trace_start(a->trace), a->radix),
@@ -327,7 +334,7 @@ static int view_main(view_app *a, view_session *sess)
         session_keep_backup(sess, a->session_path); /* what could not be read is kept */
         session_write(a, a->session_path);
     }
-    return a->exit_code;
+    return nomem_reported() ? EXIT_USAGE : a->exit_code;
 }
 
 /* The panels, in the order they see input (view_panels.h). */

@@ -27,6 +27,7 @@ static const char main_help[] =
 
 int main(int argc, char **argv)
 {
+    json_count_failures();
     if (argc < 2) {
         fputs(main_help, stderr);
         return EXIT_USAGE;

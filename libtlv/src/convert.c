@@ -515,7 +515,7 @@ static tlv_status convert_raw_line(tlv_converter *c, const char *line, size_t le
         if (n < 0) {
             char msg[200];
             pcre2_get_error_message(n, (PCRE2_UCHAR *)msg, sizeof msg);
-            line_error(c, msg);
+            line_error(c, n == PCRE2_ERROR_NOMEMORY ? "out of memory while matching the line" : msg);
             c->stats.error_lines++;
             return TLV_ERR_CONVERT;
         }
@@ -588,7 +588,33 @@ static int reads_standard_form(const tlv_converter *c)
     return c->rules->standard_form || c->std_input;
 }
 
+static tlv_status push_line(tlv_converter *c, const char *line, size_t len);
+
+/* An allocation failed while the converter ran (alloc.h), whether or not the
+ * code noticed: the conversion is incomplete, and says so once. */
+static tlv_status nomem_check(tlv_converter *c, int failed, tlv_status st)
+{
+    if (failed && !c->diags.nomem) {
+        c->rule = NULL;
+        line_error(c, "out of memory while converting the line");
+    }
+    c->diags.nomem |= failed;
+    if (!c->diags.nomem)
+        return st;
+    return last_error_set(&c->lasterr, TLV_ERR_NOMEM, "out of memory while converting '%s'",
+                          c->source ? c->source : "<input>");
+}
+
+int converter_out_of_memory(const tlv_converter *c) { return c->diags.nomem; }
+
 tlv_status tlv_converter_push_line(tlv_converter *c, const char *line, size_t len)
+{
+    ALLOC_WATCH;
+    tlv_status st = push_line(c, line, len);
+    return st == TLV_ERR_USAGE ? st : nomem_check(c, ALLOC_FAILED_SINCE(), st);
+}
+
+static tlv_status push_line(tlv_converter *c, const char *line, size_t len)
 {
     if (c->stopped)
         return refuse_stopped(c);
@@ -661,7 +687,16 @@ static tlv_status drop_line(tlv_converter *c)
     return TLV_ERR_CONVERT;
 }
 
+static tlv_status push_bytes(tlv_converter *c, const char *data, size_t len);
+
 tlv_status tlv_converter_push_bytes(tlv_converter *c, const char *data, size_t len)
+{
+    ALLOC_WATCH;
+    tlv_status st = push_bytes(c, data, len);
+    return st == TLV_ERR_USAGE ? st : nomem_check(c, ALLOC_FAILED_SINCE(), st);
+}
+
+static tlv_status push_bytes(tlv_converter *c, const char *data, size_t len)
 {
     tlv_status st = TLV_OK;
     c->stats.bytes_read += len;
@@ -770,6 +805,7 @@ static void summarize(tlv_converter *c)
 
 tlv_status tlv_converter_finish(tlv_converter *c)
 {
+    ALLOC_WATCH;
     tlv_status st = TLV_OK;
     if (c->dropping)
         st = drop_line(c);
@@ -781,6 +817,8 @@ tlv_status tlv_converter_finish(tlv_converter *c)
     run_scripts(c);
     if (c->stopped)
         return TLV_ERR_USAGE;
+    if (ALLOC_FAILED_SINCE() || c->diags.nomem) /* incomplete: not a partial success */
+        return nomem_check(c, 1, TLV_ERR_NOMEM);
     if (!c->diags.errors)
         return TLV_OK;
     return last_error_set(&c->lasterr, TLV_ERR_CONVERT,
