@@ -8,10 +8,25 @@
 # against an installed prefix; skipped in the sanitizer build). Exits
 # non-zero on any failure. Tests that need ../shared/corpus are skipped when
 # it is absent.
+#
+#   scripts/test.sh --tsan   only the ThreadSanitizer build (build-tsan/) and
+#                            its tests (the converter's matching thread, the
+#                            API from several threads)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 jobs="$(nproc)"
+
+tsan_tests() {
+  echo "== tests under ThreadSanitizer (build-tsan/)"
+  cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLV_TSAN=ON >/dev/null
+  cmake --build build-tsan -j"$jobs" >/dev/null
+  (cd build-tsan && ctest --output-on-failure -j"$jobs")
+}
+if [ "${1:-}" = "--tsan" ]; then
+  tsan_tests
+  exit 0
+fi
 
 echo "== tests (build/)"
 (cd build && ctest --output-on-failure -j"$jobs")

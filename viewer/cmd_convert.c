@@ -16,7 +16,7 @@
 
 static const char convert_help[] =
     "usage: tlv convert [-R DIR]... -r FILE.res [-o OUT] [--allow-scripts] [--std] [-q]\n"
-    "                   [--max-errors N] LOG|-\n"
+    "                   [--max-errors N] [--threads N] LOG|-\n"
     "\n"
     "Converts LOG (or standard input for '-') into a standard-form trace, one\n"
     "event per line ([time]Resource.attribute=value or [time]Resource.behavior(args)).\n"
@@ -36,6 +36,10 @@ static const char convert_help[] =
     "  -q, --quiet               no progress bar and no summary line\n"
     "      --max-errors N        print at most N conversion errors (default 20;\n"
     "                            0 = all kept, up to 1000)\n"
+    "      --threads N           1: convert on one thread (the serial path); 2: one\n"
+    "                            thread matches the regexes of the lines ahead while\n"
+    "                            another applies them (default when there are two\n"
+    "                            processors); the output is the same either way\n"
     "\n"
     "On a terminal a progress bar is shown on standard error; at the end a summary\n"
     "line gives lines read, lines matched, events written, errors and seconds.\n"
@@ -80,6 +84,7 @@ typedef struct convert_args {
     common_args c;          /* -R, -r, --allow-scripts, -o, -q, LOG */
     long max_errors;
     long script_timeout;
+    long threads;           /* 0: the library's default */
 } convert_args;
 
 /* convert's own options. */
@@ -100,6 +105,12 @@ static int convert_option(void *own, int argc, char **argv, int *i)
         a->script_timeout = strtol(argv[++*i], &end, 10);
         if (*end || a->script_timeout <= 0) {
             usage_error("convert", "--script-timeout needs milliseconds, got '%s'", argv[*i]);
+            return -1;
+        }
+    } else if (strcmp(s, "--threads") == 0) {
+        a->threads = strtol(argv[++*i], &end, 10);
+        if (*end || a->threads < 1 || a->threads > 2) {
+            usage_error("convert", "--threads needs 1 or 2, got '%s'", argv[*i]);
             return -1;
         }
     } else {
@@ -199,6 +210,8 @@ int cmd_convert(int argc, char **argv)
     tlv_converter_set_event_fn(conv, write_event, &oc);
     if (a.script_timeout)
         tlv_converter_set_script_timeout(conv, (int)a.script_timeout);
+    if (a.threads)
+        tlv_converter_set_threads(conv, (int)a.threads);
     tlv_converter_set_source_name(conv, strcmp(a.c.input, "-") == 0 ? "<stdin>" : a.c.input);
     unmatched_log um;
     if (unmatched_begin(&um, &a.c.rules, conv) < 0) {

@@ -21,9 +21,11 @@ static const char view_help[] =
     "\n"
     "Opens a window with the timeline of LOG: converted with the conversion rules\n"
     "(or read as a standard-form trace when the resource file says\n"
-    "\"ConvertRules\":[\"\"]) while a progress bar shows, then drawn with the\n"
-    "visualization rules: row labels, a time ruler in the trace's TimeScale, the\n"
-    "shapes, an overview of the whole trace along the bottom and a status line.\n"
+    "\"ConvertRules\":[\"\"]) and drawn with the visualization rules: row labels, a\n"
+    "time ruler in the trace's TimeScale, the shapes, an overview of the whole trace\n"
+    "along the bottom and a status line. The window opens at once and the trace\n"
+    "fills in while the log is read (the status line says how far: percent of the\n"
+    "bytes, lines); what is shown can be panned, zoomed and selected meanwhile.\n"
     "Problems in the inputs go to stderr with file and line; the first few are\n"
     "also shown in the window, and whatever loaded is shown.\n"
     "\n"
@@ -99,8 +101,12 @@ static const char view_help[] =
     "      --no-session          neither read nor write a session\n"
     "      --script FILE         run the commands of FILE, one per frame, then exit\n"
     "                            (for tests; see viewer/view_script.c)\n"
-    "      --bench               draw frames along a fixed path of pans and zooms and\n"
-    "                            print the median and 99th-percentile frame times\n"
+    "      --bench               once the log is loaded, draw frames along a fixed path\n"
+    "                            of pans and zooms and print the median and 99th-\n"
+    "                            percentile frame times, and how long the first frame\n"
+    "                            and the whole load took\n"
+    "      --load-pause-at BYTES with --script (tests): stop reading the log after BYTES\n"
+    "                            until the script says load-resume\n"
     "\n"
     "Exit status: 0 ok; 2 bad usage, unreadable input, rule files with errors, no\n"
     "display, or a script command that failed.\n";
@@ -148,6 +154,14 @@ static int parse_view_option(view_opts *o, int argc, char **argv, int *i)
         o->script = argv[++*i];
     } else if (strcmp(s, "--bench") == 0) {
         o->bench = 1;
+    } else if (strcmp(s, "--load-pause-at") == 0 && has_value) {
+        char *end;
+        o->load_pause_at = strtoull(argv[++*i], &end, 10);
+        if (*end || !o->load_pause_at || argv[*i][0] == '-') {
+            usage_error("view", "--load-pause-at needs a number of bytes (1 or more), got '%s'",
+                        argv[*i]);
+            return -1;
+        }
     } else if (s[0] == '-' && s[1]) {
         usage_error("view", "unknown option '%s'", s);
         return -1;
@@ -179,6 +193,10 @@ static int parse_view_args(view_opts *o, int argc, char **argv)
     }
     if (strcmp(o->input, "-") != 0 && access(o->input, R_OK) != 0) { /* before any window */
         fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, o->input, strerror(errno));
+        return -1;
+    }
+    if (o->load_pause_at && !o->script) {
+        usage_error("view", "--load-pause-at is for tests: it needs --script (load-resume)");
         return -1;
     }
     if (o->script && o->bench) {
@@ -240,7 +258,12 @@ static void close_window(view_app *a)
 static void handle_events(view_app *a, int wait)
 {
     SDL_Event e;
-    int got = wait ? SDL_WaitEventTimeout(&e, live_wait_ms(a)) : SDL_PollEvent(&e);
+    if (wait) { /* the reading thread has the trace meanwhile */
+        loader_release(a);
+        SDL_WaitEventTimeout(NULL, loader_active(a) ? 50 : live_wait_ms(a));
+        loader_acquire(a);
+    }
+    int got = SDL_PollEvent(&e);
     while (got) {
         if (!a->script)
             input_sdl_event(a, &e);
@@ -271,24 +294,33 @@ static void present(view_app *a)
         a->shot_path = NULL;
     }
     SDL_RenderPresent(a->ren);
+    if (!a->times.first_frame)
+        a->times.first_frame = now_seconds();
     a->dirty = 0;
 }
 
-static void run(view_app *a)
+/* The frame loop, until the window closes (or, `until_loaded`, until the
+ * log is loaded). */
+static void run(view_app *a, int until_loaded)
 {
     a->dirty = 1;
-    while (!a->quit) {
-        handle_events(a, !a->script && !a->dirty && !a->shot_path);
+    while (!a->quit && !(until_loaded && !loader_active(a))) {
+        int scripted = a->script && !loader_script_waits(a);
+        loader_release(a); /* a moment for the reading thread */
+        loader_acquire(a);
+        handle_events(a, !scripted && !a->dirty && !a->shot_path);
+        if (loader_poll(a))
+            view_dirty(a);
         if (live_poll(a))
             view_dirty(a);
-        if (a->script) {
+        if (scripted) {
             int r = script_step(a);
             if (r < 0)
                 a->exit_code = EXIT_USAGE;
             if (r <= 0)
                 a->quit = 1;
         }
-        if (a->dirty || a->shot_path || a->script)
+        if (a->dirty || a->shot_path || scripted)
             present(a);
     }
 }
@@ -324,13 +356,17 @@ static int view_main(view_app *a, view_session *sess)
         return rc == EXIT_USAGE ? rc : EXIT_OK;
     nav_init(&a->nav, tlv_time_to_double(tlv_trace_start(a->trace), a->radix),
              tlv_time_to_double(tlv_trace_end(a->trace), a->radix));
-    session_apply(a, sess); /* --per-cpu wins over a session without it */
-    if (a->opts.bench)
-        return view_bench(a);
+    a->pending_session = sess; /* applied once the log is loaded */
+    if (a->opts.bench) {
+        run(a, 1);
+        return a->quit ? EXIT_OK : view_bench(a);
+    }
     if (a->opts.script && !(a->script = script_load(a->opts.script)))
         return EXIT_USAGE;
-    run(a);
-    if (a->session_path) {
+    run(a, 0);
+    /* A window closed while loading keeps the session as it was: its view
+     * and markers were never shown. */
+    if (a->session_path && !a->pending_session) {
         session_keep_backup(sess, a->session_path); /* what could not be read is kept */
         session_write(a, a->session_path);
     }
@@ -361,10 +397,13 @@ int cmd_view(int argc, char **argv)
     if (!a)
         return EXIT_USAGE;
     int rc = EXIT_USAGE;
+    a->times.start = now_seconds();
     if (parse_view_args(&a->opts, argc, argv) == 0) {
         a->markers.selected = -1;
         a->live.in.fd = -1;
         a->focus_event = -1;
+        a->flows_shown = 1;
+        a->tracks.load_on = 1; /* shown in per-CPU mode (u) */
         a->breakdown = breakdown_new();
         a->mx = a->my = -1;
         add_panels(a);
@@ -376,6 +415,7 @@ int cmd_view(int argc, char **argv)
         session_free(&sess);
         free(path);
     }
+    loader_stop(a); /* before the trace it reads into goes */
     script_free(a->script);
     view_close_input(&a->live.in);
     breakdown_free(a->breakdown);

@@ -414,6 +414,40 @@ static void dump(view_panel *base, const view_app *a, cJSON *o)
     }
 }
 
+/* The session keeps the range, the sort and whether the panel was closed. */
+static void save(view_panel *base, const view_app *a, cJSON *o)
+{
+    breakdown_panel *p = (breakdown_panel *)base;
+    cJSON *j = cJSON_AddObjectToObject(o, "range_state");
+    cJSON_AddBoolToObject(j, "shown", p->shown);
+    cJSON_AddStringToObject(j, "sort", col_names[p->sort_col]);
+    cJSON_AddBoolToObject(j, "descending", p->descending);
+    if (a->has_range) {
+        cJSON_AddNumberToObject(j, "t0", a->range0);
+        cJSON_AddNumberToObject(j, "t1", a->range1);
+    }
+}
+
+static void load(view_panel *base, view_app *a, const cJSON *o)
+{
+    breakdown_panel *p = (breakdown_panel *)base;
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, "range_state");
+    if (!cJSON_IsObject(j))
+        return;
+    const cJSON *sort = cJSON_GetObjectItemCaseSensitive(j, "sort");
+    for (int c = 0; c < NCOLS && cJSON_IsString(sort); c++)
+        if (strcmp(sort->valuestring, col_names[c]) == 0)
+            p->sort_col = c;
+    p->descending = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "descending"));
+    const cJSON *t0 = cJSON_GetObjectItemCaseSensitive(j, "t0");
+    const cJSON *t1 = cJSON_GetObjectItemCaseSensitive(j, "t1");
+    if (cJSON_IsNumber(t0) && cJSON_IsNumber(t1) && isfinite(t0->valuedouble) &&
+        isfinite(t1->valuedouble) && t1->valuedouble > t0->valuedouble)
+        range_set(a, t0->valuedouble, t1->valuedouble);
+    p->shown = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "shown"));
+    p->seen_range = a->range_gen; /* as it was: a closed panel stays closed */
+}
+
 static void draw(view_panel *base, view_app *a, view_layer layer, const tlv_view *v,
                  const view_areas *ar)
 {
@@ -437,6 +471,6 @@ view_panel *breakdown_panel_new(void)
     p->sort_col = COL_ROW;
     p->base = (view_panel){.name = "range", .draw = draw, .key = key, .press = press,
                            .wheel = wheel, .covers = covers, .strip_height = strip_height,
-                           .dump = dump, .destroy = destroy};
+                           .save = save, .load = load, .dump = dump, .destroy = destroy};
     return &p->base;
 }

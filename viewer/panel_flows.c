@@ -18,22 +18,25 @@
 #define GAP 6                 /* columns per strip, at scale 1 */
 #define C_FLOW 0x1F4FB4u      /* resource to resource */
 #define C_MOVE 0xD2691Eu      /* processor to processor (a migration) */
-#define ALPHA 210
+#define ALPHA 255             /* opaque: SDL fills these several times faster than blended ones */
 
-/* Arrows of one frame, as triangles drawn in one call per colour (shaft,
- * head and the dot where it starts: SDL's software renderer pays per call). */
+/* Arrows of one frame as rectangles, drawn in one call per colour: the
+ * shaft, the head as one row of pixels per rectangle (arrows are vertical)
+ * and the dot where it starts. SDL's software renderer fills rectangles
+ * many times faster than it rasterizes triangles (SDL_RenderGeometry was
+ * most of this panel's time on a dense trace). */
 typedef struct batch {
-    SDL_Vertex *v;
+    SDL_Rect *r;
     size_t n, cap;
 } batch;
 
 typedef struct flows_panel {
     view_panel base;
-    int shown;
     size_t drawn;             /* arrows in the last frame */
     double *band_y;           /* per row of the shapes: the middle of its band, or NAN */
     size_t nrows;
-    batch flows, moves;       /* this frame's arrows, resource and processor ones */
+    batch arrows[2], dots[2]; /* this frame's: resource to resource [0], processor to
+                                 processor [1]; the dots where they start are opaque */
 } flows_panel;
 
 static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale); }
@@ -61,32 +64,36 @@ static int map_rows(flows_panel *f, const view_app *a, const tlv_view *v)
     return 0;
 }
 
-static void quad(batch *b, float x0, float y0, float x1, float y1, SDL_Color c)
+static void rect(batch *b, int x, int y, int w, int h)
 {
-    if (view_grow((void **)&b->v, &b->cap, b->n + 6, sizeof *b->v) < 0)
-        return;
-    SDL_Vertex q[6] = {{{x0, y0}, c, {0, 0}}, {{x1, y0}, c, {0, 0}}, {{x1, y1}, c, {0, 0}},
-                       {{x0, y0}, c, {0, 0}}, {{x1, y1}, c, {0, 0}}, {{x0, y1}, c, {0, 0}}};
-    memcpy(b->v + b->n, q, sizeof q);
-    b->n += 6;
+    if (w > 0 && h > 0 && view_grow((void **)&b->r, &b->cap, b->n + 1, sizeof *b->r) == 0)
+        b->r[b->n++] = (SDL_Rect){x, y, w, h};
 }
 
-static void arrow(batch *b, const view_app *a, double x, double y0, double y1, uint32_t rgb)
+/* An arrow of kind `k` at column x from y0 down (or up) to y1: a 2-pixel
+ * shaft, a head `head` pixels long narrowing to the tip, a 4x4 dot at the
+ * start. */
+static void arrow(flows_panel *f, int k, const view_app *a, double x, double y0, double y1)
 {
-    SDL_Color c = {(Uint8)(rgb >> 16), (Uint8)(rgb >> 8), (Uint8)rgb, ALPHA};
-    double head = scaled(a, 6), dir = y1 > y0 ? 1 : -1;
-    double tip = y1 - dir * scaled(a, 2), neck = tip - dir * head * 0.9;
-    float lo = (float)fmin(y0, neck), hi = (float)fmax(y0, neck);
-    quad(b, (float)x, lo, (float)x + 2, hi, c);
-    if (view_grow((void **)&b->v, &b->cap, b->n + 3, sizeof *b->v) == 0) {
-        SDL_Vertex t[3] = {{{(float)x + 1, (float)tip}, c, {0, 0}},
-                           {{(float)(x + 1 - head / 2), (float)(tip - dir * head)}, c, {0, 0}},
-                           {{(float)(x + 1 + head / 2), (float)(tip - dir * head)}, c, {0, 0}}};
-        memcpy(b->v + b->n, t, sizeof t);
-        b->n += 3;
+    batch *b = &f->arrows[k];
+    int head = scaled(a, 6), dir = y1 > y0 ? 1 : -1, ix = (int)floor(x);
+    int tip = (int)lround(y1) - dir * scaled(a, 2), neck = tip - dir * head, start = (int)lround(y0);
+    if (dir > 0)
+        rect(b, ix, start + 2, 2, neck - start - 2);
+    else
+        rect(b, ix, neck + 1, 2, start - 2 - neck - 1);
+    for (int i = 0; i < head; i++) { /* from the neck (widest) to the tip */
+        int half = (int)lround((double)(head - i) * 0.5);
+        rect(b, ix + 1 - half, neck + dir * i, 2 * half, 1);
     }
-    c.a = 255;
-    quad(b, (float)(x - 1), (float)(y0 - 2), (float)(x + 3), (float)(y0 + 2), c);
+    rect(&f->dots[k], ix - 1, start - 2, 4, 4);
+}
+
+static void fill_batch(view_app *a, const batch *b, uint32_t rgb, int alpha)
+{
+    SDL_SetRenderDrawBlendMode(a->ren, alpha < 255 ? SDL_BLENDMODE_BLEND : SDL_BLENDMODE_NONE);
+    SDL_SetRenderDrawColor(a->ren, (Uint8)(rgb >> 16), (Uint8)(rgb >> 8), (Uint8)rgb, (Uint8)alpha);
+    SDL_RenderFillRects(a->ren, b->r, (int)b->n);
 }
 
 /* The pairs of rows already drawn in one column. */
@@ -117,11 +124,11 @@ static void draw_flows(flows_panel *f, view_app *a, const tlv_view *v, const vie
 {
     f->drawn = 0;
     size_t total = a->shapes ? tlv_shapes_flow_count(a->shapes) : 0;
-    if (!f->shown || !total || map_rows(f, a, v) < 0)
+    if (!a->flows_shown || !total || map_rows(f, a, v) < 0)
         return;
     SDL_Rect clip = {ar->label_w, ar->ruler_h, v->width - ar->label_w, v->height - ar->ruler_h};
     SDL_RenderSetClipRect(a->ren, &clip);
-    f->flows.n = f->moves.n = 0;
+    f->arrows[0].n = f->arrows[1].n = f->dots[0].n = f->dots[1].n = 0;
     size_t i = tlv_shapes_flow_seek(a->shapes, time_at(v->t0, 0));
     for (int x = ar->label_w; x < v->width && i < total;) {
         tlv_flow_info fl;
@@ -146,19 +153,17 @@ static void draw_flows(flows_panel *f, view_app *a, const tlv_view *v, const vie
             double y0 = f->band_y[fl.from_row], y1 = f->band_y[fl.to_row];
             if (isnan(y0) || isnan(y1) || seen(&c, fl.from_row, fl.to_row))
                 continue;
-            if (fl.to_processor)
-                arrow(&f->moves, a, tlv_view_x(v, ft), y0, y1, C_MOVE);
-            else
-                arrow(&f->flows, a, tlv_view_x(v, ft), y0, y1, C_FLOW);
+            arrow(f, fl.to_processor ? 1 : 0, a, tlv_view_x(v, ft), y0, y1);
             f->drawn++;
         }
         x = col + gap;
         size_t next = tlv_shapes_flow_seek(a->shapes, time_at(col_end, 0));
         i = next > i ? next : i; /* skip the rest of this column */
     }
-    SDL_SetRenderDrawBlendMode(a->ren, SDL_BLENDMODE_BLEND);
-    SDL_RenderGeometry(a->ren, NULL, f->flows.v, (int)f->flows.n, NULL, 0);
-    SDL_RenderGeometry(a->ren, NULL, f->moves.v, (int)f->moves.n, NULL, 0);
+    for (int k = 0; k < 2; k++) {
+        fill_batch(a, &f->arrows[k], k ? C_MOVE : C_FLOW, ALPHA);
+        fill_batch(a, &f->dots[k], k ? C_MOVE : C_FLOW, 255);
+    }
     SDL_RenderSetClipRect(a->ren, NULL);
 }
 
@@ -171,28 +176,28 @@ static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v
 
 static int key(view_panel *p, view_app *a, SDL_Keycode k, int mods)
 {
-    flows_panel *f = (flows_panel *)p;
+    (void)p;
     if (k != SDLK_o || mods)
         return 0;
-    f->shown = !f->shown;
+    a->flows_shown = !a->flows_shown;
     size_t n = a->shapes ? tlv_shapes_flow_count(a->shapes) : 0;
-    view_message(a, f->shown ? "flows shown (%zu in the trace)" : "flows hidden", n);
+    view_message(a, a->flows_shown ? "flows shown (%zu in the trace)" : "flows hidden", n);
     view_dirty(a);
     return 1;
 }
 
 static void save(view_panel *p, const view_app *a, struct cJSON *o)
 {
-    (void)a;
-    cJSON_AddBoolToObject(o, "flows_shown", ((flows_panel *)p)->shown);
+    (void)p;
+    cJSON_AddBoolToObject(o, "flows_shown", a->flows_shown);
 }
 
 static void load(view_panel *p, view_app *a, const struct cJSON *o)
 {
-    (void)a;
+    (void)p;
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "flows_shown");
     if (cJSON_IsBool(s))
-        ((flows_panel *)p)->shown = cJSON_IsTrue(s);
+        a->flows_shown = cJSON_IsTrue(s);
 }
 
 static void dump(view_panel *p, const view_app *a, struct cJSON *o)
@@ -207,8 +212,10 @@ static void destroy(view_panel *p)
 {
     flows_panel *f = (flows_panel *)p;
     free(f->band_y);
-    free(f->flows.v);
-    free(f->moves.v);
+    for (int k = 0; k < 2; k++) {
+        free(f->arrows[k].r);
+        free(f->dots[k].r);
+    }
     free(p);
 }
 
@@ -217,7 +224,6 @@ view_panel *flows_panel_new(void)
     flows_panel *f = calloc(1, sizeof *f);
     if (!f)
         return NULL;
-    f->shown = 1;
     f->base = (view_panel){.name = "flows", .draw = draw, .key = key, .save = save, .load = load,
                            .dump = dump, .destroy = destroy};
     return &f->base;

@@ -32,6 +32,7 @@ typedef struct item {
     item_kind kind;
     size_t index;
     int indent;
+    size_t group;             /* a row's group (its ▲▼ move it within) */
 } item;
 
 typedef struct rows_panel {
@@ -110,10 +111,10 @@ static void panel_geometry(const view_app *a, panel_geom *g)
     g->visible = room > 0 ? room / g->item_h : 0;
 }
 
-static void add_item(rows_panel *r, item_kind kind, size_t index, int indent)
+static void add_item(rows_panel *r, item_kind kind, size_t index, int indent, size_t group)
 {
     if (view_grow((void **)&r->items, &r->items_cap, r->nitems + 1, sizeof *r->items) == 0)
-        r->items[r->nitems++] = (item){kind, index, indent};
+        r->items[r->nitems++] = (item){kind, index, indent, group};
 }
 
 /* The panel's lines: "Tracks", each track (when there are some), "Rows",
@@ -124,20 +125,21 @@ static void build_items(rows_panel *r, const view_app *a)
     if (!a->rows.built)
         return;
     if (a->tracks.n)
-        add_item(r, ITEM_HEADER, 2, 0);
+        add_item(r, ITEM_HEADER, 2, 0, 0);
     for (size_t i = 0; i < a->tracks.n; i++)
-        add_item(r, ITEM_TRACK, i, 0);
-    add_item(r, ITEM_HEADER, 0, 0);
+        add_item(r, ITEM_TRACK, i, 0, 0);
+    add_item(r, ITEM_HEADER, 0, 0, 0);
     for (size_t k = 0; k < a->rows.ngroups; k++) {
         const view_group *g = &a->rows.groups[k];
         if (g->collapsible)
-            add_item(r, ITEM_GROUP, k, 0);
-        for (size_t row = g->first; row < g->first + g->count; row++)
-            add_item(r, ITEM_ROW, row, g->collapsible);
+            add_item(r, ITEM_GROUP, k, 0, 0);
+        for (size_t pos = g->first; pos < g->first + g->count; pos++) {
+            add_item(r, ITEM_ROW, rows_at(&a->rows, pos), g->collapsible, k);
+        }
     }
-    add_item(r, ITEM_HEADER, 1, 0);
+    add_item(r, ITEM_HEADER, 1, 0, 0);
     for (size_t i = 0; i < tlv_shapes_rule_count(a->shapes); i++)
-        add_item(r, ITEM_RULE, i, 0);
+        add_item(r, ITEM_RULE, i, 0, 0);
     long top = (long)r->nitems - 1;
     r->panel_first = r->panel_first > top ? top : r->panel_first;
     r->panel_first = r->panel_first < 0 ? 0 : r->panel_first;
@@ -159,14 +161,16 @@ static int item_checked(const view_app *a, const item *it)
         return !set_has(&r->hidden_rules, ri.name ? ri.name : "");
     }
     if (it->kind == ITEM_TRACK)
-        return !set_has(&a->tracks.hidden, a->tracks.v[it->index].name);
+        return tracks_checked(a, it->index);
     return 0;
 }
 
 static const char *item_name(const view_app *a, const item *it)
 {
     if (it->kind == ITEM_HEADER)
-        return it->index == 2 ? "Tracks (u: load on/off; \u25B2 moves up)" : it->index ? "Rules" : "Rows";
+        return it->index == 2 ? "Tracks (u: load on/off; \u25B2\u25BC move)"
+               : it->index    ? "Rules"
+                              : "Rows (\u25B2\u25BC move within the group)";
     if (it->kind == ITEM_TRACK)
         return a->tracks.v[it->index].name;
     if (it->kind == ITEM_GROUP)
@@ -183,6 +187,24 @@ static int mark_x(const panel_geom *g) { return g->box.x + g->pad; }
 static int box_x(const view_app *a, const panel_geom *g, const item *it)
 {
     return g->box.x + g->pad + scaled(a, INDENT) * (it->kind == ITEM_GROUP || it->indent ? 1 : 0);
+}
+
+/* The ▲ and ▼ buttons at the right of a track's or row's line: their left
+ * edges; and whether item i has each (not the first / last of its kind, or
+ * of its group). */
+static int up_x0(const panel_geom *g) { return g->box.x + g->box.w - g->pad - 2 * g->item_h; }
+static int down_x0(const panel_geom *g) { return g->box.x + g->box.w - g->pad - g->item_h; }
+
+static int movable(const rows_panel *r, size_t i, int dir)
+{
+    const item *it = &r->items[i];
+    if (it->kind != ITEM_TRACK && it->kind != ITEM_ROW)
+        return 0;
+    size_t j = dir < 0 ? i - 1 : i + 1;
+    if ((dir < 0 && i == 0) || j >= r->nitems)
+        return 0;
+    return r->items[j].kind == it->kind && r->items[j].group == it->group; /* a row moves
+                                                                 within its group */
 }
 
 /* ---- input ----------------------------------------------------------------------------- */
@@ -217,6 +239,14 @@ static void panel_press(rows_panel *r, view_app *a, double x, double y)
     if (i < 0 || i >= (long)r->nitems || i - r->panel_first >= g.visible)
         return;
     item it = r->items[i];
+    int dir = x >= down_x0(&g) ? 1 : x >= up_x0(&g) ? -1 : 0;
+    if (dir && movable(r, (size_t)i, dir)) { /* its ▲ or ▼ */
+        if (it.kind == ITEM_TRACK)
+            tracks_move(a, it.index, dir);
+        else
+            rows_move(a, it.index, dir);
+        return;
+    }
     if (it.kind == ITEM_GROUP && x < box_x(a, &g, &it))
         rows_toggle_group(a, it.index);
     else if (it.kind == ITEM_GROUP)
@@ -228,8 +258,6 @@ static void panel_press(rows_panel *r, view_app *a, double x, double y)
         rows_changed(a);
     } else if (it.kind == ITEM_RULE) {
         rows_toggle_rule(a, item_name(a, &it));
-    } else if (it.kind == ITEM_TRACK && x >= g.box.x + g.box.w - g.item_h - g.pad) {
-        tracks_move(a, it.index, -1); /* its ▲ */
     } else if (it.kind == ITEM_TRACK) {
         tracks_toggle(a, it.index);
     }
@@ -373,6 +401,20 @@ static void check_box(view_app *a, int x, int y, int size, int state)
         fill(a, x + in, y + size / 2 - 1, size - 2 * in, 2, C_CHECK);
 }
 
+/* The ▲ and ▼ of line i, when it has them. */
+static void draw_moves(rows_panel *r, view_app *a, const panel_geom *g, size_t i, int y)
+{
+    int th = view_text_height(a->text), ty = y + (g->item_h - th) / 2;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        if (!movable(r, i, dir))
+            continue;
+        int x = dir < 0 ? up_x0(g) : down_x0(g);
+        fill(a, x, y + 1, g->item_h - 2, g->item_h - 2, 0xECECEC);
+        const char *m = dir < 0 ? "\u25B2" : "\u25BC";
+        view_text_draw(a->text, m, x + (g->item_h - view_text_width(a->text, m)) / 2, ty, C_DIM);
+    }
+}
+
 static void draw_item(view_app *a, const panel_geom *g, const item *it, int y)
 {
     int th = view_text_height(a->text), ty = y + (g->item_h - th) / 2, bs = scaled(a, BOX);
@@ -392,9 +434,9 @@ static void draw_item(view_app *a, const panel_geom *g, const item *it, int y)
     } else if (it->kind == ITEM_TRACK) {
         const view_track *t = &a->tracks.v[it->index];
         snprintf(text, sizeof text, "%s%s", t->name,
-                 t->kind == TRACK_LOAD && !(a->tracks.load_on && a->per_cpu) ? " (per-CPU, u)" : "");
-        if (it->index > 0)
-            view_text_draw(a->text, "\u25B2", g->box.x + g->box.w - g->item_h - g->pad, ty, C_DIM);
+                 t->kind == TRACK_LOAD && !(a->tracks.load_on && a->per_cpu) ? " (per-CPU, u)"
+                 : t->offered                                               ? " (numbers)"
+                                                                            : "");
     } else {
         tlv_rule_info ri;
         tlv_shapes_rule(a->shapes, it->index, &ri);
@@ -428,8 +470,11 @@ static void draw_panel(rows_panel *r, view_app *a)
         SDL_RenderDrawLine(a->ren, cx - d + o, cy - d, cx + d + o, cy + d);
         SDL_RenderDrawLine(a->ren, cx - d + o, cy + d, cx + d + o, cy - d);
     }
-    for (long i = r->panel_first; i < (long)r->nitems && i - r->panel_first < g.visible; i++)
-        draw_item(a, &g, &r->items[i], g.list_y + (int)(i - r->panel_first) * g.item_h);
+    for (long i = r->panel_first; i < (long)r->nitems && i - r->panel_first < g.visible; i++) {
+        int y = g.list_y + (int)(i - r->panel_first) * g.item_h;
+        draw_item(a, &g, &r->items[i], y);
+        draw_moves(r, a, &g, (size_t)i, y);
+    }
     SDL_RenderSetClipRect(a->ren, NULL);
 }
 
@@ -464,8 +509,12 @@ static cJSON *panel_json(rows_panel *r, const view_app *a)
                                                         : cJSON_CreateBool(st));
             cJSON_AddNumberToObject(j, "x", box_x(a, &g, it) + bs / 2);
         }
-        if (it->kind == ITEM_TRACK) /* its ▲ */
-            cJSON_AddNumberToObject(j, "up_x", g.box.x + g.box.w - g.pad - g.item_h / 2);
+        if (movable(r, i, -1)) /* its ▲ and ▼ */
+            cJSON_AddNumberToObject(j, "up_x", up_x0(&g) + g.item_h / 2);
+        if (movable(r, i, 1))
+            cJSON_AddNumberToObject(j, "down_x", down_x0(&g) + g.item_h / 2);
+        if (it->kind == ITEM_TRACK)
+            cJSON_AddBoolToObject(j, "offered", a->tracks.v[it->index].offered);
         if (it->kind == ITEM_GROUP) {
             cJSON_AddNumberToObject(j, "mark_x", mark_x(&g) + bs / 3);
             cJSON_AddBoolToObject(j, "collapsed", rows_is_collapsed(&a->rows, &a->rows.groups[it->index]));

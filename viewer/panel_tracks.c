@@ -4,7 +4,7 @@
  * from the bottom (zoom-aware: each column asks libtlv for its own window);
  * a counter track as a step line over the range between the extremes each
  * column saw. The value under the pointer shows in a tooltip; key u turns
- * the load tracks on and off (they show in per-CPU mode).
+ * the load tracks off and on (on at first; they show in per-CPU mode).
  */
 #include "view.h"
 
@@ -217,6 +217,7 @@ static void save(view_panel *p, const view_app *a, struct cJSON *o)
     cJSON_AddBoolToObject(j, "load", a->tracks.load_on);
     cJSON_AddItemToObject(j, "hidden", names_json(&a->tracks.hidden));
     cJSON_AddItemToObject(j, "order", names_json(&a->tracks.order));
+    cJSON_AddItemToObject(j, "offered_shown", names_json(&a->tracks.offered_shown));
 }
 
 static void load(view_panel *p, view_app *a, const struct cJSON *o)
@@ -232,6 +233,8 @@ static void load(view_panel *p, view_app *a, const struct cJSON *o)
     set_free(&a->tracks.order);
     read_names(cJSON_GetObjectItemCaseSensitive(j, "hidden"), &a->tracks.hidden);
     read_names(cJSON_GetObjectItemCaseSensitive(j, "order"), &a->tracks.order);
+    set_free(&a->tracks.offered_shown);
+    read_names(cJSON_GetObjectItemCaseSensitive(j, "offered_shown"), &a->tracks.offered_shown);
     a->tracks.of = NULL; /* put in the order read */
     if (a->shapes)
         rows_changed(a);
@@ -248,6 +251,7 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
         cJSON *e = cJSON_CreateObject();
         cJSON_AddStringToObject(e, "name", k->name);
         cJSON_AddStringToObject(e, "kind", k->kind == TRACK_LOAD ? "load" : "counter");
+        cJSON_AddBoolToObject(e, "offered", k->offered); /* not declared a counter */
         cJSON_AddNumberToObject(e, "min", k->min);
         cJSON_AddNumberToObject(e, "max", k->max);
         if (k->kind == TRACK_LOAD) { /* the busy share of the visible range, as tlv stats has it */

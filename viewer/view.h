@@ -16,6 +16,7 @@
  *   view_text.c     UI fonts (fontconfig, SDL_ttf) and cached text textures
  *   view_state.c    the state as JSON: LOG.tlvsession and dump-state
  *   view_load.c     rules, conversion with a progress bar in the window, shapes
+ *   view_loader.c   opening a log progressively: read on a thread, shown as it fills in
  *   view_live.c     a log read on while it grows; follow mode; reloading
  *   view_range.c    the selected range and the two-point measurement
  *   view_breakdown.c  what each shown row spent inside the range
@@ -65,6 +66,7 @@ typedef struct view_opts {
     int width, height;          /* --size, 0 when not given */
     float ui_scale;             /* --scale, 0 when not given */
     int bench;
+    unsigned long long load_pause_at; /* --load-pause-at BYTES (tests), 0 when not given */
 } view_opts;
 
 /* ---- navigation (view_nav.c) ------------------------------------------------ */
@@ -270,6 +272,10 @@ typedef struct view_group {
  * into one band, rules hidden (left out of the shapes). Kept by name. */
 typedef struct view_rows {
     name_set hidden_rows, hidden_rules, collapsed;
+    name_set order;           /* row keys in the order the user put them (rows panel ▲▼;
+                                 a row moves within its group) */
+    size_t *perm;             /* perm[i]: the row shown i-th (groups keep their places) */
+    size_t perm_cap;
     view_group *groups;
     size_t ngroups, groups_cap;
     size_t *bands;            /* row indexes or TLV_VIEW_ROW_BLANK (a collapsed group) */
@@ -290,11 +296,15 @@ typedef struct view_track {
     char name[160];           /* "CPU 1 load", "CPU load", "T123 heap" */
     size_t index;             /* LOAD: tlv_stats cpu or TLV_STATS_ALL_CPUS; COUNTER: counter */
     double min, max;          /* the range drawn (load: 0 and 1) */
+    int offered;              /* COUNTER: an attribute whose values are all numbers but
+                                 that the rule set does not declare a counter: listed in
+                                 the rows panel, shown only when checked there */
 } view_track;
 
 /* Tracks shown above the rows: load tracks in per-CPU mode while `load_on`
- * (key u), counter tracks always; any of them hidden by name, in the order
- * of `order` (names; tracks not named come after, in the order made). */
+ * (key u, on at first), declared counter tracks always, offered ones when
+ * checked; any of them hidden by name, in the order of `order` (names;
+ * tracks not named come after, in the order made). */
 typedef struct view_tracks {
     tlv_stats *stats;
     tlv_counters *counters;
@@ -303,14 +313,17 @@ typedef struct view_tracks {
     view_track *v;
     size_t n, cap;
     name_set hidden, order;
+    name_set offered_shown;   /* offered tracks checked in the rows panel */
     int load_on;
 } view_tracks;
 
 /* Recomputes the tracks when the trace changed; puts them in order. */
 void tracks_refresh(view_app *a);
 void tracks_free(view_tracks *t);
-/* Whether track i is shown (a band above the rows). */
+/* Whether track i is shown (a band above the rows); whether its check box
+ * in the rows panel is checked (the load tracks' also while u has them off). */
 int tracks_shown(const view_app *a, size_t i);
+int tracks_checked(const view_app *a, size_t i);
 /* Moves track i one place up (dir < 0) or down; hides or shows it. */
 void tracks_move(view_app *a, size_t i, int dir);
 void tracks_toggle(view_app *a, size_t i);
@@ -362,6 +375,7 @@ struct view_app {
     view_prompt prompt;
     view_rows rows;
     view_tracks tracks;
+    int flows_shown;            /* the flows' arrows (panel_flows.c, key o) */
     int has_sel;
     double sel0, sel1;
     int has_range;              /* the range selected with Ctrl+drag (view_range.c) */
@@ -404,13 +418,29 @@ struct view_app {
     struct view_panel *panels[VIEW_MAX_PANELS];
     size_t npanels;
     unmatched_log unmatched;    /* lines no rule matched (unmatched.c) */
+    /* opening the log progressively (view_loader.c) */
+    struct view_loader *loader; /* NULL once the log is read and shown */
+    struct view_session *pending_session; /* applied when the log is loaded */
+    struct {                    /* seconds from now_seconds(), 0 until it happened */
+        double start, first_frame, loaded;
+        double convert_s, final_build_s;   /* converting alone; the last shape build */
+    } times;
 };
 
 /* ---- loading (view_load.c) ------------------------------------------------------ */
 
-/* Loads the rules and converts the log, drawing progress in the window.
- * Returns EXIT_OK, EXIT_PARTIAL (loaded with problems) or EXIT_USAGE. */
+/* Loads the rules and starts reading the log (view_loader.c). Returns
+ * EXIT_OK or EXIT_USAGE (rules with errors, an unreadable log). */
 int view_load(view_app *a);
+/* Once the whole log is read (conversion status cs): the problems reported
+ * as a one-shot load reports them. */
+void view_load_report(view_app *a, tlv_status cs);
+/* The options of a shape build in per-CPU mode or not, hidden rules
+ * skipped (the names belong to a->rows). */
+void view_shapes_options(view_app *a, int per_cpu, tlv_shapes_options *o);
+/* Makes s (taken over) the shapes shown; their rule problems reported when
+ * `report`. */
+void view_install_shapes(view_app *a, tlv_shapes *s, int per_cpu, int report);
 /* (Re)builds the shapes, per CPU or not. Returns 0, or -1 (old ones kept). */
 int view_build_shapes(view_app *a, int per_cpu);
 /* The same without a progress screen or repeating rule problems (live logs). */
@@ -435,6 +465,44 @@ void view_close_input(view_input *in);
  * (loaded with problems), or TLV_ERR_IO / TLV_ERR_USAGE (closed) / NOMEM. */
 tlv_status view_convert(view_app *a, const char *path, tlv_rules *rules, tlv_trace **out,
                         view_input *in);
+/* view_convert's parts: the log opened and a trace made for it (nothing
+ * read yet), and the end of reading (trace updated, or finished when the
+ * rules run external processes). */
+tlv_status view_convert_begin(view_app *a, const char *path, tlv_rules *rules, tlv_trace **out,
+                              view_input *in);
+tlv_status view_convert_end(const view_app *a, tlv_trace *trace, view_input *in);
+
+/* ---- opening a log progressively (view_loader.c) ------------------------------------ */
+
+/* Opens a->opts.input into a->trace with empty shapes and starts reading it
+ * on a thread. EXIT_OK or EXIT_USAGE. From here until the log is loaded the
+ * window's thread holds the trace's read lock except between
+ * loader_release() and loader_acquire(). */
+int loader_start(view_app *a);
+int loader_active(const view_app *a);
+/* Lets the reading thread at the trace (before waiting for input), and
+ * takes the trace back. No-ops when not loading. */
+void loader_release(view_app *a);
+void loader_acquire(view_app *a);
+/* Each frame: new shapes when the trace doubled, the end of the load.
+ * Returns 1 when the frame must be redrawn. */
+int loader_poll(view_app *a);
+/* Stops reading (closing the window, reloading). */
+void loader_stop(view_app *a);
+/* Whether a --script must wait: until the log is loaded, or (with
+ * --load-pause-at) until the shapes show what was read up to the pause. */
+int loader_script_waits(const view_app *a);
+/* load-resume: reading goes on past --load-pause-at. */
+void loader_resume(view_app *a);
+typedef struct view_load_progress {
+    int active;
+    unsigned long long bytes, size;  /* size 0: not a file */
+    unsigned long long lines;
+    size_t events, shown_events;     /* in the trace; in the shapes shown */
+} view_load_progress;
+void loader_progress(const view_app *a, view_load_progress *p);
+/* "loading 45% (12.0 of 26.7 MB), 230112 lines", or "" when loaded. */
+void loader_status_text(const view_app *a, char *buf, size_t size);
 
 /* ---- live logs and reloading (view_live.c) ------------------------------------------------ */
 
@@ -547,6 +615,11 @@ void rows_changed(view_app *a);
 void rows_toggle_group(view_app *a, size_t k);
 void rows_toggle_group_rows(view_app *a, size_t k);
 void rows_toggle_rule(view_app *a, const char *name);
+/* The row at place `pos` in the user's order (groups[k] spans places
+ * [first, first + count)); moves row `row` one place up (dir < 0) or down
+ * within its group. */
+size_t rows_at(const view_rows *r, size_t pos);
+void rows_move(view_app *a, size_t row, int dir);
 /* JSON: what the session keeps (into o), what dump-state adds, reading it back. */
 void rows_state_json(const view_app *a, struct cJSON *o);
 void rows_dump_json(const view_app *a, struct cJSON *o);

@@ -6,6 +6,10 @@
  * median, 99th percentile and worst printed; then the same for the CPU time
  * of the viewer's thread, which a machine busy with other work inflates far
  * less than the wall time (the X server's share of presenting is not in it).
+ * Each leg of the path is run twice from the same view, in alternating
+ * order: as a person sees it by default (the flows' arrows, and in per-CPU
+ * mode the CPU load tracks) and without those, the baseline measured in the
+ * same run; both are printed, and the p99 of each leg.
  */
 #include "view.h"
 
@@ -63,37 +67,100 @@ static void path_step(view_app *a, int leg, int i)
     }
 }
 
+/* The extras a person sees by default: the flows' arrows and, in per-CPU
+ * mode, the CPU load tracks; off for the baseline frames. */
+static void set_extras(view_app *a, int on)
+{
+    a->flows_shown = on;
+    a->tracks.load_on = on;
+
+    rows_changed(a); /* new bands: the next frame renders the timeline again */
+}
+
+typedef struct series {
+    double *ms, *cpu;
+    double render;
+} series;
+
+static void summary(double *v, size_t n, double *median, double *p99, double *worst)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    *median = v[n / 2];
+    *p99 = v[(size_t)ceil(0.99 * (double)n) - 1];
+    *worst = v[n - 1];
+}
+
 int view_bench(view_app *a)
 {
-    enum { LEGS = 5 };
-    double *ms = malloc(sizeof *ms * LEGS * STEPS), *cpu = malloc(sizeof *cpu * LEGS * STEPS);
-    if (!ms || !cpu) {
-        free(ms);
-        free(cpu);
+    enum { LEGS = 5, N = LEGS * STEPS };
+    static const char *const leg_names[LEGS] = {"zoom in", "pan", "zoom out", "pan at 1/100",
+                                                "scroll"};
+    series s[2]; /* [1]: with the extras, [0]: the baseline, frames interleaved */
+    double *buf = malloc(sizeof *buf * N * 4), leg_cpu[LEGS][STEPS];
+    if (!buf)
         return EXIT_USAGE;
-    }
+    for (int k = 0; k < 2; k++)
+        s[k] = (series){buf + (size_t)k * 2 * N, buf + (size_t)k * 2 * N + N, 0};
     view_update_size(a);
     nav_fit(&a->nav);
+    set_extras(a, 1);
     double first_cpu, first = timed_frame(a, &first_cpu);
-    size_t n = 0;
-    double render = 0;
-    for (int leg = 0; leg < LEGS; leg++)
-        for (int i = 0; i < STEPS; i++) {
-            path_step(a, leg, i);
-            ms[n] = timed_frame(a, &cpu[n]);
-            n++;
-            render += a->last_render_ms;
+    size_t n = 0, tracks = 0;
+    for (size_t i = 0; i < a->tracks.n; i++)
+        tracks += tracks_shown(a, i) && a->tracks.v[i].kind == TRACK_LOAD;
+    for (int leg = 0; leg < LEGS; leg++) {
+        view_nav start = a->nav, end = start;
+        for (int j = 0; j < 2; j++) { /* each leg twice, from the same view; alternating */
+            int k = (leg + j) % 2;
+            a->nav = start;
+            set_extras(a, k);
+            double unused;
+            timed_frame(a, &unused); /* the overview is drawn again for the new bands */
+            for (int i = 0; i < STEPS; i++) {
+                path_step(a, leg, i);
+                size_t at = n + (size_t)i;
+                s[k].ms[at] = timed_frame(a, &s[k].cpu[at]);
+                s[k].render += a->last_render_ms;
+                if (k)
+                    leg_cpu[leg][i] = s[k].cpu[at];
+                if (getenv("TLV_BENCH_FRAMES")) /* every frame, for profiling */
+                    fprintf(stderr, "frame leg %d step %d extras %d span %.6g cpu %.2f ms "
+                            "render %.2f ms\n", leg, i, k, (a->nav.t1 - a->nav.t0) /
+                            (a->nav.trace_t1 - a->nav.trace_t0), s[k].cpu[at], a->last_render_ms);
+            }
+            if (k)
+                end = a->nav;
         }
-    qsort(ms, n, sizeof *ms, cmp_double);
-    qsort(cpu, n, sizeof *cpu, cmp_double);
-    size_t p99 = (size_t)ceil(0.99 * (double)n) - 1;
-    printf("bench: %zu frames at %dx%d, %zu rows, %zu shapes: median %.2f ms, p99 %.2f ms, "
-           "worst %.2f ms (timeline rendering %.2f ms a frame on average; first frame %.2f ms)\n",
+        a->nav = end;
+        n += STEPS;
+    }
+    double med[2][2], p99[2][2], worst[2][2]; /* [series][wall, cpu] */
+    for (int k = 0; k < 2; k++) {
+        summary(s[k].ms, n, &med[k][0], &p99[k][0], &worst[k][0]);
+        summary(s[k].cpu, n, &med[k][1], &p99[k][1], &worst[k][1]);
+    }
+    printf("bench: %zu frames at %dx%d, %zu rows, %zu shapes, %zu load tracks and the flows' "
+           "arrows shown: median %.2f ms, p99 %.2f ms, worst %.2f ms (timeline rendering %.2f "
+           "ms a frame on average; first frame %.2f ms)\n",
            n, a->px_w, a->px_h, tlv_shapes_row_count(a->shapes), tlv_shapes_count(a->shapes),
-           ms[n / 2], ms[p99], ms[n - 1], render / (double)n, first);
+           tracks, med[1][0], p99[1][0], worst[1][0], s[1].render / (double)n, first);
+    printf("bench: first frame %.2f s after start, trace complete %.2f s after start "
+           "(%zu events; converted in %.2f s, final shapes built in %.2f s)\n",
+           a->times.first_frame - a->times.start, a->times.loaded - a->times.start,
+           tlv_trace_event_count(a->trace), a->times.convert_s, a->times.final_build_s);
     printf("bench: CPU time of the viewer's thread: median %.2f ms, p99 %.2f ms, worst %.2f ms "
-           "a frame\n", cpu[n / 2], cpu[p99], cpu[n - 1]);
-    free(ms);
-    free(cpu);
+           "a frame\n", med[1][1], p99[1][1], worst[1][1]);
+    printf("bench: baseline, the same path without load tracks and arrows (legs interleaved): "
+           "median %.2f ms, p99 %.2f ms; CPU time median %.2f ms, p99 %.2f ms; with/without "
+           "p99 CPU time %.2f\n", med[0][0], p99[0][0], med[0][1], p99[0][1],
+           p99[1][1] / (p99[0][1] > 0 ? p99[0][1] : 1));
+    printf("bench: p99 CPU time by leg:");
+    for (int leg = 0; leg < LEGS; leg++) {
+        double m, p, w;
+        summary(leg_cpu[leg], STEPS, &m, &p, &w);
+        printf("%s %s %.2f ms", leg ? "," : "", leg_names[leg], p);
+    }
+    printf("\n");
+    free(buf);
     return EXIT_OK;
 }

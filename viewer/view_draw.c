@@ -389,7 +389,8 @@ static const char *const help_lines[] = {
     "live logs: Shift+F follow the newest time (LIVE/FOLLOW in the status line)    F5 or Ctrl+R: reload log and rules    Ctrl+O: open a log",
     "click a shape: select it, details below (click an event line to go there)    click empty space: clear",
     ", and .: previous/next interval on the selected shape's row    i: details panel    o: flow arrows",
-    "u: CPU-load tracks (per-CPU mode)    tracks: hover for the value; r panel hides them, its \u25B2 moves one up",
+    "u: CPU-load tracks off/on (per-CPU mode)    tracks: hover for the value; r panel: check boxes hide/show them",
+    "r panel: \u25B2 \u25BC move a track, or a row within its group    numeric attributes: check one to see it as a counter track",
 };
 
 /* The full name of a row whose name the label column cuts, under the pointer. */
@@ -475,6 +476,10 @@ static void status_text(view_app *a, const tlv_view *v, double px_time, char *te
            view_time_text(a, v->t1, px_time, t1, sizeof t1));
     if (a->per_cpu)
         append(text, size, "   per-CPU");
+    char loading[120];
+    loader_status_text(a, loading, sizeof loading);
+    if (loading[0])
+        append(text, size, "   %s", loading);
     if (a->load_errors)
         append(text, size, "   %zu problem%s", a->load_errors, a->load_errors == 1 ? "" : "s");
     if (a->message[0])

@@ -165,6 +165,8 @@ static void swap_in(view_app *a, tlv_rules *rules, tlv_trace *trace, view_input 
  * or -1 with the old trace kept and the reason shown. */
 static int load_anew(view_app *a, const char *path, int with_rules)
 {
+    loader_stop(a); /* a log still being opened is dropped: this one replaces it */
+    a->pending_session = NULL;
     size_t errors = a->load_errors;
     int lines = a->banner_lines;
     tlv_rules *rules = with_rules ? view_load_rules(a) : NULL;

@@ -150,8 +150,8 @@ tlv_rules *view_load_rules(view_app *a)
     return rules;
 }
 
-tlv_status view_convert(view_app *a, const char *path, tlv_rules *rules, tlv_trace **out,
-                        view_input *in)
+tlv_status view_convert_begin(view_app *a, const char *path, tlv_rules *rules, tlv_trace **out,
+                              view_input *in)
 {
     *out = NULL;
     if (view_open_input(path, in) < 0) {
@@ -175,6 +175,34 @@ tlv_status view_convert(view_app *a, const char *path, tlv_rules *rules, tlv_tra
         return TLV_ERR_IO;
     }
     in->progress_at = 0;
+    *out = trace;
+    return TLV_OK;
+}
+
+tlv_status view_convert_end(const view_app *a, tlv_trace *trace, view_input *in)
+{
+    tlv_status st;
+    /* External-process rules read the whole log at its end: such a log is
+     * finished now, and every other one stays open for the lines to come. */
+    if (a->opts.rules.allow_scripts) {
+        view_close_input(in);
+        st = tlv_trace_finish(trace);
+    } else {
+        st = tlv_trace_update(trace);
+        if (st == TLV_OK && tlv_diags_errors(tlv_converter_diags(tlv_trace_converter(trace))))
+            st = TLV_ERR_CONVERT;
+    }
+    return st;
+}
+
+tlv_status view_convert(view_app *a, const char *path, tlv_rules *rules, tlv_trace **out,
+                        view_input *in)
+{
+    *out = NULL;
+    tlv_trace *trace;
+    tlv_status st = view_convert_begin(a, path, rules, &trace, in);
+    if (st != TLV_OK)
+        return st;
     long got = view_read_input(a, in, trace, (size_t)-1);
     if (got < 0 || a->quit) {
         if (got < 0)
@@ -184,17 +212,7 @@ tlv_status view_convert(view_app *a, const char *path, tlv_rules *rules, tlv_tra
         return got < 0 ? TLV_ERR_IO : TLV_ERR_USAGE;
     }
     view_draw_progress(a, "Sorting events", 1);
-    tlv_status st;
-    /* External-process rules read the whole log at its end: such a log is
-     * finished now, and every other one stays open for the lines to come. */
-    if (a->opts.rules.allow_scripts) {
-        view_close_input(in);
-        st = tlv_trace_finish(trace);
-    } else {
-        st = tlv_trace_update(trace);
-        if (st == TLV_OK && tlv_diags_errors(tlv_converter_diags(conv)))
-            st = TLV_ERR_CONVERT;
-    }
+    st = view_convert_end(a, trace, in);
     if (st != TLV_OK && st != TLV_ERR_CONVERT) {
         if (st == TLV_ERR_NOMEM)
             report_nomem("converting", path);
@@ -213,6 +231,29 @@ void view_close_input(view_input *in)
     in->fd = -1;
 }
 
+/* What a load does once the whole log is read (and converted with status
+ * cs): reports what did not go well. */
+void view_load_report(view_app *a, tlv_status cs)
+{
+    if (cs == TLV_ERR_NOMEM) { /* the trace is incomplete: nothing to show */
+        report_nomem("converting", a->opts.input);
+        a->exit_code = EXIT_USAGE;
+        a->quit = 1;
+        return;
+    }
+    note_nothing_matched(a);
+    const tlv_diags *d = tlv_converter_diags(tlv_trace_converter(a->trace));
+    print_diags(d, 20);
+    /* Named only when asked for (no summary line here); what live follow
+     * adds later is counted only. */
+    if (unmatched_end(&a->unmatched, a->opts.rules.unmatched_path != NULL) < 0)
+        a->exit_code = EXIT_USAGE;
+    view_note_diags(a, d, 0);
+    a->live.diags_seen = tlv_diags_count(d);
+    if (cs != TLV_OK && cs != TLV_ERR_CONVERT)
+        view_message(a, "could not read the whole log: showing what was read");
+}
+
 int view_load(view_app *a)
 {
     a->live.in.fd = -1;
@@ -221,23 +262,9 @@ int view_load(view_app *a)
         return EXIT_USAGE;
     a->radix = tlv_rules_time_radix(a->rules);
     a->time_scale = tlv_rules_time_scale(a->rules);
-    tlv_status cs = view_convert(a, a->opts.input, a->rules, &a->trace, &a->live.in);
-    if (a->quit)
-        return EXIT_OK; /* closed while loading */
-    if (cs != TLV_OK && cs != TLV_ERR_CONVERT)
-        return EXIT_USAGE;
-    note_nothing_matched(a);
-    const tlv_diags *d = tlv_converter_diags(tlv_trace_converter(a->trace));
-    print_diags(d, 20);
-    /* Named only when asked for (no summary line here); what live follow
-     * adds later is counted only. */
-    if (unmatched_end(&a->unmatched, a->opts.rules.unmatched_path != NULL) < 0)
-        return EXIT_USAGE;
-    view_note_diags(a, d, 0);
-    a->live.diags_seen = tlv_diags_count(d);
-    if (view_build_shapes(a, a->opts.per_cpu) < 0)
-        return EXIT_USAGE;
-    return cs == TLV_OK && a->load_errors == 0 ? EXIT_OK : EXIT_PARTIAL;
+    /* The log is read on a thread while the window shows what is read
+     * (view_loader.c). */
+    return loader_start(a);
 }
 
 /* ---- building the shapes ------------------------------------------------------------ */
@@ -301,28 +328,17 @@ static tlv_shapes *build_behind_old_view(view_app *a, const tlv_shapes_options *
     return job.out;
 }
 
-/* Builds the shapes of a->trace into a->shapes; progress on the screen when
- * `show`: over the old view when there is one. */
-static int build_shapes(view_app *a, int per_cpu, int show)
+void view_shapes_options(view_app *a, int per_cpu, tlv_shapes_options *o)
 {
-    const char *what = per_cpu ? "Building per-CPU rows" : "Building shapes";
-    int behind = show && a->shapes && a->ren && a->tl_ren;
-    if (show && !behind)
-        view_draw_progress(a, what, -1);
-    tlv_shapes_options o = TLV_SHAPES_OPTIONS_INIT;
-    o.cpu_attribute = per_cpu ? a->opts.cpu_attribute : NULL;
-    rows_skip_rules(a, &o.skip_rules, &o.n_skip_rules); /* hidden rules */
-    tlv_shapes *s = NULL;
-    if (behind)
-        s = build_behind_old_view(a, &o, what);
-    else
-        tlv_shapes_build(a->trace, &o, &s);
-    if (!s || strstr(tlv_shapes_last_error(s), "out of memory")) {
-        tlv_shapes_free(s);
-        report_nomem("building the shapes of", a->opts.input);
-        return -1;
-    }
-    if (show) { /* a live rebuild would repeat the same rule problems */
+    tlv_shapes_options init = TLV_SHAPES_OPTIONS_INIT;
+    *o = init;
+    o->cpu_attribute = per_cpu ? a->opts.cpu_attribute : NULL;
+    rows_skip_rules(a, &o->skip_rules, &o->n_skip_rules); /* hidden rules */
+}
+
+void view_install_shapes(view_app *a, tlv_shapes *s, int per_cpu, int report)
+{
+    if (report) { /* a live rebuild would repeat the same rule problems */
         print_diags(tlv_shapes_diags(s), 20);
         view_note_diags(a, tlv_shapes_diags(s), 0);
     }
@@ -339,6 +355,29 @@ static int build_shapes(view_app *a, int per_cpu, int show)
     a->hover.valid = 0;
     view_panels_note(a, VIEW_NOTE_SHAPES);
     view_dirty(a);
+}
+
+/* Builds the shapes of a->trace into a->shapes; progress on the screen when
+ * `show`: over the old view when there is one. */
+static int build_shapes(view_app *a, int per_cpu, int show)
+{
+    const char *what = per_cpu ? "Building per-CPU rows" : "Building shapes";
+    int behind = show && a->shapes && a->ren && a->tl_ren;
+    if (show && !behind)
+        view_draw_progress(a, what, -1);
+    tlv_shapes_options o;
+    view_shapes_options(a, per_cpu, &o);
+    tlv_shapes *s = NULL;
+    if (behind)
+        s = build_behind_old_view(a, &o, what);
+    else
+        tlv_shapes_build(a->trace, &o, &s);
+    if (!s || strstr(tlv_shapes_last_error(s), "out of memory")) {
+        tlv_shapes_free(s);
+        report_nomem("building the shapes of", a->opts.input);
+        return -1;
+    }
+    view_install_shapes(a, s, per_cpu, show);
     return 0;
 }
 

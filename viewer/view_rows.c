@@ -84,6 +84,8 @@ void rows_free(view_rows *r)
     set_free(&r->hidden_rows);
     set_free(&r->hidden_rules);
     set_free(&r->collapsed);
+    set_free(&r->order);
+    free(r->perm);
     free(r->groups);
     free(r->bands);
     free(r->band_group);
@@ -149,6 +151,44 @@ static int find_groups(view_rows *r, const tlv_shapes *s)
     return 0;
 }
 
+size_t rows_at(const view_rows *r, size_t pos)
+{
+    return r->perm && pos < r->perm_cap ? r->perm[pos] : pos;
+}
+
+/* Where row `key` (shape row `row`) goes in the user's order. */
+static size_t row_rank(const view_rows *r, const char *key, size_t row)
+{
+    for (size_t i = 0; i < r->order.n; i++)
+        if (strcmp(r->order.v[i], key) == 0)
+            return i;
+    return r->order.n + row;
+}
+
+/* perm: each group's rows in the user's order (insertion sort per group:
+ * rows of a group are few, and mostly in order already). */
+static int order_rows(view_rows *r, const tlv_shapes *s)
+{
+    size_t n = tlv_shapes_row_count(s);
+    if (view_grow((void **)&r->perm, &r->perm_cap, n ? n : 1, sizeof *r->perm) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        r->perm[i] = i;
+    if (!r->order.n)
+        return 0;
+    for (size_t k = 0; k < r->ngroups; k++) {
+        size_t *p = r->perm + r->groups[k].first, c = r->groups[k].count;
+        for (size_t i = 1; i < c; i++)
+            for (size_t j = i; j > 0 && row_rank(r, rows_key(s, p[j - 1]), p[j - 1]) >
+                                            row_rank(r, rows_key(s, p[j]), p[j]); j--) {
+                size_t t = p[j];
+                p[j] = p[j - 1];
+                p[j - 1] = t;
+            }
+    }
+    return 0;
+}
+
 int rows_is_collapsed(const view_rows *r, const view_group *g)
 {
     return g->collapsible && set_has(&r->collapsed, g->name);
@@ -188,7 +228,8 @@ void rows_refresh(view_app *a)
     view_rows *r = &a->rows;
     r->built = 0;
     r->nbands = 0;
-    if (!a->shapes || find_groups(r, a->shapes) < 0 || push_band(r, 0, 0, -1) < 0)
+    if (!a->shapes || find_groups(r, a->shapes) < 0 || order_rows(r, a->shapes) < 0 ||
+        push_band(r, 0, 0, -1) < 0)
         return; /* without the list, every row is drawn */
     r->nbands = 0;
     if (push_tracks(a) < 0)
@@ -202,9 +243,11 @@ void rows_refresh(view_app *a)
                 return;
             continue;
         }
-        for (size_t row = g->first; row < g->first + g->count; row++)
+        for (size_t pos = g->first; pos < g->first + g->count; pos++) {
+            size_t row = rows_at(r, pos);
             if (!set_has(&r->hidden_rows, rows_key(a->shapes, row)) && push_band(r, row, k, -1) < 0)
                 return;
+        }
     }
     r->built = 1;
 }
@@ -283,6 +326,30 @@ void rows_toggle_group_rows(view_app *a, size_t k)
     rows_changed(a);
 }
 
+void rows_move(view_app *a, size_t row, int dir)
+{
+    view_rows *r = &a->rows;
+    size_t n = a->shapes ? tlv_shapes_row_count(a->shapes) : 0, pos = 0;
+    while (pos < n && rows_at(r, pos) != row)
+        pos++;
+    for (size_t k = 0; pos < n && r->perm && k < r->ngroups; k++) {
+        const view_group *g = &r->groups[k];
+        if (pos < g->first || pos >= g->first + g->count)
+            continue;
+        size_t to = dir < 0 ? pos - 1 : pos + 1;
+        if ((dir < 0 && pos == g->first) || to >= g->first + g->count)
+            return; /* already the first (last) of its group */
+        r->perm[pos] = r->perm[to];
+        r->perm[to] = row;
+        set_free(&r->order); /* the order kept is the one shown now */
+        for (size_t i = 0; i < n; i++)
+            set_add(&r->order, rows_key(a->shapes, r->perm[i]));
+        view_message(a, "row %s moved %s", rows_key(a->shapes, row), dir < 0 ? "up" : "down");
+        rows_changed(a);
+        return;
+    }
+}
+
 /* ---- JSON ------------------------------------------------------------------------------ */
 
 static cJSON *names_json(const name_set *s)
@@ -299,6 +366,7 @@ void rows_state_json(const view_app *a, struct cJSON *o)
     cJSON_AddItemToObject(o, "hidden_rows", names_json(&r->hidden_rows));
     cJSON_AddItemToObject(o, "hidden_rules", names_json(&r->hidden_rules));
     cJSON_AddItemToObject(o, "collapsed_groups", names_json(&r->collapsed));
+    cJSON_AddItemToObject(o, "row_order", names_json(&r->order));
 }
 
 static cJSON *bands_json(const view_app *a)
@@ -344,4 +412,5 @@ void rows_session_read(view_app *a, const struct cJSON *o)
     read_names(cJSON_GetObjectItemCaseSensitive(o, "hidden_rows"), &r->hidden_rows);
     read_names(cJSON_GetObjectItemCaseSensitive(o, "hidden_rules"), &r->hidden_rules);
     read_names(cJSON_GetObjectItemCaseSensitive(o, "collapsed_groups"), &r->collapsed);
+    read_names(cJSON_GetObjectItemCaseSensitive(o, "row_order"), &r->order);
 }

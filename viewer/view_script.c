@@ -24,6 +24,8 @@
  *                                growing; fails after SECONDS, 10 by default)
  *   wait-file PATH [SECONDS]     until PATH exists (a test's shell did its part:
  *                                appended to the log, broke a rule file...)
+ *   load-resume                  with --load-pause-at: reading goes on (the next
+ *                                command runs once the whole log is shown)
  *   quit                         end (the script's end does too)
  *
  * Blank lines and lines starting with # are skipped.
@@ -314,6 +316,8 @@ static int run_command(view_app *a, char **w, int n)
         free(a->script->wait_file);
         a->script->wait_file = strdup(w[1]);
         a->script->wait_until = now_seconds() + seconds;
+    } else if (strcmp(w[0], "load-resume") == 0 && n == 1) {
+        loader_resume(a);
     } else if (strcmp(w[0], "quit") == 0 && n == 1) {
         a->quit = 1;
     } else {

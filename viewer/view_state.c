@@ -167,6 +167,15 @@ int state_dump(const view_app *a, const char *path)
     }
     cJSON_AddItemToObject(o, "tooltip", tooltip_json(a));
     cJSON_AddNumberToObject(o, "history", (double)a->nav.nhistory);
+    view_load_progress lp; /* view_loader.c: how far the log is read and shown */
+    loader_progress(a, &lp);
+    cJSON *ld = cJSON_AddObjectToObject(o, "loading");
+    cJSON_AddBoolToObject(ld, "active", lp.active);
+    cJSON_AddNumberToObject(ld, "bytes", (double)lp.bytes);
+    cJSON_AddNumberToObject(ld, "size", (double)lp.size);
+    cJSON_AddNumberToObject(ld, "lines", (double)lp.lines);
+    cJSON_AddNumberToObject(ld, "events", (double)lp.events);
+    cJSON_AddNumberToObject(ld, "shown_events", (double)lp.shown_events);
     cJSON_AddNumberToObject(o, "load_errors", (double)a->load_errors);
     cJSON_AddStringToObject(o, "message", a->message);
     breakdown_dump_json(a, o);                               /* view_breakdown.c */

@@ -3,9 +3,12 @@
  * The CPU-load tracks (one per processor, and the whole system) come from
  * libtlv's tlv_stats — the numbers `tlv stats` prints — and show the busy
  * share of each pixel column at any zoom; they are shown in per-CPU mode
- * (or for a trace of one processor) while switched on (key u). Counter tracks show the counter attributes of
- * the rule set (tlv_counters). Which are hidden and their order are kept by
- * name; the rows panel lists them, the tracks panel draws them.
+ * (or for a trace of one processor) while switched on (key u, on at first).
+ * Counter tracks show the counter attributes of the rule set, and are
+ * offered for every other attribute whose values are all numbers
+ * (tlv_counters_compute_numeric): those show when checked in the rows panel.
+ * Which are hidden or checked and their order are kept by name; the rows
+ * panel lists them, the tracks panel draws them.
  */
 #include "view.h"
 
@@ -29,6 +32,7 @@ void tracks_free(view_tracks *t)
     free(t->v);
     set_free(&t->hidden);
     set_free(&t->order);
+    set_free(&t->offered_shown);
     memset(t, 0, sizeof *t);
 }
 
@@ -74,6 +78,7 @@ static void make_counter_tracks(view_tracks *t)
             return;
         k->kind = TRACK_COUNTER;
         k->index = i;
+        k->offered = !c.declared;
         snprintf(k->name, sizeof k->name, "%s %s", c.resource, c.attribute);
         k->min = c.has_bounds ? c.lower : c.min;
         k->max = c.has_bounds ? c.upper : c.max;
@@ -115,7 +120,7 @@ void tracks_refresh(view_app *a)
     tlv_stats_options o = TLV_STATS_OPTIONS_INIT;
     o.cpu_attribute = a->opts.cpu_attribute;
     if (tlv_stats_compute(a->trace, &o, &t->stats) != TLV_OK ||
-        tlv_counters_compute(a->trace, &t->counters) != TLV_OK) {
+        tlv_counters_compute_numeric(a->trace, &t->counters) != TLV_OK) {
         view_message(a, "tracks: out of memory");
         return;
     }
@@ -124,10 +129,20 @@ void tracks_refresh(view_app *a)
     sort_tracks(t);
 }
 
+int tracks_checked(const view_app *a, size_t i)
+{
+    const view_tracks *t = &a->tracks;
+    if (i >= t->n)
+        return 0;
+    if (t->v[i].offered)
+        return set_has(&t->offered_shown, t->v[i].name);
+    return !set_has(&t->hidden, t->v[i].name);
+}
+
 int tracks_shown(const view_app *a, size_t i)
 {
     const view_tracks *t = &a->tracks;
-    if (i >= t->n || set_has(&t->hidden, t->v[i].name))
+    if (!tracks_checked(a, i))
         return 0;
     /* load: in per-CPU mode, or for a trace of one processor (nothing to group by) */
     return t->v[i].kind != TRACK_LOAD ||
@@ -153,6 +168,7 @@ void tracks_move(view_app *a, size_t i, int dir)
     view_track tmp = t->v[i];
     t->v[i] = t->v[j];
     t->v[j] = tmp;
+    view_message(a, "track %s moved %s", t->v[j].name, dir < 0 ? "up" : "down");
     changed(a);
 }
 
@@ -161,7 +177,7 @@ void tracks_toggle(view_app *a, size_t i)
     view_tracks *t = &a->tracks;
     if (i >= t->n)
         return;
-    set_toggle(&t->hidden, t->v[i].name);
+    set_toggle(t->v[i].offered ? &t->offered_shown : &t->hidden, t->v[i].name);
     changed(a);
 }
 

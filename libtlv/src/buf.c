@@ -122,6 +122,18 @@ int grow_array(void **arr, size_t *cap, size_t need, size_t size)
     return 0;
 }
 
+void shrink_array(void **arr, size_t *cap, size_t n, size_t size)
+{
+    size_t want = n ? n : 1;
+    if (!*arr || *cap <= want)
+        return;
+    void *p = realloc(*arr, want * size);
+    if (p) {
+        *arr = p;
+        *cap = want;
+    }
+}
+
 size_t buf_copy_out(const buf *b, char *out, size_t size)
 {
     if (size) {

@@ -96,4 +96,12 @@ int grow_array(void **arr, size_t *cap, size_t need, size_t size);
 
 #define GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof *(arr))
 
+/* Gives back the unused end of a dynamic array of `n` elements of `size`
+ * bytes: its capacity becomes n (at least 1). Growing doubles, so an array
+ * that stops growing holds up to twice what it needs until shrunk. When
+ * realloc fails the array stays as it was. */
+void shrink_array(void **arr, size_t *cap, size_t n, size_t size);
+
+#define SHRINK(arr, cap, n) shrink_array((void **)&(arr), &(cap), (n), sizeof *(arr))
+
 #endif

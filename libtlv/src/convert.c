@@ -17,7 +17,8 @@
 #include "evcache.h"
 #include "expand.h"
 #include "macro.h"
-#include "prefilter.h"
+#include "pipeline.h"
+#include "rawmatch.h"
 #include "script.h"
 #include "stdform.h"
 #include "utf8.h"
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_KEPT_DIAGS 1000
 /* Lines with bytes that are not text listed one by one; a garbage log would
@@ -48,9 +50,13 @@ struct tlv_converter {
     void *user;
     tlv_event_fn sink;
     void *sink_user;
-    pcre2_match_data *md;
-    pcre2_match_context *mctx;
-    match_list ml;
+    rm_matcher matcher; /* the serial path's */
+    rm_batch one;       /* the serial path's line and its matches */
+    match_list cur;     /* the matches being applied (a view into a batch) */
+    pipeline *pipe;     /* the matching thread, started on first use */
+    int threads;        /* tlv_converter_set_threads: 1 serial, 2 pipelined */
+    size_t batch_lines; /* the pipeline's lines per batch (0: its default) */
+    uint64_t piped_lines; /* lines matched by the pipeline's thread */
     buf pending;   /* unfinished line of push_bytes */
     buf sub;       /* template after substitution */
     buf expanded;  /* after macros */
@@ -64,7 +70,6 @@ struct tlv_converter {
     cached_event applied;       /* what apply_to resolved, for the cache */
     ref_result targets;
     const cnv_rule *rule; /* the rule being applied, for messages */
-    unsigned char *candidate; /* per rule: may match the current line */
     macro_memo *memo;
     macro_host host;            /* macros read c->w through it */
     int line_plain;             /* the line holds no '$', '{', '}': compiled templates apply */
@@ -97,23 +102,15 @@ tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
         return TLV_ERR_NOMEM;
     c->rules = rules;
     diags_init(&c->diags, MAX_KEPT_DIAGS);
-    uint32_t maxgroups = 0;
-    for (size_t i = 0; i < rules->nrules; i++) {
-        uint32_t n = 0;
-        pcre2_pattern_info(rules->rules[i].code, PCRE2_INFO_CAPTURECOUNT, &n);
-        if (n > maxgroups)
-            maxgroups = n;
-    }
-    c->md = pcre2_match_data_create(maxgroups + 1, NULL);
-    c->candidate = calloc(rules->nrules + 1, 1);
+    int matcher_ok = rm_matcher_init(&c->matcher, rules) == 0;
     c->rule_matches = calloc(rules->nrules + 1, sizeof *c->rule_matches);
     c->tail_warned = calloc(rules->nrules + 1, 1);
     c->first_looks_std = -1;
     c->memo = macro_memo_new();
     c->events = evcache_new(); /* optional: without it every text is parsed */
     c->script_timeout_ms = 60000;
-    c->mctx = pcre2_match_context_create(NULL);
-    if (!c->md || !c->mctx || !c->candidate || !c->rule_matches || !c->tail_warned ||
+    tlv_converter_set_threads(c, 0);
+    if (!matcher_ok || !c->rule_matches || !c->tail_warned ||
         !c->memo || world_init(&c->w, &rules->model, &rules->dyn, rules->radix) < 0) {
         tlv_converter_free(c);
         *out = NULL;
@@ -121,9 +118,6 @@ tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
     }
     c->w.time_scale = rules->time_scale;
     world_macro_host(&c->w, &c->host);
-    /* A pathological rule must not hang a run: bound the backtracking. */
-    pcre2_set_match_limit(c->mctx, 10000000);
-    pcre2_set_depth_limit(c->mctx, 100000);
     return TLV_OK;
 }
 
@@ -134,9 +128,9 @@ void tlv_converter_free(tlv_converter *c)
     world_free(&c->w);
     diags_free(&c->diags);
     free(c->source);
-    pcre2_match_data_free(c->md);
-    pcre2_match_context_free(c->mctx);
-    match_list_free(&c->ml);
+    pipeline_free(c->pipe);
+    rm_matcher_free(&c->matcher);
+    rm_batch_free(&c->one);
     buf_free(&c->pending);
     buf_free(&c->sub);
     buf_free(&c->expanded);
@@ -145,7 +139,6 @@ void tlv_converter_free(tlv_converter *c)
     buf_free(&c->evtext);
     buf_free(&c->condtext);
     free(c->targets.items);
-    free(c->candidate);
     free(c->rule_matches);
     free(c->tail_warned);
     macro_memo_free(c->memo);
@@ -414,12 +407,12 @@ static int is_blank(const char *s, size_t n)
 static int expand_template(tlv_converter *c, const tmpl *t, const char *line, size_t len,
                            buf *out)
 {
-    if (t->plan && c->line_plain && c->ml.nmatch == 1) {
+    if (t->plan && c->line_plain && c->cur.nmatch == 1) {
         buf_clear(&c->err);
-        return xplan_run(t, &c->host, c->memo, line, len, c->ml.ov, out, &c->err);
+        return xplan_run(t, &c->host, c->memo, line, len, c->cur.ov, out, &c->err);
     }
     buf_clear(&c->sub);
-    if (tmpl_expand(t, line, len, &c->ml, &c->sub) < 0)
+    if (tmpl_expand(t, line, len, &c->cur, &c->sub) < 0)
         return -1;
     if (!memchr(buf_str(&c->sub), '$', c->sub.len)) {
         buf_clear(out);
@@ -473,7 +466,7 @@ static int emit(tlv_converter *c, const out_node *o, const char *line, size_t le
  * is more than blanks (values are trimmed). */
 static void warn_tail_trap(tlv_converter *c, size_t rule, const char *line, size_t len)
 {
-    const match_list *ml = &c->ml;
+    const match_list *ml = &c->cur;
     size_t end = ml->ov[(ml->nmatch - 1) * 2 * (ml->ngroups + 1) + 1];
     if (end >= len || is_blank(line + end, len - end))
         return;
@@ -493,35 +486,29 @@ static void warn_tail_trap(tlv_converter *c, size_t rule, const char *line, size
     line_diag(c, TLV_SEV_WARNING, 0, why);
 }
 
-static tlv_status convert_raw_line(tlv_converter *c, const char *line, size_t len)
+/* Applies the rules that matched the line (l, found by rawmatch.c), in
+ * rule order; the first that fails ends the line. */
+static tlv_status apply_raw_line(tlv_converter *c, const char *line, size_t len,
+                                 const rm_batch *b, const rm_line *l)
 {
     int matched = 0;
-    c->line_plain = !c->slow && xplan_plain_subject(line, len);
-    if (c->rules->prefilter)
-        prefilter_scan(c->rules->prefilter, line, len, c->candidate);
-    else
-        memset(c->candidate, 1, c->rules->nrules);
-    for (size_t i = 0; i < c->rules->nrules; i++) {
-        if (!c->candidate[i])
-            continue;
-        const cnv_rule *r = &c->rules->rules[i];
-        int n = tmpl_find_matches(r->code, r->ngroups, c->md, line, len, &c->ml, c->mctx,
-                                  r->jit && !c->slow, c->slow ? NULL : r->literal);
-        if (n == 0)
-            continue;
+    c->line_plain = l->plain;
+    for (size_t h = 0; h < l->nhits; h++) {
+        const rm_hit *hit = &b->hits[l->hit0 + h];
+        const cnv_rule *r = &c->rules->rules[hit->rule];
         c->rule = r;
-        if (n > 0)
-            c->rule_matches[i]++;
-        if (n < 0) {
+        if (hit->n < 0) {
             char msg[200];
-            pcre2_get_error_message(n, (PCRE2_UCHAR *)msg, sizeof msg);
-            line_error(c, n == PCRE2_ERROR_NOMEMORY ? "out of memory while matching the line" : msg);
+            pcre2_get_error_message(hit->n, (PCRE2_UCHAR *)msg, sizeof msg);
+            line_error(c, hit->n == PCRE2_ERROR_NOMEMORY ? "out of memory while matching the line" : msg);
             c->stats.error_lines++;
             return TLV_ERR_CONVERT;
         }
+        c->rule_matches[hit->rule]++;
+        c->cur = (match_list){b->ov + hit->ov, (size_t)hit->n, (size_t)hit->n, r->ngroups};
         matched = 1;
-        if (!c->tail_warned[i])
-            warn_tail_trap(c, i, line, len);
+        if (!c->tail_warned[hit->rule])
+            warn_tail_trap(c, hit->rule, line, len);
         buf_clear(&c->err);
         if (emit(c, &r->out, line, len) < 0) {
             if (c->stopped)
@@ -533,6 +520,12 @@ static tlv_status convert_raw_line(tlv_converter *c, const char *line, size_t le
         }
     }
     c->rule = NULL;
+    if (l->nomem) {
+        line_error(c, "out of memory");
+        c->stats.error_lines++;
+        c->stats.lines_matched += matched;
+        return TLV_ERR_CONVERT;
+    }
     c->stats.lines_matched += matched;
     if (!matched && c->unmatched && !is_blank(line, len))
         c->unmatched(c->unmatched_user, c->stats.lines_read, line, len);
@@ -555,19 +548,14 @@ static tlv_status convert_std_line(tlv_converter *c, const char *line, size_t le
     return TLV_OK;
 }
 
-/* Reads each byte of the line that is not text (invalid UTF-8, NUL) as
- * U+FFFD, in c->text, so that the rest of the line still converts and events
- * stay valid UTF-8 C strings, and says where. Returns -1 when memory ran out
- * (the line is then reported and skipped). */
-static int read_as_text(tlv_converter *c, const char **line, size_t *len)
+/* Says where a line had bytes that are not text (invalid UTF-8, NUL),
+ * which rawmatch.c read as U+FFFD so that the rest of the line still
+ * converts and events stay valid UTF-8 C strings. Returns -1 when there was
+ * no memory for that (the line is then reported and skipped). */
+static int report_nontext(tlv_converter *c, const rm_line *l)
 {
-    size_t bad = utf8_first_bad(*line, *len);
-    if (bad == *len)
-        return 0;
     c->rule = NULL;
-    buf_clear(&c->text);
-    long n = utf8_sanitize(*line, *len, &c->text);
-    if (n < 0) {
+    if (l->nontext < 0) {
         line_error(c, "out of memory");
         c->stats.error_lines++;
         return -1;
@@ -575,11 +563,9 @@ static int read_as_text(tlv_converter *c, const char **line, size_t *len)
     if (++c->nontext_lines <= MAX_LISTED_NONTEXT) {
         char why[100];
         snprintf(why, sizeof why, "%ld byte%s not text (invalid UTF-8 or NUL), read as U+FFFD",
-                 n, n == 1 ? " is" : "s are");
-        line_diag(c, TLV_SEV_WARNING, (long)bad + 1, why);
+                 l->nontext, l->nontext == 1 ? " is" : "s are");
+        line_diag(c, TLV_SEV_WARNING, (long)l->bad + 1, why);
     }
-    *line = c->text.data;
-    *len = c->text.len;
     return 0;
 }
 
@@ -607,6 +593,29 @@ static tlv_status nomem_check(tlv_converter *c, int failed, tlv_status st)
 
 int converter_out_of_memory(const tlv_converter *c) { return c->diags.nomem; }
 
+
+/* Everything a line goes through before the rules, on whichever path:
+ * counted, its non-text bytes reported, kept for external-process rules,
+ * and the first one checked for being standard form already. Returns -1
+ * when the line is given up. */
+static int take_line(tlv_converter *c, const char *line, size_t len, const rm_line *l)
+{
+    c->stats.lines_read++;
+    if (l->nontext && report_nontext(c, l) < 0)
+        return -1;
+    if (c->rules->nscripts && c->rules->allow_scripts && !c->std_input) {
+        buf_append(&c->script_input, line, len);
+        buf_putc(&c->script_input, '\n');
+    }
+    if (!reads_standard_form(c) && c->first_looks_std < 0 && !is_blank(line, len)) {
+        const char *why;
+        size_t col;
+        c->first_looks_std = std_parse_line(line, len, c->w.radix, &c->sl, &c->scratch, &why,
+                                            &col) == 0;
+    }
+    return 0;
+}
+
 tlv_status tlv_converter_push_line(tlv_converter *c, const char *line, size_t len)
 {
     ALLOC_WATCH;
@@ -620,22 +629,24 @@ static tlv_status push_line(tlv_converter *c, const char *line, size_t len)
         return refuse_stopped(c);
     if (len && line[len - 1] == '\r')
         len--;
-    c->stats.lines_read++;
-    if (read_as_text(c, &line, &len) < 0)
+    int std = reads_standard_form(c);
+    rm_batch_clear(&c->one);
+    c->matcher.slow = c->slow;
+    rm_line *l = rm_add_line(&c->matcher, &c->one, line, 0, len, (size_t)-1, !std);
+    if (!l) {
+        c->stats.lines_read++;
+        c->rule = NULL;
+        line_error(c, "out of memory");
+        c->stats.error_lines++;
         return TLV_ERR_CONVERT;
-    if (c->rules->nscripts && c->rules->allow_scripts && !c->std_input) {
-        buf_append(&c->script_input, line, len);
-        buf_putc(&c->script_input, '\n');
     }
-    if (reads_standard_form(c))
+    line = rm_line_text(&c->one, l, line);
+    len = l->len;
+    if (take_line(c, line, len, l) < 0)
+        return TLV_ERR_CONVERT;
+    if (std)
         return convert_std_line(c, line, len);
-    if (c->first_looks_std < 0 && !is_blank(line, len)) {
-        const char *why;
-        size_t col;
-        c->first_looks_std = std_parse_line(line, len, c->w.radix, &c->sl, &c->scratch, &why,
-                                            &col) == 0;
-    }
-    return convert_raw_line(c, line, len);
+    return apply_raw_line(c, line, len, &c->one, l);
 }
 
 static tlv_status worse(tlv_status a, tlv_status b)
@@ -643,16 +654,6 @@ static tlv_status worse(tlv_status a, tlv_status b)
     if (a == TLV_ERR_USAGE || b == TLV_ERR_USAGE)
         return TLV_ERR_USAGE;
     return a != TLV_OK ? a : b;
-}
-
-/* The end of the line starting at data[i]: the first CR or LF, found with
- * memchr (vectorised) rather than a byte loop, since logs are large. */
-static size_t line_end(const char *data, size_t i, size_t len)
-{
-    const char *lf = memchr(data + i, '\n', len - i);
-    size_t end = lf ? (size_t)(lf - data) : len;
-    const char *cr = memchr(data + i, '\r', end - i);
-    return cr ? (size_t)(cr - data) : end;
 }
 
 /* Keeps more of an unfinished line, or gives up on it when it grows too
@@ -689,6 +690,67 @@ static tlv_status drop_line(tlv_converter *c)
 
 static tlv_status push_bytes(tlv_converter *c, const char *data, size_t len);
 
+/* The pipeline's view of a converter: the worst status so far. */
+typedef struct run_ctx {
+    tlv_converter *c;
+    tlv_status st;
+} run_ctx;
+
+/* Applies one line that the matching thread read and matched: the pipelined
+ * push_line. */
+static int apply_matched(void *ctx, const rm_batch *b, const rm_line *l, const char *base)
+{
+    run_ctx *r = ctx;
+    tlv_converter *c = r->c;
+    tlv_status st;
+    const char *line = rm_line_text(b, l, base);
+    c->piped_lines++;
+    if (l->too_long) {
+        c->dropping = LINE_TOO_LONG;
+        st = drop_line(c);
+    } else if (take_line(c, line, l->len, l) < 0) {
+        st = TLV_ERR_CONVERT;
+    } else {
+        st = apply_raw_line(c, line, l->len, b, l);
+    }
+    r->st = worse(r->st, st);
+    return st == TLV_ERR_USAGE;
+}
+
+/* Runs of at least this many bytes go through the pipeline: below, handing
+ * batches over costs more than it saves (and live logs come in small pieces). */
+#define PIPELINE_MIN_RUN ((size_t)16 << 10)
+
+/* How many bytes from data[i] on to convert on two threads (complete lines
+ * only), or 0 when the serial path takes the next line. Starts the matching
+ * thread on first use; when it cannot, the serial path takes over for good. */
+static size_t pipelined_run(tlv_converter *c, const char *data, size_t i, size_t len)
+{
+    if (c->threads < 2 || c->pending.len || c->dropping || reads_standard_form(c) ||
+        len - i < (c->batch_lines ? 1 : PIPELINE_MIN_RUN))
+        return 0;
+    size_t end = len;
+    while (end > i && data[end - 1] != '\n')
+        end--;
+    if (end == i)
+        return 0;
+    if (!c->pipe && (c->pipe = pipeline_new(c->rules)) != NULL)
+        pipeline_set_batch_lines(c->pipe, c->batch_lines);
+    if (!c->pipe) {
+        c->threads = 1;
+        return 0;
+    }
+    return end - i;
+}
+
+/* Converts the complete lines data[0, n) (ending with LF) with the pipeline. */
+static tlv_status convert_run(tlv_converter *c, const char *data, size_t n)
+{
+    run_ctx r = {c, TLV_OK};
+    pipeline_run(c->pipe, data, n, MAX_LINE, c->slow, apply_matched, &r);
+    return r.st;
+}
+
 tlv_status tlv_converter_push_bytes(tlv_converter *c, const char *data, size_t len)
 {
     ALLOC_WATCH;
@@ -705,7 +767,13 @@ static tlv_status push_bytes(tlv_converter *c, const char *data, size_t len)
         i = 1;
     c->pending_cr = 0;
     while (i < len && st != TLV_ERR_USAGE) {
-        size_t end = line_end(data, i, len);
+        size_t run = pipelined_run(c, data, i, len);
+        if (run) {
+            st = worse(st, convert_run(c, data + i, run));
+            i += run;
+            continue;
+        }
+        size_t end = rm_line_end(data, i, len);
         if (end == len) { /* unfinished: wait for more bytes */
             hold(c, data + i, len - i);
             break;
@@ -740,8 +808,12 @@ static int script_output_line(void *ctx, const char *line, size_t len)
 {
     tlv_converter *c = ctx;
     c->script_line++;
-    if (read_as_text(c, &line, &len) < 0)
+    rm_batch_clear(&c->one);
+    rm_line *l = rm_add_line(&c->matcher, &c->one, line, 0, len, (size_t)-1, 0);
+    if (!l || (l->nontext && report_nontext(c, l) < 0))
         return 0;
+    line = rm_line_text(&c->one, l, line);
+    len = l->len;
     return convert_std_line(c, line, len) == TLV_ERR_USAGE ? -1 : 0;
 }
 
@@ -855,6 +927,22 @@ size_t tlv_event_format(const tlv_event *ev, int radix, char *out, size_t size)
 }
 
 void converter_set_fast_paths(tlv_converter *c, int on) { c->slow = !on; }
+
+void converter_set_batch_lines(tlv_converter *c, size_t lines)
+{
+    c->batch_lines = lines;
+    if (c->pipe)
+        pipeline_set_batch_lines(c->pipe, lines);
+}
+
+uint64_t converter_piped_lines(const tlv_converter *c) { return c->piped_lines; }
+
+void tlv_converter_set_threads(tlv_converter *c, int threads)
+{
+    if (threads <= 0) /* the default: two when there are two processors to run them */
+        threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
+    c->threads = threads > 1 ? 2 : 1;
+}
 
 void tlv_converter_set_unmatched_fn(tlv_converter *c, tlv_unmatched_fn fn, void *user)
 {

@@ -23,4 +23,12 @@ void converter_set_fast_paths(tlv_converter *c, int on);
  * last error then says "out of memory while converting ..."). */
 int converter_out_of_memory(const tlv_converter *c);
 
+/* Lines per batch of the two-thread pipeline (0: its default); with a
+ * non-zero value every run of complete lines goes through the pipeline,
+ * however short, so tests can cross many batch boundaries with small inputs. */
+void converter_set_batch_lines(tlv_converter *c, size_t lines);
+
+/* Lines that went through the pipeline's matching thread so far. */
+uint64_t converter_piped_lines(const tlv_converter *c);
+
 #endif

@@ -2,6 +2,9 @@
  * counters.c — counter attributes of a trace (tlv/counters.h): one pass
  * over the sorted events collects, per resource and counter attribute, the
  * numeric values in time order; the statistics follow from the samples.
+ * tlv_counters_compute_numeric also follows every other attribute, drops
+ * one at its first value that is not a number (freeing what it had), and
+ * keeps those that changed at least once.
  */
 #include "abi.h"
 #include "viz_impl.h"
@@ -15,6 +18,8 @@ typedef struct counter {
     size_t n, cap;
     size_t skipped;
     int started;             /* the initial value has been placed */
+    int declared;            /* "Counter": true (else only numbers so far: offered) */
+    int dead;                /* offered, but a value was not a number: dropped */
     tlv_counter_info info;
 } counter;
 
@@ -55,8 +60,16 @@ static int number_of(const char *s, double *out)
 static int add_sample(counter *c, tlv_time t, const char *value)
 {
     double v;
+    if (c->dead)
+        return 0;
     if (!number_of(value, &v)) {
         c->skipped++;
+        if (!c->declared) { /* not every value is a number: not a counter */
+            c->dead = 1;
+            free(c->s);
+            c->s = NULL;
+            c->n = c->cap = 0;
+        }
         return 0;
     }
     if (GROW(c->s, c->cap, c->n + 1) < 0)
@@ -72,10 +85,13 @@ static int start_counter(const tlv_trace *t, counter *c, tlv_time at)
     const history *h = &t->w->res[c->res].attrs[c->attr];
     double v;
     const char *init = intern_str(t->w->values, h->init);
+    if (!c->declared && *init) /* an offered attribute starting at a word is none */
+        return add_sample(c, at, init);
     return number_of(init, &v) ? add_sample(c, at, init) : 0;
 }
 
-static int list_counters(tlv_counters *cs)
+/* Counters: the declared ones, and with `numeric` every other attribute. */
+static int list_counters(tlv_counters *cs, int numeric)
 {
     const world *w = cs->trace->w;
     cs->first = malloc((w->nres ? w->nres : 1) * sizeof *cs->first);
@@ -86,7 +102,7 @@ static int list_counters(tlv_counters *cs)
         cs->first[r] = -1;
         const res_type *type = &w->model->types[w->res[r].type];
         for (size_t a = 0; a < type->nattrs; a++) {
-            if (!type->attrs[a].counter)
+            if (!type->attrs[a].counter && !numeric)
                 continue;
             if (GROW(cs->c, cap, cs->n + 1) < 0)
                 return -1;
@@ -96,9 +112,30 @@ static int list_counters(tlv_counters *cs)
             memset(c, 0, sizeof *c);
             c->res = r;
             c->attr = a;
+            c->declared = type->attrs[a].counter;
         }
     }
     return 0;
+}
+
+/* Drops the offered attributes that are not counters after all (a value
+ * not a number, or never changed), keeping the order; rebuilds `first`. */
+static void keep_numeric(tlv_counters *cs)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < cs->n; i++) {
+        counter *c = &cs->c[i];
+        if (!c->declared && (c->dead || c->n < 2)) {
+            free(c->s);
+            continue;
+        }
+        cs->c[k++] = *c;
+    }
+    cs->n = k;
+    for (size_t r = 0; r < cs->trace->w->nres; r++)
+        cs->first[r] = -1;
+    for (size_t i = cs->n; i-- > 0;)
+        cs->first[cs->c[i].res] = (long)i;
 }
 
 /* The counter for (res, attribute name), or NULL. */
@@ -145,6 +182,7 @@ static void summarize(const tlv_trace *t, counter *c)
     in->nsamples = c->n;
     in->skipped = c->skipped;
     in->has_bounds = a->has_bounds;
+    in->declared = c->declared;
     in->lower = a->lower;
     in->upper = a->upper;
     if (!c->n)
@@ -168,7 +206,7 @@ static void summarize(const tlv_trace *t, counter *c)
     in->time_mean = end > first ? weighted / (end - first) : c->s[c->n - 1].value;
 }
 
-tlv_status tlv_counters_compute(const tlv_trace *t, tlv_counters **out)
+static tlv_status compute(const tlv_trace *t, tlv_counters **out, int numeric)
 {
     if (!out)
         return TLV_ERR_USAGE;
@@ -180,14 +218,26 @@ tlv_status tlv_counters_compute(const tlv_trace *t, tlv_counters **out)
     if (!cs)
         return TLV_ERR_NOMEM;
     cs->trace = t;
-    if (list_counters(cs) < 0 || (cs->n && collect(cs) < 0) || ALLOC_FAILED_SINCE()) {
+    if (list_counters(cs, numeric) < 0 || (cs->n && collect(cs) < 0) || ALLOC_FAILED_SINCE()) {
         tlv_counters_free(cs);
         return TLV_ERR_NOMEM;
     }
+    if (numeric)
+        keep_numeric(cs);
     for (size_t i = 0; i < cs->n; i++)
         summarize(t, &cs->c[i]);
     *out = cs;
     return TLV_OK;
+}
+
+tlv_status tlv_counters_compute(const tlv_trace *t, tlv_counters **out)
+{
+    return compute(t, out, 0);
+}
+
+tlv_status tlv_counters_compute_numeric(const tlv_trace *t, tlv_counters **out)
+{
+    return compute(t, out, 1);
 }
 
 void tlv_counters_free(tlv_counters *cs)

@@ -25,6 +25,7 @@ struct intern_pool {
     char **chunks;      /* storage for the texts */
     size_t nchunks, chunks_cap;
     size_t chunk_used, chunk_size;
+    size_t chunk_bytes;  /* the sizes of all chunks, for intern_bytes */
     hash_key key;       /* this pool's own: see hash_keyed */
 };
 
@@ -126,6 +127,14 @@ intern_pool *intern_new(void)
     return p;
 }
 
+size_t intern_bytes(const intern_pool *p)
+{
+    if (!p)
+        return 0;
+    return sizeof *p + p->cap * sizeof *p->items + p->nslots * sizeof *p->slots +
+           p->chunks_cap * sizeof *p->chunks + p->chunk_bytes;
+}
+
 void intern_free(intern_pool *p)
 {
     if (!p)
@@ -149,6 +158,7 @@ static const char *store_text(intern_pool *p, const char *s, size_t n)
             return NULL;
         p->chunks[p->nchunks++] = c;
         p->chunk_size = size;
+        p->chunk_bytes += size;
         p->chunk_used = 0;
     }
     char *d = p->chunks[p->nchunks - 1] + p->chunk_used;

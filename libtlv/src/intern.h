@@ -29,6 +29,9 @@ size_t intern_len(const intern_pool *p, uint32_t id);
 /* Number of strings in the pool (ids are 0..count-1). */
 uint32_t intern_count(const intern_pool *p);
 
+/* Bytes the pool holds (tables and text storage), for memory accounting. */
+size_t intern_bytes(const intern_pool *p);
+
 /* A secret 128-bit key for hashing untrusted texts: each table keys its
  * own, so crafted names cannot be made to collide (see intern.c). */
 typedef struct hash_key {

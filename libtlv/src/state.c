@@ -149,6 +149,23 @@ uint32_t history_last(const history *h)
     return best ? best->val : h->init;
 }
 
+void history_shrink(history *h)
+{
+    uint32_t want = h->n ? h->n : 1;
+    if (!h->c || h->cap <= want)
+        return;
+    change *c = realloc(h->c, (size_t)want * sizeof *c);
+    if (c) {
+        h->c = c;
+        h->cap = want;
+    }
+}
+
+size_t history_bytes(const history *h)
+{
+    return (size_t)h->cap * sizeof *h->c + (h->runs ? HISTORY_MAX_RUNS * sizeof *h->runs : 0);
+}
+
 void history_free(history *h)
 {
     free(h->c);

@@ -11,6 +11,7 @@
 
 #include "tlv/tlv.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct change {
@@ -46,5 +47,11 @@ uint32_t history_at(const history *h, tlv_time at, uint32_t seq_limit);
 uint32_t history_last(const history *h);
 
 void history_free(history *h);
+
+/* Gives back the unused end of the changes array (see shrink_array). */
+void history_shrink(history *h);
+
+/* Bytes the history's arrays hold (not the struct itself). */
+size_t history_bytes(const history *h);
 
 #endif

@@ -488,14 +488,63 @@ double tlv_stats_busy_in(const tlv_stats *s, size_t cpu, double from, double to)
     return sum;
 }
 
+/* busy_before(p, t) for a t at or after the one `*at` was found for: an
+ * exponential search forward from there (columns come left to right, so
+ * each search is short and stays in cache). */
+static double busy_before_from(const processor *p, double t, size_t *at)
+{
+    size_t lo = *at, step = 1, hi = lo;
+    while (hi < p->nbusy && p->busy[hi].to <= t) { /* gallop to a span ending after t */
+        lo = hi + 1;
+        hi += step;
+        step *= 2;
+    }
+    hi = hi < p->nbusy ? hi : p->nbusy;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->busy[mid].to <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *at = lo;
+    double sum = p->before[lo];
+    if (lo < p->nbusy && p->busy[lo].from < t)
+        sum += t - p->busy[lo].from;
+    return sum;
+}
+
+/* Adds processor p's busy time of each column to out[k]. */
+static void add_columns(const processor *p, double t0, double t1, double *out, size_t ncols)
+{
+    if (!p->nbusy)
+        return;
+    double width = (t1 - t0) / (double)ncols;
+    size_t at = 0;
+    double prev = busy_before_from(p, t0, &at);
+    for (size_t k = 0; k < ncols; k++) {
+        double b = k + 1 == ncols ? t1 : t0 + width * (double)(k + 1);
+        double next = busy_before_from(p, b, &at);
+        out[k] += next > prev ? next - prev : 0;
+        prev = next;
+    }
+}
+
 void tlv_stats_load(const tlv_stats *s, size_t cpu, double t0, double t1, double *out,
                     size_t ncols)
 {
     size_t n = cpu == TLV_STATS_ALL_CPUS && s ? s->ncpus : 1;
-    double width = ncols ? (t1 - t0) / (double)ncols : 0;
+    for (size_t k = 0; k < ncols; k++)
+        out[k] = 0;
+    if (!s || !ncols || !(t1 > t0) || (cpu != TLV_STATS_ALL_CPUS && cpu >= s->ncpus))
+        return;
+    for (size_t c = 0; c < s->ncpus; c++)
+        if (cpu == TLV_STATS_ALL_CPUS || c == cpu)
+            add_columns(&s->cpus[c], t0, t1, out, ncols);
+    double width = (t1 - t0) / (double)ncols;
     for (size_t k = 0; k < ncols; k++) {
         double a = t0 + width * (double)k, b = k + 1 == ncols ? t1 : a + width;
-        double load = b > a && n ? tlv_stats_busy_in(s, cpu, a, b) / ((b - a) * (double)n) : 0;
+        double load = b > a && n ? out[k] / ((b - a) * (double)n) : 0;
         out[k] = load < 0 ? 0 : load > 1 ? 1 : load;
     }
 }

@@ -106,7 +106,23 @@ struct store {
     float *extent;        /* per primitive, 2 fractions of [from, to] (store_set_extents) */
     size_t nextent;
     kept_bucket *pyramids; /* every row's pyramid, in one block */
+    /* A view (store_new_view) keeps no shapes of its own: its shape i is
+     * base->shapes[sel[i]], on row sel_row[i] (kept only until frozen). */
+    const store *base;
+    uint32_t *sel, *sel_row;
 };
+
+/* Shape i of the store, its own or its base's. */
+static inline const shape *shape_at(const store *s, size_t i)
+{
+    return s->base ? &s->base->shapes[s->sel[i]] : &s->shapes[i];
+}
+
+/* The row shape i is on: a view puts its base's shapes on rows of its own. */
+static uint32_t row_at(const store *s, size_t i)
+{
+    return s->base ? s->sel_row[i] : s->shapes[i].row;
+}
 
 /* ---- building ------------------------------------------------------------ */
 
@@ -116,6 +132,29 @@ store *store_new(void)
     if (s)
         s->radix = DEFAULT_RADIX;
     return s;
+}
+
+store *store_new_view(const store *base)
+{
+    if (!base || !base->frozen || base->base)
+        return NULL;
+    store *s = store_new();
+    if (s)
+        s->base = base;
+    return s;
+}
+
+int store_add_ref(store *s, size_t pos, uint32_t row)
+{
+    if (!s || !s->base || s->frozen || pos >= s->base->n || row == UINT32_MAX ||
+        s->n >= UINT32_MAX - 1)
+        return -1;
+    size_t cap = s->cap;
+    if (GROW(s->sel, cap, s->n + 1) < 0 || GROW(s->sel_row, s->cap, s->n + 1) < 0)
+        return -1;
+    s->sel[s->n] = (uint32_t)pos;
+    s->sel_row[s->n++] = row;
+    return 0;
 }
 
 void store_set_radix(store *s, int radix)
@@ -146,13 +185,15 @@ void store_free(store *s)
     drop_index(s);
     free(s->extent);
     free(s->shapes);
+    free(s->sel);
+    free(s->sel_row);
     free(s);
 }
 
 int store_add(store *s, const shape *sh)
 {
     /* Positions are 32-bit, and UINT32_MAX is no row. */
-    if (!s || s->frozen || s->n >= UINT32_MAX - 1 || sh->row == UINT32_MAX)
+    if (!s || s->frozen || s->base || s->n >= UINT32_MAX - 1 || sh->row == UINT32_MAX)
         return -1;
     if (GROW(s->shapes, s->cap, s->n + 1) < 0)
         return -1;
@@ -276,7 +317,7 @@ static int sort_canonical(store *s)
     int rc = keys && tmp ? 0 : -1;
     if (!rc) {
         for (size_t i = 0; i < n; i++) {
-            const shape *sh = &s->shapes[i];
+            const shape *sh = shape_at(s, i);
             keys[i] = (sort_key){sh->from.ticks, sh->from.frac, sh->row, sh->order, (uint32_t)i};
         }
         sort_keys(keys, tmp, n);
@@ -336,15 +377,49 @@ static void extent_of(const store *s, const shape *sh, int radix, double *from, 
     *from = *from + span * a;
 }
 
+/* A view's canonical order: by row, then by position in the base (whose
+ * order is by from, then order): a stable counting sort of the refs. */
+static int sort_view(store *s)
+{
+    uint32_t nrows = 0;
+    for (size_t i = 0; i < s->n; i++)
+        nrows = s->sel_row[i] + 1 > nrows ? s->sel_row[i] + 1 : nrows;
+    size_t *start = calloc((size_t)nrows + 1, sizeof *start);
+    uint32_t *sel = malloc((s->n ? s->n : 1) * sizeof *sel);
+    uint32_t *row = malloc((s->n ? s->n : 1) * sizeof *row);
+    int rc = start && sel && row ? 0 : -1;
+    if (rc == 0) {
+        for (size_t i = 0; i < s->n; i++)
+            start[s->sel_row[i] + 1]++;
+        for (uint32_t r = 0; r < nrows; r++)
+            start[r + 1] += start[r];
+        for (size_t i = 0; i < s->n; i++) {
+            size_t at = start[s->sel_row[i]]++;
+            sel[at] = s->sel[i];
+            row[at] = s->sel_row[i];
+        }
+        free(s->sel);
+        free(s->sel_row);
+        s->sel = sel;
+        s->sel_row = row;
+        s->cap = s->n;
+        sel = row = NULL;
+    }
+    free(start);
+    free(sel);
+    free(row);
+    return rc;
+}
+
 static int index_rows(store *s)
 {
-    s->nrows = s->n ? s->shapes[s->n - 1].row + 1 : 0;
+    s->nrows = s->n ? row_at(s, s->n - 1) + 1 : 0;
     s->rows = calloc(s->nrows ? s->nrows : 1, sizeof *s->rows);
     if (!s->rows)
         return -1;
     for (size_t i = 0; i < s->n; i++) {
-        const shape *sh = &s->shapes[i];
-        row_index *r = &s->rows[sh->row];
+        const shape *sh = shape_at(s, i);
+        row_index *r = &s->rows[row_at(s, i)];
         if (!r->count)
             r->first = (uint32_t)i;
         r->count++;
@@ -384,7 +459,7 @@ static uint32_t latest_ending(const store *s, const uint32_t *run, uint32_t len)
 {
     uint32_t best = 0;
     for (uint32_t i = 1; i < len; i++)
-        if (tlv_time_cmp(end_of(&s->shapes[run[i]]), end_of(&s->shapes[run[best]])) > 0)
+        if (tlv_time_cmp(end_of(shape_at(s, run[i])), end_of(shape_at(s, run[best]))) > 0)
             best = i;
     return best;
 }
@@ -416,7 +491,7 @@ static void build_tree(store *s, const row_index *r, uint32_t *run)
 static void sort_ends(store *s, const row_index *r, sort_key *keys, sort_key *tmp)
 {
     for (uint32_t i = 0; i < r->count; i++) {
-        tlv_time end = end_of(&s->shapes[r->first + i]);
+        tlv_time end = end_of(shape_at(s, r->first + i));
         keys[i] = (sort_key){end.ticks, end.frac, 0, 0, r->first + i};
     }
     sort_keys(keys, tmp, r->count);
@@ -610,7 +685,7 @@ static int levels_of(uint32_t nb)
 static int row_has_fill(const store *s, const row_index *r)
 {
     for (uint32_t i = 0; i < r->count; i++)
-        if (fill_of(s, &s->shapes[r->first + i]))
+        if (fill_of(s, shape_at(s, r->first + i)))
             return 1;
     return 0;
 }
@@ -619,7 +694,7 @@ static double row_end(const store *s, const row_index *r)
 {
     double end = -INFINITY;
     for (uint32_t i = 0; i < r->count; i++) {
-        const shape *sh = &s->shapes[r->first + i];
+        const shape *sh = shape_at(s, r->first + i);
         double from = tlv_time_to_double(sh->from, s->radix);
         double to = tlv_time_to_double(sh->to, s->radix);
         end = greater(end, greater(from, to));
@@ -648,7 +723,7 @@ typedef struct workspace {
 
 static void build_pyramid(const store *s, row_index *r, workspace *w)
 {
-    double base = tlv_time_to_double(s->shapes[r->first].from, s->radix);
+    double base = tlv_time_to_double(shape_at(s, r->first)->from, s->radix);
     double span = row_end(s, r) - base;
     if (!(span > 0) || !isfinite(span))
         span = 1; /* everything at one instant: any width places it in bucket 0 */
@@ -663,7 +738,7 @@ static void build_pyramid(const store *s, row_index *r, workspace *w)
     grid g = {w->node, w->full, r->nbuckets, r->levels};
     columns level0 = {base, r->bucket_width, r->nbuckets, s->radix};
     for (uint32_t i = 0; i < r->count; i++)
-        add_shape(s, &g, &level0, &s->shapes[r->first + i]);
+        add_shape(s, &g, &level0, shape_at(s, r->first + i));
     grid_finish(&g);
     for (size_t i = 0; i < nodes; i++)
         r->pyramid[i] = keep(&w->node[i]);
@@ -708,11 +783,13 @@ int store_freeze(store *s, const uint32_t *prim_fill, size_t nprims)
         return -1;
     if (s->frozen)
         return 0;
-    if (sort_canonical(s) < 0 || copy_fills(s, prim_fill, nprims) < 0 || index_rows(s) < 0 ||
-        build_trees(s) < 0 || build_pyramids(s) < 0) {
+    if ((s->base ? sort_view(s) : sort_canonical(s)) < 0 || copy_fills(s, prim_fill, nprims) < 0 ||
+        index_rows(s) < 0 || build_trees(s) < 0 || build_pyramids(s) < 0) {
         drop_index(s);
         return -1;
     }
+    free(s->sel_row); /* the row index knows the rows now */
+    s->sel_row = NULL;
     s->frozen = 1;
     return 0;
 }
@@ -721,9 +798,25 @@ int store_freeze(store *s, const uint32_t *prim_fill, size_t nprims)
 
 size_t store_count(const store *s) { return s ? s->n : 0; }
 
+void store_count_bytes(const store *s, store_bytes *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!s)
+        return;
+    out->shapes = sizeof *s + s->cap * (s->base ? sizeof *s->sel + (s->sel_row ? sizeof *s->sel_row : 0)
+                                                : sizeof *s->shapes);
+    out->index = (s->rows ? s->nrows * sizeof *s->rows : 0) + s->nfill * sizeof *s->fill +
+                 s->nextent * 2 * sizeof *s->extent;
+    if (s->tree_shape)
+        out->index += s->n * (sizeof *s->tree_shape + sizeof *s->tree_min + sizeof *s->by_end);
+    for (uint32_t r = 0; s->rows && r < s->nrows; r++)
+        out->pyramids += s->rows[r].pyramid ? 2 * (size_t)s->rows[r].nbuckets * sizeof(kept_bucket)
+                                            : 0;
+}
+
 const shape *store_get(const store *s, size_t i)
 {
-    return s && i < s->n ? &s->shapes[i] : NULL;
+    return s && i < s->n ? shape_at(s, i) : NULL;
 }
 
 uint32_t store_rows(const store *s) { return s && s->frozen ? s->nrows : 0; }
@@ -742,7 +835,7 @@ static size_t count_starting_by(const store *s, const row_index *r, tlv_time t1)
     size_t lo = 0, hi = r->count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (tlv_time_cmp(s->shapes[r->first + mid].from, t1) <= 0)
+        if (tlv_time_cmp(shape_at(s, r->first + mid)->from, t1) <= 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -755,7 +848,7 @@ static size_t count_ending_before(const store *s, const row_index *r, tlv_time t
     size_t lo = 0, hi = r->count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (tlv_time_cmp(end_of(&s->shapes[s->by_end[r->first + mid]]), t0) < 0)
+        if (tlv_time_cmp(end_of(shape_at(s, s->by_end[r->first + mid])), t0) < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -788,7 +881,7 @@ static void walk_subtree(walk *w, uint64_t node)
     if (w->s->tree_min[at] > w->last)
         return;
     uint32_t pos = w->s->tree_shape[at];
-    const shape *sh = &w->s->shapes[pos];
+    const shape *sh = shape_at(w->s, pos);
     if (tlv_time_cmp(end_of(sh), w->t0) < 0)
         return;
     if (pos <= w->last)
@@ -827,7 +920,7 @@ static void visit_by_start(const store *s, const row_index *r, tlv_time t0, tlv_
 {
     size_t end = r->first + count_starting_by(s, r, t1);
     for (size_t i = r->first; i < end; i++)
-        if (tlv_time_cmp(end_of(&s->shapes[i]), t0) >= 0 && fn(ctx, &s->shapes[i]))
+        if (tlv_time_cmp(end_of(shape_at(s, i)), t0) >= 0 && fn(ctx, shape_at(s, i)))
             return;
 }
 
@@ -849,7 +942,7 @@ void store_query(const store *s, uint32_t row, tlv_time t0, tlv_time t1, store_v
     find_overlaps(s, r, t0, t1, keys, k);
     qsort(keys, k, sizeof *keys, compare_keys);
     for (size_t i = 0; i < k; i++)
-        if (fn(ctx, &s->shapes[(uint32_t)keys[i]]))
+        if (fn(ctx, shape_at(s, (uint32_t)keys[i])))
             break;
     if (keys != on_stack)
         free(keys);
@@ -939,7 +1032,7 @@ static int summary_from_shapes(const store *s, const row_index *r, const columns
         grid g = {node, full, nb, 1};
         find_overlaps(s, r, lo, hi, keys, k);
         for (size_t i = 0; i < k; i++)
-            add_shape(s, &g, c, &s->shapes[(uint32_t)keys[i]]);
+            add_shape(s, &g, c, shape_at(s, (uint32_t)keys[i]));
         grid_finish(&g);
         for (size_t i = 0; i < c->n; i++)
             out[i] = node[nb + i].color;

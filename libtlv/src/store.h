@@ -34,6 +34,19 @@ typedef struct store store;
 store *store_new(void);
 void store_free(store *s);
 
+/* A view of the frozen store `base` (which must outlive it and stay
+ * frozen): a store holding no shapes of its own, only references to base's,
+ * each on a row of the view's own (store_add_ref) — 4 bytes a shape where a
+ * copy would take sizeof(shape). Frozen and read like any store, except that
+ * store_get and the shapes visited give the base's shapes as they are, with
+ * the base's `row`. NULL when base is not frozen, is a view, or no memory. */
+store *store_new_view(const store *base);
+
+/* Adds base's shape at position `pos` (store_get order) to a view, on row
+ * `row`; any order (a view's canonical order is by row, then position in
+ * base). Returns 0 or -1 (no memory, not a view, frozen, or a bad pos). */
+int store_add_ref(store *s, size_t pos, uint32_t row);
+
 /* Appends a shape (any order). Returns 0 or -1 (no memory). Not allowed
  * after store_freeze. */
 int store_add(store *s, const shape *sh);
@@ -54,6 +67,14 @@ int store_freeze(store *s, const uint32_t *prim_fill, size_t nprims);
  * the instant there). Primitives not given count their whole span. Returns
  * 0 or -1 (no memory, or frozen already). */
 int store_set_extents(store *s, const float *x0, const float *x1, size_t nprims);
+
+
+/* What the store holds, in bytes, for memory accounting: its shapes, the
+ * per-row search indexes, and the summary pyramids. */
+typedef struct store_bytes {
+    size_t shapes, index, pyramids;
+} store_bytes;
+void store_count_bytes(const store *s, store_bytes *out);
 
 size_t store_count(const store *s);
 /* Shape i in canonical order: by row, then from, then order. */

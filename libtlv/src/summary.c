@@ -217,7 +217,8 @@ static int find_layers(const store *st, const uint32_t *ids, size_t nprims, laye
     return rc;
 }
 
-/* Copies every shape with a look into the layers store, on its layer's row. */
+/* Puts every shape with a look into the layers store, on its layer's row: a
+ * view of the shapes store, so a reference rather than a copy. */
 static int fill_layers(const store *st, const uint32_t *ids, size_t nprims, const layer_key *keys,
                        size_t nkeys, summary_looks *looks)
 {
@@ -234,15 +235,14 @@ static int fill_layers(const store *st, const uint32_t *ids, size_t nprims, cons
     for (uint32_t r = 0; r < nrows; r++)
         looks->row_first[r + 1] += looks->row_first[r];
     for (size_t i = 0; i < store_count(st); i++) {
-        shape sh = *store_get(st, i);
-        uint32_t look = sh.prim < nprims ? ids[sh.prim] : 0;
+        const shape *sh = store_get(st, i);
+        uint32_t look = sh->prim < nprims ? ids[sh->prim] : 0;
         if (!look)
             continue;
-        uint32_t layer = looks->row_first[sh.row];
+        uint32_t layer = looks->row_first[sh->row];
         while (looks->layer_look[layer] != look) /* a row has few layers */
             layer++;
-        sh.row = layer;
-        if (store_add(looks->layers, &sh) < 0)
+        if (store_add_ref(looks->layers, i, layer) < 0)
             return -1;
     }
     return 0;
@@ -254,7 +254,7 @@ static int build_layers(store *st, int radix, const prim *prims, size_t nprims,
     layer_key *keys = NULL;
     size_t nkeys = 0;
     float *x0 = malloc((nprims + 1) * sizeof *x0), *x1 = malloc((nprims + 1) * sizeof *x1);
-    looks->layers = store_new();
+    looks->layers = store_new_view(st);
     int rc = x0 && x1 && looks->layers ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < nprims; i++)
         prim_extent(&prims[i], &x0[i], &x1[i]);

@@ -136,6 +136,20 @@ static int resolve_new_args(tlv_trace *t)
     return 0;
 }
 
+/* Gives back what growing reserved in the events, their arguments and the
+ * histories (up to half of each): at the end of the input, and while a log
+ * keeps growing whenever it has doubled since the last time, which keeps the
+ * cost of the copies in proportion to the events. */
+static void shrink_to_fit(tlv_trace *t, int at_end)
+{
+    if (!at_end && t->nev < 2 * t->nshrunk)
+        return;
+    SHRINK(t->ev, t->cap, t->nev);
+    SHRINK(t->args, t->args_cap, t->nargs);
+    world_shrink(t->w);
+    t->nshrunk = t->nev;
+}
+
 tlv_status tlv_trace_update(tlv_trace *t)
 {
     if (converter_out_of_memory(t->conv)) /* the events so far are incomplete */
@@ -143,6 +157,7 @@ tlv_status tlv_trace_update(tlv_trace *t)
     ALLOC_WATCH;
     if (sort_new_events(t) < 0 || resolve_new_args(t) < 0 || ALLOC_FAILED_SINCE())
         return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory while ordering the events");
+    shrink_to_fit(t, 0);
     return TLV_OK;
 }
 
@@ -153,6 +168,7 @@ tlv_status tlv_trace_finish(tlv_trace *t)
         return last_error_set(&t->lasterr, st, "%s", tlv_converter_last_error(t->conv));
     if (tlv_trace_update(t) != TLV_OK)
         return TLV_ERR_NOMEM;
+    shrink_to_fit(t, 1);
     t->finished = 1;
     if (st != TLV_OK)
         last_error_set(&t->lasterr, st, "%s", tlv_converter_last_error(t->conv));

@@ -38,6 +38,7 @@ struct tlv_trace {
     const char **arg_text; /* the same as strings, made by update() and finish() */
     size_t narg_text;      /* how many of args have their text in arg_text */
     size_t nsorted;        /* ev[0, nsorted) are in (time, order) order */
+    size_t nshrunk;        /* nev when the arrays were last shrunk to fit */
     int finished;
     last_error lasterr;        /* tlv_trace_last_error */
     /* set while tlv_shapes_build runs on this trace: building evaluates the

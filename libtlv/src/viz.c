@@ -73,9 +73,11 @@ static void builder_free(builder *b)
     free(b->per_res_n);
     free(b->res_row);
     viz_free_index(b);
+    viz_free_absent(b);
     free(b->cpu_attr);
     free(b->cpu_values);
     free(b->cpu_row);
+    viz_free_cpu_segments(b);
     intern_free(b->prim_keys);
     free(b->key_first);
     free(b->key_count);

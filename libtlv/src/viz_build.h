@@ -9,6 +9,7 @@
  *   viz_cond.c     the condition keys of Figures objects
  *   viz_figures.c  figure references expanded to primitives in the store
  *   viz_fromto.c   From/To pairing of events into intervals
+ *   viz_absent.c   the attribute values in which a resource is not there
  *   viz_when.c     When instants, and telling their shapes apart later
  *   viz_rows.c     the rows: one per resource, one per untargeted rule
  *   viz_cpu.c      per-CPU mode: processor rows and running bars
@@ -137,8 +138,12 @@ typedef struct builder {
     uint32_t *cpu_values;      /* distinct CPU values (interned), sorted */
     size_t ncpus;
     uint32_t *cpu_row;         /* per CPU value index: its row */
+    struct cpu_segs *cpu_segs; /* per resource: its processors over time (viz_cpu.c) */
+    uint32_t *res_cpu_row;     /* [res * ncpus + cpu]: its row under that processor,
+                                  or UINT32_MAX */
     uint32_t *prim_row;        /* per primitive with v(VALUE): its row, else UINT32_MAX */
     size_t prim_row_cap;
+    struct absent_type *absent; /* per type, computed when first asked (viz_absent.c) */
 } builder;
 
 /* shapes->values entries with this bit set are ids in shapes->joined (a
@@ -219,6 +224,12 @@ void viz_draw_interval(builder *b, const event_def *d, const subst_ctx *sc, tlv_
 /* viz_fromto.c: draws a From/To event of the rule on target (-1: all). */
 void viz_apply_from_to(builder *b, const event_def *d, const char *target_name, long target);
 
+/* viz_absent.c: whether `value` of resource res's attribute attr is one in
+ * which resources of its type are not there (they start the trace in it and
+ * never act in it); viz_free_absent frees what that computed. */
+int viz_value_is_absent(builder *b, size_t res, size_t attr, uint32_t value);
+void viz_free_absent(builder *b);
+
 /* viz_when.c: draws a When event of the rule on target (-1: all); notes
  * which (rule, event) names are When events (0 or -1), for
  * viz_shape_is_when. */
@@ -238,7 +249,21 @@ int viz_add_resource_row(builder *b, size_t res);
  * bars of the intervals in which each resource ran on each processor. */
 int viz_collect_cpus(builder *b);
 int viz_build_cpu_rows(builder *b);
+void viz_free_cpu_segments(builder *b);
 void viz_draw_running(builder *b);
+/* The row of resource res at time t: in per-CPU mode its row under the
+ * processor it is on then, else its row. */
+uint32_t viz_res_row_at(const builder *b, size_t res, tlv_time t);
+/* [from, to] of resource res cut at its migrations in per-CPU mode: the
+ * first pieces, at most max (max >= 1), each with the row of the processor
+ * it was on; returns their count (1, the whole on its row, outside per-CPU
+ * mode). When the last piece ends before `to`, more follow from there. */
+typedef struct viz_piece {
+    tlv_time from, to;
+    uint32_t row;
+} viz_piece;
+size_t viz_res_pieces(const builder *b, size_t res, tlv_time from, tlv_time to,
+                      viz_piece *out, size_t max);
 /* The row of the processor whose CPU-attribute value is the interned id v,
  * or UINT32_MAX (not per-CPU mode, or no such processor). */
 uint32_t viz_cpu_row(const builder *b, uint32_t v);

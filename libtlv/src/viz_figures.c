@@ -257,15 +257,38 @@ void viz_set_cur_events(builder *b, const vevent *from, const vevent *to)
     b->cur_events[1] = trace_index(b, to);
 }
 
+static void draw_pieces(builder *b, const event_def *d, const subst_ctx *sc,
+                        const viz_piece *p, size_t n, uint32_t event, uint32_t res)
+{
+    for (size_t k = 0; k < n; k++) {
+        draw_ctx dc = {sc, p[k].from, p[k].to, p[k].row, event, res};
+        if (dc.row != UINT32_MAX)
+            eval_figures(b, d->figures, &dc, 0);
+    }
+}
+
 void viz_draw_interval(builder *b, const event_def *d, const subst_ctx *sc, tlv_time from,
                        tlv_time to, long target)
 {
     uint32_t res = target >= 0 ? (uint32_t)target : UINT32_MAX;
-    draw_ctx dc = {sc, from, to, target >= 0 ? b->res_row[target] : b->cur_rule->row,
-                   intern_add(b->s->names, d->name, strlen(d->name)), res};
-    if (dc.row == UINT32_MAX)
-        return;
+    uint32_t event = intern_add(b->s->names, d->name, strlen(d->name));
     b->cur_value = shape_value(b, sc->from);
     viz_set_cur_events(b, sc->from, sc->is_when ? NULL : sc->to);
-    eval_figures(b, d->figures, &dc, 0);
+    /* In per-CPU mode an interval of a task that migrated is drawn on the
+     * row under each processor it was on, for the time it was there; an
+     * instant (When) on the processor it happened on. */
+    viz_piece pieces[16];
+    if (target < 0 || sc->is_when) {
+        pieces[0] = (viz_piece){from, to, target < 0 ? b->cur_rule->row
+                                                      : viz_res_row_at(b, (size_t)target, from)};
+        draw_pieces(b, d, sc, pieces, 1, event, res);
+        return;
+    }
+    for (tlv_time at = from;;) {
+        size_t n = viz_res_pieces(b, (size_t)target, at, to, pieces, 16);
+        draw_pieces(b, d, sc, pieces, n, event, res);
+        if (n < 16 || tlv_time_cmp(pieces[n - 1].to, to) >= 0)
+            break;
+        at = pieces[n - 1].to;
+    }
 }

@@ -118,10 +118,10 @@ static int resolve_end(builder *b, const subst_ctx *sc, const char *cpu_text, co
 
 /* The row an end is drawn on: its processor's in per-CPU mode when the rule
  * names one, else the resource's own. */
-static uint32_t end_row(const builder *b, const flow_end *end)
+static uint32_t end_row(const builder *b, const flow_end *end, tlv_time at)
 {
     uint32_t row = end->cpu != UINT32_MAX ? viz_cpu_row(b, end->cpu) : UINT32_MAX;
-    return row != UINT32_MAX ? row : b->res_row[end->res];
+    return row != UINT32_MAX ? row : viz_res_row_at(b, (size_t)end->res, at);
 }
 
 static void add_flow(builder *b, const viz_rule *r, const flow_def *d, const vevent *e,
@@ -143,8 +143,8 @@ static void add_flow(builder *b, const viz_rule *r, const flow_def *d, const vev
     f->to_res = (uint32_t)to->res;
     f->from_cpu = from->cpu;
     f->to_cpu = to->cpu;
-    f->from_row = end_row(b, from);
-    f->to_row = end_row(b, to);
+    f->from_row = end_row(b, from, e->time);
+    f->to_row = end_row(b, to, e->time);
 }
 
 /* The flow of one event: ends that expand blank make none, nor a Condition

@@ -1,8 +1,9 @@
 /*
  * viz_fromto.c — From/To pairing: each event matching From opens an interval
  * that the next event matching To (after substitution of the From event)
- * closes; one still open at the end of the trace closes at its last time,
- * or, opened by a call, when its resource returned to its initial state.
+ * closes; one still open at the end of the trace closes at its last time.
+ * One a call opened ends where its resource left (returned to its initial
+ * state, or went to a value in which it is absent), even if a To follows.
  */
 #include "viz_build.h"
 
@@ -21,16 +22,20 @@ static long find_next(builder *b, const pattern *p, long target, size_t from_ind
     return -1;
 }
 
-/* Where a call that never returned (an interval a behavior opened and no
- * To closed) ends: at the first change after it, before event `until` (an
- * index in b->ev; SIZE_MAX: the end of the trace), of one of its
- * resource's attributes back to its initial value, one the attribute did
- * not have at the call. The resource then returned to its initial state (a
- * task that exited, or a per-processor task resource its task left on
- * migrating): no call of it is running any more. Returns that event's
- * index, or -1 when there is none (the call is still open at the end).
- * `i` is the call's index in b->ev. */
-static long call_cut(builder *b, size_t i, size_t until)
+/* Where a call ends that its resource left without returning from it: at
+ * the first change after it, before event `until` (an index in b->ev;
+ * SIZE_MAX: the end of the trace), of one of its resource's attributes to
+ * a value in which resources of its type are absent (viz_absent.c), or,
+ * when `or_initial`, back to its own initial value — a value the attribute
+ * did not have at the call. A per-processor task resource its task left on
+ * migrating is NONEXISTENT: no call of it is running any more, and a later
+ * To of the same resource is the return of another call. A task that
+ * exited is DORMANT again: a call no To closed (ext_tsk) ends there; a To
+ * closes a call whatever the task went through (the initial value may be
+ * RUNNABLE, which a task also is when preempted inside a call). Returns
+ * that event's index, or -1 when there is none. `i` is the call's index in
+ * b->ev. */
+static long call_cut(builder *b, size_t i, size_t until, int or_initial)
 {
     const vevent *call = &b->ev[i];
     world *w = b->w;
@@ -50,7 +55,8 @@ static long call_cut(builder *b, size_t i, size_t until)
         if (e->kind != TLV_EVENT_ATTRIBUTE || e->initial)
             continue;
         long a = model_attr_index(t, intern_str(w->values, e->name), intern_len(w->values, e->name));
-        if (a < 0 || e->value != w->res[r].attrs[a].init)
+        if (a < 0 || !((or_initial && e->value == w->res[r].attrs[a].init) ||
+                       viz_value_is_absent(b, r, (size_t)a, e->value)))
             continue;
         if (world_attr(w, r, (size_t)a, &call->time, call->state_seq + 1) != e->value)
             return (long)list[k];
@@ -103,8 +109,12 @@ void viz_apply_from_to(builder *b, const event_def *d, const char *target_name, 
                 open[e->res] = i;
             continue;
         }
-        sc.to = &b->ev[j];
-        viz_draw_interval(b, d, &sc, e->time, b->ev[j].time, target);
+        /* a To after the resource left is another call's return */
+        long cut = e->kind == TLV_EVENT_BEHAVIOR ? call_cut(b, i, (size_t)j, 0) : -1;
+        sc.to = cut >= 0 ? NULL : &b->ev[j];
+        sc.end = cut >= 0 ? b->ev[cut].time : tlv_trace_end(b->t);
+        viz_draw_interval(b, d, &sc, e->time, sc.to ? b->ev[j].time : sc.end, target);
+        sc.end = tlv_trace_end(b->t);
     }
     for (size_t r = 0; r < b->w->nres; r++) {
         if (open[r] == SIZE_MAX)
@@ -113,7 +123,7 @@ void viz_apply_from_to(builder *b, const event_def *d, const char *target_name, 
         b->cur_line = e->line;
         sc.from = e;
         sc.to = NULL;
-        long cut = e->kind == TLV_EVENT_BEHAVIOR ? call_cut(b, open[r], SIZE_MAX) : -1;
+        long cut = e->kind == TLV_EVENT_BEHAVIOR ? call_cut(b, open[r], SIZE_MAX, 1) : -1;
         sc.end = cut >= 0 ? b->ev[cut].time : tlv_trace_end(b->t);
         /* a return value still to come reads "(open)"; a call its resource's
          * exit ended has none */

@@ -113,6 +113,10 @@ static int sort_for_output(struct tlv_shapes *s)
 int viz_finish_shapes(builder *b)
 {
     struct tlv_shapes *s = b->s;
+    /* Every shape is made: what growing reserved is waste from here on. */
+    SHRINK(s->values, s->values_cap, s->nvalues);
+    SHRINK(s->events, s->events_cap, 2 * s->nvalues);
+    SHRINK(s->prims, s->prims_cap, s->nprims);
     if (summary_freeze(s->store, s->radix, s->prims, s->nprims, &s->looks) < 0)
         return -1;
     return sort_for_output(s);

@@ -504,3 +504,32 @@ int world_resolve(world *w, const char *text, size_t n, ref_result *r, char *err
         resolve_keep(w, e, h, text, n, r, dynamic);
     return rc;
 }
+
+void world_count_bytes(const world *w, world_bytes *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < w->nres; i++) {
+        size_t na = w->model->types[w->res[i].type].nattrs;
+        out->resources += na * sizeof *w->res[i].attrs;
+        for (size_t j = 0; j < na; j++)
+            out->histories += history_bytes(&w->res[i].attrs[j]);
+    }
+    out->resources += w->res_cap * sizeof *w->res + intern_bytes(w->names);
+    if (w->members)
+        for (size_t i = 0; i < w->model->ntypes; i++)
+            out->resources += w->members_cap[i] * sizeof *w->members[i] +
+                              sizeof *w->members + sizeof *w->nmembers + sizeof *w->members_cap;
+    out->values = intern_bytes(w->values);
+    out->caches = w->cache_slots * sizeof *w->cache + w->scratch_ref.cap * sizeof(size_t) +
+                  (w->resolved ? sizeof *w->resolved : 0) +
+                  (w->recent ? RECENT_SLOTS * sizeof *w->recent : 0);
+}
+
+void world_shrink(world *w)
+{
+    for (size_t i = 0; i < w->nres; i++) {
+        size_t na = w->model->types[w->res[i].type].nattrs;
+        for (size_t j = 0; j < na; j++)
+            history_shrink(&w->res[i].attrs[j]);
+    }
+}

@@ -74,6 +74,19 @@ typedef struct world {
 int world_init(world *w, const model *m, const dyn_table *dyn, int radix);
 void world_free(world *w);
 
+/* What a world holds, in bytes, for memory accounting (tlv_trace_memory). */
+typedef struct world_bytes {
+    size_t histories;  /* every attribute's changes */
+    size_t values;     /* the pool of attribute values and event names */
+    size_t resources;  /* resources, their names and the per-type lists */
+    size_t caches;     /* remembered conditions and resolutions */
+} world_bytes;
+void world_count_bytes(const world *w, world_bytes *out);
+
+/* Gives back the unused ends of every history (history_shrink): once a log
+ * is converted, what was reserved for growth is only waste. */
+void world_shrink(world *w);
+
 /* Index of the resource with that name, or -1. */
 long world_find(const world *w, const char *name, size_t n);
 

@@ -2,16 +2,18 @@
  * bench_viz.c — how long drawing takes on a large trace, next to how long
  * converting it takes in the same run (the baseline the ratios are printed
  * against): building every shape, then rendering a full-range 1920x1080
- * frame and a deeply zoomed one (median and worst of several frames).
+ * frame and a deeply zoomed one (median, 99th percentile and worst of
+ * 100 frames by default).
  *
  *   bench_viz [-R DIR] -r FILE.res LOG [frames]
  *
  * Goals (issue 3): shapes in under 3 s for 1,000,000 lines; each frame under
- * 16 ms. Run by tests/bench/bench_viz.sh; not a unit test.
+ * 16 ms at the 99th percentile. Run by tests/bench/bench_viz.sh; not a unit test.
  */
 #include <tlv/render.h>
 #include <tlv/tlv.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +43,11 @@ static void frames(tlv_renderer *r, const tlv_shapes *s, tlv_view *v, int n, con
         t[i] = (now() - t0) * 1000;
     }
     qsort(t, (size_t)n, sizeof *t, cmp_double);
-    printf("%-34s median %7.2f ms   worst %7.2f ms   (goal < 16 ms)  %s\n", what, t[n / 2],
-           t[n - 1], t[n / 2] < 16 ? "PASS" : "FAIL");
+    /* The goal is the 99th percentile: a median under 16 ms can hide the
+     * frames a person notices stutter. */
+    double p99 = t[(size_t)ceil(0.99 * n) - 1];
+    printf("%-34s median %7.2f ms   p99 %7.2f ms   worst %7.2f ms   (goal p99 < 16 ms)  %s\n",
+           what, t[n / 2], p99, t[n - 1], p99 < 16 ? "PASS" : "FAIL");
     free(t);
     free(px);
 }
@@ -52,7 +57,7 @@ int main(int argc, char **argv)
     const char *dirs[8];
     size_t ndirs = 0;
     const char *res = NULL, *log = NULL;
-    int nframes = 15;
+    int nframes = 100;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-R") == 0 && i + 1 < argc && ndirs < 8)
             dirs[ndirs++] = argv[++i];

@@ -19,6 +19,7 @@ MINI="$SRC/tests/e2e/mini"
 # A sanitizer build installs an instrumented library: its users need the runtime too.
 SAN=""
 [ "${TLV_SANITIZE:-0}" = 1 ] && SAN="-fsanitize=address,undefined"
+[ "${TLV_TSAN:-0}" = 1 ] && SAN="-fsanitize=thread"
 
 run cmake --install "$BUILD" --prefix "$PREFIX"
 expect_status 0 "cmake --install"

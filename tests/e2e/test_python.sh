@@ -9,6 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 [ "${TLV_SANITIZE:-0}" = 1 ] && { echo "SKIP: sanitizer build"; exit 77; }
+[ "${TLV_TSAN:-0}" = 1 ] && { echo "SKIP: ThreadSanitizer build"; exit 77; }
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY="$(command -v python3)"
 "$PY" -c "import pytest, venv" 2>/dev/null || { echo "SKIP: python3 with pytest and venv needed"; exit 77; }

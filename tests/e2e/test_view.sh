@@ -266,7 +266,7 @@ EOF
     "$TMP/f1.json"
   check "wheel scrolls rows" '.[0].first_row == 3 and .[1].first_row == 0 and .[2].first_row > 3 and
     .[2].first_row + ((.[2].layout.main_height - .[2].layout.ruler_height) / 20 | floor) ==
-    (.[2].rows | length)' "$TMP/f2.json" "$TMP/f3.json" "$TMP/f4.json"
+    (.[2].bands | length)' "$TMP/f2.json" "$TMP/f3.json" "$TMP/f4.json"
   check "c again" '(.[0].per_cpu | not) and (.[0].rows[0] | startswith("CPU") | not)' "$TMP/f5.json"
   check "resize" '.[0].window == {"width":800,"height":500} and .[0].layout.pixel_width == 800' \
     "$TMP/f6.json"

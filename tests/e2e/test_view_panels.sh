@@ -246,9 +246,11 @@ suite sample "$TMP/sample.log" -r "$SRC/samples/asp/sample.res"
 if have_corpus; then
   cp "$CORPUS/logs/asp/asp_short.log" "$CORPUS/logs/fmp/fmp_short.log" "$TMP/"
   suite asp_short "$TMP/asp_short.log" -R "$CORPUS/rules" -r "$CORPUS/logs/asp/asp_short.res"
-  # per-CPU rows: a processor's row and its resources make a group
+  # per-CPU rows: a processor's row and its resources make a group (u: no
+  # CPU load tracks above them, so that CPU 1's name is the first band's)
   cat >"$TMP/fmp.txt" <<EOF
 key c
+key u
 dump-state $TMP/fmp0.json
 click 20 40
 dump-state $TMP/fmp1.json

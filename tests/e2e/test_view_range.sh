@@ -7,7 +7,8 @@
 # mode: the time each task ran there, cut to the range); clicks on the
 # headers sort (descending, then ascending); Ctrl+C copies the table as CSV
 # and e saves it to a file; z zooms to the range; Ctrl+click twice measures
-# (Δt in the ruler); Esc clears both. Runs on samples/fmp and, with the
+# (Δt in the ruler); Esc clears both; the session keeps the range, the
+# panel's sort and its being closed. Runs on samples/fmp and, with the
 # corpus, fmp_short. Asserts on dump-state and on screenshots' pixels.
 # Skips (77) without xvfb-run or jq.
 . "$(dirname "$0")/lib.sh"
@@ -141,6 +142,24 @@ EOF
   expect_count "$name: the measured points' lines" "$D/t4.png" 345 100 355 110 c0208c 5
   expect_count "$name: nothing of either after Esc" "$D/t6.png" "$lw" 0 1000 300 c0208c 0 0
   expect_count "$name: no range after Esc" "$D/t6.png" "$lw" 0 1000 "$ry" 1f8a8a 0 0
+
+  # the session keeps the range, the panel's sort, and the panel closed
+  local cl
+  cl=$(jq -r '.range_panel.close | "\(.x) \(.y)"' "$D/s1.json")
+  printf 'key c\ndrag 400 200 600 200 ctrl\nclick %s %s\ndump-state %s\n' "$tx" "$ty" "$D/u0.json" >"$D/u.txt"
+  printf 'dump-state %s\nscreenshot %s\nclick %s\n' "$D/u1.json" "$D/u1.png" "$cl" >"$D/v.txt"
+  printf 'dump-state %s\n' "$D/u2.json" >"$D/w.txt"
+  for f in u v w; do
+    view "$@" --session "$D/range.session" --size 1000x600 --script "$D/$f.txt" "$log"
+    expect_status 0 "$name: range session run $f"
+  done
+  check "$name: the session keeps the range and the panel's sort" \
+    '.[1].range.t0 == .[0].range.t0 and .[1].range.t1 == .[0].range.t1 and .[1].range_panel.shown and
+     .[1].range_panel.sort == "total" and .[1].range_panel.descending and
+     .[1].range.rows == .[0].range.rows' "$D/u0.json" "$D/u1.json"
+  expect_count "$name: the kept range drawn in the ruler" "$D/u1.png" 400 0 600 "$ry" 1f8a8a 300
+  check "$name: a closed panel stays closed, the range kept" \
+    '.[0].range.t0 == .[1].range.t0 and (.[0].range_panel.shown | not)' "$D/u2.json" "$D/u1.json"
 }
 
 cp "$SRC/samples/fmp/sample.log" "$TMP/sample.log"

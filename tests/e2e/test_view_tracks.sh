@@ -3,9 +3,10 @@
 # and each processor above the rows, whose busy share is what `tlv stats`
 # computes; the busy share under the pointer in a tooltip; u turns them off
 # and on; they are for per-CPU mode; the rows panel hides a track and moves
-# one up; the session keeps that. Counter tracks on the linux_heap recording
+# one up, ▼ moves a track or a row down, a numeric attribute becomes a
+# counter track when checked; the session keeps that. Counter tracks on the linux_heap recording
 # (samples/linux/heap). With the corpus: load tracks on the FMP log. Load
-# tracks start off (u), so that the rows stay where they were.
+# tracks are shown from the start in per-CPU mode (u hides them).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/view_lib.sh"
 
@@ -15,7 +16,6 @@ S="$TMP/t"
 "$TLV" stats --json -r "$FMP/sample.res" "$TMP/sample.log" >"$TMP/stats.json" 2>/dev/null
 cat >"$TMP/a.txt" <<END
 key c
-key u
 dump-state $S-0.json
 END
 view -r "$FMP/sample.res" --no-session --size 1100x700 --script "$TMP/a.txt" "$TMP/sample.log"
@@ -24,7 +24,6 @@ expect_status 0 "tracks script (layout)"
 ty=$(jq '.layout.ruler_height + .layout.row_height * 1.5 | floor' "$S-0.json")
 cat >"$TMP/b.txt" <<END
 key c
-key u
 mouse-move 640 $ty
 dump-state $S-1.json
 screenshot $S-1.png
@@ -61,7 +60,6 @@ ux=$(jq '.rows_panel_items.items[] | select(.kind == "track" and .name == "CPU 2
 uy=$(jq '.rows_panel_items.items[] | select(.kind == "track" and .name == "CPU 2 load") | .y' "$S-4.json")
 cat >"$TMP/c.txt" <<END
 key c
-key u
 key r
 click $hx $hy
 click $ux $uy
@@ -72,12 +70,50 @@ view -r "$FMP/sample.res" --session "$TMP/tracks.session" --size 1100x700 --scri
   "$TMP/sample.log"
 expect_status 0 "tracks panel script"
 check "hidden and moved in the rows panel" '[.[0].tracks[] | .name] == ["CPU 2 load", "CPU 1 load"] and
-  .[0].tracks_all == ["CPU load (all)", "CPU 2 load", "CPU 1 load"]' "$S-5.json"
+  .[0].tracks_all[0:3] == ["CPU load (all)", "CPU 2 load", "CPU 1 load"]' "$S-5.json"
 echo "dump-state $S-6.json" >"$TMP/d.txt"
 view -r "$FMP/sample.res" --session "$TMP/tracks.session" --size 1100x700 --script "$TMP/d.txt" \
   "$TMP/sample.log"
 expect_status 0 "tracks session script"
 check "the session keeps them" '[.[0].tracks[] | .name] == ["CPU 2 load", "CPU 1 load"]' "$S-6.json"
+
+# ▼ moves a track and a row down; a numeric attribute the rules do not
+# declare a counter (TASK1_2's prcId: it migrates) is offered unchecked and
+# shows as a counter track when checked; the session keeps all of it.
+item() { jq -r --arg k "$2" --arg n "$3" ".rows_panel_items.items[] | select(.kind == \$k and .name == \$n) | $4" "$1"; }
+S4="$S-4.json"
+check "the panel offers TASK1_2's prcId, unchecked; the first track has no ▲, the last row of a group no ▼" \
+  '(.[0].rows_panel_items.items[] | select(.name == "TASK1_2 prcId") | .offered and (.checked | not)) and
+   (.[0].rows_panel_items.items[] | select(.kind == "track" and .name == "CPU load (all)") | .up_x == null and .down_x > 0) and
+   (.[0].rows_panel_items.items[] | select(.kind == "row" and .name == "MAIN_TASK_PRC1") | .down_x == null and .up_x > 0) and
+   ([.[0].tracks[] | select(.offered)] == [])' "$S4"
+cat >"$TMP/m.txt" <<END
+key c
+key r
+click $(item "$S4" track "CPU load (all)" .down_x) $(item "$S4" track "CPU load (all)" .y)
+click $(item "$S4" row TASK1_1 .down_x) $(item "$S4" row TASK1_1 .y)
+click $(item "$S4" track "TASK1_2 prcId" .x) $(item "$S4" track "TASK1_2 prcId" .y)
+dump-state $S-10.json
+screenshot $S-10.png
+END
+view -r "$FMP/sample.res" --session "$TMP/moves.session" --size 1100x700 --script "$TMP/m.txt" \
+  "$TMP/sample.log"
+expect_status 0 "moves script"
+check "▼ moves a track and a row down; the checked numeric attribute is a counter track" \
+  '[.[0].tracks[] | .name] == ["CPU 1 load", "CPU load (all)", "CPU 2 load", "TASK1_2 prcId"] and
+   (.[0].tracks[3] | .kind == "counter" and .offered and .min == 1 and .max == 2) and
+   ([.[0].bands[] | .label // .track] | index("TASK1_2") < index("TASK1_1")) and
+   ([.[0].bands[] | .label // .track] | index("TASK1_1") < index("MAIN_TASK_PRC1")) and
+   ([.[0].bands[] | .group][4:9] | unique) == ["CPU 1"]' "$S-10.json"
+# the counter's band (the fourth) is drawn in the counter colour
+oy=$(jq '.layout.ruler_height + .layout.row_height * 3 | floor' "$S-10.json")
+expect_count "the offered counter drawn" "$S-10.png" 200 "$oy" 800 "$((oy + 20))" 2f6db5 50
+echo "dump-state $S-11.json" >"$TMP/n.txt"
+view -r "$FMP/sample.res" --session "$TMP/moves.session" --size 1100x700 --script "$TMP/n.txt" \
+  "$TMP/sample.log"
+expect_status 0 "moves session script"
+check "the session keeps the moves and the checked attribute" '.[0].tracks == .[1].tracks and
+  .[0].bands == .[1].bands' "$S-11.json" "$S-10.json"
 
 # counter tracks: the heap recording's bytes in use and live blocks per thread
 cp "$SRC/samples/linux/heap/heap.log" "$TMP/heap.log"
@@ -109,7 +145,6 @@ if have_corpus; then
   "$TLV" stats --json -r "$TMP/fmp.res" "$TMP/fmp_short.log" >"$TMP/fstats.json" 2>/dev/null
   cat >"$TMP/g.txt" <<END
 key c
-key u
 dump-state $S-9.json
 screenshot $S-9.png
 END

@@ -21,7 +21,9 @@ static const char resh[] =
     "\"Counter\":true,\"DisplayName\":\"Heap bytes\"},"
     "\"load\":{\"VariableType\":\"Number\",\"AllocationType\":\"Dynamic\",\"Counter\":true,"
     "\"Min\":0,\"Max\":100},"
-    "\"id\":{\"VariableType\":\"Number\",\"AllocationType\":\"Static\"}}}}}";
+    "\"id\":{\"VariableType\":\"Number\",\"AllocationType\":\"Static\"},"
+    "\"depth\":{\"VariableType\":\"Number\",\"AllocationType\":\"Dynamic\"},"
+    "\"mixed\":{\"VariableType\":\"String\",\"AllocationType\":\"Dynamic\"}}}}}";
 
 static const char res[] =
     "{\"TimeScale\":\"us\",\"ConvertRules\":[\"\"],\"ResourceHeaders\":[\"t\"],"
@@ -31,13 +33,46 @@ static const char res[] =
 
 /* A's heap: 10 (initial) from 0, 30 from 20, "lots" (left out) at 40, 0 at
  * 60; the trace ends at 100. A's load: empty initially (left out), 50 at 40.
- * P7 appears at 80 with heap 0 and sets 4 there. */
+ * P7 appears at 80 with heap 0 and sets 4 there. A's depth, not declared a
+ * counter, is only ever a number (1 at 10, 3 at 30); its mixed is a number,
+ * then a word. */
 static const char *const lines[] = {
-    "[0]A.state=RUNNING", "[20]A.heap=30", "[40]A.heap=lots", "[40]A.load=50",
-    "[60]A.heap=0",       "[80]P7.heap=4", "[100]B.state=RUNNING",
+    "[0]A.state=RUNNING", "[10]A.depth=1", "[20]A.heap=30", "[30]A.depth=3",
+    "[40]A.heap=lots",    "[40]A.load=50", "[50]A.mixed=2", "[60]A.heap=0",
+    "[70]A.mixed=x",      "[80]P7.heap=4", "[100]B.state=RUNNING",
 };
 
 static int near(double a, double b) { return fabs(a - b) < 1e-9; }
+
+/* tlv_counters_compute_numeric: the declared counters and A.depth (the only
+ * other attribute all of whose values are numbers and that changes; not
+ * state, a word; not mixed, a word at last; not id, never set). */
+static void test_numeric(const tlv_trace *trace)
+{
+    tlv_counters *cs;
+    CHECK_INT(tlv_counters_compute_numeric(trace, &cs), TLV_OK);
+    /* A.heap A.load A.depth B.heap B.load P7.heap P7.load */
+    CHECK_INT(tlv_counters_count(cs), 7);
+    CHECK_INT(tlv_counters_find(cs, "A", "depth"), 2);
+    CHECK_INT(tlv_counters_find(cs, "A", "mixed"), -1);
+    CHECK_INT(tlv_counters_find(cs, "A", "state"), -1);
+    CHECK_INT(tlv_counters_find(cs, "A", "id"), -1);
+    CHECK_INT(tlv_counters_find(cs, "B", "load"), 4);
+    tlv_counter_info in;
+    tlv_counters_get(cs, 2, &in);
+    CHECK_STR(in.attribute, "depth");
+    CHECK_INT(in.declared, 0);
+    CHECK_INT(in.nsamples, 2);
+    CHECK(near(in.min, 1) && near(in.max, 3));
+    size_t n;
+    const tlv_counter_sample *s = tlv_counters_samples(cs, 2, &n);
+    CHECK(n == 2 && s[0].time.ticks == 10 && near(s[1].value, 3));
+    tlv_counters_get(cs, 0, &in);
+    CHECK_INT(in.declared, 1);
+    CHECK_INT(in.nsamples, 3); /* as tlv_counters_compute has it */
+    tlv_counters_free(cs);
+    CHECK_INT(tlv_counters_compute_numeric(NULL, &cs), TLV_ERR_USAGE);
+}
 
 static void test_counters(const tlv_rules *rules)
 {
@@ -119,6 +154,7 @@ static void test_counters(const tlv_rules *rules)
     CHECK(cs == NULL);
     CHECK_INT(tlv_counters_count(NULL), 0);
     tlv_counters_free(NULL);
+    test_numeric(trace);
     tlv_trace_free(trace);
 }
 

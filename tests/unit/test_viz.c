@@ -166,7 +166,7 @@ static void test_skip_rules(void)
     CHECK_INT(ri.skipped, 1);
     CHECK_INT(count_rule(s, "perCpu"), 0);
     CHECK_INT(count_rule(s, "st"), count_rule(all, "st"));
-    CHECK_INT(tlv_shapes_row_count(s), 5);
+    CHECK_INT(tlv_shapes_row_count(s), 6);
     tlv_shapes_free(s);
     tlv_trace_free(trace2);
     tlv_rules_free(rules2);
@@ -255,22 +255,24 @@ static void test_pairing_and_figures(void)
     tlv_rules_free(rules);
 }
 
+/* Per-CPU rows follow migration: B starts on CPU 2 and moves to CPU 1 at
+ * 50, so it has a row under each, each with its part of B's timeline. */
 static void test_per_cpu_rows(void)
 {
     tlv_rules *rules;
     tlv_trace *trace;
     tlv_shapes *s = build(&rules, &trace, "cpu");
     tlv_row_info row;
-    CHECK_INT(tlv_shapes_row_count(s), 5); /* CPU 1, A, CPU 2, B, Running */
-    tlv_shapes_row(s, 0, &row);
-    CHECK_STR(row.label, "CPU 1");
-    tlv_shapes_row(s, 1, &row);
-    CHECK_STR(row.resource, "A");
-    CHECK_STR(row.group, "CPU 1");
-    tlv_shapes_row(s, 2, &row);
-    CHECK_STR(row.label, "CPU 2");
-    tlv_shapes_row(s, 3, &row);
-    CHECK_STR(row.resource, "B");
+    CHECK_INT(tlv_shapes_row_count(s), 6); /* CPU 1, A, B, CPU 2, B, Running */
+    static const char *const want[][3] = {{"CPU 1", NULL, "CPU 1"}, {"Alpha", "A", "CPU 1"},
+                                          {"B", "B", "CPU 1"},      {"CPU 2", NULL, "CPU 2"},
+                                          {"B", "B", "CPU 2"},      {"Running", NULL, "Running"}};
+    for (size_t i = 0; i < 6; i++) {
+        tlv_shapes_row(s, i, &row);
+        CHECK_STR(row.label, want[i][0]);
+        CHECK_STR(row.resource ? row.resource : "(none)", want[i][1] ? want[i][1] : "(none)");
+        CHECK_STR(row.group, want[i][2]);
+    }
     /* B ran on CPU 2 at 20 and, after migrating, on CPU 1 at 55 */
     collected c = {0};
     tlv_time t0 = {0, 0}, t1 = {100, 0};
@@ -279,12 +281,62 @@ static void test_per_cpu_rows(void)
     CHECK(has(&c, "perCpu/running A 30-50 Rectangle "));
     CHECK(has(&c, "perCpu/running B 55-60 Text B"));
     c.n = 0;
-    tlv_shapes_query(s, 2, t0, t1, collect, &c);
+    tlv_shapes_query(s, 3, t0, t1, collect, &c);
     CHECK(has(&c, "perCpu/running B 20-30 Rectangle "));
     CHECK_INT(c.n, 2);
+    /* B's own rows: its run at 20-30 under CPU 2, at 55-60 under CPU 1,
+     * its marks where they happened (25 and 40: CPU 2), the mark at 40
+     * (to the next, none: the end) whole where it happened */
+    c.n = 0;
+    tlv_shapes_query(s, 4, t0, t1, collect, &c);
+    CHECK(has(&c, "st/s B 20-30 Rectangle "));
+    CHECK(has(&c, "marks/m B 25-40 Line "));
+    CHECK(has(&c, "marks/m B 40-60 Line "));
+    CHECK_INT(c.n, 3);
+    c.n = 0;
+    tlv_shapes_query(s, 2, t0, t1, collect, &c);
+    CHECK(has(&c, "st/s B 55-60 Rectangle "));
+    CHECK_INT(c.n, 1);
     tlv_shapes_free(s);
     tlv_trace_free(trace);
     tlv_rules_free(rules);
+}
+
+/* An interval of a task that migrates inside it is split at the migration:
+ * A's call 12-40 is on CPU 1 until 20, on CPU 2 until 30, on CPU 1 again;
+ * the running bars and the state follow too. Rewrites v.std. */
+static void test_per_cpu_split_at_migration(void)
+{
+    write_file("v.std", "[10]A.state=RUN\n[12]A.enter(work,x)\n[20]A.cpu=2\n"
+                        "[30]A.cpu=1\n[40]A.leave(work,ok)\n[45]A.state=IDLE\n");
+    tlv_rules *rules;
+    tlv_trace *trace;
+    tlv_shapes *s = build(&rules, &trace, "cpu");
+    tlv_row_info row;
+    CHECK_INT(tlv_shapes_row_count(s), 6); /* CPU 1, Alpha, CPU 2, Alpha, B, Running */
+    tlv_shapes_row(s, 3, &row);
+    CHECK_STR(row.resource, "A");
+    CHECK_STR(row.group, "CPU 2");
+    collected c = {0};
+    tlv_time t0 = {0, 0}, t1 = {100, 0};
+    tlv_shapes_query(s, 1, t0, t1, collect, &c);
+    CHECK(has(&c, "calls/c A 12-20 Text work|ok"));
+    CHECK(has(&c, "calls/c A 30-40 Text work|ok"));
+    CHECK(has(&c, "st/s A 10-20 Rectangle "));
+    CHECK(has(&c, "st/s A 30-45 Rectangle "));
+    CHECK_INT(c.n, 4);
+    c.n = 0;
+    tlv_shapes_query(s, 3, t0, t1, collect, &c);
+    CHECK(has(&c, "calls/c A 20-30 Text work|ok"));
+    CHECK(has(&c, "st/s A 20-30 Rectangle "));
+    CHECK_INT(c.n, 2);
+    c.n = 0;
+    tlv_shapes_query(s, 2, t0, t1, collect, &c); /* CPU 2: A ran there 20-30 */
+    CHECK(has(&c, "perCpu/running A 20-30 Rectangle "));
+    tlv_shapes_free(s);
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
+    write_file("v.std", trace_text);
 }
 
 /* A call that never returns: still open at the end of the trace, it runs
@@ -310,6 +362,48 @@ static void test_open_calls(void)
     tlv_shapes_free(s);
     tlv_trace_free(trace);
     tlv_rules_free(rules);
+    write_file("v.std", trace_text);
+}
+
+/* A call never outlives its resource even when a To follows: C is the
+ * per-processor copy of A (FMP's migration rules), GONE the state D spends
+ * the whole trace in and nobody acts in. A's "move" ends at 12, where A is
+ * GONE; the leave at 22 returns from C's move (back to A), not from A's. A
+ * task waiting or IDLE (its initial value; B stays IDLE but acts in it)
+ * inside a call that returns is still in it. Rewrites v.res and v.std. */
+static void test_calls_end_where_resource_leaves(void)
+{
+    write_file("v.res", "{\"TimeScale\":\"us\",\"ConvertRules\":[\"\"],\"ResourceHeaders\":[\"v\"],"
+                        "\"VisualizeRules\":[\"v\"],\"Resources\":{"
+                        "\"A\":{\"Type\":\"Task\",\"Attributes\":{\"cpu\":1}},"
+                        "\"B\":{\"Type\":\"Task\",\"Attributes\":{\"cpu\":1}},"
+                        "\"C\":{\"Type\":\"Task\",\"Attributes\":{\"cpu\":2,\"state\":\"GONE\"}},"
+                        "\"D\":{\"Type\":\"Task\",\"Attributes\":{\"cpu\":2,\"state\":\"GONE\"}}}}");
+    write_file("v.std", "[5]B.mark()\n[10]A.state=RUN\n[11]A.enter(move,2)\n"
+                        "[12]A.state=GONE\n[12]C.state=RUN\n[13]C.leave(move,ok)\n"
+                        "[20]C.enter(move,1)\n[21]C.state=GONE\n[21]A.state=RUN\n"
+                        "[22]A.leave(move,ok)\n"
+                        "[30]A.enter(sleep,x)\n[31]A.state=WAIT\n[35]A.state=RUN\n"
+                        "[36]A.leave(sleep,ok)\n"
+                        "[40]A.enter(wait,z)\n[41]A.state=IDLE\n[45]A.state=RUN\n"
+                        "[46]A.leave(wait,done)\n[50]A.state=IDLE\n");
+    tlv_rules *rules;
+    tlv_trace *trace;
+    tlv_shapes *s = build(&rules, &trace, NULL);
+    collected c;
+    all_shapes(s, &c);
+    CHECK(has(&c, "calls/c A 11-12 Text move|")); /* was 11-22 "move|ok" */
+    CHECK(has(&c, "calls/c C 20-21 Text move|"));
+    CHECK(has(&c, "calls/c A 30-36 Text sleep|ok"));
+    CHECK(has(&c, "calls/c A 40-46 Text wait|done"));
+    int calls = 0;
+    for (int i = 0; i < c.n; i++)
+        calls += strncmp(c.lines[i], "calls/", 6) == 0;
+    CHECK_INT(calls, 4);
+    tlv_shapes_free(s);
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
+    write_file("v.res", res);
     write_file("v.std", trace_text);
 }
 
@@ -388,9 +482,11 @@ int main(void)
     write_file("v.std", trace_text);
     test_pairing_and_figures();
     test_per_cpu_rows();
+    test_per_cpu_split_at_migration();
     test_skip_rules();
     test_numeric_cpu_ids();
     test_open_calls();
+    test_calls_end_where_resource_leaves();
     test_rule_errors();
     remove_tree(tmpdir);
     return CHECK_DONE();

@@ -216,7 +216,8 @@ static long long call_end(tlv_shapes *s, const char *res, long long from, const 
 
 /* Calls that never return end when their task does (spec §9.2): ext_tsk at
  * the task's DORMANT, a migrated task's mig_tsk on the per-processor
- * resource it left when that is NONEXISTENT again; calls really still
+ * resource it left when that is NONEXISTENT (on the target side: again;
+ * on the source side even though a later leaveSVC follows); calls really still
  * blocked at the end (dly_tsk, rcv_dtq) run to the end, "return (open)". */
 static void open_calls_end_with_their_task(void)
 {
@@ -239,6 +240,16 @@ static void open_calls_end_with_their_task(void)
     s = draw("fmp_mig/fmp_mig.res", "fmp_mig/fmp_short.log", &rules, &trace);
     CHECK_INT(call_end(s, "PRC2_TASK1_1", 56220614, "mig_tsk("), 56220930); /* was 97266430 */
     CHECK_INT(call_end(s, "PRC2_TASK1_3", 87753848, "mig_tsk("), 87754164);
+    /* the source side ends when the task leaves it (NONEXISTENT), although
+     * a leaveSVC(mig_tsk) comes on it later: that is the return of the
+     * task's second mig_tsk, back from processor 2 (was 56223040) */
+    CHECK_INT(call_end(s, "PRC1_TASK1_1", 13035389, "mig_tsk("), 13035709);
+    CHECK_INT(call_end(s, "PRC1_TASK1_1", 13035389, "return"), 13035709);
+    CHECK_INT(call_end(s, "PRC1_TASK1_2", 27609511, "mig_tsk("), 27609831); /* was 71987155 */
+    CHECK_INT(call_end(s, "PRC1_TASK1_3", 36107669, "mig_tsk("), 36107989); /* was 87755993 */
+    /* a task preempted inside a call is RUNNABLE, its initial value: the
+     * call still ends at its return */
+    CHECK_INT(call_end(s, "PRC1_LOGTASK1", 983018, "return ercd=0."), 3424029);
     CHECK_INT(call_end(s, "PRC2_SERVER_TASK2", 984132, "return (open)"), 97266430);
     tlv_shapes_free(s);
     tlv_trace_free(trace);

@@ -68,6 +68,21 @@ TLV_API tlv_status tlv_converter_push_line(tlv_converter *conv, const char *line
  * Returns as tlv_converter_push_line, after converting every complete line. */
 TLV_API tlv_status tlv_converter_push_bytes(tlv_converter *conv, const char *data, size_t len);
 
+/* How many threads convert the lines given to tlv_converter_push_bytes():
+ * 1, the serial path, converts on the calling thread alone; 2 adds a
+ * matching thread that reads the lines ahead and finds their rule matches
+ * (the regular expressions) while the calling thread applies them in input
+ * order (templates, macros, state, events). Events, their order, the
+ * diagnostics, the statistics and every callback (which always runs on the
+ * calling thread) are the same byte for byte either way. 0 (the default)
+ * means 2 when the machine has more than one processor online, else 1; any
+ * other value above 1 means 2. Only runs of complete lines of at least
+ * 16 KB in one push go through the matching thread, which is started on
+ * first use (if it cannot be, the serial path is used); standard-form input
+ * and tlv_converter_push_line() are always converted serially. May be
+ * called at any time between pushes. */
+TLV_API void tlv_converter_set_threads(tlv_converter *conv, int threads);
+
 /* Converts the unfinished last line, if any, and runs external-process
  * rules (when allowed): each gets the resource data as JSON, a line "---",
  * and every raw line on its standard input, and its standard output is read

@@ -39,6 +39,14 @@ typedef struct tlv_counters tlv_counters;
  * argument) or TLV_ERR_NOMEM. The trace must outlive the snapshot. */
 TLV_API tlv_status tlv_counters_compute(const tlv_trace *trace, tlv_counters **out);
 
+/* The same, and also every other attribute all of whose values are numbers
+ * and that changes at least once (a counter the rule set does not declare:
+ * the viewer offers them as counter tracks). An attribute is left out at
+ * its first value that is not a number (an empty initial value is no value);
+ * tlv_counter_info.declared tells the two kinds apart. O(n) in the trace's
+ * events; the dropped attributes' samples are freed as soon as they drop. */
+TLV_API tlv_status tlv_counters_compute_numeric(const tlv_trace *trace, tlv_counters **out);
+
 /* Frees the snapshot (NULL is allowed). */
 TLV_API void tlv_counters_free(tlv_counters *counters);
 
@@ -66,6 +74,8 @@ typedef struct tlv_counter_info {
                                  samples span no time */
     int has_bounds;           /* "Min" and "Max" declared: */
     double lower, upper;      /* the fixed range to draw in (else min and max) */
+    int declared;             /* declared "Counter": true (0: a numeric attribute that
+                                 only tlv_counters_compute_numeric reads) */
 } tlv_counter_info;
 
 /* Counter i (< the count) in *out. */

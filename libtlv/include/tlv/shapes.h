@@ -113,12 +113,17 @@ typedef struct tlv_shapes_options {
      * TOPPERS/FMP rules use "prcId"); NULL for one row per resource. Each
      * processor gets a row "CPU n" showing which resource was running on it
      * (a bar in the resource's color with its name, rule "perCpu", event
-     * "running"), followed by the rows of the resources that start on it;
-     * a resource that migrates shows on each processor's row while it runs
-     * there. */
+     * "running"), followed by a row for each resource that was on it at
+     * some time: a resource that migrates has a row under each processor
+     * it was on, and its shapes are cut at its migrations, each part on
+     * the row of the processor it was on then (an instant, When, on the
+     * processor it happened on); its running bars show on each processor's
+     * row while it runs there. */
     const char *cpu_attribute;
     /* What "running" means in per-CPU mode: the attribute and its value
-     * (NULL: "state" and "RUNNING", as in the TOPPERS rules). */
+     * (NULL: "state" and "RUNNING", as in the TOPPERS rules). The attribute
+     * is also the one whose "absent" values end a call (a state resources
+     * start in and never act in, as FMP's NONEXISTENT), in every mode. */
     const char *running_attribute;
     const char *running_value;
     /* Visualization rules not to apply, by name (NULL entries are ignored;
@@ -273,6 +278,24 @@ TLV_API size_t tlv_shapes_flow_seek(const tlv_shapes *shapes, tlv_time t);
 typedef int (*tlv_flow_fn)(void *user, const tlv_flow_info *flow);
 TLV_API void tlv_shapes_flows_query(const tlv_shapes *shapes, tlv_time t0, tlv_time t1,
                                     tlv_flow_fn fn, void *user);
+
+/* ---- memory accounting ---------------------------------------------------
+ * The bytes the library holds for a trace or for a shapes handle, counted
+ * from the structures' own sizes: what is allocated (capacities, not only
+ * what is used), without malloc's own overhead per block, and without the
+ * rules (shared, and independent of the log's size). For a trace: its
+ * events and their arguments, the attribute histories, the interned values
+ * and names, the resources and the converter's caches; for shapes: the
+ * shapes, their indexes and summaries, what links them to events and
+ * values, the flows and the names. Divided by tlv_trace_event_count() it
+ * gives the bytes per event that tests/bench/bench_mem.sh reports.
+ *
+ * `fn`, when not NULL, is called once per part, with a short name ("events",
+ * "shapes", ...) and its bytes; the parts add up to the total returned.
+ * NULL handles count 0. Cost: O(resources + rows), not O(events). */
+typedef void (*tlv_memory_fn)(void *user, const char *part, size_t bytes);
+TLV_API size_t tlv_trace_memory(const tlv_trace *trace, tlv_memory_fn fn, void *user);
+TLV_API size_t tlv_shapes_memory(const tlv_shapes *shapes, tlv_memory_fn fn, void *user);
 
 #ifdef __cplusplus
 }

@@ -99,7 +99,8 @@ TLV_API double tlv_stats_busy_in(const tlv_stats *stats, size_t cpu, double from
 /* The load of processor `cpu` (or TLV_STATS_ALL_CPUS: the mean over every
  * processor) over [t0, t1] split into ncols equal columns: out[k] is the
  * busy share, 0 to 1, of column k — what a load track draws, one column per
- * pixel. O(ncols log n) whatever the zoom. */
+ * pixel. O(ncols log n) whatever the zoom (columns are searched left to
+ * right, each from the last: O(ncols) when zoomed in). */
 TLV_API void tlv_stats_load(const tlv_stats *stats, size_t cpu, double t0, double t1,
                             double *out, size_t ncols);
 

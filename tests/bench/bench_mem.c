@@ -1,0 +1,130 @@
+/*
+ * bench_mem.c — what a trace and its shapes hold in memory, and what
+ * building the shapes costs next to converting (the baseline, measured in
+ * the same run): the library's own accounting (tlv_trace_memory,
+ * tlv_shapes_memory) part by part, in bytes per event, checked against
+ * malloc's count of bytes in use and the process's resident set.
+ *
+ *   bench_mem [-R DIR]... -r FILE.res [--per-cpu] LOG
+ *
+ * Goals (issue 16): trace + shapes <= 64 bytes per event at 10M lines; the
+ * shapes built in <= 1x the conversion time. Run by tests/bench/bench_mem.sh
+ * (and tests/bench/bench_scale.sh); not a unit test.
+ */
+#include <tlv/tlv.h>
+
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Bytes malloc has handed out and not had back (glibc). */
+static size_t heap_in_use(void)
+{
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+}
+
+static size_t status_kb(const char *key)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    size_t kb = 0, n = strlen(key);
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, key, n) == 0)
+            kb = strtoull(line + n, NULL, 10);
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+static size_t nevents;
+
+static void print_part(void *user, const char *part, size_t bytes)
+{
+    (void)user;
+    printf("  %-26s %9.1f MB %7.1f B/event\n", part, (double)bytes / 1e6,
+           (double)bytes / (double)nevents);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dirs[8];
+    size_t ndirs = 0;
+    const char *res = NULL, *log = NULL, *cpu = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-R") == 0 && i + 1 < argc && ndirs < 8)
+            dirs[ndirs++] = argv[++i];
+        else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
+            res = argv[++i];
+        else if (strcmp(argv[i], "--per-cpu") == 0)
+            cpu = "prcId";
+        else
+            log = argv[i];
+    }
+    if (!res || !log) {
+        fprintf(stderr, "usage: bench_mem [-R DIR]... -r FILE.res [--per-cpu] LOG\n");
+        return 2;
+    }
+    tlv_rules_options o;
+    tlv_rules_options_init(&o);
+    o.search_dirs = dirs;
+    o.n_search_dirs = ndirs;
+    tlv_rules *rules;
+    if (tlv_rules_load(res, &o, &rules) != TLV_OK) {
+        fprintf(stderr, "bench_mem: the rules do not load (run tlv check)\n");
+        return 2;
+    }
+    size_t heap0 = heap_in_use();
+    tlv_trace *trace;
+    if (tlv_trace_new(rules, &trace) != TLV_OK)
+        return 2;
+    double t0 = now();
+    if (tlv_trace_load_file(trace, log) == TLV_ERR_IO) {
+        fprintf(stderr, "bench_mem: cannot read %s\n", log);
+        return 2;
+    }
+    double convert_s = now() - t0;
+    size_t heap1 = heap_in_use();
+    tlv_shapes_options so = TLV_SHAPES_OPTIONS_INIT;
+    so.cpu_attribute = cpu;
+    tlv_shapes *shapes;
+    t0 = now();
+    tlv_shapes_build(trace, &so, &shapes);
+    double shapes_s = now() - t0;
+    size_t heap2 = heap_in_use();
+    nevents = tlv_trace_event_count(trace);
+    if (!nevents)
+        nevents = 1;
+    printf("events %zu, shapes %zu, rows %zu\n", tlv_trace_event_count(trace),
+           tlv_shapes_count(shapes), tlv_shapes_row_count(shapes));
+    printf("%-30s %8.3f s  (baseline)\n", "convert into a trace", convert_s);
+    printf("%-30s %8.3f s  = %.2f x convert   (goal <= 1)  %s\n", "build the shapes", shapes_s,
+           shapes_s / convert_s, shapes_s <= convert_s ? "PASS" : "FAIL");
+    printf("trace, by the library's accounting:\n");
+    size_t tb = tlv_trace_memory(trace, print_part, NULL);
+    printf("shapes:\n");
+    size_t sb = tlv_shapes_memory(shapes, print_part, NULL);
+    double per = (double)(tb + sb) / (double)nevents;
+    printf("%-30s %8.1f B/event (trace %.1f + shapes %.1f)  (goal <= 64)  %s\n",
+           "accounted, trace + shapes", per, (double)tb / (double)nevents,
+           (double)sb / (double)nevents, per <= 64 ? "PASS" : "FAIL");
+    printf("%-30s %8.1f B/event (trace %.1f + shapes %.1f)\n", "malloc in use",
+           (double)(heap2 - heap0) / (double)nevents, (double)(heap1 - heap0) / (double)nevents,
+           (double)(heap2 - heap1) / (double)nevents);
+    printf("%-30s %8.1f MB now, %.1f MB peak = %.1f B/event peak\n", "resident set",
+           (double)status_kb("VmRSS:") / 1e3, (double)status_kb("VmHWM:") / 1e3,
+           (double)status_kb("VmHWM:") * 1e3 / (double)nevents);
+    tlv_shapes_free(shapes);
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
+    return 0;
+}
