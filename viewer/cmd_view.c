@@ -208,6 +208,21 @@ static int parse_view_args(view_opts *o, int argc, char **argv)
 
 /* ---- window ------------------------------------------------------------------- */
 
+/* The window could not be made: says why. SDL tries its render drivers one
+ * after the other, and the last one's "Couldn't find matching render driver"
+ * hides the software renderer's "Out of memory": asked again. */
+static int window_failed(view_app *a)
+{
+    const char *why = SDL_GetError();
+    if (!strstr(why, "Out of memory") && a->win && !SDL_GetWindowSurface(a->win))
+        why = SDL_GetError();
+    if (strstr(why, "Out of memory"))
+        report_nomem("opening the window for", a->opts.input);
+    else
+        fprintf(stderr, "%s view: cannot open a window: %s\n", prog, why);
+    return -1;
+}
+
 static int open_window(view_app *a, int w, int h)
 {
     /* The timeline is drawn on the CPU anyway; SDL's software renderer
@@ -217,23 +232,17 @@ static int open_window(view_app *a, int w, int h)
      * still choose otherwise. */
     SDL_SetHintWithPriority(SDL_HINT_RENDER_DRIVER, "software", SDL_HINT_DEFAULT);
     SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT);
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        fprintf(stderr, "%s view: cannot open a window: %s\n", prog, SDL_GetError());
-        return -1;
-    }
+    if (SDL_Init(SDL_INIT_VIDEO) != 0)
+        return window_failed(a);
     char title[512];
     snprintf(title, sizeof title, "%s - tlv view", a->opts.input);
     a->win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
                               SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
     a->ren = a->win ? SDL_CreateRenderer(a->win, -1, 0) : NULL;
-    if (!a->ren) {
-        fprintf(stderr, "%s view: cannot open a window: %s\n", prog, SDL_GetError());
-        return -1;
-    }
-    if (tlv_renderer_new(&a->tl_ren) != TLV_OK || tlv_renderer_new(&a->macro_ren) != TLV_OK) {
-        fprintf(stderr, "%s view: out of memory\n", prog);
-        return -1;
-    }
+    if (!a->ren)
+        return window_failed(a);
+    if (tlv_renderer_new(&a->tl_ren) != TLV_OK || tlv_renderer_new(&a->macro_ren) != TLV_OK)
+        return report_nomem("loading the fonts for", a->opts.input), -1;
     view_update_size(a);
     return 0;
 }

@@ -393,8 +393,14 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
         r->res_root = NULL;
         return;
     }
+    /* Each step builds on the last: after a failed allocation the rules are
+     * incomplete anyway (tlv_rules_load says so), and going on would only
+     * report what follows from it. */
+    ALLOC_WATCH;
     read_settings(r);
     load_targets(r, "ResourceHeaders", ".resh", add_header_target);
+    if (ALLOC_FAILED_SINCE())
+        return;
     const tj_node *res = tj_get(r->res_root, "Resources");
     if (res)
         model_add_resources(&r->model, res, r->res_path, &r->diags);
@@ -402,11 +408,17 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
     if (dyn)
         dyn_add(&r->dyn, &r->model, dyn, r->res_path, &r->diags);
     model_assign_colors(&r->model);
+    if (ALLOC_FAILED_SINCE())
+        return;
     load_targets(r, "ConvertRules", ".cnv", cnv_compile_target);
+    if (ALLOC_FAILED_SINCE())
+        return;
     if (cnv_build_prefilter(r) < 0)
         diags_add(&r->diags, TLV_SEV_ERROR, r->res_path, 0, 0,
                   "out of memory while preparing the conversion rules");
     load_targets(r, "VisualizeRules", ".viz", add_viz_target);
+    if (ALLOC_FAILED_SINCE())
+        return;
     check_cnv_references(r);
     check_viz_references(r);
 }

@@ -179,7 +179,7 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
     }
     if (opts->cpu_attribute && !is_skipped(opts, "perCpu"))
         viz_draw_running(&b);
-    for (size_t i = 0; i < b.nrules; i++)
+    for (size_t i = 0; i < b.nrules && !ALLOC_FAILED_SINCE(); i++) /* no use going on */
         if (!is_skipped(opts, b.rules[i].name)) /* rows were made for it all the same */
             apply_rule(&b, &b.rules[i]);
     viz_fit_values(&b);

@@ -4,7 +4,7 @@
 # shapes, render, export in its three formats, stats, query on a log and on
 # a database, check, view --script on SDL's dummy display) and over the
 # library's entry points (tests/oom/oom_api.c), strided to about
-# TLV_OOM_RUNS (default 60) failure points per case, spread over the whole
+# TLV_OOM_RUNS (default 30; 12 under ASan) failure points per case, spread over the whole
 # run; plus a few runs where every allocation from N on fails. Each run must
 # succeed with exactly the output of a run without failures, or exit 2 with
 # "out of memory while ..." naming its input, no output file and no
@@ -14,8 +14,8 @@
 source "$(dirname "$0")/lib.sh"
 LIB="${TLV_FAILALLOC_LIB:-}"
 [ -f "$LIB" ] || { echo "SKIP: the failalloc library is not built"; exit 77; }
-runs="${TLV_OOM_RUNS:-60}"
-[ "${TLV_SANITIZE:-0}" = 1 ] && runs="${TLV_OOM_RUNS:-25}" # ASan runs are slower
+runs="${TLV_OOM_RUNS:-30}"
+[ "${TLV_SANITIZE:-0}" = 1 ] && runs="${TLV_OOM_RUNS:-12}" # ASan runs are slower
 SWEEP="$SRC/tests/oom/sweep.sh"
 
 checks=$((checks + 1))
