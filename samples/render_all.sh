@@ -31,6 +31,7 @@ SAMPLES=(
   "linux/strace/make|-|linux_strace.res|samples/linux/strace/make.log||1600x900"
   "linux/strace/heap|-|linux_strace.res|samples/linux/strace/heap.log||1600x900"
   "linux/sched/xz|-|linux_sched.res|samples/linux/sched/xz.log||1600x900"
+  "linux/sched/xz-trace-cmd|-|linux_sched.res|samples/linux/sched/xz-trace-cmd.log||1600x900"
   "linux/sched/make|-|linux_sched.res|samples/linux/sched/make.log||1600x900"
   "linux/sched/heap|-|linux_sched.res|samples/linux/sched/heap.log||1600x900"
   "linux/calls/xz|-|linux_calls.res|samples/linux/calls/xz.log||1600x900"
@@ -38,6 +39,7 @@ SAMPLES=(
   "linux/calls/heap|-|linux_calls.res|samples/linux/calls/heap.log||1600x900"
   "linux/calls/heap-zoom|-|linux_calls.res|samples/linux/calls/heap.log|--from 1778148200000 --to 1778148230000|1600x900"
   "linux/heap/xz|-|linux_heap.res|samples/linux/heap/xz.log||1600x900"
+  "linux/heap/make|-|linux_heap.res|samples/linux/heap/make.log||1600x900"
   "linux/heap/heap|-|linux_heap.res|samples/linux/heap/heap.log||1600x900"
   "tutorial/nrtos|samples/tutorial|samples/tutorial/nrtos.res|samples/tutorial/nrtos.log||1200x500"
 )

@@ -10,6 +10,7 @@
  */
 #include "cli.h"
 #include "export.h"
+#include "json_line.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -334,44 +335,75 @@ static int lay_out_rows(chrome_layout *c, const tlv_shapes *shapes, interval_lis
     return rc;
 }
 
-/* Writes one JSON object as an element of the traceEvents array. */
-static int emit(FILE *out, cJSON *o, int *first)
+/* The elements of the traceEvents array, written with json_line (the bytes
+ * of cJSON, without a cJSON tree per event: an export writes millions). */
+
+/* Ends the element in b and writes it, after a comma unless it is the first. */
+static int emit(FILE *out, json_line *b, int *first)
 {
-    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
-    cJSON_Delete(o);
-    if (!text)
+    if (fputs(*first ? "\n" : ",\n", out) < 0)
         return -1;
-    int rc = fprintf(out, "%s%s", *first ? "\n" : ",\n", text) < 0 ? -1 : 0;
     *first = 0;
-    free(text);
-    return rc;
+    return jl_write(b, out);
 }
 
-static cJSON *metadata(const char *name, size_t pid, size_t tid, const char *key,
-                       cJSON *value)
+/* "KEY":STRING and "KEY":NUMBER, after a comma unless `first`. */
+static void key_string(json_line *b, const char *key, const char *value, int first)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON *args = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", name);
-    cJSON_AddStringToObject(o, "ph", "M");
-    cJSON_AddNumberToObject(o, "pid", (double)pid);
-    cJSON_AddNumberToObject(o, "tid", (double)tid);
-    cJSON_AddItemToObject(args, key, value);
-    cJSON_AddItemToObject(o, "args", args);
-    return o;
+    jl_raw(b, first ? "{" : ",");
+    jl_string(b, key);
+    jl_raw(b, ":");
+    jl_string(b, value);
 }
 
-static int write_metadata(FILE *out, const tlv_shapes *shapes, const chrome_layout *c,
-                          int *first)
+static void key_number(json_line *b, const char *key, double value, int first)
+{
+    jl_raw(b, first ? "{" : ",");
+    jl_string(b, key);
+    jl_raw(b, ":");
+    jl_number(b, value);
+}
+
+/* {"name":NAME,"ph":"M","pid":P,"tid":T,"args":{KEY: */ 
+static void metadata_head(json_line *b, const char *name, size_t pid, size_t tid, const char *key)
+{
+    key_string(b, "name", name, 1);
+    key_string(b, "ph", "M", 0);
+    key_number(b, "pid", (double)pid, 0);
+    key_number(b, "tid", (double)tid, 0);
+    jl_raw(b, ",\"args\":{");
+    jl_string(b, key);
+    jl_raw(b, ":");
+}
+
+static int metadata_string(FILE *out, json_line *b, const char *name, size_t pid, size_t tid,
+                           const char *key, const char *value, int *first)
+{
+    metadata_head(b, name, pid, tid, key);
+    jl_string(b, value);
+    jl_raw(b, "}}");
+    return emit(out, b, first);
+}
+
+static int metadata_number(FILE *out, json_line *b, const char *name, size_t pid, size_t tid,
+                           const char *key, double value, int *first)
+{
+    metadata_head(b, name, pid, tid, key);
+    jl_number(b, value);
+    jl_raw(b, "}}");
+    return emit(out, b, first);
+}
+
+static int write_metadata(FILE *out, json_line *b, const tlv_shapes *shapes,
+                          const chrome_layout *c, int *first)
 {
     int rc = 0;
     for (size_t g = 0; g < c->ngroups && rc == 0; g++) {
         const char *name = c->groups[g] ? c->groups[g] : "";
-        rc = emit(out, metadata("process_name", g + 1, 0, "name", cJSON_CreateString(name)),
-                  first);
+        rc = metadata_string(out, b, "process_name", g + 1, 0, "name", name, first);
         if (rc == 0)
-            rc = emit(out, metadata("process_sort_index", g + 1, 0, "sort_index",
-                                    cJSON_CreateNumber((double)g)), first);
+            rc = metadata_number(out, b, "process_sort_index", g + 1, 0, "sort_index", (double)g,
+                                 first);
     }
     for (size_t r = 0; r < tlv_shapes_row_count(shapes) && rc == 0; r++) {
         tlv_row_info row;
@@ -380,17 +412,17 @@ static int write_metadata(FILE *out, const tlv_shapes *shapes, const chrome_layo
             char name[512];
             snprintf(name, sizeof name, l ? "%s (%zu)" : "%s", row.label, l + 1);
             size_t tid = c->first_tid[r] + l;
-            rc = emit(out, metadata("thread_name", c->pid[r], tid, "name",
-                                    cJSON_CreateString(name)), first);
+            rc = metadata_string(out, b, "thread_name", c->pid[r], tid, "name", name, first);
             if (rc == 0)
-                rc = emit(out, metadata("thread_sort_index", c->pid[r], tid, "sort_index",
-                                        cJSON_CreateNumber((double)tid)), first);
+                rc = metadata_number(out, b, "thread_sort_index", c->pid[r], tid, "sort_index",
+                                     (double)tid, first);
         }
     }
     return rc;
 }
 
-static cJSON *trace_event(const interval *iv, const chrome_layout *c, double us, int radix)
+static int trace_event(FILE *out, json_line *b, const interval *iv, const chrome_layout *c,
+                       double us, int radix, int *first)
 {
     const tlv_shape_info *sh = &iv->sh;
     /* What a reader looks for: the drawn text, else for an interval the value
@@ -398,35 +430,33 @@ static cJSON *trace_event(const interval *iv, const chrome_layout *c, double us,
     const char *name = iv->text              ? iv->text
                        : sh->value && !sh->is_when ? sh->value
                                                    : sh->event;
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", name);
-    cJSON_AddStringToObject(o, "cat", sh->rule);
+    key_string(b, "name", name, 1);
+    key_string(b, "cat", sh->rule, 0);
     double ts = tlv_time_to_double(sh->from, radix) * us;
     if (is_instant(iv)) {
-        cJSON_AddStringToObject(o, "ph", "i");
-        cJSON_AddStringToObject(o, "s", "t");
-        cJSON_AddNumberToObject(o, "ts", ts);
+        key_string(b, "ph", "i", 0);
+        key_string(b, "s", "t", 0);
+        key_number(b, "ts", ts, 0);
     } else {
-        cJSON_AddStringToObject(o, "ph", "X");
-        cJSON_AddNumberToObject(o, "ts", ts);
-        cJSON_AddNumberToObject(o, "dur", tlv_time_to_double(tlv_time_sub(sh->to, sh->from, radix),
-                                                             radix) * us);
+        key_string(b, "ph", "X", 0);
+        key_number(b, "ts", ts, 0);
+        key_number(b, "dur", tlv_time_to_double(tlv_time_sub(sh->to, sh->from, radix), radix) * us,
+                   0);
     }
-    cJSON_AddNumberToObject(o, "pid", (double)c->pid[sh->row]);
-    cJSON_AddNumberToObject(o, "tid", (double)(c->first_tid[sh->row] + iv->lane));
-    cJSON *args = cJSON_CreateObject();
-    cJSON_AddStringToObject(args, "event", sh->event);
+    key_number(b, "pid", (double)c->pid[sh->row], 0);
+    key_number(b, "tid", (double)(c->first_tid[sh->row] + iv->lane), 0);
+    jl_raw(b, ",\"args\":");
+    key_string(b, "event", sh->event, 1);
     if (sh->resource)
-        cJSON_AddStringToObject(args, "resource", sh->resource);
+        key_string(b, "resource", sh->resource, 0);
     if (sh->value)
-        cJSON_AddStringToObject(args, "value", sh->value);
-    char t[160];
-    time_text(sh->from, radix, t, sizeof t);
-    cJSON_AddItemToObject(args, "from", cJSON_CreateRaw(t));
-    time_text(sh->to, radix, t, sizeof t);
-    cJSON_AddItemToObject(args, sh->is_when ? "next" : "to", cJSON_CreateRaw(t));
-    cJSON_AddItemToObject(o, "args", args);
-    return o;
+        key_string(b, "value", sh->value, 0);
+    jl_raw(b, ",\"from\":");
+    jl_time(b, sh->from, radix);
+    jl_raw(b, sh->is_when ? ",\"next\":" : ",\"to\":");
+    jl_time(b, sh->to, radix);
+    jl_raw(b, "}}");
+    return emit(out, b, first);
 }
 
 /* The chrome pid of the first row showing `resource`, or 0 when none does. */
@@ -444,8 +474,9 @@ static size_t resource_pid(const tlv_shapes *shapes, const chrome_layout *c, con
 /* Counter attributes: a counter track ("ph":"C") per resource and counter,
  * named "LABEL ATTRIBUTE", in the process of the resource's rows (pid 0,
  * "Counters", when it has none); one event per sample. */
-static int write_counters(FILE *out, const tlv_trace *trace, const tlv_shapes *shapes,
-                          const chrome_layout *c, double us, int radix, int *first)
+static int write_counters(FILE *out, json_line *b, const tlv_trace *trace,
+                          const tlv_shapes *shapes, const chrome_layout *c, double us, int radix,
+                          int *first)
 {
     tlv_counters *cs = NULL;
     if (tlv_counters_compute(trace, &cs) != TLV_OK)
@@ -457,21 +488,20 @@ static int write_counters(FILE *out, const tlv_trace *trace, const tlv_shapes *s
         size_t pid = resource_pid(shapes, c, ci.resource), n = 0;
         if (pid == 0 && !named_zero) {
             named_zero = 1;
-            rc = emit(out, metadata("process_name", 0, 0, "name", cJSON_CreateString("Counters")),
-                      first);
+            rc = metadata_string(out, b, "process_name", 0, 0, "name", "Counters", first);
         }
         char name[512];
         snprintf(name, sizeof name, "%s %s", ci.resource, ci.display_name);
         const tlv_counter_sample *v = tlv_counters_samples(cs, i, &n);
         for (size_t k = 0; k < n && rc == 0; k++) {
-            cJSON *o = cJSON_CreateObject(), *args = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", name);
-            cJSON_AddStringToObject(o, "ph", "C");
-            cJSON_AddNumberToObject(o, "ts", tlv_time_to_double(v[k].time, radix) * us);
-            cJSON_AddNumberToObject(o, "pid", (double)pid);
-            cJSON_AddNumberToObject(args, ci.attribute, v[k].value);
-            cJSON_AddItemToObject(o, "args", args);
-            rc = emit(out, o, first);
+            key_string(b, "name", name, 1);
+            key_string(b, "ph", "C", 0);
+            key_number(b, "ts", tlv_time_to_double(v[k].time, radix) * us, 0);
+            key_number(b, "pid", (double)pid, 0);
+            jl_raw(b, ",\"args\":");
+            key_number(b, ci.attribute, v[k].value, 1);
+            jl_raw(b, "}}");
+            rc = emit(out, b, first);
         }
     }
     tlv_counters_free(cs);
@@ -480,42 +510,43 @@ static int write_counters(FILE *out, const tlv_trace *trace, const tlv_shapes *s
 
 /* One end of a flow: "ph":"s" at its start, "f" at its end, bound to the
  * slice around that time on the row's (first) thread ("bp":"e"). */
-static cJSON *flow_end(const tlv_flow_info *f, size_t id, int start, size_t row,
-                       const chrome_layout *c, double ts)
+static int flow_end(FILE *out, json_line *b, const tlv_flow_info *f, size_t id, int start,
+                    size_t row, const chrome_layout *c, double ts, int *first)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", f->display_name);
-    cJSON_AddStringToObject(o, "cat", f->rule);
-    cJSON_AddStringToObject(o, "ph", start ? "s" : "f");
+    key_string(b, "name", f->display_name, 1);
+    key_string(b, "cat", f->rule, 0);
+    key_string(b, "ph", start ? "s" : "f", 0);
     if (!start)
-        cJSON_AddStringToObject(o, "bp", "e");
-    cJSON_AddNumberToObject(o, "id", (double)id);
-    cJSON_AddNumberToObject(o, "ts", ts);
-    cJSON_AddNumberToObject(o, "pid", (double)c->pid[row]);
-    cJSON_AddNumberToObject(o, "tid", (double)c->first_tid[row]);
-    return o;
+        key_string(b, "bp", "e", 0);
+    key_number(b, "id", (double)id, 0);
+    key_number(b, "ts", ts, 0);
+    key_number(b, "pid", (double)c->pid[row], 0);
+    key_number(b, "tid", (double)c->first_tid[row], 0);
+    jl_raw(b, "}");
+    return emit(out, b, first);
 }
 
 /* A zero-length slice named for the flow, in the flow's category, at each
  * end: consumers bind a flow event to the slice of the same thread and time
  * (Perfetto: the enclosing one; Chrome DevTools: same time and category). */
-static cJSON *flow_anchor(const tlv_flow_info *f, size_t row, const chrome_layout *c, double ts)
+static int flow_anchor(FILE *out, json_line *b, const tlv_flow_info *f, size_t row,
+                       const chrome_layout *c, double ts, int *first)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", f->display_name);
-    cJSON_AddStringToObject(o, "cat", f->rule);
-    cJSON_AddStringToObject(o, "ph", "X");
-    cJSON_AddNumberToObject(o, "ts", ts);
-    cJSON_AddNumberToObject(o, "dur", 0);
-    cJSON_AddNumberToObject(o, "pid", (double)c->pid[row]);
-    cJSON_AddNumberToObject(o, "tid", (double)c->first_tid[row]);
-    return o;
+    key_string(b, "name", f->display_name, 1);
+    key_string(b, "cat", f->rule, 0);
+    key_string(b, "ph", "X", 0);
+    key_number(b, "ts", ts, 0);
+    key_number(b, "dur", 0, 0);
+    key_number(b, "pid", (double)c->pid[row], 0);
+    key_number(b, "tid", (double)c->first_tid[row], 0);
+    jl_raw(b, "}");
+    return emit(out, b, first);
 }
 
 /* Flow rules' arrows as flow events, ids from 1, each end with its anchor
  * slice; a flow whose end has no row with intervals is left out. */
-static int write_flows(FILE *out, const tlv_shapes *shapes, const chrome_layout *c, double us,
-                       int radix, int *first)
+static int write_flows(FILE *out, json_line *b, const tlv_shapes *shapes, const chrome_layout *c,
+                       double us, int radix, int *first)
 {
     int rc = 0;
     size_t id = 0, nrows = tlv_shapes_row_count(shapes);
@@ -526,13 +557,13 @@ static int write_flows(FILE *out, const tlv_shapes *shapes, const chrome_layout 
             continue;
         double ts = tlv_time_to_double(f.time, radix) * us;
         id++;
-        rc = emit(out, flow_anchor(&f, f.from_row, c, ts), first);
+        rc = flow_anchor(out, b, &f, f.from_row, c, ts, first);
         if (rc == 0)
-            rc = emit(out, flow_end(&f, id, 1, f.from_row, c, ts), first);
+            rc = flow_end(out, b, &f, id, 1, f.from_row, c, ts, first);
         if (rc == 0)
-            rc = emit(out, flow_anchor(&f, f.to_row, c, ts), first);
+            rc = flow_anchor(out, b, &f, f.to_row, c, ts, first);
         if (rc == 0)
-            rc = emit(out, flow_end(&f, id, 0, f.to_row, c, ts), first);
+            rc = flow_end(out, b, &f, id, 0, f.to_row, c, ts, first);
     }
     return rc;
 }
@@ -547,14 +578,16 @@ static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_trace *trac
     }
     int radix = tlv_rules_time_radix(rules);
     int first = 1;
+    json_line b = {0};
     fputs("{\"traceEvents\":[", out);
-    int rc = write_metadata(out, shapes, &c, &first);
+    int rc = write_metadata(out, &b, shapes, &c, &first);
     for (size_t i = 0; i < l->n && rc == 0; i++)
-        rc = emit(out, trace_event(&l->v[i], &c, us, radix), &first);
+        rc = trace_event(out, &b, &l->v[i], &c, us, radix, &first);
     if (rc == 0)
-        rc = write_counters(out, trace, shapes, &c, us, radix, &first);
+        rc = write_counters(out, &b, trace, shapes, &c, us, radix, &first);
     if (rc == 0)
-        rc = write_flows(out, shapes, &c, us, radix, &first);
+        rc = write_flows(out, &b, shapes, &c, us, radix, &first);
+    jl_free(&b);
     cJSON *other = cJSON_CreateObject();
     cJSON_AddStringToObject(other, "source", input);
     cJSON_AddStringToObject(other, "timeScale", tlv_rules_time_scale(rules));

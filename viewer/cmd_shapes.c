@@ -4,8 +4,8 @@
  * drawn primitive (JSON Lines, spec §11).
  */
 #include "cli.h"
+#include "json_line.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,84 +37,87 @@ static const char shapes_help[] =
     "Exit status: 0 ok; 1 written, but some lines or rules had errors; 2 bad usage,\n"
     "unreadable input or rule files with errors.\n";
 
-/* The time as an exact base-10 JSON number. */
-static cJSON *time_number(tlv_time t, int radix)
+/* One JSON object per line. Millions of shapes: a cJSON tree per shape
+ * (allocated, printed, freed) was most of the command's time; json_line
+ * writes the same bytes straight into a buffer. */
+
+static void put_color(json_line *b, int has, uint32_t argb)
 {
-    char text[160];
-    time_text(t, radix, text, sizeof text);
-    return cJSON_CreateRaw(text);
+    if (!has) {
+        jl_raw(b, "null");
+        return;
+    }
+    char text[11] = "\"";
+    for (int i = 0; i < 8; i++)
+        text[1 + i] = "0123456789abcdef"[(argb >> (28 - 4 * i)) & 15];
+    text[9] = '"';
+    text[10] = '\0';
+    jl_raw(b, text);
 }
 
-static cJSON *color_or_null(int has, uint32_t argb)
+static void put_row(json_line *b, size_t row)
 {
-    if (!has)
-        return cJSON_CreateNull();
-    char text[16];
-    snprintf(text, sizeof text, "%08x", (unsigned)argb);
-    return cJSON_CreateString(text);
+    if (row == TLV_NO_ROW)
+        jl_raw(b, "null");
+    else
+        jl_number(b, (double)row);
 }
 
-static cJSON *string_or_null(const char *s)
+static int print_shape(FILE *out, json_line *b, const tlv_shape_info *sh, int radix)
 {
-    return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+    jl_raw(b, "{\"rule\":");
+    jl_string(b, sh->rule);
+    jl_raw(b, ",\"event\":");
+    jl_string(b, sh->event);
+    jl_raw(b, ",\"resource\":");
+    jl_string(b, sh->resource);
+    jl_raw(b, ",\"from\":");
+    jl_time(b, sh->from, radix);
+    jl_raw(b, ",\"to\":");
+    jl_time(b, sh->to, radix);
+    jl_raw(b, ",\"type\":");
+    jl_string(b, sh->type);
+    jl_raw(b, ",\"text\":");
+    jl_string(b, sh->text);
+    jl_raw(b, ",\"fill\":");
+    put_color(b, sh->has_fill, sh->fill);
+    jl_raw(b, ",\"pen\":");
+    put_color(b, sh->has_pen, sh->pen);
+    jl_raw(b, ",\"row\":");
+    jl_number(b, (double)sh->row);
+    jl_raw(b, "}\n");
+    return jl_write(b, out);
 }
 
-/* Writes o as one line of JSON and frees it. Returns 0, -1 when writing
- * failed, or -2 when memory ran out (cJSON leaves out a member it could not
- * make: o then has fewer than `members`). */
-static int print_line(FILE *out, cJSON *o, int members)
+static int print_flow(FILE *out, json_line *b, const tlv_trace *trace, const tlv_flow_info *f,
+                      int radix)
 {
-    char *text = cJSON_GetArraySize(o) == members ? cJSON_PrintUnformatted(o) : NULL;
-    cJSON_Delete(o);
-    if (!text)
-        return -2;
-    int rc = fputs(text, out) < 0 || fputc('\n', out) < 0 ? -1 : 0;
-    free(text);
-    return rc;
-}
-
-static int print_shape(FILE *out, const tlv_shape_info *sh, int radix)
-{
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return -2;
-    cJSON_AddItemToObject(o, "rule", cJSON_CreateString(sh->rule));
-    cJSON_AddItemToObject(o, "event", cJSON_CreateString(sh->event));
-    cJSON_AddItemToObject(o, "resource", string_or_null(sh->resource));
-    cJSON_AddItemToObject(o, "from", time_number(sh->from, radix));
-    cJSON_AddItemToObject(o, "to", time_number(sh->to, radix));
-    cJSON_AddItemToObject(o, "type", cJSON_CreateString(sh->type));
-    cJSON_AddItemToObject(o, "text", string_or_null(sh->text));
-    cJSON_AddItemToObject(o, "fill", color_or_null(sh->has_fill, sh->fill));
-    cJSON_AddItemToObject(o, "pen", color_or_null(sh->has_pen, sh->pen));
-    cJSON_AddItemToObject(o, "row", cJSON_CreateNumber((double)sh->row));
-    return print_line(out, o, 10);
-}
-
-static cJSON *row_or_null(size_t row)
-{
-    return row == TLV_NO_ROW ? cJSON_CreateNull() : cJSON_CreateNumber((double)row);
-}
-
-static int print_flow(FILE *out, const tlv_trace *trace, const tlv_flow_info *f, int radix)
-{
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return -2;
     tlv_event e;
     tlv_trace_event(trace, f->event, &e);
-    cJSON_AddItemToObject(o, "rule", cJSON_CreateString(f->rule));
-    cJSON_AddItemToObject(o, "flow", cJSON_CreateString(f->name));
-    cJSON_AddItemToObject(o, "name", cJSON_CreateString(f->display_name));
-    cJSON_AddItemToObject(o, "from", cJSON_CreateString(f->from_resource));
-    cJSON_AddItemToObject(o, "to", cJSON_CreateString(f->to_resource));
-    cJSON_AddItemToObject(o, "from_processor", string_or_null(f->from_processor));
-    cJSON_AddItemToObject(o, "to_processor", string_or_null(f->to_processor));
-    cJSON_AddItemToObject(o, "time", time_number(f->time, radix));
-    cJSON_AddItemToObject(o, "line", cJSON_CreateNumber((double)e.input_line));
-    cJSON_AddItemToObject(o, "from_row", row_or_null(f->from_row));
-    cJSON_AddItemToObject(o, "to_row", row_or_null(f->to_row));
-    return print_line(out, o, 11);
+    jl_raw(b, "{\"rule\":");
+    jl_string(b, f->rule);
+    jl_raw(b, ",\"flow\":");
+    jl_string(b, f->name);
+    jl_raw(b, ",\"name\":");
+    jl_string(b, f->display_name);
+    jl_raw(b, ",\"from\":");
+    jl_string(b, f->from_resource);
+    jl_raw(b, ",\"to\":");
+    jl_string(b, f->to_resource);
+    jl_raw(b, ",\"from_processor\":");
+    jl_string(b, f->from_processor);
+    jl_raw(b, ",\"to_processor\":");
+    jl_string(b, f->to_processor);
+    jl_raw(b, ",\"time\":");
+    jl_time(b, f->time, radix);
+    jl_raw(b, ",\"line\":");
+    jl_number(b, (double)e.input_line);
+    jl_raw(b, ",\"from_row\":");
+    put_row(b, f->from_row);
+    jl_raw(b, ",\"to_row\":");
+    put_row(b, f->to_row);
+    jl_raw(b, "}\n");
+    return jl_write(b, out);
 }
 
 typedef struct shapes_args {
@@ -131,26 +134,28 @@ static int shapes_option(void *own, int argc, char **argv, int *i)
     return 1;
 }
 
-/* Writes the shapes, or the flows with --flows. */
+/* Writes the shapes, or the flows with --flows. Returns 0, -1 when writing
+ * failed, -2 when memory ran out. */
 static int write_shapes(FILE *out, const shapes_args *a, const tlv_trace *trace,
                         const tlv_shapes *shapes, int radix)
 {
     size_t n = a->flows ? tlv_shapes_flow_count(shapes) : tlv_shapes_count(shapes);
-    for (size_t i = 0; i < n; i++) {
-        int rc;
+    json_line b = {0};
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
         if (a->flows) {
             tlv_flow_info f;
             tlv_shapes_flow(shapes, i, &f);
-            rc = print_flow(out, trace, &f, radix);
+            rc = print_flow(out, &b, trace, &f, radix);
         } else {
             tlv_shape_info sh;
             tlv_shapes_get(shapes, i, &sh);
-            rc = print_shape(out, &sh, radix);
+            rc = print_shape(out, &b, &sh, radix);
         }
-        if (rc < 0)
-            return rc;
     }
-    return 0;
+    int nomem = b.failed;
+    jl_free(&b);
+    return nomem ? -2 : rc; /* -2: memory ran out (cmd_shapes reports it) */
 }
 
 static int parse_shapes_args(shapes_args *a, int argc, char **argv)

@@ -19,10 +19,11 @@ static const char stats_help[] =
     "usage: tlv stats [-R DIR]... -r FILE.res [--window T] [--json] [-o OUT] LOG|-\n"
     "\n"
     "Converts LOG (or reads a standard-form trace) and reports:\n"
-    " - per resource and per value of its \"state\" attribute: the number of\n"
-    "   intervals in that state, their total, min, mean and max duration (the\n"
-    "   initial value counts from the trace start, the last interval runs to the\n"
-    "   trace end; zero-length intervals are left out);\n"
+    " - per resource (named by its row label when it has one) and per value of\n"
+    "   its \"state\" attribute: the number of intervals in that state, their\n"
+    "   total, min, mean and max duration (the initial value counts from the\n"
+    "   trace start, the last interval runs to the trace end; zero-length\n"
+    "   intervals are left out);\n"
     " - per processor, its utilization: the time some resource on it was running\n"
     "   (state=RUNNING), over the trace span, and per window with --window. The\n"
     "   processor of a resource is its prcId attribute when some resource has one\n"
@@ -259,8 +260,21 @@ static void set_percent(table *t, int row, size_t col, double fraction)
     snprintf(cell(t, (size_t)row, col), CELL, "%.1f%%", fraction * 100);
 }
 
+/* The row label of resource `name` (app[1001] rather than T1001), else the
+ * name. *cursor walks the resources in trace order, as the states come. */
+static const char *resource_label(const tlv_trace *trace, size_t *cursor, const char *name)
+{
+    size_t n = tlv_trace_resource_count(trace);
+    for (size_t tries = 0; tries < n; tries++, *cursor = (*cursor + 1) % n)
+        if (strcmp(tlv_trace_resource_name(trace, *cursor), name) == 0) {
+            const char *l = tlv_trace_resource_label(trace, *cursor);
+            return l && *l ? l : name;
+        }
+    return name;
+}
+
 static void text_states(FILE *out, const stats_args *a, const tlv_rules *rules,
-                        const tlv_stats *s)
+                        const tlv_stats *s, const tlv_trace *trace)
 {
     static const char *const head[] = {"resource", "state", "count", "total", "min", "mean",
                                        "max"};
@@ -270,12 +284,13 @@ static void text_states(FILE *out, const stats_args *a, const tlv_rules *rules,
     int r = add_row(&t);
     for (size_t c = 0; r >= 0 && c < 7; c++)
         set(&t, r, c, head[c]);
+    size_t res = 0; /* the states come by resource in trace order: a cursor finds labels */
     for (size_t i = 0; i < tlv_stats_state_count(s) && r >= 0; i++) {
         tlv_state_stat st;
         tlv_stats_state(s, i, &st);
         if ((r = add_row(&t)) < 0)
             break;
-        set(&t, r, 0, st.resource);
+        set(&t, r, 0, resource_label(trace, &res, st.resource));
         set(&t, r, 1, st.state);
         set_num(&t, r, 2, (double)st.count);
         set_num(&t, r, 3, st.total);
@@ -343,7 +358,8 @@ static void text_windows(FILE *out, const stats_args *a, const tlv_rules *rules,
 }
 
 /* Counter attributes (tlv/counters.h): only when the rule set declares some. */
-static void text_counters(FILE *out, const tlv_rules *rules, const tlv_counters *cs)
+static void text_counters(FILE *out, const tlv_rules *rules, const tlv_counters *cs,
+                          const tlv_trace *trace)
 {
     static const char *const head[] = {"resource", "counter", "samples", "min", "max", "mean",
                                        "time-weighted mean"};
@@ -355,12 +371,13 @@ static void text_counters(FILE *out, const tlv_rules *rules, const tlv_counters 
     int r = add_row(&t);
     for (size_t c = 0; r >= 0 && c < 7; c++)
         set(&t, r, c, head[c]);
+    size_t res = 0;
     for (size_t i = 0; i < tlv_counters_count(cs) && r >= 0; i++) {
         tlv_counter_info in;
         tlv_counters_get(cs, i, &in);
         if ((r = add_row(&t)) < 0)
             break;
-        set(&t, r, 0, in.resource);
+        set(&t, r, 0, resource_label(trace, &res, in.resource));
         set(&t, r, 1, in.attribute);
         set_num(&t, r, 2, (double)in.nsamples);
         for (size_t c = 3; c < 7 && !in.nsamples; c++)
@@ -512,13 +529,13 @@ static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_st
     else if (a->json) {
         rc = write_json(out, a, rules, s, cs, nwin, have_calls ? &calls : NULL, trace);
     } else {
-        text_states(out, a, rules, s);
+        text_states(out, a, rules, s, trace);
         text_cpus(out, a, rules, s);
         if (nwin)
             text_windows(out, a, rules, s, nwin);
         if (have_calls)
             call_stats_print(out, &calls, trace, tlv_rules_time_scale(rules));
-        text_counters(out, rules, cs);
+        text_counters(out, rules, cs, trace);
     }
     call_stats_free(&calls);
     if (json_alloc_failures() != json_failures) { /* cJSON left something out */

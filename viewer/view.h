@@ -231,6 +231,13 @@ typedef struct view_input {
     int eof;                    /* the last read found no more bytes */
     int line_open;              /* the last byte read did not end a line */
     double progress_at;         /* when the progress bar was last drawn */
+    /* A followed file's identity and bytes, to see it replaced or rewritten
+     * (view_live.c); a line end pushed for a last line without one. */
+    unsigned long long dev, ino;
+    size_t head_len, tail_len;
+    char head[4096];            /* its first bytes */
+    char tail[256];             /* the last bytes read */
+    int provisional;
 } view_input;
 
 /* A log read while it grows (view_live.c). */
@@ -243,6 +250,9 @@ typedef struct view_live {
     double next_build;          /* the earliest time of the next rebuild */
     double build_cost;          /* seconds the last rebuild took */
     size_t diags_seen;          /* converter diagnostics printed so far */
+    int behind;                 /* more than a frame's reading was waiting */
+    int closed_noted;           /* the writer's end (a pipe's EOF) was shown */
+    int held;                   /* scripts (live-hold): not read until live-release */
 } view_live;
 
 /* ---- rows shown: the model (view_rows.c) ---------------------------------------------------- */
@@ -364,6 +374,7 @@ struct view_app {
     view_text *text;
     int text_px;
     tlv_renderer *tl_ren, *macro_ren;
+    size_t ren_diags_seen;      /* the timeline renderer's warnings shown (fonts) */
     SDL_Texture *tl_tex, *macro_tex;
     int tex_w, tex_h, macro_w, macro_h;
     tlv_view tl_drawn, macro_drawn;   /* what the textures hold */
@@ -428,6 +439,9 @@ struct view_app {
 };
 
 /* ---- loading (view_load.c) ------------------------------------------------------ */
+/* Notes n bytes p read from `in` (pushed into the trace by the caller):
+ * the offset, whether a line is open, the first and last bytes kept. */
+void view_input_took(view_input *in, const char *p, size_t n);
 
 /* Loads the rules and starts reading the log (view_loader.c). Returns
  * EXIT_OK or EXIT_USAGE (rules with errors, an unreadable log). */
@@ -492,6 +506,9 @@ void loader_stop(view_app *a);
 /* Whether a --script must wait: until the log is loaded, or (with
  * --load-pause-at) until the shapes show what was read up to the pause. */
 int loader_script_waits(const view_app *a);
+/* Waits for the shapes being built for the load (a build of the window's
+ * own cannot run beside it: libtlv refuses two builds from one trace). */
+void loader_wait_build(view_app *a);
 /* load-resume: reading goes on past --load-pause-at. */
 void loader_resume(view_app *a);
 typedef struct view_load_progress {
@@ -513,6 +530,11 @@ int live_wait_ms(const view_app *a);
 /* Reads what the log gained and shows it (throttled). Returns 1 when the
  * frame must be redrawn. */
 int live_poll(view_app *a);
+/* Whether a followed log is read to its end and shown: a file read up to
+ * the size of the file its path names, a pipe up to its writer's end, no
+ * unfinished last line held back, nothing read but not shown (1 when no log
+ * is followed). For scripts (wait-live-idle). */
+int live_caught_up(const view_app *a);
 /* "LIVE" (reading a growing log) or "FOLLOW" in the status line, ending at
  * x `right`, text at y; returns where it begins (right when none). */
 #define LIVE_RGB 0x5A8F5A
@@ -630,7 +652,12 @@ void rows_session_read(view_app *a, const struct cJSON *o);
 /* Writes the full state (dump-state) to path. Returns 0 or -1 (printed). */
 int state_dump(const view_app *a, const char *path);
 /* The session: read before the window opens (size), applied after loading
- * (range, rows, markers, per-CPU), written on exit. */
+ * (range, rows, markers, per-CPU), written on exit. Read leniently
+ * (session_read.c): what can be used is, every part that cannot is a
+ * problem, reported once (session_report) and the file kept as PATH.bak. */
+#define SESSION_VERSION 1
+#define SESSION_MAX_MARKERS 100000 /* more than a person places; the rest reported */
+#define SESSION_PROBLEMS_KEPT 8    /* problems kept in full; the rest counted */
 typedef struct view_session {
     int loaded;
     int has_range;
@@ -639,11 +666,25 @@ typedef struct view_session {
     int label_w, row_h;         /* the user's label column and row height, 0: automatic */
     view_markers markers;
     struct cJSON *doc;          /* the file, for the panels' parts */
-    int keep_backup;            /* the file held more than was read (unreadable, newer
-                                   version): session_write keeps it as PATH.bak first */
+    const char *path;
+    int newer;                  /* written by a newer tlv */
+    int keep_backup;            /* the file held more than was read (any problem):
+                                   session_write keeps it as PATH.bak first */
+    int nproblems;              /* problems met, the first SESSION_PROBLEMS_KEPT kept */
+    char problems[SESSION_PROBLEMS_KEPT][320];
 } view_session;
-/* Returns 0 (read or absent: s->loaded says which) or -1 (unreadable, printed). */
+/* Returns 0 (read or absent: s->loaded says which) or -1 (unusable: a
+ * problem noted). Nothing is printed: session_apply reports. */
 int session_read(const char *path, view_session *s);
+/* The same from text[0..len); s must be zeroed but for markers.selected = -1. */
+int session_parse(const char *text, size_t len, view_session *s);
+/* Notes the parts of s->doc read by no one: keys missing from `mine` (the
+ * session as this tlv writes it) and values of another type than there. */
+void session_check_parts(view_session *s, const struct cJSON *mine);
+/* Notes a problem (printf format) and that the file must be kept. */
+void session_problem(view_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Applies what was read (also when nothing could be) and reports its
+ * problems once: on stderr and in the status line. */
 void session_apply(view_app *a, view_session *s);
 /* What the panels keep (hidden rows and rules, ...): before loading, so the
  * shapes are built once, without the hidden rules. */

@@ -251,6 +251,20 @@ static int update_texture(view_app *a, tlv_renderer *tr, SDL_Texture **tex, int 
     return st == TLV_OK ? 0 : -1;
 }
 
+/* The timeline renderer's warnings (no font at all, no Japanese glyphs: it
+ * says each once), on stderr and in the status line as they come. */
+static void note_renderer_warnings(view_app *a)
+{
+    const tlv_diags *d = tlv_renderer_diags(a->tl_ren);
+    size_t n = tlv_diags_count(d);
+    for (; a->ren_diags_seen < n; a->ren_diags_seen++) {
+        char line[512];
+        tlv_diag_format(tlv_diags_get(d, a->ren_diags_seen), line, sizeof line);
+        fprintf(stderr, "%s view: %s\n", prog, line);
+        view_message(a, "%s", line);
+    }
+}
+
 /* ---- overlays on the main view ---------------------------------------------------- */
 
 static int time_x(const tlv_view *v, double t)
@@ -453,12 +467,16 @@ static void append(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The status line's text: cursor time (and from the selected marker),
+/* The status line's text: how far the log is loaded (while it is), cursor
+ * time (and from the selected marker),
  * selection, visible range, mode, problems, the latest message. */
 static void status_text(view_app *a, const tlv_view *v, double px_time, char *text, size_t size)
 {
     char t0[64], t1[64];
     text[0] = '\0';
+    loader_status_text(a, text, size); /* first: a small window cuts the end */
+    if (text[0])
+        append(text, size, "   ");
     if (input_over_timeline(a, a->mx, a->my)) {
         double t = input_time_at(a, a->mx);
         append(text, size, "cursor %s", view_time_text(a, t, px_time, t0, sizeof t0));
@@ -476,10 +494,6 @@ static void status_text(view_app *a, const tlv_view *v, double px_time, char *te
            view_time_text(a, v->t1, px_time, t1, sizeof t1));
     if (a->per_cpu)
         append(text, size, "   per-CPU");
-    char loading[120];
-    loader_status_text(a, loading, sizeof loading);
-    if (loading[0])
-        append(text, size, "   %s", loading);
     if (a->load_errors)
         append(text, size, "   %zu problem%s", a->load_errors, a->load_errors == 1 ? "" : "s");
     if (a->message[0])
@@ -519,6 +533,7 @@ int view_draw_frame(view_app *a)
     int rc = update_texture(a, a->tl_ren, &a->tl_tex, &a->tex_w, &a->tex_h, &a->tl_drawn,
                             &a->tl_gen, &v);
     a->last_render_ms = (now_seconds() - start) * 1000;
+    note_renderer_warnings(a);
     /* White under what follows; the timeline's texture covers its area (a
      * whole-window clear was a tenth of a frame). */
     SDL_Rect below = {0, ar.main.h, a->px_w, a->px_h - ar.main.h};

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define READ_BUDGET (8u << 20) /* bytes per frame, so that frames keep coming */
 #define MIN_REBUILD 0.25       /* seconds between rebuilds of the shapes, at least */
@@ -65,22 +66,70 @@ static void show_growth(view_app *a)
     view_dirty(a);
 }
 
-int live_poll(view_app *a)
+static int load_anew(view_app *a, const char *path, int with_rules);
+
+/* Whether the file holds `len` bytes equal to `bytes` at `at`. */
+static int same_bytes(int fd, unsigned long long at, const char *bytes, size_t len)
+{
+    char now[4096];
+    if (len > sizeof now)
+        len = sizeof now;
+    return len == 0 || (pread(fd, now, len, (off_t)at) == (ssize_t)len && memcmp(now, bytes, len) == 0);
+}
+
+/* What became of a followed file since it was read: NULL when it only grew
+ * (or stayed), else what happened, for the status line. The view shows the
+ * file the path names, from its start: a file replaced at the path
+ * (logrotate's rename and create), cut shorter (copytruncate, a writer that
+ * starts again) or rewritten in place (cut and written past the point read
+ * between two looks: its first bytes or those last read differ) is read
+ * again from its start. An unfinished last line taken as it was and then
+ * continued is read again too, so that it is not shown as two lines. */
+static const char *file_change(const view_app *a, struct stat *st)
+{
+    const view_input *in = &a->live.in;
+    struct stat p;
+    if (stat(a->opts.input, &p) == 0 &&
+        ((unsigned long long)p.st_dev != in->dev || (unsigned long long)p.st_ino != in->ino))
+        return "the log was replaced (rotated)";
+    if (fstat(in->fd, st) != 0)
+        return NULL;
+    if ((unsigned long long)st->st_size < in->offset)
+        return "the log got shorter (cut, or its writer started again)";
+    if (!same_bytes(in->fd, 0, in->head, in->head_len) ||
+        !same_bytes(in->fd, in->offset - in->tail_len, in->tail, in->tail_len))
+        return "the log was rewritten";
+    if (in->provisional && (unsigned long long)st->st_size > in->offset)
+        return "the unfinished last line went on";
+    return NULL;
+}
+
+/* Reads the log at its path again from its start, keeping the rules and
+ * the view; says why in the status line. */
+static int read_again(view_app *a, const char *why)
+{
+    if (load_anew(a, a->opts.input, 0) < 0)
+        return 1; /* the reason is shown; the last trace stays */
+    a->live.grew = 1;
+    view_message(a, "%s: read again from its start (%zu events)", why,
+                 tlv_trace_event_count(a->trace));
+    return 1;
+}
+
+/* Reads what came into the trace: 1 when the poll is done (the log read
+ * again or closed), 0 when the shapes may need a rebuild. */
+static int read_more(view_app *a, double t)
 {
     view_live *l = &a->live;
-    if (a->follow && !end_in_view(a, a->nav.trace_t1)) { /* panned or zoomed away */
-        a->follow = 0;
-        view_message(a, "follow off: the view left the newest time");
-        return 1;
-    }
-    if (!live_active(a))
-        return 0;
-    double t = now_seconds();
     if (l->in.is_file) {
         struct stat st;
-        if (fstat(l->in.fd, &st) == 0 && (unsigned long long)st.st_size < l->in.offset) {
-            view_message(a, "the log got shorter: reloaded");
-            return view_reload(a) == 0;
+        const char *change = file_change(a, &st);
+        if (change)
+            return read_again(a, change);
+        unsigned long long left = (unsigned long long)st.st_size - l->in.offset;
+        if (left > READ_BUDGET) {
+            l->behind = 1;
+            view_message(a, "catching up with the log: %llu MB to read", (left + (1 << 19)) >> 20);
         }
     }
     long got = view_read_input(NULL, &l->in, a->trace, READ_BUDGET);
@@ -93,13 +142,39 @@ int live_poll(view_app *a)
         l->pending = 1;
         l->grew = 1;
         l->last_data = t;
-    } else if (l->in.line_open && t - l->last_data >= LINE_END_WAIT) {
-        /* The writer stopped in the middle of a line, or the log simply has
-         * no line end at its end: take the line as it is. */
+        l->closed_noted = 0;
+    } else if (l->in.line_open && t - l->last_data >= LINE_END_WAIT &&
+               (l->in.is_file || l->in.eof)) {
+        /* The writer stopped in the middle of a line (or died there), or the
+         * log simply has no line end at its end: take the line as it is, as
+         * a conversion of the file would. A file that goes on is read again
+         * (file_change); a pipe only ends so when its writer closed it. */
         tlv_converter_push_bytes(tlv_trace_converter(a->trace), "\n", 1);
         l->in.line_open = 0;
+        l->in.provisional = l->in.is_file;
         l->pending = 1;
+        view_message(a, "the last line of the log has no end (yet): shown as it is");
     }
+    if (!l->in.is_file && l->in.eof && !l->in.line_open && !l->closed_noted) {
+        l->closed_noted = 1;
+        view_message(a, "the writer closed the log (%zu events)", tlv_trace_event_count(a->trace));
+    }
+    return 0;
+}
+
+int live_poll(view_app *a)
+{
+    view_live *l = &a->live;
+    if (a->follow && !end_in_view(a, a->nav.trace_t1)) { /* panned or zoomed away */
+        a->follow = 0;
+        view_message(a, "follow off: the view left the newest time");
+        return 1;
+    }
+    if (!live_active(a) || l->held)
+        return 0;
+    double t = now_seconds();
+    if (read_more(a, t))
+        return 1;
     if (!l->pending || t < l->next_build)
         return 0;
     if (tlv_trace_update(a->trace) != TLV_OK) {
@@ -117,10 +192,28 @@ int live_poll(view_app *a)
     l->diags_seen = n;
     l->pending = 0;
     show_growth(a);
+    if (l->behind && l->in.eof) {
+        l->behind = 0;
+        view_message(a, "caught up with the log (%zu events)", tlv_trace_event_count(a->trace));
+    }
     /* Rebuilding costs the whole trace: keep it to a fifth of the time. */
     l->next_build = now_seconds() + fmax(MIN_REBUILD, 4 * l->build_cost);
     trace_changed(a);
     return 1;
+}
+
+int live_caught_up(const view_app *a)
+{
+    const view_live *l = &a->live;
+    if (!live_active(a))
+        return 1;
+    if (l->pending || l->in.line_open)
+        return 0;
+    if (!l->in.is_file)
+        return l->in.eof;
+    struct stat p;
+    return stat(a->opts.input, &p) == 0 && (unsigned long long)p.st_ino == l->in.ino &&
+           (unsigned long long)p.st_dev == l->in.dev && (unsigned long long)p.st_size == l->in.offset;
 }
 
 void live_toggle_follow(view_app *a)

@@ -85,10 +85,30 @@ int view_open_input(const char *path, view_input *in)
     if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {
         in->is_file = 1;
         in->size = (unsigned long long)st.st_size;
+        in->dev = (unsigned long long)st.st_dev;
+        in->ino = (unsigned long long)st.st_ino;
     } else {
         fcntl(in->fd, F_SETFL, fcntl(in->fd, F_GETFL) | O_NONBLOCK);
     }
     return 0;
+}
+
+void view_input_took(view_input *in, const char *p, size_t n)
+{
+    if (in->offset < sizeof in->head) {
+        size_t k = sizeof in->head - (size_t)in->offset;
+        k = k < n ? k : n;
+        memcpy(in->head + in->offset, p, k);
+        in->head_len = (size_t)in->offset + k;
+    }
+    size_t keep = sizeof in->tail - (n < sizeof in->tail ? n : sizeof in->tail);
+    keep = keep < in->tail_len ? keep : in->tail_len;
+    memmove(in->tail, in->tail + in->tail_len - keep, keep);
+    size_t take = n - (n > sizeof in->tail - keep ? n - (sizeof in->tail - keep) : 0);
+    memcpy(in->tail + keep, p + n - take, take);
+    in->tail_len = keep + take;
+    in->offset += (unsigned long long)n;
+    in->line_open = p[n - 1] != '\n' && p[n - 1] != '\r';
 }
 
 long view_read_input(view_app *a, view_input *in, tlv_trace *trace, size_t budget)
@@ -110,8 +130,7 @@ long view_read_input(view_app *a, view_input *in, tlv_trace *trace, size_t budge
         }
         in->eof = 0;
         tlv_converter_push_bytes(conv, chunk, (size_t)n);
-        in->offset += (unsigned long long)n;
-        in->line_open = chunk[n - 1] != '\n' && chunk[n - 1] != '\r';
+        view_input_took(in, chunk, (size_t)n);
         done += (size_t)n;
         double t = now_seconds();
         if (a && t - in->progress_at >= 0.05) { /* 20 frames a second is enough for a bar */
@@ -367,6 +386,7 @@ static int build_shapes(view_app *a, int per_cpu, int show)
         view_draw_progress(a, what, -1);
     tlv_shapes_options o;
     view_shapes_options(a, per_cpu, &o);
+    loader_wait_build(a); /* its shapes come stale: the loader builds anew */
     tlv_shapes *s = NULL;
     if (behind)
         s = build_behind_old_view(a, &o, what);

@@ -104,8 +104,7 @@ static int convert_slice(view_loader *l, char *buf)
             end = 1;
         } else {
             tlv_converter_push_bytes(conv, buf, (size_t)n);
-            in->offset += (unsigned long long)n;
-            in->line_open = buf[n - 1] != '\n' && buf[n - 1] != '\r';
+            view_input_took(in, buf, (size_t)n); /* offset, line end, bytes kept */
         }
     } while (!end && now_seconds() - start < SLICE);
     l->convert_s += now_seconds() - start;
@@ -346,7 +345,8 @@ int loader_poll(view_app *a)
     }
     build_job *j = l->job;
     if (j && SDL_AtomicGet(&j->done)) {
-        SDL_WaitThread(j->thread, NULL);
+        if (j->thread)
+            SDL_WaitThread(j->thread, NULL);
         j->thread = NULL;
         l->job = NULL;
         tlv_shapes *s = j->out;
@@ -401,6 +401,19 @@ int loader_script_waits(const view_app *a)
         return 0;
     return !(l->pause_at && !SDL_AtomicGet(&l->resume) && SDL_AtomicGet(&l->paused) && !l->job &&
              l->built_events == tlv_trace_event_count(a->trace));
+}
+
+void loader_wait_build(view_app *a)
+{
+    view_loader *l = a->loader;
+    if (!l || !l->job || !l->job->thread)
+        return;
+    /* Without the lock: the build may be queued behind the reading thread,
+     * which waits for this thread's read lock. */
+    loader_release(a);
+    SDL_WaitThread(l->job->thread, NULL);
+    l->job->thread = NULL;
+    loader_acquire(a);
 }
 
 void loader_resume(view_app *a)

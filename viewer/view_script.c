@@ -24,6 +24,13 @@
  *                                growing; fails after SECONDS, 10 by default)
  *   wait-file PATH [SECONDS]     until PATH exists (a test's shell did its part:
  *                                appended to the log, broke a rule file...)
+ *   wait-live-idle [SECONDS]     until a followed log is read to its end and shown
+ *                                (view_live.c: live_caught_up; fails after SECONDS, 10
+ *                                by default)
+ *   write-trace PATH             the trace's events as standard-form lines, in the
+ *                                trace's (time, line) order
+ *   live-hold, live-release      a followed log is not read from the one until the
+ *                                other (what its writer does meanwhile is seen at once)
  *   load-resume                  with --load-pause-at: reading goes on (the next
  *                                command runs once the whole log is shown)
  *   quit                         end (the script's end does too)
@@ -33,6 +40,7 @@
 #include "view.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +56,7 @@ struct view_script {
     size_t wait_events;   /* wait-events: the count waited for (0: none) */
     double wait_until;    /* and when waiting fails */
     char *wait_file;      /* wait-file: the path waited for (NULL: none) */
+    int wait_idle;        /* wait-live-idle */
 };
 
 static void free_lines(char **lines, size_t n)
@@ -276,6 +285,37 @@ static int cmd_resize(view_app *a, char **w, int n)
     return 0;
 }
 
+/* The trace's events, one standard-form line each; 0, or -2 (printed). */
+static int write_trace(const view_app *a, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "%s view: cannot write '%s': %s\n", prog, path, strerror(errno));
+        return -2;
+    }
+    char line[4096];
+    size_t n = tlv_trace_event_count(a->trace);
+    for (size_t i = 0; i < n; i++) {
+        tlv_event e;
+        tlv_trace_event(a->trace, i, &e);
+        size_t len = tlv_event_format(&e, a->radix, line, sizeof line);
+        if (len >= sizeof line) { /* a long line: formatted again at its length */
+            char *big = malloc(len + 1);
+            if (big)
+                tlv_event_format(&e, a->radix, big, len + 1);
+            fprintf(f, "%s\n", big ? big : line);
+            free(big);
+        } else {
+            fprintf(f, "%s\n", line);
+        }
+    }
+    if (fclose(f) != 0) {
+        fprintf(stderr, "%s view: cannot write '%s': %s\n", prog, path, strerror(errno));
+        return -2;
+    }
+    return 0;
+}
+
 static int run_command(view_app *a, char **w, int n)
 {
     if (strcmp(w[0], "key") == 0 && n == 2) {
@@ -316,6 +356,18 @@ static int run_command(view_app *a, char **w, int n)
         free(a->script->wait_file);
         a->script->wait_file = strdup(w[1]);
         a->script->wait_until = now_seconds() + seconds;
+    } else if (strcmp(w[0], "wait-live-idle") == 0 && (n == 1 || n == 2)) {
+        double seconds = 10;
+        if (n == 2 && (!number(w[1], &seconds) || seconds <= 0))
+            return -1;
+        a->script->wait_idle = 1;
+        a->script->wait_until = now_seconds() + seconds;
+    } else if (strcmp(w[0], "write-trace") == 0 && n == 2) {
+        return write_trace(a, w[1]);
+    } else if (strcmp(w[0], "live-hold") == 0 && n == 1) {
+        a->live.held = 1;
+    } else if (strcmp(w[0], "live-release") == 0 && n == 1) {
+        a->live.held = 0;
     } else if (strcmp(w[0], "load-resume") == 0 && n == 1) {
         loader_resume(a);
     } else if (strcmp(w[0], "quit") == 0 && n == 1) {
@@ -345,6 +397,19 @@ int script_step(view_app *a)
             return -1;
         }
         s->wait_events = 0;
+    }
+    if (s->wait_idle) {
+        int idle = live_caught_up(a);
+        if (!idle && now_seconds() < s->wait_until) {
+            SDL_Delay(10);
+            return 1;
+        }
+        s->wait_idle = 0;
+        if (!idle) {
+            fprintf(stderr, "%s:%zu: wait-live-idle: the log is not read to its end after "
+                    "waiting\n", s->path, s->next);
+            return -1;
+        }
     }
     if (s->wait_file) {
         int there = access(s->wait_file, F_OK) == 0;

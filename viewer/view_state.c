@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SESSION_VERSION 1
 
 /* ---- writing ------------------------------------------------------------------- */
 
@@ -178,6 +177,9 @@ int state_dump(const view_app *a, const char *path)
     cJSON_AddNumberToObject(ld, "shown_events", (double)lp.shown_events);
     cJSON_AddNumberToObject(o, "load_errors", (double)a->load_errors);
     cJSON_AddStringToObject(o, "message", a->message);
+    cJSON *banner = cJSON_AddArrayToObject(o, "banner"); /* the error banner's lines, as shown */
+    for (int i = 0; a->show_banner && i < a->banner_lines; i++)
+        cJSON_AddItemToArray(banner, cJSON_CreateString(a->banner[i]));
     breakdown_dump_json(a, o);                               /* view_breakdown.c */
     if (a->measure_n == 2) {                                 /* view_range.c */
         cJSON *m = cJSON_AddObjectToObject(o, "measure");
@@ -199,130 +201,33 @@ int state_dump(const view_app *a, const char *path)
 int session_write(const view_app *a, const char *path)
 {
     cJSON *o = common_json(a);
-    cJSON_AddNumberToObject(o, "tlv_session", SESSION_VERSION);
+    /* The version first: a file cut short still says what it is. */
+    cJSON *v = cJSON_AddNumberToObject(o, "tlv_session", SESSION_VERSION);
+    if (v && cJSON_DetachItemViaPointer(o, v))
+        cJSON_InsertItemInArray(o, 0, v);
     return write_json(o, path, a->opts.input);
 }
 
-/* ---- reading ---------------------------------------------------------------------- */
+/* ---- reading: session_read.c; checking and applying ---------------------------------- */
 
-static int number_at(const cJSON *o, const char *key, double *out)
+/* Each problem on stderr, once, and a line about them in the status line. */
+static void session_report(view_app *a, const view_session *s)
 {
-    const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!cJSON_IsNumber(n) || !isfinite(n->valuedouble))
-        return 0;
-    *out = n->valuedouble;
-    return 1;
-}
-
-static void read_markers(const cJSON *arr, view_markers *m)
-{
-    const cJSON *it;
-    cJSON_ArrayForEach(it, arr) {
-        const cJSON *name = cJSON_GetObjectItemCaseSensitive(it, "name");
-        const cJSON *color = cJSON_GetObjectItemCaseSensitive(it, "color");
-        double t;
-        if (!cJSON_IsString(name) || !number_at(it, "time", &t))
-            continue;
-        long i = markers_add(m, t, name->valuestring);
-        if (i >= 0 && cJSON_IsString(color))
-            m->v[i].color = (uint32_t)strtoul(color->valuestring, NULL, 16) & 0xFFFFFF;
-        const cJSON *layer = cJSON_GetObjectItemCaseSensitive(it, "layer");
-        if (i >= 0 && cJSON_IsString(layer))
-            snprintf(m->v[i].layer, sizeof m->v[i].layer, "%s", layer->valuestring);
-    }
-    m->selected = -1;
-}
-
-static void read_session(const cJSON *o, view_session *s)
-{
-    const cJSON *vis = cJSON_GetObjectItemCaseSensitive(o, "visible");
-    const cJSON *win = cJSON_GetObjectItemCaseSensitive(o, "window");
-    s->has_range = number_at(vis, "t0", &s->t0) && number_at(vis, "t1", &s->t1) && s->t1 > s->t0;
-    double v;
-    if (number_at(o, "first_row", &v) && v >= 0 && v < 1e9)
-        s->first_row = (int)v;
-    s->per_cpu = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "per_cpu"));
-    if (number_at(win, "width", &v) && v >= 16 && v <= 16384)
-        s->width = (int)v;
-    if (number_at(win, "height", &v) && v >= 16 && v <= 16384)
-        s->height = (int)v;
-    read_markers(cJSON_GetObjectItemCaseSensitive(o, "markers"), &s->markers);
-    const cJSON *layer;
-    cJSON_ArrayForEach(layer, cJSON_GetObjectItemCaseSensitive(o, "hidden_marker_layers"))
-        if (cJSON_IsString(layer) && markers_layer_shown(&s->markers, layer->valuestring))
-            markers_toggle_layer(&s->markers, layer->valuestring);
-    if (number_at(o, "label_column", &v) && v >= 0 && v <= 16384)
-        s->label_w = (int)v;
-    if (number_at(o, "row_height", &v) && v >= 0 && v <= 1000)
-        s->row_h = (int)v;
-}
-
-/* The whole file as a NUL-terminated string (at most 16 MB), or NULL. */
-static char *slurp(FILE *f)
-{
-    size_t len = 0, cap = 4096, n;
-    char *text = malloc(cap);
-    while (text && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (len + 1 == cap) {
-            char *t = cap < (1u << 24) ? realloc(text, cap *= 2) : NULL;
-            if (!t)
-                free(text);
-            text = t;
-        }
-    }
-    if (text)
-        text[len] = '\0';
-    return text;
-}
-
-int session_read(const char *path, view_session *s)
-{
-    memset(s, 0, sizeof *s);
-    s->markers.selected = -1;
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    if (!f) {
-        if (!path || errno == ENOENT)
-            return 0; /* no session yet */
-        fprintf(stderr, "%s view: cannot read '%s': %s\n", prog, path, strerror(errno));
-        return -1;
-    }
-    char *text = slurp(f);
-    fclose(f);
-    cJSON *o = text ? cJSON_Parse(text) : NULL;
-    free(text);
-    if (!cJSON_IsObject(o) || !cJSON_GetObjectItemCaseSensitive(o, "tlv_session")) {
-        fprintf(stderr, "%s view: '%s' is not a tlv session file; ignored (kept as '%s.bak' "
-                "when the session is saved)\n", prog, path, path);
-        cJSON_Delete(o);
-        s->keep_backup = 1;
-        return -1;
-    }
-    double version = 0;
-    if (number_at(o, "tlv_session", &version) && version > SESSION_VERSION) {
-        fprintf(stderr, "%s view: '%s' was written by a newer tlv (session version %g, this "
-                "one reads %d); what this version knows is used (the file is kept as "
-                "'%s.bak' when the session is saved)\n", prog, path, version, SESSION_VERSION, path);
-        s->keep_backup = 1;
-    }
-    read_session(o, s);
-    s->loaded = 1;
-    s->doc = o; /* the panels read their parts later */
-    return 0;
-}
-
-void session_keep_backup(const view_session *s, const char *path)
-{
-    if (!s->keep_backup || !path)
+    if (!s->nproblems)
         return;
-    size_t n = strlen(path) + 5;
-    char *bak = malloc(n);
-    if (!bak)
-        return;
-    snprintf(bak, n, "%s.bak", path);
-    if (rename(path, bak) != 0 && errno != ENOENT)
-        fprintf(stderr, "%s view: cannot keep '%s' as '%s': %s\n", prog, path, bak, strerror(errno));
-    free(bak);
+    int shown = s->nproblems < SESSION_PROBLEMS_KEPT ? s->nproblems : SESSION_PROBLEMS_KEPT;
+    for (int i = 0; i < shown; i++)
+        fprintf(stderr, "%s view: %s: %s\n", prog, s->path, s->problems[i]);
+    if (s->nproblems > shown)
+        fprintf(stderr, "%s view: %s: ... and %d more problems\n", prog, s->path,
+                s->nproblems - shown);
+    if (a->session_path)
+        fprintf(stderr, "%s view: %s: kept as '%s.bak' when the session is saved\n", prog, s->path,
+                s->path);
+    if (s->nproblems == 1)
+        view_message(a, "session: %s", s->problems[0]);
+    else
+        view_message(a, "session: %d problems (on stderr); what could be read is used", s->nproblems);
 }
 
 void session_apply_panels(view_app *a, const view_session *s)
@@ -331,13 +236,6 @@ void session_apply_panels(view_app *a, const view_session *s)
         return;
     rows_session_read(a, s->doc);
     view_panels_load(a, s->doc);
-}
-
-void session_free(view_session *s)
-{
-    markers_clear(&s->markers);
-    cJSON_Delete(s->doc);
-    s->doc = NULL;
 }
 
 /* Names "M<n>" restored: new markers continue after the highest n. */
@@ -355,8 +253,14 @@ static unsigned highest_default_id(const view_markers *m)
 
 void session_apply(view_app *a, view_session *s)
 {
-    if (!s->loaded)
+    if (!s->loaded) {
+        session_report(a, s);
         return;
+    }
+    cJSON *mine = common_json(a);
+    session_check_parts(s, mine);
+    cJSON_Delete(mine);
+    session_report(a, s);
     if (s->per_cpu && !a->per_cpu)
         view_build_shapes(a, 1);
     if (s->has_range)

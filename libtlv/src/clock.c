@@ -93,17 +93,10 @@ static int read_date(reader *r, long *days)
     return 0;
 }
 
-/* "H:MM:SS[.fraction]" into attoseconds since midnight. */
-static int read_time_of_day(reader *r, wide *atto)
+/* ".fraction" (when there is a '.') into attoseconds. */
+static int read_fraction(reader *r, wide *frac)
 {
-    long h, m, s;
-    if (digits(r, 1, 2, &h) < 0 || expect(r, ':') < 0 || digits(r, 2, 2, &m) < 0 ||
-        expect(r, ':') < 0 || digits(r, 2, 2, &s) < 0)
-        return -1;
-    if (in_range(r, "hour", h, 0, 23) < 0 || in_range(r, "minute", m, 0, 59) < 0 ||
-        in_range(r, "second", s, 0, 60) < 0) /* 60: a leap second */
-        return -1;
-    wide frac = 0;
+    *frac = 0;
     if (expect(r, '.') == 0) {
         size_t start = r->i;
         wide scale = ATTO;
@@ -113,13 +106,49 @@ static int read_time_of_day(reader *r, wide *atto)
                 return -1;
             }
             scale /= 10;
-            frac += scale * (r->s[r->i++] - '0');
+            *frac += scale * (r->s[r->i++] - '0');
         }
         if (r->i == start)
             return -1;
     }
+    return 0;
+}
+
+/* "H:MM:SS[.fraction]" into attoseconds since midnight. */
+static int read_time_of_day(reader *r, wide *atto)
+{
+    long h, m, s;
+    wide frac;
+    if (digits(r, 1, 2, &h) < 0 || expect(r, ':') < 0 || digits(r, 2, 2, &m) < 0 ||
+        expect(r, ':') < 0 || digits(r, 2, 2, &s) < 0)
+        return -1;
+    if (in_range(r, "hour", h, 0, 23) < 0 || in_range(r, "minute", m, 0, 59) < 0 ||
+        in_range(r, "second", s, 0, 60) < 0) /* 60: a leap second */
+        return -1;
+    if (read_fraction(r, &frac) < 0)
+        return -1;
     *atto = ((wide)h * 3600 + m * 60 + s) * ATTO + frac;
     return 0;
+}
+
+/* "SECONDS[.fraction]" since 1970 (strace/ltrace -ttt, date +%s.%N) into
+ * attoseconds. At most 12 digits of seconds: 30000 years. */
+static int read_epoch_seconds(reader *r, wide *atto)
+{
+    long s;
+    wide frac;
+    if (digits(r, 1, 12, &s) < 0 || read_fraction(r, &frac) < 0)
+        return -1;
+    *atto = (wide)s * ATTO + frac;
+    return 0;
+}
+
+/* Whether text[0..len) is a plain number of seconds (digits, then maybe a
+ * '.' and more): no ':' and no date. */
+static int is_epoch_seconds(const char *text, size_t len)
+{
+    return len > 0 && text[0] >= '0' && text[0] <= '9' && !memchr(text, ':', len) &&
+           !memchr(text, '-', len);
 }
 
 /* Puts a time of day on the day of the last one, or the next day when it
@@ -175,10 +204,12 @@ int clock_convert(const char *text, size_t len, int unit_digits, clock_wrap *wra
     while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
         len--;
     reader r = {text, len, 0, NULL, ""};
-    int dated = len > 4 && text[4] == '-';
+    int epoch = is_epoch_seconds(text, len);
+    int dated = !epoch && len > 4 && text[4] == '-';
     long days = 0;
     wide tod;
-    int ok = (!dated || read_date(&r, &days) == 0) && read_time_of_day(&r, &tod) == 0;
+    int ok = epoch ? read_epoch_seconds(&r, &tod) == 0
+                   : (!dated || read_date(&r, &days) == 0) && read_time_of_day(&r, &tod) == 0;
     if (ok && dated && r.i < r.n && r.s[r.i] == 'Z')
         r.i++;
     if (!ok || r.i != r.n) {
@@ -187,10 +218,11 @@ int clock_convert(const char *text, size_t len, int unit_digits, clock_wrap *wra
         if (r.detail[0])
             buf_puts(err, r.detail);
         else
-            buf_puts(err, "expected HH:MM:SS[.fraction] or YYYY-MM-DD HH:MM:SS[.fraction]");
+            buf_puts(err, "expected HH:MM:SS[.fraction], YYYY-MM-DD HH:MM:SS[.fraction] or "
+                          "SECONDS[.fraction] since 1970");
         return -1;
     }
-    wide t = dated ? (wide)days * DAY + tod : unwrap(wrap, tod);
+    wide t = epoch ? tod : dated ? (wide)days * DAY + tod : unwrap(wrap, tod);
     if (format(t, unit_digits, out) < 0) {
         buf_printf(err, "'%.*s' is too far from 1970 to count in 64 bits", (int)len, text);
         return -1;

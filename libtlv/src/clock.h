@@ -1,8 +1,9 @@
 /*
  * clock.h — wall-clock times in logs (a tlv extension, the $CLOCK{} macro):
  * "HH:MM:SS[.fraction]" (ltrace -tt, syslog, serial consoles) and
- * "YYYY-MM-DD[ T]HH:MM:SS[.fraction][Z]", turned exactly into a number of
- * seconds, milliseconds, microseconds or nanoseconds (the trace's TimeScale).
+ * "YYYY-MM-DD[ T]HH:MM:SS[.fraction][Z]", and "SECONDS[.fraction]" since
+ * 1970 (strace/ltrace -ttt), turned exactly into a number of seconds,
+ * milliseconds, microseconds or nanoseconds (the trace's TimeScale).
  *
  * A time with a date counts from 1970-01-01 00:00:00 (no time zone is
  * applied). A time without one counts from the midnight of the first line,

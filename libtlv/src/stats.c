@@ -164,7 +164,9 @@ static void running_change(pass *p, size_t r, const char *value, tlv_time at)
 static void cpu_change(pass *p, size_t r, const char *value, tlv_time at)
 {
     track *t = &p->res[r];
-    if (t->cpu && strcmp(t->cpu, value) == 0)
+    if (!*value)
+        value = NULL; /* an empty processor value is none (a task before it first runs) */
+    if (t->cpu == value || (t->cpu && value && strcmp(t->cpu, value) == 0))
         return;
     if (t->running) { /* migrated while running: the time so far stays where it ran */
         add_busy(p, t->cpu, t->run_since, at);
@@ -214,8 +216,9 @@ static void init_tracks(pass *p)
         t->has_running = tlv_trace_attr_at(p->trace, t->name, p->o->running_attribute,
                                            &before, &v) == TLV_OK;
         t->running = t->has_running && strcmp(v, p->o->running_value) == 0;
-        if (cpu_attr && tlv_trace_attr_at(p->trace, t->name, cpu_attr, &before, &v) == TLV_OK)
-            t->cpu = v;
+        if (cpu_attr && tlv_trace_attr_at(p->trace, t->name, cpu_attr, &before, &v) == TLV_OK &&
+            *v)
+            t->cpu = v; /* "" (a Default of none) is no processor, not one named "CPU " */
         if (t->has_running && (!cpu_attr || t->cpu) && !find_cpu(p, t->cpu))
             p->failed = 1;
     }

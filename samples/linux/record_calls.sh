@@ -32,12 +32,6 @@ uftrace record --force ${UFTRACE_OPTS:-} -d "$tmp/uftrace.data" "$@" 2>"$tmp/uft
 if [ ! -d "$tmp/uftrace.data" ]; then
   echo "record_calls.sh: uftrace could not record:" >&2
   cat "$tmp/uftrace.err" >&2
-# uftrace's own status is 1 for any failing command; its info has the real one.
-if [ "$status" -ne 0 ]; then
-  code="$(uftrace info -d "$tmp/uftrace.data" 2>/dev/null | sed -n 's/.*exit status *: exited with code: *\([0-9]*\).*/\1/p')"
-  sig="$(uftrace info -d "$tmp/uftrace.data" 2>/dev/null | grep -c 'exit status *: terminated by' || true)"
-  if [ -n "$code" ]; then status="$code"; elif [ "$sig" -gt 0 ]; then status=128; fi
-fi
   exit 2
 fi
 cat "$tmp/uftrace.err" >&2

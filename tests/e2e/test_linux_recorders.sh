@@ -76,16 +76,40 @@ else
   failing record_sched.sh sched_fail
 fi
 
+# ---- trace-cmd (SCHED_RECORDER=trace-cmd record_sched.sh) -----------------------------------
+tracefs=/sys/kernel/tracing
+[ -w "$tracefs/tracing_on" ] || tracefs=/sys/kernel/debug/tracing
+if ! command -v trace-cmd >/dev/null; then
+  skip "trace-cmd is not installed"
+elif ! trace-cmd record -q -o probe.dat -e sched:sched_switch true >/dev/null 2>probe.err &&
+  [ ! -w "$tracefs/tracing_on" ]; then
+  skip "trace-cmd may not record here: $(head -n 1 probe.err), and tracefs is not writable"
+else
+  used=$((used + 1))
+  SCHED_RECORDER=trace-cmd "$R/record_sched.sh" tc.log >/dev/null 2>tc.err || fail "record_sched.sh with trace-cmd: $(cat tc.err)"
+  check_log tc
+  expect_contains tc.log "sched_switch:" "trace-cmd: report text"
+  expect_contains tc.std ".label=threads[" "trace-cmd: the demo's tasks have rows"
+  expect_contains tc.std "CPU0.task=" "trace-cmd: CPU 0 row"
+  [ ! -w "$tracefs/tracing_on" ] || {
+    checks=$((checks + 1))
+    [ "$(cat "$tracefs/events/sched/sched_switch/enable")" = 0 ] || fail "trace-cmd: sched_switch left enabled in tracefs"
+  }
+  export SCHED_RECORDER=trace-cmd
+  failing record_sched.sh tc_fail
+  unset SCHED_RECORDER
+fi
+
 # ---- uftrace ------------------------------------------------------------------------------
 if ! command -v uftrace >/dev/null; then
   skip "uftrace is not installed"
-elif ! uftrace record -d probe.uftrace true >/dev/null 2>probe.err; then
+elif ! uftrace record --force -d probe.uftrace true >/dev/null 2>probe.err; then
   skip "uftrace cannot record here: $(head -n 1 probe.err)"
 else
   used=$((used + 1))
   "$R/record_calls.sh" calls.log >/dev/null 2>calls.err || fail "record_calls.sh: $(cat calls.err)"
   check_log calls
-  expect_contains calls.std ".enter(insert,5)" "uftrace: heap.c's recursive insert"
+  expect_contains calls.std ".enter(insert,5," "uftrace: heap.c's recursive insert"
   expect_contains calls.std ": worker" "uftrace: worker threads named"
   failing record_calls.sh calls_fail
 fi
@@ -113,10 +137,25 @@ else
     used=$((used + 1))
     [ "$heap_status" -eq 0 ] || fail "record_heap.sh: $(cat heap.err)"
     check_log heap
-    expect_contains heap.std ".alloc(calloc,24," "ltrace: heap.c's calloc(1, 24) nodes"
+    expect_contains heap.std ".size=24" "ltrace: heap.c's calloc(1, 24) nodes"
+    expect_contains heap.std ".by=calloc" "ltrace: allocated with calloc"
     run "$TLV" shapes -r heap.res heap.log
     expect_contains "$TMP/out" '"text":"leak: 100 B by heap[' "ltrace: the forgotten malloc(100)"
+    # the demo's two threads count in its process (ltrace -S's clone3 lines)
+    checks=$((checks + 1))
+    [ "$(awk -F'[]T.=]' '/^\[[0-9]+\]T[0-9]+\.pid=/ && $3 != $5' heap.std | wc -l)" -eq 2 ] ||
+      fail "ltrace: the demo's threads are not in its process: $(grep '\.pid=' heap.std | tr '\n' ' ')"
+    checks=$((checks + 1))
+    [ "$(grep -c '^\[[0-9]*\]P[0-9]*\.label=heap\[' heap.std)" -eq 1 ] || fail "ltrace: one process row for the demo"
     failing record_heap.sh heap_fail
+    # make, whose children ltrace 0.7.3 cannot follow: its own heap
+    cp -r "$R/tree" tree
+    (cd tree && LTRACE_FOLLOW=no "$R/record_heap.sh" ../make.log make -s -j2 >/dev/null 2>../make.err) ||
+      fail "LTRACE_FOLLOW=no record_heap.sh make: $(cat make.err)"
+    check_log make
+    expect_contains make.std ".label=make[" "ltrace make: the process is named"
+    checks=$((checks + 1))
+    [ -x tree/demo ] || fail "ltrace make: the tree was not built"
   fi
 fi
 

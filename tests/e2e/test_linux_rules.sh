@@ -65,19 +65,34 @@ expect_line "$TMP/labels" "kworker/0:1[50]" "linux_sched_all.res: every task has
 # scheduling latency and run time per task, CPU load
 run "$TLV" stats -r linux_sched.res "$F/perf_sched_cases.log"
 expect_status 0 "stats of the perf sched log"
-expect_line "$TMP/out" "T1001     RUNNABLE       1     90   90    90   90" "wake-up to running: 90 us"
-expect_line "$TMP/out" "T1000     RUNNING        2    800  300   400  500" "run time of app[1000]"
+expect_line "$TMP/out" "app[1001]        RUNNABLE       1     90   90    90   90" "wake-up to running: 90 us, the task named by its label"
+expect_line "$TMP/out" "app[1000]        RUNNING        2    800  300   400  500" "run time of app[1000]"
+expect_line "$TMP/out" "perf-exec[1000]  RUNNABLE       1     50   50    50   50" "the task before its exec is a row of its own"
 expect_contains "$TMP/out" "CPU 1       500        40.0%" "load of CPU 1"
+checks=$((checks + 1))
+[ "$(grep -cE '^CPU[ 0-9]* [0-9.]+ +[0-9.]+%$' "$TMP/out")" -eq 2 ] || fail "perf sched stats: only CPU 0 and CPU 1, no processor for tasks that never ran: $(grep '^CPU' "$TMP/out" | tr '\n' '|')"
 run "$TLV" shapes -r linux_sched.res "$F/perf_sched_cases.log"
 expect_contains "$TMP/out" '"rule":"cpuTasks","event":"runs","resource":"CPU0","from":100000100,"to":100000400,"type":"Text","text":"app[1000]"' "CPU row names the task"
 expect_contains "$TMP/out" '"rule":"cpuTasks","event":"runs","resource":"CPU0","from":100000400,"to":100000600,"type":"Text","text":"kworker/0:1[50]"' "CPU row names other programs' tasks"
 expect_contains "$TMP/out" '"rule":"taskStates","event":"state","resource":"T1001","from":100000800,"to":100001100,"type":"Text","text":"blocked (D)"' "blocked interval"
 expect_contains "$TMP/out" '"rule":"taskEvents","event":"migrate","resource":"T1001","from":100001000,"to":100001300,"type":"Text","text":"CPU 1→0"' "migration marker"
 
+# ---- trace-cmd report: the same events as perf script make the same trace -------------------
+convert_clean linux_sched.res "$F/trace_cmd_cases.log"
+mv "$TMP/std" "$TMP/trace_cmd.std"
+convert_clean linux_sched.res "$F/perf_sched_cases.log"
+checks=$((checks + 1))
+cmp -s "$TMP/std" "$TMP/trace_cmd.std" ||
+  fail "trace-cmd report and perf script of the same events differ: $(diff "$TMP/std" "$TMP/trace_cmd.std" | head -5)"
+labels linux_sched.res "$F/trace_cmd_cases.log" >"$TMP/labels"
+checks=$((checks + 1))
+[ "$(tr '\n' '|' <"$TMP/labels")" = "CPU 0|CPU 1|app[1000]|app[1001]|" ] ||
+  fail "trace-cmd rows: $(tr '\n' '|' <"$TMP/labels")"
+
 # ---- uftrace ------------------------------------------------------------------------------
 convert_clean linux_calls.res "$S/calls/heap.log"
 # recursion: insert calls itself at least 6 deep, and every entry has its exit
-expect_contains "$TMP/std" ".enter(insert,6)" "uftrace: insert recursion 6 deep"
+expect_contains "$TMP/std" ".enter(insert,6," "uftrace: insert recursion 6 deep"
 checks=$((checks + 1))
 [ "$(grep -c '\.enter(insert,' "$TMP/std")" -eq "$(grep -c '\.leave(insert,' "$TMP/std")" ] ||
   fail "uftrace: insert entries and exits do not pair"
@@ -107,24 +122,51 @@ convert_clean linux_calls.res "$TMP/rec.log"
 run "$TLV" shapes -r linux_calls.res "$TMP/rec.log"
 expect_contains "$TMP/out" '"rule":"calls","event":"call","resource":"T7","from":1000000200,"to":1000000600,"type":"Text","text":"fact"' "outer fact call"
 expect_contains "$TMP/out" '"rule":"calls","event":"call","resource":"T7","from":1000000300,"to":1000000400,"type":"Text","text":"fact"' "inner fact call"
+# a colour per function (the same at every depth), another for main
+grep '"type":"Rectangle"' "$TMP/out" | sed 's/.*"fill":"\([0-9a-f]*\)".*/\1/' | tr '\n' ' ' >"$TMP/fills"
+checks=$((checks + 1))
+read -r main_fill fact1 fact2 <"$TMP/fills"
+[ "$fact1" = "$fact2" ] && [ "$main_fill" != "$fact1" ] || fail "uftrace: fills per function: $(cat "$TMP/fills")"
+# deeper than the 12 sub-rows: drawn in the last one with its depth in the text
+printf '%s\n' "1.000000800  7: [entry] deep(401200) depth: 14" "1.000000900  7: [exit ] deep(401200) depth: 14" >"$TMP/deep.log"
+run "$TLV" shapes -r linux_calls.res "$TMP/deep.log"
+expect_contains "$TMP/out" '"from":1000000800,"to":1000000900,"type":"Text","text":"deep (depth 14)"' "a call 14 deep"
 
 # ---- ltrace -------------------------------------------------------------------------------
 convert_clean linux_heap.res "$F/ltrace_cases.log"
-expect_line "$TMP/std" '[1700000000000200]T200.inuse=164' "calloc counts n × size"
-expect_line "$TMP/std" '[1700000000000350]T200.inuse=64' "realloc releases the old block"
-expect_line "$TMP/std" '[1700000000000350]T200.inuse=364' "and holds the new one"
-expect_line "$TMP/std" '[1700000000000400]T201.inuse=1000' "an unfinished malloc counts when it returns"
-expect_line "$TMP/std" '[1700000000000500]T201.inuse=0' "a block freed by another thread leaves its allocator's count"
-expect_line "$TMP/std" '[1700000000000600]T200.unknown(free,0x9999)' "a block not allocated in the recording"
-expect_line "$TMP/std" '[1700000000000800]T200.failed(malloc,1000000000000)' "a failed malloc"
+expect_line "$TMP/std" '[1700000000000200]P200.inuse=164' "calloc counts n × size"
+expect_line "$TMP/std" '[1700000000000350]P200.inuse=64' "realloc releases the old block"
+expect_line "$TMP/std" '[1700000000000350]P200.inuse=364' "and holds the new one"
+expect_line "$TMP/std" '[1700000000000150]T201.pid=200' "clone3 (ltrace -S, its child's tid in hex) makes a thread of the process"
+expect_line "$TMP/std" '[1700000000000400]P200.inuse=1364' "a thread's unfinished malloc counts in its process when it returns"
+expect_line "$TMP/std" '[1700000000000500]P200.inuse=364' "a block freed by another thread of the process"
+expect_line "$TMP/std" '[1700000000000600]P200.unknown(free,0x9999)' "a block not allocated in the recording"
+expect_line "$TMP/std" '[1700000000000800]P200.failed(malloc,1000000000000)' "a failed malloc"
+expect_line "$TMP/std" '[1700000000000830]T202.pid=202' "fork (clone without CLONE_VM) makes a process of its own"
+expect_line "$TMP/std" '[1700000000000840]P202.inuse=50' "which counts its own heap"
+expect_line "$TMP/std" '[1700000000000845]P202.unknown(free,0x6000)' "a block it inherited is not its parent's to free"
+expect_line "$TMP/std" '[1700000000000860]P202.label=sh[202]' "exec renames the process"
+expect_line "$TMP/std" '[1700000000000890]T203.pid=200' "clone with CLONE_VM|CLONE_THREAD is a thread"
+expect_line "$TMP/std" '[1700000000000895]P200.inuse=372' "whose malloc counts in its process"
+expect_line "$TMP/std" '[1700000000000880]P200.threadExit(201,0)' "a thread's end is marked on its process"
+checks=$((checks + 1))
+! grep -qE '^\[170000000000088[678]\]P' "$TMP/std" || fail "ltrace: calls put on libc itself are left out"
+checks=$((checks + 1))
+! grep -q '^\[[0-9]*\]T[0-9]*\.inuse' "$TMP/std" || fail "ltrace: bytes are counted per process, not per thread"
 run "$TLV" shapes -r linux_heap.res "$F/ltrace_cases.log"
 expect_contains "$TMP/out" '"text":"leak: 64 B by prog[200]"' "calloc'd block never freed is a leak"
 expect_contains "$TMP/out" '"text":"leak: 300 B by prog[200]"' "realloc'd block never freed is a leak"
+expect_contains "$TMP/out" '"text":"leak: 8 B by prog[200] thread 203"' "a thread's leak names the thread"
+expect_contains "$TMP/out" '"text":"leak: 20 B by sh[202]"' "the child's leak"
 checks=$((checks + 1))
-[ "$(grep -c '"text":"leak: ' "$TMP/out")" -eq 2 ] || fail "ltrace: exactly two leaks"
+[ "$(grep -c '"text":"leak: ' "$TMP/out")" -eq 4 ] || fail "ltrace: exactly four leaks"
+labels linux_heap.res "$F/ltrace_cases.log" >"$TMP/labels"
+checks=$((checks + 1))
+[ "$(grep -v '^Live blocks' "$TMP/labels" | tr '\n' '|')" = "prog[200]|sh[202]|" ] && grep -q '^Live blocks' "$TMP/labels" ||
+  fail "ltrace rows: one per process, then the blocks: $(tr '\n' '|' <"$TMP/labels")"
 # -tt clock times, across midnight
 convert_clean linux_heap.res "$F/ltrace_clock.log"
-expect_line "$TMP/std" '[86400000100]T300.inuse=0' "clock times (ltrace -tt) cross midnight"
+expect_line "$TMP/std" '[86400000100]P300.inuse=0' "clock times (ltrace -tt) cross midnight"
 
 # ---- tlv stats: strace -c style calls, profiler self time, leaks, row labels ----------------
 run "$TLV" stats -r linux_strace.res "$F/strace_cases.log"
@@ -138,11 +180,13 @@ run "$TLV" stats -r linux_calls.res "$TMP/rec.log"
 expect_line "$TMP/out" "fact      2       0    500   400   66.67   250  400" "recursion: self time leaves the inner call out"
 expect_line "$TMP/out" "main      1       0    600   200   33.33   600  600" "main's self time"
 run "$TLV" stats -r linux_heap.res "$F/ltrace_cases.log"
-expect_line "$TMP/out" "Live at the end (leaks): 2, 364 bytes" "leaks at exit"
-expect_line "$TMP/out" "B0x7000     300         realloc  prog[200]" "a leaked block, its size, call and thread"
+expect_line "$TMP/out" "Live at the end (leaks): 4, 392 bytes" "leaks at exit"
+expect_line "$TMP/out" "B200_0x7000    300         realloc             prog[200]" "a leaked block, its size, call and thread"
+expect_line "$TMP/out" "B200_0xc000      8          malloc  prog[200] thread 203" "a thread's leaked block"
+expect_line "$TMP/out" "prog[200]  inuse          9    0  1364  310.222              418.55" "bytes in use per process, a counter"
 run "$TLV" stats --json -r linux_heap.res "$F/ltrace_cases.log"
 checks=$((checks + 1))
-[ "$(jq -c '.leaks[0]' "$TMP/out")" = '{"resource":"B0x6000","bytes":64,"allocatedWith":"calloc","by":"prog[200]"}' ] ||
+[ "$(jq -c '.leaks[0]' "$TMP/out")" = '{"resource":"B200_0x6000","bytes":64,"allocatedWith":"calloc","by":"prog[200]"}' ] ||
   fail "stats --json leaks: $(jq -c '.leaks' "$TMP/out")"
 
 # ---- the committed recordings -----------------------------------------------------------
@@ -161,9 +205,22 @@ labels linux_sched.res "$S/sched/xz.log" >"$TMP/labels"
 checks=$((checks + 1))
 [ "$(grep -vc '^CPU ' "$TMP/labels")" -eq 3 ] && [ "$(grep -c '^xz\[' "$TMP/labels")" -eq 3 ] ||
   fail "perf sched xz: rows $(tr '\n' '|' <"$TMP/labels")"
+labels linux_sched.res "$S/sched/xz-trace-cmd.log" >"$TMP/labels"
+checks=$((checks + 1))
+[ "$(grep -vc '^CPU ' "$TMP/labels")" -eq 3 ] && [ "$(grep -c '^xz\[' "$TMP/labels")" -eq 3 ] ||
+  fail "trace-cmd xz: rows $(tr '\n' '|' <"$TMP/labels")"
+run "$TLV" stats -r linux_sched.res "$S/sched/xz.log"
+checks=$((checks + 1))
+[ "$(grep -cE '^CPU[ 0-9]* [0-9.]+ +[0-9.]+%$' "$TMP/out")" -eq 2 ] ||
+  fail "perf sched xz stats: CPU 0 and CPU 1 only: $(grep '^CPU' "$TMP/out" | tr '\n' '|')"
+checks=$((checks + 1))
+grep -qE '^xz\[[0-9]+\] +RUNNING ' "$TMP/out" || fail "perf sched xz stats: tasks named by their labels"
+labels linux_calls.res "$S/calls/xz.log" >"$TMP/labels"
+checks=$((checks + 1))
+[ "$(wc -l <"$TMP/labels")" -eq 3 ] || fail "uftrace xz -T2: a row per thread (main and two workers): $(tr '\n' '|' <"$TMP/labels")"
 labels linux_heap.res "$S/heap/heap.log" >"$TMP/labels"
 checks=$((checks + 1))
-[ "$(grep -c '^heap\[' "$TMP/labels")" -eq 3 ] || fail "ltrace heap: rows $(tr '\n' '|' <"$TMP/labels")"
+[ "$(grep -c '^heap\[' "$TMP/labels")" -eq 1 ] || fail "ltrace heap: one process row: $(tr '\n' '|' <"$TMP/labels")"
 run "$TLV" shapes -r linux_heap.res "$S/heap/heap.log"
 expect_contains "$TMP/out" '"text":"leak: 100 B by heap[' "heap.c's forgotten malloc(100)"
 expect_contains "$TMP/out" '"text":"leak: 64 B by heap[' "heap.c's forgotten calloc(16, 4)"

@@ -178,7 +178,7 @@ check "--session FILE" '.[0].tlv_session == 1' "$TMP/elsewhere.json"
 echo "not json" >"$LOG.tlvsession"
 view -r "$RES" --script "$TMP/s2.txt" "$LOG"
 expect_status 0 "bad session file"
-expect_contains "$TMP/err" "is not a tlv session file; ignored" "bad session message"
+expect_line "$TMP/err" "tlv view: $LOG.tlvsession: not a tlv session file (not JSON: line 1, column 1); ignored" "bad session message"
 # The unreadable file is not lost: kept as .bak, the new session written.
 expect_line "$LOG.tlvsession.bak" "not json" "bad session kept as .bak"
 check "bad session replaced by a good one" '.[0].tlv_session == 1' "$LOG.tlvsession"
@@ -189,7 +189,8 @@ cat >"$LOG.tlvsession" <<'JSON'
 JSON
 view -r "$RES" --script "$TMP/s2.txt" "$LOG"
 expect_status 0 "newer session version"
-expect_line "$TMP/err" "tlv view: '$LOG.tlvsession' was written by a newer tlv (session version 99, this one reads 1); what this version knows is used (the file is kept as '$LOG.tlvsession.bak' when the session is saved)" "newer session message"
+expect_line "$TMP/err" "tlv view: $LOG.tlvsession: written by a newer tlv (session version 99, this one reads 1); what this version knows is used" "newer session message"
+expect_line "$TMP/err" "tlv view: $LOG.tlvsession: kept as '$LOG.tlvsession.bak' when the session is saved" "newer session: .bak announced"
 checks=$((checks + 1))
 [ "$(grep -c "newer tlv" "$TMP/err")" -eq 1 ] || fail "newer session: reported more than once"
 check "newer session: its marker used" '(.[0].markers | length) == 1 and .[0].markers[0].name == "M7"' "$TMP/s2.json"

@@ -6,29 +6,31 @@
 # a trace that is exactly the converted prefix of the log, shapes showing
 # all of it, and a view that pans, zooms and selects; then load-resume, and
 # the end state is the one a one-shot open of the same log dumps, byte for
-# byte (a view changed while loading is kept). No timing: the pause makes
+# byte (a view changed while loading is kept, per-CPU rows asked for while
+# loading are those of a per-CPU open). A generated FMP log (processors
+# interleaved out of time order). No timing: the pause makes
 # every state exact. Also --bench's load figures and the option's errors.
 # Skips (77) without xvfb-run or jq.
 . "$(dirname "$0")/lib.sh"
 
-RES="$SRC/samples/asp/sample.res"
+RES="$SRC/samples/fmp/sample.res"
 GEN="$(dirname "$TLV")/tlv-gen"
 [ -x "$GEN" ] || { echo "SKIP: tlv-gen not built"; exit 77; }
 
 run "$TLV" view --help
 expect_contains "$TMP/out" "fills in while the log is read" "help: progressive open"
 expect_contains "$TMP/out" "--load-pause-at BYTES" "help: the test option"
-run "$TLV" view -r "$RES" --load-pause-at 100 "$SRC/samples/asp/sample.log"
+run "$TLV" view -r "$RES" --load-pause-at 100 "$SRC/samples/fmp/sample.log"
 expect_status 2 "--load-pause-at without --script"
 expect_contains "$TMP/err" "--load-pause-at is for tests: it needs --script (load-resume)" "its reason"
-run "$TLV" view -r "$RES" --script x --load-pause-at 12k "$SRC/samples/asp/sample.log"
+run "$TLV" view -r "$RES" --script x --load-pause-at 12k "$SRC/samples/fmp/sample.log"
 expect_status 2 "--load-pause-at 12k"
 expect_contains "$TMP/err" "--load-pause-at needs a number of bytes (1 or more), got '12k'" "its reason"
 
 . "$(dirname "$0")/view_lib.sh"
 
 LOG="$TMP/gen.log"
-"$GEN" --kernel asp --lines 60000 --seed 5 -o "$LOG"
+"$GEN" --kernel fmp --lines 60000 --seed 5 -o "$LOG"
 size=$(stat -c %s "$LOG")
 PAUSE=700001   # in the middle of a line: the unfinished line waits
 lines=$(head -c "$PAUSE" "$LOG" | wc -l)
@@ -41,6 +43,10 @@ W=(--no-session --size 900x560 -r "$RES")
 printf 'dump-state %s\n' "$TMP/one.json" >"$TMP/one.txt"
 view "${W[@]}" --script "$TMP/one.txt" "$LOG"
 expect_status 0 "one-shot open"
+
+printf 'dump-state %s\n' "$TMP/cpu.json" >"$TMP/cpu.txt"
+view "${W[@]}" --per-cpu --script "$TMP/cpu.txt" "$LOG"
+expect_status 0 "one-shot open, per CPU"
 
 # Paused, looked at, resumed.
 cat >"$TMP/p.txt" <<EOF
@@ -73,6 +79,8 @@ key Up
 dump-state $TMP/u0.json
 drag 300 200 600 200 right
 dump-state $TMP/u1.json
+key c
+dump-state $TMP/u3.json
 load-resume
 dump-state $TMP/u2.json
 EOF
@@ -83,9 +91,12 @@ check "while loading: zoomed in" \
 check "while loading: a dragged selection zooms to it" \
   '.[1].loading.active and (.[1].visible.t1 - .[1].visible.t0) < (.[0].visible.t1 - .[0].visible.t0) * 0.5' \
   "$TMP/u0.json" "$TMP/u1.json"
-check "after loading: the view kept, the trace whole" \
-  '(.[1].loading.active | not) and .[1].visible == .[0].visible and .[1].trace == .[2].trace' \
-  "$TMP/u1.json" "$TMP/u2.json" "$TMP/one.json"
+check "while loading: per-CPU rows (c)" '.[0].loading.active and .[0].per_cpu and .[0].rows != .[1].rows' \
+  "$TMP/u3.json" "$TMP/one.json"
+check "after loading: the view kept, the trace whole, per-CPU as a one-shot open of it" \
+  '(.[1].loading.active | not) and .[1].visible == .[0].visible and .[1].trace == .[2].trace and
+   .[1].per_cpu and .[1].rows == .[3].rows' \
+  "$TMP/u1.json" "$TMP/u2.json" "$TMP/one.json" "$TMP/cpu.json"
 
 view "${W[@]}" --bench "$LOG"
 expect_status 0 "--bench"

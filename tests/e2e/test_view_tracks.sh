@@ -115,7 +115,7 @@ expect_status 0 "moves session script"
 check "the session keeps the moves and the checked attribute" '.[0].tracks == .[1].tracks and
   .[0].bands == .[1].bands' "$S-11.json" "$S-10.json"
 
-# counter tracks: the heap recording's bytes in use and live blocks per thread
+# counter tracks: the heap recording's bytes in use and live blocks per process
 cp "$SRC/samples/linux/heap/heap.log" "$TMP/heap.log"
 cat >"$TMP/e.txt" <<END
 dump-state $S-7.json
@@ -123,10 +123,10 @@ screenshot $S-7.png
 END
 view -r linux_heap.res --no-session --size 1100x700 --script "$TMP/e.txt" "$TMP/heap.log"
 expect_status 0 "counter tracks script"
-check "a counter track per thread and counter" '(.[0].tracks | length) == 6 and
+check "a counter track per process and counter" '(.[0].tracks | length) == 2 and
   ([.[0].tracks[] | .kind] | unique) == ["counter"] and
-  (.[0].tracks[] | select(.name == "T8737 inuse") | .max) == 640 and
-  (.[0].tracks[] | select(.name == "T8737 blocks") | .max) == 25' "$S-7.json"
+  (.[0].tracks[] | select(.name == "P4092 inuse") | .max) == 1176 and
+  (.[0].tracks[] | select(.name == "P4092 blocks") | .max) == 47' "$S-7.json"
 expect_count "counters drawn" "$S-7.png" 340 20 1100 300 2f6db5 500
 cy=$(jq '.layout.ruler_height + .layout.row_height * 0.5 | floor' "$S-7.json")
 cat >"$TMP/f.txt" <<END
@@ -136,7 +136,7 @@ END
 view -r linux_heap.res --no-session --size 1100x700 --script "$TMP/f.txt" "$TMP/heap.log"
 expect_status 0 "counter hover script"
 check "the counter's value under the pointer" '.[0].track_hover.name == .[0].tracks[0].name and
-  .[0].track_hover.value >= 0 and .[0].track_hover.value <= 640' "$S-8.json"
+  .[0].track_hover.value >= 0 and .[0].track_hover.value <= 1176' "$S-8.json"
 
 if have_corpus; then
   sed -e 's/"toppers"/"toppers_common"/' -e 's/"fmp"/"toppers_fmp"/g' \

@@ -5,13 +5,20 @@
 # makes that build (build-fuzz/) and runs them. In every other build with
 # tests, each target is linked with replay.c instead and ctest replays its
 # seeds and the inputs that once crashed (tests/fuzz/regress/<name>/).
-set(TLV_FUZZ_TARGETS json stdform cond geom convert rules calc)
+set(TLV_FUZZ_TARGETS json stdform cond geom convert rules calc session)
 set(TLV_FUZZ_DIR ${PROJECT_SOURCE_DIR}/tests/fuzz)
 
 function(tlv_fuzz_target exe name)
   target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/libtlv/src)
   target_compile_definitions(${exe} PRIVATE TLV_FUZZ_RULES_DIR="${TLV_FUZZ_DIR}/rules")
   target_link_libraries(${exe} PRIVATE tlv_static)
+  if(name STREQUAL "session") # the viewer's session reader, which needs no SDL library
+    target_sources(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/viewer/session_read.c
+      ${PROJECT_SOURCE_DIR}/viewer/view_markers.c)
+    target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/viewer
+      ${SDL2_INCLUDE_DIRS})
+    target_link_libraries(${exe} PRIVATE PkgConfig::CJSON m)
+  endif()
 endfunction()
 
 if(TLV_FUZZ)

@@ -169,6 +169,14 @@ static void test_clock(void)
     CHECK_STR(clock_in("23:59:60", "s", NULL), "86400"); /* a leap second */
     CHECK_STR(clock_in("00:00:00.123456789012345678", "s", NULL), "0.123456789012345678");
     /* dates count from 1970-01-01 */
+    /* seconds since 1970 (strace/ltrace -ttt): exact, never wrapped */
+    CHECK_STR(clock_in("1795614997.060677", "us", NULL), "1795614997060677");
+    CHECK_STR(clock_in("1795614997.060677", "ns", NULL), "1795614997060677000");
+    CHECK_STR(clock_in("1795614997.060677", "ms", NULL), "1795614997060.677");
+    CHECK_STR(clock_in("12", "ms", NULL), "12000");
+    CHECK_STR(clock_in("0.5", "us", NULL), "500000");
+    CHECK_STR(clock_in("999999999999.999999999999999999", "s", NULL),
+              "999999999999.999999999999999999");
     CHECK_STR(clock_in("1970-01-01 00:00:01", "s", NULL), "1");
     CHECK_STR(clock_in("1970-01-02T00:00:00.5", "ms", NULL), "86400500");
     CHECK_STR(clock_in("2024-03-01 12:34:56.789012Z", "us", NULL), "1709296496789012");
@@ -180,8 +188,17 @@ static void test_clock(void)
     CHECK_STR(clock_in("2262-04-11 23:47:16.854775808", "ns", NULL),
               "ERR: '2262-04-11 23:47:16.854775808' is too far from 1970 to count in 64 bits");
     /* errors */
-    const char *expected = "expected HH:MM:SS[.fraction] or YYYY-MM-DD HH:MM:SS[.fraction]";
+    const char *expected = "expected HH:MM:SS[.fraction], YYYY-MM-DD HH:MM:SS[.fraction] or "
+                           "SECONDS[.fraction] since 1970";
     char want[200];
+    snprintf(want, sizeof want, "ERR: '12.5.3' is not a clock time: %s", expected);
+    CHECK_STR(clock_in("12.5.3", "us", NULL), want);
+    snprintf(want, sizeof want, "ERR: '12.' is not a clock time: %s", expected);
+    CHECK_STR(clock_in("12.", "us", NULL), want);
+    snprintf(want, sizeof want, "ERR: '1234567890123' is not a clock time: %s", expected);
+    CHECK_STR(clock_in("1234567890123", "us", NULL), want); /* more than 12 digits of seconds */
+    CHECK_STR(clock_in("1.0000000000000000001", "us", NULL),
+              "ERR: '1.0000000000000000001' is not a clock time: more than 18 fraction digits");
     snprintf(want, sizeof want, "ERR: '12:00' is not a clock time: %s", expected);
     CHECK_STR(clock_in("12:00", "us", NULL), want);
     snprintf(want, sizeof want, "ERR: '' is not a clock time: %s", expected);

@@ -25,7 +25,8 @@ typedef struct tlv_stats_options {
     /* Whose values are the states (NULL: "state"). */
     const char *attribute;
     /* The attribute naming a resource's processor; NULL: "prcId" when some
-     * resource has it, else the whole trace is one processor "CPU". */
+     * resource has it, else the whole trace is one processor "CPU". A
+     * resource whose value is empty runs on no processor (yet). */
     const char *cpu_attribute;
     /* Running means running_attribute == running_value (NULL: "state" and
      * "RUNNING", as in the TOPPERS rules). */

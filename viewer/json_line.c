@@ -1,0 +1,126 @@
+/*
+ * json_line.c — JSON written into a growing line buffer with cJSON's own
+ * printer for strings and numbers (cJSON_PrintPreallocated on a cJSON item
+ * that lives on the stack: no allocation), so the bytes are exactly those
+ * of a cJSON tree printed unformatted. See json_line.h.
+ */
+#include "json_line.h"
+#include "cli.h"
+
+#include <cjson/cJSON.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Room for n more bytes; 0, or -1 (b->failed set). */
+static int reserve(json_line *b, size_t n)
+{
+    if (b->failed)
+        return -1;
+    if (b->len + n <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 512;
+    while (cap < b->len + n)
+        cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p) {
+        b->failed = 1;
+        return -1;
+    }
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+void jl_raw(json_line *b, const char *text)
+{
+    size_t n = strlen(text);
+    if (reserve(b, n) == 0) {
+        memcpy(b->p + b->len, text, n);
+        b->len += n;
+    }
+}
+
+/* Prints the stack item at the end of the buffer, given room for `need`. */
+static void print_item(json_line *b, cJSON *item, size_t need)
+{
+    if (reserve(b, need) < 0)
+        return;
+    if (!cJSON_PrintPreallocated(item, b->p + b->len, (int)(b->cap - b->len), 0)) {
+        b->failed = 1;
+        return;
+    }
+    b->len += strlen(b->p + b->len);
+}
+
+void jl_string(json_line *b, const char *s)
+{
+    if (!s) {
+        jl_raw(b, "null");
+        return;
+    }
+    cJSON item;
+    memset(&item, 0, sizeof item);
+    item.type = cJSON_String;
+    item.valuestring = (char *)s;
+    size_t n = strlen(s);
+    if (n > (size_t)INT_MAX / 8) {
+        b->failed = 1;
+        return;
+    }
+    print_item(b, &item, 6 * n + 8); /* every byte \u00XX at worst, quotes, NUL */
+}
+
+void jl_int(json_line *b, long long v)
+{
+    char digits[24], *end = digits + sizeof digits, *p = end;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--p = '-';
+    if (reserve(b, (size_t)(end - p)) == 0) {
+        memcpy(b->p + b->len, p, (size_t)(end - p));
+        b->len += (size_t)(end - p);
+    }
+}
+
+void jl_number(json_line *b, double d)
+{
+    if (d > (double)INT_MIN && d < (double)INT_MAX && d == (double)(int)d) {
+        jl_int(b, (int)d); /* cJSON's "%d" of its valueint, without printf */
+        return;
+    }
+    cJSON item;
+    memset(&item, 0, sizeof item);
+    item.type = cJSON_Number;
+    item.valuedouble = d;
+    /* as cJSON_CreateNumber sets it */
+    item.valueint = d != d ? 0 : d >= INT_MAX ? INT_MAX : d <= (double)INT_MIN ? INT_MIN : (int)d;
+    print_item(b, &item, 64);
+}
+
+void jl_time(json_line *b, tlv_time t, int radix)
+{
+    if (t.frac == 0) { /* as time_text, without printf */
+        jl_int(b, (long long)t.ticks);
+        return;
+    }
+    char text[160];
+    time_text(t, radix, text, sizeof text);
+    jl_raw(b, text);
+}
+
+int jl_write(json_line *b, FILE *out)
+{
+    int rc = b->failed || fwrite(b->p, 1, b->len, out) != b->len ? -1 : 0;
+    b->len = 0;
+    return rc;
+}
+
+void jl_free(json_line *b)
+{
+    free(b->p);
+    memset(b, 0, sizeof *b);
+}

@@ -1,0 +1,38 @@
+/*
+ * json_line.h — JSON objects written straight into a line buffer, for the
+ * commands that print millions of them (tlv shapes, tlv export): no cJSON
+ * tree per object, yet the same bytes as cJSON_PrintUnformatted — strings
+ * and numbers go through cJSON's own printer on a stack item, keys and
+ * punctuation are copied. Build an object with jl_*, then jl_write() it.
+ */
+#ifndef TLV_JSON_LINE_H
+#define TLV_JSON_LINE_H
+
+#include <tlv/tlv.h>
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct json_line {
+    char *p;
+    size_t len, cap;
+    int failed;                 /* memory ran out: jl_write fails */
+} json_line;
+
+/* Text copied as is (keys with their quotes, braces, commas, raw numbers). */
+void jl_raw(json_line *b, const char *text);
+/* A string as cJSON writes it (escaped, quoted); NULL writes null. */
+void jl_string(json_line *b, const char *s);
+/* An integer in decimal (as printf's %lld). */
+void jl_int(json_line *b, long long v);
+/* A number as cJSON writes it ("%d" when it is an int, else %1.15g, or
+ * %1.17g when that does not read back; null for NaN and infinities). */
+void jl_number(json_line *b, double d);
+/* A trace time as an exact base-10 number (cli.h's time_text). */
+void jl_time(json_line *b, tlv_time t, int radix);
+/* Writes what the buffer holds to out and empties it. 0, or -1 (a write
+ * failed, or memory ran out while building). */
+int jl_write(json_line *b, FILE *out);
+void jl_free(json_line *b);
+
+#endif
