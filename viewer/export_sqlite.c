@@ -266,7 +266,7 @@ static void write_resources(writer *w)
 /* ---- events ------------------------------------------------------------------------ */
 
 /* A behavior's arguments joined with commas, and as a JSON array. */
-static void bind_args(sqlite3_stmt *st, const tlv_event *e)
+static void bind_args(writer *w, sqlite3_stmt *st, const tlv_event *e)
 {
     size_t len = 1;
     for (size_t i = 0; i < e->nargs; i++)
@@ -283,6 +283,11 @@ static void bind_args(sqlite3_stmt *st, const tlv_event *e)
         }
     }
     char *json = cJSON_PrintUnformatted(arr);
+    if (!joined || !json) { /* not a NULL in the table for want of memory */
+        if (!w->failed)
+            report_nomem("writing the database of", w->src->input);
+        w->failed = 1;
+    }
     bind_text(st, 6, e->nargs ? joined : NULL);
     bind_text(st, 7, json);
     free(json);
@@ -306,7 +311,7 @@ static void write_events(writer *w)
         if (e.kind == TLV_EVENT_ATTRIBUTE)
             bind_text(st, 6, e.value);
         else
-            bind_args(st, &e);
+            bind_args(w, st, &e);
         sqlite3_bind_int64(st, 8, (sqlite3_int64)e.input_line);
         step(w, st, "events");
     }
@@ -476,7 +481,7 @@ static void write_meta(writer *w)
 
 int sql_write_trace(sqlite3 *db, const sql_source *src, const char *what)
 {
-    unsigned long failures = sql_alloc_failures();
+    unsigned long failures = sql_alloc_failures(), json_failures = json_alloc_failures();
     writer w = {db, src, what, tlv_rules_time_radix(src->rules), NULL, NULL, 0, 0};
     /* One transaction, no journal: the file is new, and a failed run is removed. */
     exec(&w, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN", "starting");
@@ -494,7 +499,8 @@ int sql_write_trace(sqlite3 *db, const sql_source *src, const char *what)
     exec(&w, "COMMIT", "committing");
     free(w.names);
     free(w.ids);
-    if (sql_alloc_failures() != failures) { /* a value SQLite could not bind, say */
+    if (sql_alloc_failures() != failures || json_alloc_failures() != json_failures) {
+        /* a value SQLite could not bind, an argument cJSON left out */
         report_nomem("writing the database of", src->input);
         w.failed = 1;
     }
