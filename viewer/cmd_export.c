@@ -567,9 +567,9 @@ static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_trace *trac
                         const tlv_shapes *shapes, interval_list *l, double us, const char *input)
 {
     chrome_layout c = {0};
-    if (lay_out_rows(&c, shapes, l) < 0) {
+    if (lay_out_rows(&c, shapes, l) < 0) { /* it fails only for memory */
         layout_free(&c);
-        return -1;
+        return report_nomem("laying out the rows of", input), -1;
     }
     int radix = tlv_rules_time_radix(rules);
     int first = 1;
@@ -582,6 +582,8 @@ static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_trace *trac
         rc = write_counters(out, &b, trace, shapes, &c, us, radix, &first);
     if (rc == 0)
         rc = write_flows(out, &b, shapes, &c, us, radix, &first);
+    if (b.failed)
+        report_nomem("writing the export of", input);
     jl_free(&b);
     cJSON *other = cJSON_CreateObject();
     cJSON_AddStringToObject(other, "source", input);
@@ -594,6 +596,8 @@ static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_trace *trac
     cJSON_Delete(other);
     if (rc == 0 && text)
         fprintf(out, "\n],\"otherData\":%s}\n", text);
+    if (!text)
+        report_nomem("writing the export of", input);
     free(text);
     layout_free(&c);
     return rc == 0 && text ? 0 : -1;
