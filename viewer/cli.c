@@ -5,8 +5,6 @@
  */
 #include "cli.h"
 
-#include <cjson/cJSON.h>
-
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,38 +158,6 @@ void print_diags(const tlv_diags *d, size_t max)
         fprintf(stderr, "... and %zu more problem%s not shown\n", more, more == 1 ? "" : "s");
 }
 
-static int nomem_seen;
-
-int report_nomem(const char *doing, const char *input)
-{
-    if (!nomem_seen++) {
-        if (input)
-            fprintf(stderr, "%s: out of memory while %s '%s'\n", prog, doing, input);
-        else
-            fprintf(stderr, "%s: out of memory while %s\n", prog, doing);
-    }
-    return EXIT_USAGE;
-}
-
-int nomem_reported(void) { return nomem_seen != 0; }
-
-static unsigned long json_failures;
-
-static void *json_malloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p)
-        json_failures++;
-    return p;
-}
-
-void json_count_failures(void)
-{
-    cJSON_Hooks hooks = {json_malloc, free};
-    cJSON_InitHooks(&hooks);
-}
-
-unsigned long json_alloc_failures(void) { return json_failures; }
 
 tlv_rules *load_rules(const rule_args *ra)
 {
