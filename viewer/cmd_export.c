@@ -350,17 +350,13 @@ static int emit(FILE *out, json_line *b, int *first)
 /* "KEY":STRING and "KEY":NUMBER, after a comma unless `first`. */
 static void key_string(json_line *b, const char *key, const char *value, int first)
 {
-    jl_raw(b, first ? "{" : ",");
-    jl_string(b, key);
-    jl_raw(b, ":");
+    jl_key(b, key, first);
     jl_string(b, value);
 }
 
 static void key_number(json_line *b, const char *key, double value, int first)
 {
-    jl_raw(b, first ? "{" : ",");
-    jl_string(b, key);
-    jl_raw(b, ":");
+    jl_key(b, key, first);
     jl_number(b, value);
 }
 
@@ -371,9 +367,8 @@ static void metadata_head(json_line *b, const char *name, size_t pid, size_t tid
     key_string(b, "ph", "M", 0);
     key_number(b, "pid", (double)pid, 0);
     key_number(b, "tid", (double)tid, 0);
-    jl_raw(b, ",\"args\":{");
-    jl_string(b, key);
-    jl_raw(b, ":");
+    jl_raw(b, ",\"args\":");
+    jl_key(b, key, 1);
 }
 
 static int metadata_string(FILE *out, json_line *b, const char *name, size_t pid, size_t tid,
@@ -451,9 +446,9 @@ static int trace_event(FILE *out, json_line *b, const interval *iv, const chrome
         key_string(b, "resource", sh->resource, 0);
     if (sh->value)
         key_string(b, "value", sh->value, 0);
-    jl_raw(b, ",\"from\":");
+    jl_key(b, "from", 0);
     jl_time(b, sh->from, radix);
-    jl_raw(b, sh->is_when ? ",\"next\":" : ",\"to\":");
+    jl_key(b, sh->is_when ? "next" : "to", 0);
     jl_time(b, sh->to, radix);
     jl_raw(b, "}}");
     return emit(out, b, first);

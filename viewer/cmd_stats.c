@@ -27,7 +27,9 @@ static const char stats_help[] =
     " - per processor, its utilization: the time some resource on it was running\n"
     "   (state=RUNNING), over the trace span, and per window with --window. The\n"
     "   processor of a resource is its prcId attribute when some resource has one\n"
-    "   (TOPPERS/FMP); otherwise the whole trace is one processor, \"CPU\".\n"
+    "   (TOPPERS/FMP); otherwise the whole trace is one processor, \"CPU\" (when\n"
+    "   nothing ever runs either, as in strace or ltrace traces, a one-line note\n"
+    "   replaces the table);\n"
     " - per counter attribute (\"Counter\": true in the resource header) of each\n"
     "   resource: its samples, min, max, mean and time-weighted mean;\n"
     " - calls, when resources have \"enter\" and \"leave\" behaviors (strace,\n"
@@ -301,11 +303,27 @@ static void text_states(FILE *out, const stats_args *a, const tlv_rules *rules,
     print_table(out, &t);
 }
 
+/* Whether some processor was ever busy. */
+static int any_busy(const tlv_stats *s)
+{
+    for (size_t c = 0; c < tlv_stats_cpu_count(s); c++)
+        if (cpu_at(s, c).intervals)
+            return 1;
+    return 0;
+}
+
 static void text_cpus(FILE *out, const stats_args *a, const tlv_rules *rules,
                       const tlv_stats *s)
 {
     char from[64], to[64];
     const char *cpu_attr = tlv_stats_cpu_attribute(s);
+    if (!cpu_attr && !any_busy(s)) {
+        /* strace, uftrace, ltrace: no processors and nothing running, so no
+         * table of one "CPU" at 0% */
+        fprintf(out, "\nCPU utilization: no resource was ever %s=%s, and none has a processor.\n",
+                a->o.running_attribute, a->o.running_value);
+        return;
+    }
     fprintf(out, "\nCPU utilization from %s to %s %s (running: %s=%s; %s%s):\n",
             num(from, sizeof from, tlv_stats_start(s)), num(to, sizeof to, tlv_stats_end(s)),
             tlv_rules_time_scale(rules), a->o.running_attribute, a->o.running_value,
@@ -416,14 +434,16 @@ static cJSON *json_counters(const tlv_counters *cs)
     return arr;
 }
 
-static cJSON *json_states(const tlv_stats *s)
+static cJSON *json_states(const tlv_stats *s, const tlv_trace *trace)
 {
     cJSON *arr = cJSON_CreateArray();
+    size_t res = 0;
     for (size_t i = 0; i < tlv_stats_state_count(s); i++) {
         tlv_state_stat st;
         tlv_stats_state(s, i, &st);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "resource", st.resource);
+        cJSON_AddStringToObject(o, "label", resource_label(trace, &res, st.resource));
         cJSON_AddStringToObject(o, "state", st.state);
         cJSON_AddNumberToObject(o, "count", (double)st.count);
         cJSON_AddNumberToObject(o, "total", st.total);
@@ -490,7 +510,7 @@ static int write_json(FILE *out, const stats_args *a, const tlv_rules *rules,
     cJSON_AddNumberToObject(o, "start", tlv_stats_start(s));
     cJSON_AddNumberToObject(o, "end", tlv_stats_end(s));
     cJSON_AddStringToObject(o, "attribute", a->o.attribute);
-    cJSON_AddItemToObject(o, "states", json_states(s));
+    cJSON_AddItemToObject(o, "states", json_states(s, trace));
     cJSON_AddItemToObject(o, "cpu", json_cpus(a, s, nwin));
     if (tlv_counters_count(cs))
         cJSON_AddItemToObject(o, "counters", json_counters(cs));
@@ -528,7 +548,7 @@ static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_st
     } else {
         text_states(out, a, rules, s, trace);
         text_cpus(out, a, rules, s);
-        if (nwin)
+        if (nwin && (tlv_stats_cpu_attribute(s) || any_busy(s)))
             text_windows(out, a, rules, s, nwin);
         if (have_calls)
             call_stats_print(out, &calls, trace, tlv_rules_time_scale(rules));

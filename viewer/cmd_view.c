@@ -395,6 +395,7 @@ int cmd_view(int argc, char **argv)
         a->markers.selected = -1;
         a->live.in.fd = -1;
         a->focus_event = -1;
+        a->jump_event = -1; /* no jump yet */
         a->flows_shown = 1;
         a->tracks.load_on = 1; /* shown in per-CPU mode (u) */
         a->breakdown = breakdown_new();

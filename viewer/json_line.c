@@ -41,6 +41,13 @@ void jl_raw(json_line *b, const char *text)
     }
 }
 
+void jl_key(json_line *b, const char *key, int first)
+{
+    jl_raw(b, first ? "{" : ",");
+    jl_string(b, key);
+    jl_raw(b, ":");
+}
+
 /* Prints the stack item at the end of the buffer, given room for `need`. */
 static void print_item(json_line *b, cJSON *item, size_t need)
 {

@@ -21,6 +21,8 @@ typedef struct json_line {
 
 /* Text copied as is (keys with their quotes, braces, commas, raw numbers). */
 void jl_raw(json_line *b, const char *text);
+/* An object's key: {"KEY": when `first`, else ,"KEY": (KEY escaped). */
+void jl_key(json_line *b, const char *key, int first);
 /* A string as cJSON writes it (escaped, quoted); NULL writes null. */
 void jl_string(json_line *b, const char *s);
 /* An integer in decimal (as printf's %lld). */

@@ -91,6 +91,9 @@ static void show_event(log_panel *l, view_app *a, long i)
     view_dirty(a);
 }
 
+static void show_jump(log_panel *l, view_app *a);
+
+/* Opened after a jump (a search's match, a marker...), it shows that line. */
 static void toggle(log_panel *l, view_app *a)
 {
     l->shown = !l->shown;
@@ -98,6 +101,8 @@ static void toggle(log_panel *l, view_app *a)
     a->nav.first_row = a->nav.first_row > top ? top : a->nav.first_row;
     if (l->shown)
         clamp_first(l, a, (long)l->first);
+    if (l->shown && a->jump_event >= 0)
+        show_jump(l, a);
     view_hover_update(a);
     view_dirty(a);
 }

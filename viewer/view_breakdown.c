@@ -1,7 +1,8 @@
 /*
  * view_breakdown.c — what every shown row spent its time on inside the
- * selected range (libtlv's tlv_shapes_breakdown per row), kept until the
- * range, the shapes or the rows shown change; as JSON for dump-state and as
+ * selected range (libtlv's tlv_shapes_breakdown per row; a CPU-load track's
+ * busy time from tlv_stats), kept until the range, the shapes or
+ * the rows shown change; as JSON for dump-state and as
  * CSV for the clipboard and files. The range panel draws and sorts it.
  */
 #include "view.h"
@@ -41,7 +42,30 @@ static int push(view_breakdown *b, const breakdown_line *l)
     return 0;
 }
 
-/* The rows shown, top to bottom (collapsed groups' rows are not). */
+/* A CPU-load track's line: the time its processors were busy in the range
+ * (the whole system's: processor time, so its share of the range may reach
+ * the number of processors, as `top` has it), in how many stretches, the
+ * shortest, mean and longest. */
+static void push_load(const view_app *a, view_breakdown *b, size_t band, long track)
+{
+    const view_track *k = &a->tracks.v[track];
+    if (k->kind != TRACK_LOAD)
+        return;
+    double len = a->range1 - a->range0;
+    double busy = tlv_stats_busy_in(a->tracks.stats, k->index, a->range0, a->range1);
+    if (!(len > 0))
+        return;
+    double lo, hi;
+    size_t n = tlv_stats_busy_spans(a->tracks.stats, k->index, a->range0, a->range1, &lo, &hi);
+    if (!n)
+        return;
+    breakdown_line l = {TLV_VIEW_ROW_BLANK - 1 - band, k->name, k->name,
+                        {"load", "busy", n, busy, busy / len, lo, busy / (double)n, hi}};
+    push(b, &l);
+}
+
+/* The rows shown, top to bottom (collapsed groups' rows are not); a load
+ * track's busy and idle time. */
 static void compute(const view_app *a, view_breakdown *b)
 {
     b->n = 0;
@@ -51,6 +75,8 @@ static void compute(const view_app *a, view_breakdown *b)
     tlv_time t0 = view_exact_time(a, a->range0), t1 = view_exact_time(a, a->range1);
     for (size_t k = 0; k < nrows; k++) {
         size_t row = bands ? bands[k] : k;
+        if (row == TLV_VIEW_ROW_BLANK && bands && a->rows.band_track[k] >= 0)
+            push_load(a, b, k, a->rows.band_track[k]);
         if (row == TLV_VIEW_ROW_BLANK)
             continue;
         tlv_row_info ri;

@@ -98,8 +98,9 @@ static void draw_span(view_app *a, const tlv_view *v, const view_areas *ar, doub
     int tw = view_text_width(a->text, text) + scaled(a, 6), th = view_text_height(a->text);
     int x = (cx0 + cx1 - tw) / 2;
     x = x < left ? left : x + tw > right ? right - tw : x;
-    /* The range's length in the ruler, the measurement's just below it. */
-    view_label(a, text, x, below ? top + scaled(a, 2) : top - bar - th, 0xFFFFFF, c, 255);
+    /* The range's length in the ruler; the measurement's below it, a line
+     * lower than the markers' spans (which are just below the ruler). */
+    view_label(a, text, x, below ? top + th + scaled(a, 6) : top - bar - th, 0xFFFFFF, c, 255);
 }
 
 void range_draw(view_app *a, const tlv_view *v, const view_areas *ar)

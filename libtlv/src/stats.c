@@ -489,6 +489,44 @@ double tlv_stats_busy_in(const tlv_stats *s, size_t cpu, double from, double to)
     return sum;
 }
 
+/* Adds p's busy spans overlapping (from, to) to *n, *lo and *hi (the parts
+ * inside the window). */
+static void cpu_spans(const processor *p, double from, double to, size_t *n, double *lo, double *hi)
+{
+    size_t i = 0, j = p->nbusy; /* the first span ending after `from` */
+    while (i < j) {
+        size_t mid = i + (j - i) / 2;
+        if (p->busy[mid].to <= from)
+            i = mid + 1;
+        else
+            j = mid;
+    }
+    for (; i < p->nbusy && p->busy[i].from < to; i++) {
+        double a = p->busy[i].from > from ? p->busy[i].from : from;
+        double b = p->busy[i].to < to ? p->busy[i].to : to;
+        if (!(b > a))
+            continue;
+        *lo = *n == 0 || b - a < *lo ? b - a : *lo;
+        *hi = *n == 0 || b - a > *hi ? b - a : *hi;
+        (*n)++;
+    }
+}
+
+size_t tlv_stats_busy_spans(const tlv_stats *s, size_t cpu, double from, double to, double *min,
+                            double *max)
+{
+    size_t n = 0;
+    double lo = 0, hi = 0;
+    for (size_t c = 0; s && to > from && c < s->ncpus; c++)
+        if (cpu == TLV_STATS_ALL_CPUS || c == cpu)
+            cpu_spans(&s->cpus[c], from, to, &n, &lo, &hi);
+    if (min)
+        *min = lo;
+    if (max)
+        *max = hi;
+    return n;
+}
+
 /* busy_before(p, t) for a t at or after the one `*at` was found for: an
  * exponential search forward from there (columns come left to right, so
  * each search is short and stays in cache). */

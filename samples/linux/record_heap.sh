@@ -43,6 +43,10 @@ if [ ${#follow[@]} -eq 0 ]; then
 else
   awk "$keep" "$tmp/raw.log" >"$out"
 fi
+if [ "$status" -eq 134 ] && [ ${#follow[@]} -gt 0 ]; then
+  echo "$me: ltrace aborted (status 134); ltrace 0.7.3 cannot follow children that vfork or" \
+    "posix_spawn (make running a compiler). LTRACE_FOLLOW=no records the command's own heap." >&2
+fi
 # ltrace exits with 0 whatever the command did; the log says how the first
 # process (the command) ended.
 if [ "$status" -eq 0 ] && [ -s "$out" ]; then

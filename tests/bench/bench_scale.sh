@@ -18,6 +18,9 @@
 #         RSS <= 64 B/event (10M+); p99 frame <= 16 ms (10M+)
 # One run of each (BENCH_RUNS=3 for the best of 3). Everything is started with
 # `nice`; the machine's other load inflates wall times, so read the ratios.
+# A command whose RSS at this size, scaled from the size before, would not fit
+# in 80% of MemAvailable is skipped and says so (100M lines on a small
+# machine), and so is a size whose log would not fit on the disk.
 # Exit: 0 all goals pass, 1 some goal failed, 2 cannot run.
 set -euo pipefail
 export LC_ALL=C
@@ -59,6 +62,22 @@ if [ -z "${DISPLAY:-}" ]; then
     command -v xvfb-run >/dev/null || die "no DISPLAY and no xvfb-run for tlv view --bench"
     view_prefix=(xvfb-run -a -s "-screen 0 1920x1080x24")
 fi
+
+# fits NAME N: whether NAME's RSS at the size before, scaled to N lines, fits
+# in 80% of the memory available now (else says so: SKIP_NOTE).
+declare -A last_kb=()
+last_n=0
+fits() {
+    SKIP_NOTE=""
+    [ -n "${last_kb[$1]:-}" ] && [ "$last_n" -gt 0 ] || return 0
+    local need avail
+    need=$(calc "%.0f" "${last_kb[$1]} * $2 / $last_n")
+    avail=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+    if awk -v n="$need" -v a="$avail" 'BEGIN { exit !(n > a * 0.8) }'; then
+        SKIP_NOTE="SKIPPED: would need about $(calc "%.1f" "$need / 1048576") GB, $(calc "%.1f" "$avail / 1048576") GB available"
+        return 1
+    fi
+}
 
 # run NAME CMD...: best wall time of $runs runs; sets SECS, RSS_KB (max),
 # CORES ((user+sys)/wall of the best run); stdout+stderr in $tmp/NAME.out
@@ -129,19 +148,27 @@ for n in "${sizes[@]}"; do
         export) args=(export -o /dev/null) ;;
         stats) args=(stats -o /dev/null) ;;
         esac
-        if run "$c" "$tlv" "${args[@]}" -r "$res" -R "$rules" "$log"; then
+        if ! fits "$c" "$n"; then
+            printf '  %-10s %s\n' "$c" "$SKIP_NOTE"
+            failed=1
+        elif run "$c" "$tlv" "${args[@]}" -r "$res" -R "$rules" "$log"; then
             row "$c"
             ratio[$c]=$(calc "%.2f" "$SECS / $conv_s")
+            last_kb[$c]=$RSS_KB
         else
             failed=1
         fi
     done
     view_ok=0
-    if run view ${view_prefix[@]+"${view_prefix[@]}"} "$tlv" view --bench --no-session \
+    if ! fits view "$n"; then
+        printf '  %-10s %s\n' view "$SKIP_NOTE"
+        failed=1
+    elif run view ${view_prefix[@]+"${view_prefix[@]}"} "$tlv" view --bench --no-session \
         --size 1920x1080 -r "$res" -R "$rules" "$log"; then
         view_ok=1
         row view
         view_kb=$RSS_KB
+        last_kb[view]=$RSS_KB
         sed -n 's/^bench: /  view: /p' "$tmp/view.out"
     else
         failed=1
@@ -167,5 +194,6 @@ for n in "${sizes[@]}"; do
         fi
     fi
     rm -f "$log" "$tmp/r.png"
+    last_n=$n
 done
 exit "$failed"

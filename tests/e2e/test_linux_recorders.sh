@@ -156,6 +156,14 @@ else
     expect_contains make.std ".label=make[" "ltrace make: the process is named"
     checks=$((checks + 1))
     [ -x tree/demo ] || fail "ltrace make: the tree was not built"
+    # following make's children: ltrace 0.7.3 aborts; the log so far converts, the hint is given
+    (cd tree && make -s clean >/dev/null 2>&1; rm -f ./*.o demo
+     "$R/record_heap.sh" ../makef.log make -s -j2 >/dev/null 2>../makef.err)
+    makef_status=$?
+    if [ "$makef_status" -eq 134 ]; then
+      expect_contains makef.err "LTRACE_FOLLOW=no records the command's own heap" "ltrace abort: the way out is named"
+      check_log makef
+    fi
   fi
 fi
 

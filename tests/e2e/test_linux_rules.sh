@@ -71,6 +71,10 @@ expect_line "$TMP/out" "perf-exec[1000]  RUNNABLE       1     50   50    50   50
 expect_contains "$TMP/out" "CPU 1       500        40.0%" "load of CPU 1"
 checks=$((checks + 1))
 [ "$(grep -cE '^CPU[ 0-9]* [0-9.]+ +[0-9.]+%$' "$TMP/out")" -eq 2 ] || fail "perf sched stats: only CPU 0 and CPU 1, no processor for tasks that never ran: $(grep '^CPU' "$TMP/out" | tr '\n' '|')"
+run "$TLV" stats --json -r linux_sched.res "$F/perf_sched_cases.log"
+checks=$((checks + 1))
+[ "$(jq -c '[.states[] | select(.resource == "T1001" and .state == "RUNNABLE") | .label, .max]' "$TMP/out")" = '["app[1001]",90]' ] ||
+  fail "stats --json: a state row has its resource's label: $(jq -c '.states[0]' "$TMP/out")"
 run "$TLV" shapes -r linux_sched.res "$F/perf_sched_cases.log"
 expect_contains "$TMP/out" '"rule":"cpuTasks","event":"runs","resource":"CPU0","from":100000100,"to":100000400,"type":"Text","text":"app[1000]"' "CPU row names the task"
 expect_contains "$TMP/out" '"rule":"cpuTasks","event":"runs","resource":"CPU0","from":100000400,"to":100000600,"type":"Text","text":"kworker/0:1[50]"' "CPU row names other programs' tasks"
@@ -181,6 +185,9 @@ expect_line "$TMP/out" "fact      2       0    500   400   66.67   250  400" "re
 expect_line "$TMP/out" "main      1       0    600   200   33.33   600  600" "main's self time"
 run "$TLV" stats -r linux_heap.res "$F/ltrace_cases.log"
 expect_line "$TMP/out" "Live at the end (leaks): 4, 392 bytes" "leaks at exit"
+expect_line "$TMP/out" "CPU utilization: no resource was ever state=RUNNING, and none has a processor." "no CPU table for a heap trace"
+checks=$((checks + 1))
+! grep -qE '^CPU +[0-9]' "$TMP/out" || fail "ltrace stats: a CPU line at 0%"
 expect_line "$TMP/out" "B200_0x7000    300         realloc             prog[200]" "a leaked block, its size, call and thread"
 expect_line "$TMP/out" "B200_0xc000      8          malloc  prog[200] thread 203" "a thread's leaked block"
 expect_line "$TMP/out" "prog[200]  inuse          9    0  1364  310.222              418.55" "bytes in use per process, a counter"

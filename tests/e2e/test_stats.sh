@@ -73,16 +73,14 @@ ctrl       2          1    200  200   200  200
 log        1          1    600  600   600  600
 TIMER      1          1    600  600   600  600
 
-CPU utilization from 100 to 700 us (running: state=GONE; one processor):
-processor  busy  utilization
-CPU           0         0.0%
+CPU utilization: no resource was ever state=GONE, and none has a processor.
 OUT
 expect_output "stats --attribute cpu"
 
 run "$TLV" stats "${R[@]}" --cpu-attribute cpu --window 300 --json "$MINI/mini.log" -o "$TMP/stats.json"
 expect_status 0 "stats --json"
 tr -d '\t\n' <"$TMP/stats.json" | sed 's/, /,/g' >"$TMP/out" # cJSON's pretty form, flattened
-expect_contains "$TMP/out" '{"resource":"ctrl","state":"RUNNING","count":3,"total":300,"min":50,"mean":100,"max":200}' "json: a state"
+expect_contains "$TMP/out" '{"resource":"ctrl","label":"ctrl","state":"RUNNING","count":3,"total":300,"min":50,"mean":100,"max":200}' "json: a state"
 expect_contains "$TMP/out" '"processors":[{"processor":"CPU 1","busy":400,"utilization":0.66666666666666663},{"processor":"CPU 2","busy":450,"utilization":0.75}]' "json: processors"
 expect_contains "$TMP/out" '"window":300,"windows":[{"from":100,"to":400,"processors":[{"processor":"CPU 1","busy":300,"utilization":1},{"processor":"CPU 2","busy":300,"utilization":1}]}' "json: first window"
 expect_contains "$TMP/out" '{"timeScale":"us","start":100,"end":700,"attribute":"state","states":[' "json: header"

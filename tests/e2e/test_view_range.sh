@@ -4,7 +4,8 @@
 # selects a range without zooming (its length drawn in the ruler) and opens
 # the range panel: each shown row's time per value inside the range, checked
 # against the shapes `tlv shapes` prints (each processor's row in per-CPU
-# mode: the time each task ran there, cut to the range); clicks on the
+# mode: the time each task ran there, cut to the range; each processor's
+# load track: its busy time there); clicks on the
 # headers sort (descending, then ascending); Ctrl+C copies the table as CSV
 # and e saves it to a file; z zooms to the range; Ctrl+click twice measures
 # (Δt in the ruler); Esc clears both; the session keeps the range, the
@@ -65,6 +66,12 @@ EOF
       "$D/s1.json" "$D/expect.json" >/dev/null ||
       fail "$name: $cpu's breakdown $(jq -c --arg c "$cpu" '.range.rows[$c]' "$D/s1.json") is not $(cat "$D/expect.json")"
   done
+  check "$name: each processor's load in the range: what its row ran, as tlv stats counts it" \
+    '.[0].range as $r | ["CPU 1", "CPU 2"] | map(. as $c |
+      ($r.rows[$c + " load"][0] | .value == "busy" and .rule == "load" and .count >= 1) and
+      (($r.rows[$c + " load"][0].total - ([$r.rows[$c][].total] | add)) | fabs) <= 1e-6 * $r.length) | all and
+      (($r.rows["CPU load (all)"][0].total - $r.rows["CPU 1 load"][0].total - $r.rows["CPU 2 load"][0].total) | fabs) <= 1e-6 * $r.length' \
+    "$D/s1.json"
   check "$name: every row's entries: shares, means and bounds agree" \
     '.[0].range.length as $len | [.[0].range.rows[][] |
       (((.share * $len - .total) | fabs) <= 1e-6 * $len and .min <= .mean and .mean <= .max and .max <= .total + 1e-9 and .count >= 1 and
@@ -138,7 +145,7 @@ EOF
     "$D/t4.json" "$D/t5.json" "$D/t6.json" "$D/t7.json"
     local lw
   lw=$(jq '.layout.label_width' "$D/s1.json")
-  expect_count "$name: Δt below the ruler" "$D/t4.png" 350 "$ry" 750 "$((ry + 20))" c0208c 300
+  expect_count "$name: Δt below the ruler" "$D/t4.png" 350 "$ry" 750 "$((ry + 40))" c0208c 300
   expect_count "$name: the measured points' lines" "$D/t4.png" 345 100 355 110 c0208c 5
   expect_count "$name: nothing of either after Esc" "$D/t6.png" "$lw" 0 1000 300 c0208c 0 0
   expect_count "$name: no range after Esc" "$D/t6.png" "$lw" 0 1000 "$ry" 1f8a8a 0 0

@@ -45,6 +45,12 @@ EOF
   check "$name: n twice: the third match, in the list and in the log" \
     '.[0].search.index == 3 and .[0].log.highlighted == .[0].search_results.lines[2].event' \
     "$D/s1.json"
+  # the log opened after the jump shows the match's line too
+  printf 'key /\ntext %s\nkey Return\nkey n\nkey l\ndump-state %s\n' "$query" "$D/s2.json" >"$D/s2.txt"
+  view "$@" --no-session --size 1000x700 --script "$D/s2.txt" "$log"
+  expect_status 0 "$name: log opened after the search"
+  check "$name: the log opened after a jump shows its line" \
+    '.[0].log.shown and .[0].log.highlighted == .[0].search_results.lines[1].event' "$D/s2.json"
   # the lines' texts are the events' own, in the trace's order
   checks=$((checks + 1))
   local ev text

@@ -70,10 +70,26 @@ static void test_stats(const tlv_rules *rules)
     CHECK(near(tlv_stats_busy_in(s, 1, 80, 50), 0)); /* reversed */
     CHECK(near(tlv_stats_busy_in(s, 7, 0, 100), 0)); /* no such processor */
 
+    double lo, hi; /* CPU 2 busy 40..60 and 70..100 */
+    CHECK_INT(tlv_stats_busy_spans(s, 1, 50, 80, &lo, &hi), 2);
+    CHECK(near(lo, 10) && near(hi, 10));
+    CHECK_INT(tlv_stats_busy_spans(s, 1, 0, 100, &lo, &hi), 2);
+    CHECK(near(lo, 20) && near(hi, 30));
+    CHECK_INT(tlv_stats_busy_spans(s, TLV_STATS_ALL_CPUS, 30, 80, &lo, NULL), 3);
+    CHECK(near(lo, 10));
+    CHECK_INT(tlv_stats_busy_spans(s, 1, 60, 70, &lo, &hi), 0); /* idle between */
+    CHECK(near(lo, 0) && near(hi, 0));
+    CHECK_INT(tlv_stats_busy_spans(s, 7, 0, 100, NULL, NULL), 0);
+    CHECK_INT(tlv_stats_busy_spans(NULL, 0, 0, 100, NULL, NULL), 0);
+
     double load[4];
     tlv_stats_load(s, 1, 0, 100, load, 4); /* columns of 25 */
     CHECK(near(load[0], 0) && near(load[1], 10.0 / 25) && near(load[2], 15.0 / 25) &&
           near(load[3], 1));
+    double many[37]; /* each column searched from the last: the same as one by one */
+    tlv_stats_load(s, TLV_STATS_ALL_CPUS, -5, 106, many, 37);
+    for (int k = 0; k < 37; k++)
+        CHECK(near(many[k], tlv_stats_busy_in(s, TLV_STATS_ALL_CPUS, -5 + 3 * k, -2 + 3 * k) / 6));
     tlv_stats_load(s, TLV_STATS_ALL_CPUS, 0, 100, load, 2); /* mean over both */
     CHECK(near(load[0], (40 + 10) / 100.0) && near(load[1], (0 + 40) / 100.0));
 

@@ -97,6 +97,13 @@ TLV_API void tlv_stats_cpu_sized(const tlv_stats *stats, size_t i, tlv_cpu_stat 
  * empty or reversed window or a cpu out of range. O(log n). */
 TLV_API double tlv_stats_busy_in(const tlv_stats *stats, size_t cpu, double from, double to);
 
+/* The stretches of time processor `cpu` (TLV_STATS_ALL_CPUS: any processor)
+ * was busy that overlap [from, to]: returns how many, and sets *min and *max
+ * (either may be NULL) to the shortest and longest part of one inside the
+ * window (0 when there is none). O(log n + k) for k stretches. */
+TLV_API size_t tlv_stats_busy_spans(const tlv_stats *stats, size_t cpu, double from, double to,
+                                    double *min, double *max);
+
 /* The load of processor `cpu` (or TLV_STATS_ALL_CPUS: the mean over every
  * processor) over [t0, t1] split into ncols equal columns: out[k] is the
  * busy share, 0 to 1, of column k — what a load track draws, one column per
