@@ -162,10 +162,14 @@ static void print_summary(const tlv_converter *conv, double secs)
 {
     tlv_convert_stats st;
     tlv_converter_stats(conv, &st);
+    char threads[64] = "";
+    if (st.matching_cpu_ns) /* what the second thread took off the first */
+        snprintf(threads, sizeof threads, " (matching thread %.2f s CPU)",
+                 (double)st.matching_cpu_ns / 1e9);
     fprintf(stderr,
-            "%s: %llu lines read, %llu matched, %llu events written, %llu errors, %.2f s\n",
+            "%s: %llu lines read, %llu matched, %llu events written, %llu errors, %.2f s%s\n",
             prog, (unsigned long long)st.lines_read, (unsigned long long)st.lines_matched,
-            (unsigned long long)st.events, (unsigned long long)st.error_lines, secs);
+            (unsigned long long)st.events, (unsigned long long)st.error_lines, secs, threads);
 }
 
 int cmd_convert(int argc, char **argv)

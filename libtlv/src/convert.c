@@ -174,7 +174,9 @@ const char *tlv_converter_last_error(const tlv_converter *c) { return c ? c->las
 
 void tlv_converter_stats_sized(const tlv_converter *c, tlv_convert_stats *out, size_t size)
 {
-    abi_write_out(out, size, &c->stats, sizeof c->stats); /* an older layout gets its prefix */
+    tlv_convert_stats s = c->stats;
+    s.matching_cpu_ns = c->pipe ? pipeline_cpu_ns(c->pipe) : 0;
+    abi_write_out(out, size, &s, sizeof s); /* an older layout gets its prefix */
 }
 
 /* Records a problem of the current line (col 0: the whole line), naming the

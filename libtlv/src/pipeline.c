@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define NSLOTS 4
 #define DEFAULT_BATCH_LINES 1024
@@ -34,6 +35,7 @@ struct pipeline {
     int job;   /* posted and not finished */
     int abort; /* the caller stopped: produce no more */
     int quit;
+    uint64_t cpu_ns; /* the thread's CPU time at the end of its last job */
 };
 
 /* Fills b with the lines of the job from offset i on; returns where it stopped. */
@@ -87,7 +89,11 @@ static void *worker(void *arg)
             break;
         pthread_mutex_unlock(&p->mu);
         run_job(p);
+        struct timespec ts;
+        int timed = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0;
         pthread_mutex_lock(&p->mu);
+        if (timed)
+            p->cpu_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
         p->job = 0;
         pthread_cond_signal(&p->to_caller);
     }
@@ -152,6 +158,14 @@ void pipeline_free(pipeline *p)
     for (int k = 0; k < NSLOTS; k++)
         rm_batch_free(&p->slots[k].b);
     free(p);
+}
+
+uint64_t pipeline_cpu_ns(pipeline *p)
+{
+    pthread_mutex_lock(&p->mu);
+    uint64_t ns = p->cpu_ns;
+    pthread_mutex_unlock(&p->mu);
+    return ns;
 }
 
 void pipeline_set_batch_lines(pipeline *p, size_t lines)

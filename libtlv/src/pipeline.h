@@ -25,6 +25,9 @@ pipeline *pipeline_new(const struct tlv_rules *rules);
 /* Stops and joins the matching thread (NULL is allowed). */
 void pipeline_free(pipeline *p);
 
+/* CPU time the matching thread has spent so far, in nanoseconds. */
+uint64_t pipeline_cpu_ns(pipeline *p);
+
 /* Lines per batch (tests make it small so that short inputs span many
  * batches); 0 restores the default. */
 void pipeline_set_batch_lines(pipeline *p, size_t lines);

@@ -37,6 +37,27 @@ expect_contains "$TMP/err" 'tlv: 5 lines read, 4 matched, 2 events written, 2 er
 run "$TLV" convert -R . -r k.res k.log --max-errors 1
 expect_line "$TMP/err" '... and 1 more problem not shown' "max-errors"
 
+# --threads 1 (the serial path) and 2 write the same trace and errors; a
+# long log goes through the matching thread, which the summary reports.
+run "$TLV" convert --threads 1 -R . -r k.res k.log -o one.std
+expect_status 1 "convert --threads 1"
+cp "$TMP/err" one.err
+run "$TLV" convert --threads 2 -R . -r k.res k.log -o two.std
+expect_status 1 "convert --threads 2"
+checks=$((checks + 1)); cmp -s one.std two.std || fail "--threads 1 and 2 write different traces"
+checks=$((checks + 1))
+[ "$(grep -v 'lines read' one.err)" = "$(grep -v 'lines read' "$TMP/err")" ] || fail "--threads 1 and 2 report differently"
+awk '{ for (i = 0; i < 5000; i++) print }' k.log >long.log
+run "$TLV" convert --threads 2 -R . -r k.res long.log -o long2.std --max-errors 0
+expect_contains "$TMP/err" "errors, " "long log summary"
+expect_contains "$TMP/err" "(matching thread " "the matching thread ran"
+run "$TLV" convert --threads 1 -R . -r k.res long.log -o long1.std --max-errors 0
+checks=$((checks + 1)); cmp -s long1.std long2.std || fail "--threads 1 and 2 differ on a long log"
+checks=$((checks + 1)); grep -q "matching thread" "$TMP/err" && fail "--threads 1 used a matching thread"
+run "$TLV" convert --threads 3 -R . -r k.res k.log
+expect_status 2 "--threads 3"
+expect_contains "$TMP/err" "--threads needs 1 or 2, got '3'" "--threads 3 message"
+
 # -q: no summary.
 run "$TLV" convert -q -R . -r k.res k.log
 checks=$((checks + 1)); grep -q "lines read" "$TMP/err" && fail "-q still prints the summary"

@@ -115,6 +115,14 @@ expect_status 0 "moves session script"
 check "the session keeps the moves and the checked attribute" '.[0].tracks == .[1].tracks and
   .[0].bands == .[1].bands' "$S-11.json" "$S-10.json"
 
+# --bench in per-CPU mode: the frames with the load tracks and the arrows,
+# and the same path without them as the baseline of the same run
+view -r "$FMP/sample.res" --per-cpu --no-session --size 640x400 --bench "$TMP/sample.log"
+expect_status 0 "--bench --per-cpu"
+expect_contains "$TMP/out" "3 load tracks and the flows' arrows shown: median" "bench: with the extras"
+expect_contains "$TMP/out" "bench: baseline, the same path without load tracks and arrows" "bench: baseline"
+expect_contains "$TMP/out" "p99 CPU time by leg: zoom in" "bench: by leg"
+
 # counter tracks: the heap recording's bytes in use and live blocks per process
 cp "$SRC/samples/linux/heap/heap.log" "$TMP/heap.log"
 cat >"$TMP/e.txt" <<END

@@ -5,14 +5,21 @@
 # makes that build (build-fuzz/) and runs them. In every other build with
 # tests, each target is linked with replay.c instead and ctest replays its
 # seeds and the inputs that once crashed (tests/fuzz/regress/<name>/).
-set(TLV_FUZZ_TARGETS json stdform cond geom convert rules calc session)
+set(TLV_FUZZ_TARGETS json stdform cond geom convert rules calc session clock export)
 set(TLV_FUZZ_DIR ${PROJECT_SOURCE_DIR}/tests/fuzz)
 
 function(tlv_fuzz_target exe name)
   target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/libtlv/src)
   target_compile_definitions(${exe} PRIVATE TLV_FUZZ_RULES_DIR="${TLV_FUZZ_DIR}/rules")
   target_link_libraries(${exe} PRIVATE tlv_static)
-  if(name STREQUAL "session") # the viewer's session reader, which needs no SDL library
+  if(name STREQUAL "export")
+    # The SQLite writer of the tlv command, with what it needs of the viewer.
+    target_sources(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/viewer/export_sqlite.c
+      ${PROJECT_SOURCE_DIR}/viewer/intervals.c)
+    target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/viewer)
+    target_link_libraries(${exe} PRIVATE tlv_render_static PkgConfig::SQLITE3 PkgConfig::CJSON
+      PkgConfig::SDL2)
+  elseif(name STREQUAL "session") # the viewer's session reader, which needs no SDL library
     target_sources(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/viewer/session_read.c
       ${PROJECT_SOURCE_DIR}/viewer/view_markers.c)
     target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/viewer

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...] — builds the libFuzzer
 # targets of tests/fuzz with clang, ASan and UBSan (into build-fuzz/), and
-# runs each target (default: all of json stdform cond geom convert rules calc session) for
+# runs each target (default: all of json stdform cond geom convert rules calc
+# session clock export) for
 # SECONDS_PER_TARGET seconds (default 60). Seeds: tests/fuzz/seeds/TARGET,
 # plus, when ../shared/corpus is present, its rule files, logs and trace
 # lines (read in place, never copied into the repository). What a run finds
@@ -18,7 +19,7 @@ CORPUS="$SRC/../shared/corpus/tlv-2.0.1"
 secs="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json stdform cond geom convert rules calc session)
+[ ${#targets[@]} -gt 0 ] || targets=(json stdform cond geom convert rules calc session clock export)
 
 have_fuzzer_toolchain() {
   command -v clang >/dev/null 2>&1 || { echo "fuzz: skipped: clang is not installed (apt-get install clang libclang-rt-14-dev)" >&2; return 1; }
@@ -63,7 +64,7 @@ shared_dirs() {
   [ -d "$CORPUS/rules" ] || return 0
   case "$1" in
     json) echo "$CORPUS/rules" ;;
-    convert) echo "$CORPUS/logs/asp" ;;
+    convert|export) echo "$CORPUS/logs/asp" ;;
   esac
 }
 
@@ -71,7 +72,7 @@ max_len() {
   case "$1" in
     json) echo 65536 ;;
     rules) echo 16384 ;;
-    convert) echo 8192 ;;
+    convert|export) echo 8192 ;;
     *) echo 4096 ;;
   esac
 }

@@ -1,7 +1,8 @@
 /*
  * scratch.h — a unit test's scratch directory: made under $TMPDIR (or /tmp),
  * rule files and logs written into it, files read back whole, and the tree
- * removed at the end; and rule sets loaded from one directory only.
+ * removed at the end; rule sets loaded from one directory only; and the
+ * logs of ../shared/corpus with their resource files.
  * Header-only and static, so each test stays one program; include it after
  * check.h.
  */
@@ -107,6 +108,69 @@ static inline tlv_status load_rules_in(const char *res_path, const char *rules_d
     o.no_default_dirs = 1;
     o.rules_path_env = "";
     return tlv_rules_load(res_path, &o, out);
+}
+
+/* The corpus log of directory `dir` that goes with LOG.res: LOG.log, or
+ * else the directory's first log by name (fmp_mig.res goes with
+ * fmp_short.log). Empty when there is none. */
+static inline void corpus_log_for(const char *dir, const char *res_name, char *log, size_t size)
+{
+    struct stat st;
+    snprintf(log, size, "%s/%.*s.log", dir, (int)(strlen(res_name) - 4), res_name);
+    if (stat(log, &st) == 0)
+        return;
+    log[0] = '\0';
+    DIR *d = opendir(dir);
+    char first[NAME_MAX + 1] = "";
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n > 4 && strcmp(e->d_name + n - 4, ".log") == 0 && (!*first || strcmp(e->d_name, first) < 0))
+            snprintf(first, sizeof first, "%s", e->d_name);
+    }
+    if (d)
+        closedir(d);
+    if (*first)
+        snprintf(log, size, "%s/%s", dir, first);
+}
+
+/* Calls fn with each LOG.res of $TLV_CORPUS/logs/SUBDIR/, its log
+ * (corpus_log_for) and the corpus rule directory. Returns how many, or -1
+ * without a corpus. */
+static inline long corpus_each_log(void (*fn)(const char *res, const char *log,
+                                              const char *rules_dir, void *user),
+                                   void *user)
+{
+    const char *corpus = getenv("TLV_CORPUS");
+    char logs[PATH_MAX], rdir[PATH_MAX];
+    if (!corpus || !*corpus)
+        return -1;
+    snprintf(logs, sizeof logs, "%s/logs", corpus);
+    snprintf(rdir, sizeof rdir, "%s/rules", corpus);
+    DIR *top = opendir(logs);
+    if (!top)
+        return -1;
+    long count = 0;
+    for (struct dirent *sub; (sub = readdir(top));) {
+        char dir[PATH_MAX + 256];
+        snprintf(dir, sizeof dir, "%s/%s", logs, sub->d_name);
+        DIR *d = sub->d_name[0] != '.' ? opendir(dir) : NULL;
+        for (struct dirent *e; d && (e = readdir(d));) {
+            size_t n = strlen(e->d_name);
+            if (n < 5 || strcmp(e->d_name + n - 4, ".res") != 0)
+                continue;
+            char res[PATH_MAX * 2], log[PATH_MAX * 2];
+            snprintf(res, sizeof res, "%s/%s", dir, e->d_name);
+            corpus_log_for(dir, e->d_name, log, sizeof log);
+            if (*log) {
+                fn(res, log, rdir, user);
+                count++;
+            }
+        }
+        if (d)
+            closedir(d);
+    }
+    closedir(top);
+    return count;
 }
 
 #endif

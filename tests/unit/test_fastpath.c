@@ -292,44 +292,25 @@ static void test_condition_cache_turnover(void)
 
 /* ---- 3. the corpus ------------------------------------------------------------------------ */
 
-/* Each LOG.res with LOG.log beside it, under corpus/logs/SUBDIR/. */
+static void corpus_log(const char *res, const char *log, const char *rules_dir, void *user)
+{
+    size_t len;
+    char *data = read_all(log, &len);
+    tlv_rules *rules = data ? load(res, rules_dir) : NULL;
+    if (rules) {
+        agree(log, rules, data, len);
+        ++*(size_t *)user;
+    }
+    tlv_rules_free(rules);
+    free(data);
+}
+
+/* Each LOG.res of corpus/logs/SUBDIR/ with its log. */
 static int test_corpus(void)
 {
-    const char *corpus = getenv("TLV_CORPUS");
-    char logs[PATH_MAX], rdir[PATH_MAX];
-    if (!corpus || !*corpus)
-        return 0;
-    snprintf(logs, sizeof logs, "%s/logs", corpus);
-    snprintf(rdir, sizeof rdir, "%s/rules", corpus);
-    DIR *top = opendir(logs);
-    if (!top)
-        return 0;
     size_t compared = 0;
-    for (struct dirent *sub; (sub = readdir(top));) {
-        char dir[PATH_MAX + 256];
-        snprintf(dir, sizeof dir, "%s/%s", logs, sub->d_name);
-        DIR *d = sub->d_name[0] != '.' ? opendir(dir) : NULL;
-        for (struct dirent *e; d && (e = readdir(d));) {
-            size_t n = strlen(e->d_name);
-            if (n < 5 || strcmp(e->d_name + n - 4, ".res") != 0)
-                continue;
-            char res[PATH_MAX * 2], log[PATH_MAX * 2];
-            snprintf(res, sizeof res, "%s/%s", dir, e->d_name);
-            snprintf(log, sizeof log, "%s/%.*s.log", dir, (int)(n - 4), e->d_name);
-            size_t len;
-            char *data = read_all(log, &len);
-            tlv_rules *rules = data ? load(res, rdir) : NULL;
-            if (rules) {
-                agree(log, rules, data, len);
-                compared++;
-            }
-            tlv_rules_free(rules);
-            free(data);
-        }
-        if (d)
-            closedir(d);
-    }
-    closedir(top);
+    if (corpus_each_log(corpus_log, &compared) < 0)
+        return 0;
     CHECK(compared >= 10);
     return 1;
 }

@@ -136,6 +136,10 @@ typedef struct tlv_convert_stats {
     uint64_t lines_matched;   /* lines that at least one rule matched */
     uint64_t events;          /* events produced */
     uint64_t error_lines;     /* lines with a conversion error */
+    /* added after 0.1.0: CPU time the matching thread (tlv_converter_set_threads)
+     * has spent, in nanoseconds; 0 when it never ran. The calling thread's
+     * share is the process's CPU time minus this. */
+    uint64_t matching_cpu_ns;
 } tlv_convert_stats;
 
 /* Fills *out with the counts so far (cheap; may be called after any push). */
