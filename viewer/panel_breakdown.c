@@ -136,7 +136,7 @@ static const size_t *ordered(const view_app *a, breakdown_panel *p, size_t *n)
         p->order[i] = i;
     sort_lines = lines;
     sort_col = p->sort_col;
-    if (p->sort_col != COL_ROW)
+    if (p->sort_col != COL_ROW && *n > 1) /* (none yet: order may still be NULL) */
         qsort(p->order, *n, sizeof *p->order, by_column);
     if (p->descending)
         for (size_t i = 0; i < *n / 2; i++) {

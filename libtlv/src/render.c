@@ -583,38 +583,32 @@ static void draw_placed_label(void *ctx, const char *text, const text_style *st,
         f->failed = 1;
 }
 
-/* One layer of a zoomed-out row: where its look paints, column by column. */
-static void draw_layer(frame *f, uint32_t layer, double top, uint32_t *looks, column_cell *cells,
-                       size_t n)
-{
-    const struct tlv_shapes *s = f->s;
-    const summary_looks *sl = &s->looks;
-    uint32_t look = sl->layer_look[layer];
-    double y0, y1;
-    summary_band(sl, s->prims, look, top, f->l.row_h, f->l.scale, &y0, &y1);
-    column_cell on = {summary_color(sl, look), (float)y0, (float)y1}, off = {0, 0, 0};
-    store_summary(sl->layers, layer, f->v->t0, f->v->t1, s->radix, looks, n);
-    for (size_t i = 0; i < n; i++)
-        cells[i] = looks[i] ? on : off;
-    batch_columns(&f->b, f->timeline.x, cells, n);
-}
-
 /* A zoomed-out row, drawn from summaries: each look of the row (a colour in
  * a band of it, summary.h) where it paints, in drawing order. */
 static void draw_summary(frame *f, uint32_t row, double top)
 {
-    const summary_looks *sl = &f->s->looks;
+    const struct tlv_shapes *s = f->s;
+    const summary_looks *sl = &s->looks;
     if (row >= sl->nrows || sl->row_first[row] == sl->row_first[row + 1])
         return;
-    size_t n = (size_t)f->timeline.w;
-    uint32_t *looks = malloc(n * sizeof *looks);
-    column_cell *cells = malloc(n * sizeof *cells);
-    if (!looks || !cells)
+    size_t n = (size_t)f->timeline.w, nl = sl->row_first[row + 1] - sl->row_first[row];
+    uint32_t *looks = malloc(n * nl * sizeof *looks);
+    column_layer *layers = malloc(nl * sizeof *layers);
+    if (!looks || !layers) {
         f->failed = 1;
-    for (uint32_t k = sl->row_first[row]; looks && cells && k < sl->row_first[row + 1]; k++)
-        draw_layer(f, k, top, looks, cells, n);
+        nl = 0;
+    }
+    for (size_t k = 0; k < nl; k++) {
+        uint32_t layer = sl->row_first[row] + (uint32_t)k, look = sl->layer_look[layer];
+        double y0, y1;
+        summary_band(sl, s->prims, look, top, f->l.row_h, f->l.scale, &y0, &y1);
+        store_summary(sl->layers, layer, f->v->t0, f->v->t1, s->radix, looks + k * n, n);
+        layers[k] = (column_layer){summary_color(sl, look), (float)y0, (float)y1, looks + k * n};
+    }
+    if (nl)
+        batch_layers(&f->b, f->timeline.x, layers, nl, n);
     free(looks);
-    free(cells);
+    free(layers);
 }
 
 static void draw_shapes(frame *f)
@@ -900,13 +894,14 @@ static int ensure_target(tlv_renderer *r, int w, int h, uint8_t *pixels, size_t 
 
 tlv_status tlv_renderer_new(tlv_renderer **out)
 {
+    ALLOC_WATCH;
     tlv_renderer *r = calloc(1, sizeof *r);
     *out = r;
     if (!r)
         return TLV_ERR_NOMEM;
     diags_init(&r->diags, 100);
     r->fonts = render_fonts_new(&r->diags);
-    if (!r->fonts) {
+    if (!r->fonts || ALLOC_FAILED_SINCE() || r->diags.nomem) {
         tlv_renderer_free(r);
         *out = NULL;
         return TLV_ERR_NOMEM;
@@ -973,6 +968,8 @@ tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view 
     tlv_view view = view_in(caller), *v = &view;
     if (!view_ok(r, v, stride) || !rows_ok(r, v, s))
         return TLV_ERR_USAGE;
+    ALLOC_WATCH;
+    SDL_ClearError(); /* SDL and SDL_ttf say "Out of memory" there, and may go on */
     if (ensure_target(r, v->width, v->height, pixels, stride) < 0)
         return last_error_set(&r->lasterr, TLV_ERR_NOMEM, "tlv_render_rgba: no drawing surface: %s",
                               SDL_GetError());
@@ -982,7 +979,8 @@ tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view 
             memcpy(pixels + (size_t)y * stride,
                    (const uint8_t *)r->surf->pixels + (size_t)y * (size_t)r->surf->pitch,
                    (size_t)v->width * 4);
-    if (rc != 0)
+    if (render_fonts_out_of_memory(r->fonts) | (rc != 0) | ALLOC_FAILED_SINCE() |
+        (strstr(SDL_GetError(), "Out of memory") != NULL))
         return last_error_set(&r->lasterr, TLV_ERR_NOMEM, "tlv_render_rgba: out of memory while drawing");
     return TLV_OK;
 }

@@ -355,6 +355,142 @@ void batch_columns(render_batch *b, double x, const column_cell *cells, size_t n
     free(runs);
 }
 
+/* Layer by layer, through batch_columns. */
+static void layers_one_by_one(render_batch *b, double x, const column_layer *layers,
+                              size_t nlayers, size_t n)
+{
+    column_cell *cells = malloc((n ? n : 1) * sizeof *cells);
+    if (!cells) {
+        b->failed = 1;
+        return;
+    }
+    for (size_t k = 0; k < nlayers; k++) {
+        column_cell on = {layers[k].argb, layers[k].y0, layers[k].y1}, off = {0, 0, 0};
+        for (size_t i = 0; i < n; i++)
+            cells[i] = layers[k].on[i] ? on : off;
+        batch_columns(b, x, cells, n);
+    }
+    free(cells);
+}
+
+/* One pixel under a stack of layers (bit k of `stack`: layer k), blended
+ * in order with fill_pixels' arithmetic. */
+static uint32_t blend_stack(uint32_t pixel, uint64_t stack, const uint32_t *argb)
+{
+    uint8_t q[4];
+    memcpy(q, &pixel, 4);
+    for (; stack; stack &= stack - 1) {
+        uint32_t c = argb[__builtin_ctzll(stack)], a = c >> 24;
+        if (a == 255) {
+            uint32_t w = opaque_word(c);
+            memcpy(q, &w, 4);
+            continue;
+        }
+        uint32_t ia = 255 - a;
+        q[0] = (uint8_t)div255(((c >> 16) & 255) * a + q[0] * ia);
+        q[1] = (uint8_t)div255(((c >> 8) & 255) * a + q[1] * ia);
+        q[2] = (uint8_t)div255((c & 255) * a + q[2] * ia);
+        q[3] = 255;
+    }
+    memcpy(&pixel, q, 4);
+    return pixel;
+}
+
+void batch_layers(render_batch *b, double x, const column_layer *layers, size_t nlayers,
+                  size_t n)
+{
+    if (!b->direct || nlayers > 64 || !n) {
+        layers_one_by_one(b, x, layers, nlayers, n);
+        return;
+    }
+    /* Each layer's rows of pixels, as batch_columns would fill them (they
+     * do not depend on the columns), and the pixel columns of the row. */
+    int y0[64], y1[64], ytop = INT_MAX, ybottom = INT_MIN, xleft = INT_MAX, xright = INT_MIN;
+    uint32_t argb[64];
+    for (size_t k = 0; k < nlayers; k++) {
+        SDL_Rect px;
+        argb[k] = layers[k].argb;
+        y0[k] = y1[k] = 0;
+        if ((argb[k] >> 24) == 0 ||
+            !rect_pixels(b, (frect){(float)x, layers[k].y0, (float)n, layers[k].y1 - layers[k].y0},
+                         &px) ||
+            !clip_direct(b, px, &px))
+            continue;
+        y0[k] = px.y;
+        y1[k] = px.y + px.h;
+        xleft = px.x < xleft ? px.x : xleft; /* the same for every layer */
+        xright = px.x + px.w > xright ? px.x + px.w : xright;
+        ytop = px.y < ytop ? px.y : ytop;
+        ybottom = y1[k] > ybottom ? y1[k] : ybottom;
+    }
+    uint64_t *stack = malloc(n * sizeof *stack); /* per column: the layers painting it */
+    int *column_x = malloc(n * sizeof *column_x); /* per column: its pixel column, or -1 */
+    if (!stack || !column_x) {
+        free(stack);
+        free(column_x);
+        b->failed = 1;
+        return;
+    }
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        stack[i] = 0;
+        for (size_t k = 0; k < nlayers; k++)
+            if (layers[k].on[i] && y1[k] > y0[k])
+                stack[i] |= 1ull << k;
+        double cx = ceil(x + (double)i);
+        column_x[i] = cx >= xleft && cx < xright ? (int)cx : -1;
+        any |= stack[i] != 0 && column_x[i] >= 0;
+    }
+    any &= ytop < ybottom;
+    if (any) { /* flushed only when something is drawn, as batch_rect does */
+        batch_flush(b);
+        SDL_RenderFlush(b->ren);
+    }
+    /* Column i is pixel column ceil(x + i), as a run's rectangle puts it,
+     * within the columns the layers' rectangles keep (bounds and clip). A
+     * pixel row whose layers and pixels before are those of the row above
+     * gets that row's result (a row's background is the same all down). */
+    int width = any ? xright - xleft : 0;
+    uint32_t *before = malloc(((size_t)width + 1) * 2 * sizeof *before), *after = before + width;
+    uint64_t above = 0; /* the layers of the row above, when `before` holds it */
+    for (int y = ytop; before && any && y < ybottom; y++) {
+        uint64_t rowmask = 0;
+        for (size_t k = 0; k < nlayers; k++)
+            if (y >= y0[k] && y < y1[k])
+                rowmask |= 1ull << k;
+        uint32_t *p = (uint32_t *)(void *)direct_at(b, 0, y), *row = p + xleft;
+        if (rowmask && rowmask == above && memcmp(row, before, (size_t)width * 4) == 0) {
+            memcpy(row, after, (size_t)width * 4);
+            continue;
+        }
+        above = 0;
+        if (!rowmask)
+            continue;
+        memcpy(before, row, (size_t)width * 4);
+        uint64_t last_stack = 0;
+        uint32_t last_in = 0, last_out = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t st = stack[i] & rowmask;
+            if (!st || column_x[i] < 0)
+                continue;
+            uint32_t *q = &p[column_x[i]];
+            if (st != last_stack || *q != last_in) {
+                last_stack = st;
+                last_in = *q;
+                last_out = blend_stack(*q, st, argb);
+            }
+            *q = last_out;
+        }
+        memcpy(after, row, (size_t)width * 4);
+        above = rowmask;
+    }
+    if (any && !before)
+        b->failed = 1;
+    free(before);
+    free(stack);
+    free(column_x);
+}
+
 /* ---- strokes ---------------------------------------------------------------- */
 
 static fpoint pt(double x, double y)

@@ -75,6 +75,8 @@ typedef struct render_fonts render_fonts;
 
 render_fonts *render_fonts_new(tlv_diags *diags);
 void render_fonts_free(render_fonts *f);
+/* Whether text was left out for want of memory since the last call. */
+int render_fonts_out_of_memory(render_fonts *f);
 
 /* Brackets one frame on `ren`: textures made for another renderer are
  * destroyed; textures not used during the frame are evicted at its end. */
@@ -162,6 +164,22 @@ typedef struct column_cell {
 /* Fills column x + i (i < n) with cells[i], as batch_rect would fill each
  * run of equal cells. */
 void batch_columns(render_batch *b, double x, const column_cell *cells, size_t n);
+
+/* One layer of a zoomed-out row: a colour in a band [y0, y1) of it, in the
+ * columns i whose on[i] is not 0. */
+typedef struct column_layer {
+    uint32_t argb;
+    float y0, y1;
+    const uint32_t *on;
+} column_layer;
+
+/* Draws the layers in turn over columns x + i (i < n), the same pixels as
+ * batch_columns for each layer, one after the other; into the direct
+ * target every pixel is blended once for the whole stack (a pixel whose
+ * stack and colour before are those of the pixel before it gets its
+ * result). */
+void batch_layers(render_batch *b, double x, const column_layer *layers, size_t nlayers,
+                  size_t n);
 
 typedef struct pen_style {
     uint32_t argb;

@@ -53,6 +53,14 @@
  * within one column of it. At most three buckets meet a column: a pyramid
  * summary costs O(ncols), an exact one O(ncols log ncols).
  *
+ * A row whose filled shapes all have one fill (a summary layer's row) needs
+ * only whether a column has a candidate: with more than one shape in view
+ * per 4 columns it uses the pyramid whenever its buckets are no wider than
+ * the columns (exact then, to 16-bit rounding, and far fewer bytes to read
+ * than its shapes), and otherwise counts per column the runs of columns its
+ * candidates meet; a pyramid column asks only whether some bucket would
+ * vote.
+ *
  * Times become doubles with tlv_time_to_double in the radix store_set_radix
  * gave (10 by default). A summary asked in another radix, for a row with
  * fractional times, cannot use the pyramid and is computed exactly from the
@@ -70,6 +78,7 @@
 #define SUMMARY_MAX_BUCKETS 65536u
 #define EXACT_SHAPES_PER_COLUMN 4
 #define EXACT_SHAPES_PER_FINE_COLUMN 64
+#define EXACT_ONE_COLOR_PER_COLUMNS 4 /* a one-colour row: exact up to 1 shape per 4 columns */
 #define EXACT_MAX_COLUMNS (1u << 24)
 #define QUERY_STACK_KEYS 256
 
@@ -89,6 +98,8 @@ typedef struct row_index {
     uint32_t nbuckets;
     int levels;
     double base, bucket_width; /* level 0 bucket j spans base + j * bucket_width */
+    uint32_t one_color;     /* the fill of all its filled shapes when they have one (a
+                               summary layer's row), else 0 */
 } row_index;
 
 struct store {
@@ -690,6 +701,19 @@ static int row_has_fill(const store *s, const row_index *r)
     return 0;
 }
 
+/* The one fill of the row's filled shapes, or 0 when they have several. */
+static uint32_t row_one_color(const store *s, const row_index *r)
+{
+    uint32_t color = 0;
+    for (uint32_t i = 0; i < r->count; i++) {
+        uint32_t f = fill_of(s, shape_at(s, r->first + i));
+        if (f && color && f != color)
+            return 0;
+        color = f ? f : color;
+    }
+    return color;
+}
+
 static double row_end(const store *s, const row_index *r)
 {
     double end = -INFINITY;
@@ -753,6 +777,7 @@ static int build_pyramids(store *s)
         if (!r->count || !row_has_fill(s, r))
             continue;
         r->nbuckets = bucket_count(r->count);
+        r->one_color = row_one_color(s, r);
         total += 2 * (size_t)r->nbuckets;
         if (r->nbuckets > widest)
             widest = r->nbuckets;
@@ -1011,6 +1036,66 @@ static uint32_t pow2_at_least(size_t n)
     return p;
 }
 
+/* Marks the columns a shape is a candidate for in starts[] (+1 where its
+ * run of columns starts, -1 after it): those add_shape's grid_add gives it. */
+static void mark_columns(const store *s, const columns *c, const shape *sh, int32_t *starts)
+{
+    double from, to, n = (double)c->n;
+    extent_of(s, sh, c->radix, &from, &to);
+    double x0 = (from - c->t0) / c->width, x1 = (to - c->t0) / c->width;
+    if (x1 > x0 ? x1 <= 0 || x0 >= n : x0 < 0 || x0 > n)
+        return;
+    if (x0 == n)
+        x0 = x1 = nextafter(n, 0);
+    x0 = greater(x0, 0);
+    x1 = lesser(x1, n);
+    uint32_t j0 = bucket_at(x0, (uint32_t)c->n);
+    uint32_t j1 = x1 > x0 ? bucket_at(round_up(x1) - 1.0, (uint32_t)c->n) : j0;
+    starts[j0]++;
+    starts[j1 + 1]--;
+}
+
+/* The rule applied to each column exactly for a row whose filled shapes all
+ * have one colour (a summary layer's): a column has it when some candidate
+ * meets it, so a count per column does (no grid). The candidates are the
+ * shapes at positions < `started` (from <= the window's end) ending at or
+ * after `lo`: found by the tree when they are few of those, else by looking
+ * at each (in order, cheaper than the tree's walk). Returns 0, or -1 when
+ * memory is short. */
+static int one_color_summary(const store *s, const row_index *r, const columns *c, tlv_time lo,
+                             tlv_time hi, size_t started, size_t k, uint32_t *out)
+{
+    int32_t *starts = calloc(c->n + 1, sizeof *starts);
+    uint64_t *keys = 2 * k < started ? malloc((k ? k : 1) * sizeof *keys) : NULL;
+    if (!starts || (2 * k < started && !keys)) {
+        free(starts);
+        free(keys);
+        return -1;
+    }
+    if (keys) {
+        find_overlaps(s, r, lo, hi, keys, k);
+        for (size_t i = 0; i < k; i++) {
+            const shape *sh = shape_at(s, (uint32_t)keys[i]);
+            if (fill_of(s, sh))
+                mark_columns(s, c, sh, starts);
+        }
+    } else {
+        for (size_t i = r->first; i < r->first + started; i++) {
+            const shape *sh = shape_at(s, i);
+            if (tlv_time_cmp(end_of(sh), lo) >= 0 && fill_of(s, sh))
+                mark_columns(s, c, sh, starts);
+        }
+    }
+    int32_t on = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        on += starts[i];
+        out[i] = on > 0 ? r->one_color : 0;
+    }
+    free(starts);
+    free(keys);
+    return 0;
+}
+
 /* The rule applied to each column exactly. Returns -1, writing nothing, when
  * more than `limit` shapes are in view or memory is short. */
 static int summary_from_shapes(const store *s, const row_index *r, const columns *c,
@@ -1023,6 +1108,8 @@ static int summary_from_shapes(const store *s, const row_index *r, const columns
     size_t k = count_overlaps(s, r, lo, hi);
     if (k > limit)
         return -1;
+    if (r->one_color)
+        return one_color_summary(s, r, c, lo, hi, count_starting_by(s, r, hi), k, out);
     uint32_t nb = pow2_at_least(c->n);
     uint64_t *keys = malloc((k ? k : 1) * sizeof *keys);
     bucket *node = calloc(2 * (size_t)nb, sizeof *node);
@@ -1131,6 +1218,33 @@ static int level_for(const row_index *r, double column_width)
     return level;
 }
 
+/* part_inside(a, b, c) >= 0 without calls: the test of column_covered's
+ * inner loop, run for every bucket of every column. */
+static int reaches_inside(double a, double b, double p0, double p1, int closed)
+{
+    if (b <= a)
+        return a >= p0 - EDGE && (a < p1 - EDGE || (closed && a <= p1 + EDGE));
+    return lesser(b, p1) - greater(a, p0) > EDGE;
+}
+
+/* Whether some bucket meeting the column spanning [u0, u1) votes at all
+ * (column_color's answer is not 0): enough for a row of one colour. */
+static int column_covered(const kept_bucket *buckets, uint32_t n, double u0, double u1,
+                          int closed)
+{
+    if (u1 <= 0 || u0 >= n)
+        return 0;
+    uint32_t j = u0 > 0 ? (uint32_t)u0 : 0;
+    for (int seen = 0; j < n && j < u1 && seen < MAX_VOTES; j++, seen++) {
+        const kept_bucket *b = &buckets[j];
+        const double unit = 1 / 65535.0;
+        if (b->color && (reaches_inside(b->w0 * unit, b->w1 * unit, u0 - j, u1 - j, closed) ||
+                         reaches_inside(b->o0 * unit, b->o1 * unit, u0 - j, u1 - j, closed)))
+            return 1;
+    }
+    return 0;
+}
+
 static void summary_from_pyramid(const row_index *r, const columns *c, uint32_t *out)
 {
     int level = level_for(r, c->width);
@@ -1139,8 +1253,9 @@ static void summary_from_pyramid(const row_index *r, const columns *c, uint32_t 
     const kept_bucket *buckets = r->pyramid + n;
     for (size_t i = 0; i < c->n; i++) {
         double c0 = c->t0 + (double)i * c->width, c1 = c->t0 + (double)(i + 1) * c->width;
-        out[i] = column_color(buckets, n, (c0 - r->base) / size, (c1 - r->base) / size,
-                              i + 1 == c->n);
+        double u0 = (c0 - r->base) / size, u1 = (c1 - r->base) / size;
+        out[i] = r->one_color ? (column_covered(buckets, n, u0, u1, i + 1 == c->n) ? r->one_color : 0)
+                              : column_color(buckets, n, u0, u1, i + 1 == c->n);
     }
 }
 
@@ -1149,6 +1264,11 @@ static size_t exact_limit(const store *s, const row_index *r, const columns *c)
 {
     if (c->radix != s->radix && r->has_fraction)
         return SIZE_MAX; /* the pyramid placed fractions in another radix */
+    if (r->one_color && c->width >= r->bucket_width)
+        return c->n / EXACT_ONE_COLOR_PER_COLUMNS; /* with more, the pyramid: as exact
+            for one colour (to 16-bit rounding), and far fewer bytes to read than the
+            shapes; a few shapes, exactly (a lone instant on the view's edge is where
+            the pyramid's rounding shows) */
     size_t per = c->width < r->bucket_width ? EXACT_SHAPES_PER_FINE_COLUMN
                                             : EXACT_SHAPES_PER_COLUMN;
     return c->n > SIZE_MAX / per ? SIZE_MAX : c->n * per;

@@ -137,6 +137,11 @@ run "$TLV" shapes -r linux_calls.res "$TMP/deep.log"
 expect_contains "$TMP/out" '"from":1000000800,"to":1000000900,"type":"Text","text":"deep (depth 14)"' "a call 14 deep"
 
 # ---- ltrace -------------------------------------------------------------------------------
+if command -v python3 >/dev/null; then
+  checks=$((checks + 1))
+  python3 "$SRC/scripts/gen_linux_heap.py" | cmp -s - "$SRC/rules/linux_heap.cnv" ||
+    fail "rules/linux_heap.cnv is not what scripts/gen_linux_heap.py writes"
+fi
 convert_clean linux_heap.res "$F/ltrace_cases.log"
 expect_line "$TMP/std" '[1700000000000200]P200.inuse=164' "calloc counts n × size"
 expect_line "$TMP/std" '[1700000000000350]P200.inuse=64' "realloc releases the old block"

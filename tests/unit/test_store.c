@@ -580,6 +580,55 @@ static void test_summary_exact_random(void)
     }
 }
 
+/* A row whose filled shapes all have one colour (a summary layer's) has
+ * faster summaries — the pyramid whenever its buckets are no wider than the
+ * columns, a count per column otherwise — and they must still be the rule
+ * exactly: a column has the colour when some shape is a candidate in it.
+ * Views: the whole row in 64 and in 512 columns, a middle window in fine
+ * columns (few shapes in view, found by the tree), the whole row in columns
+ * finer than the buckets (found by looking at each shape). */
+static void test_summary_one_color_random(void)
+{
+    for (int round = 0; round < 10; round++) {
+        store *s = store_new();
+        size_t n = round < 5 ? 300 : 3000;
+        for (uint32_t i = 0; i < n; i++) {
+            int64_t from = (int64_t)below(4096), len = (int64_t)below(41);
+            unsigned kind = (unsigned)below(100);
+            len = kind < 2 ? 300 + (int64_t)below(700) : kind < 12 ? 0 : len;
+            add_ticks(s, 0, from, from + len, below(4) ? P_GREEN : P_TEXT, i);
+        }
+        frozen(s);
+        static uint32_t out[8192];
+        const int64_t starts[] = {0, 0, 2048, 0}, widths[] = {64, 8, 1, 1};
+        const int counts[] = {64, 512, 64, 5000};
+        for (int w = 0; w < 4; w++) {
+            int64_t t0 = starts[w], cw = widths[w];
+            int nc = counts[w];
+            store_summary(s, 0, (double)t0, (double)(t0 + nc * cw), 10, out, (size_t)nc);
+            for (int c = 0; c < nc; c++) {
+                uint32_t want = brute_column(s, 0, t0 + c * cw, t0 + (c + 1) * cw, c == nc - 1);
+                if (out[c] != (want ? GREEN : 0)) {
+                    fprintf(stderr, "one-colour summary round %d view %d column %d: %08x, "
+                                    "expected %08x\n", round, w, c, out[c], want);
+                    check_failures++;
+                }
+            }
+        }
+        store_free(s);
+    }
+    /* a lone instant on the view's right edge: the last column's (the
+     * pyramid of a one-shape row would miss it) */
+    store *s = store_new();
+    add_ticks(s, 0, 100, 100, P_GREEN, 1);
+    frozen(s);
+    uint32_t out[10];
+    store_summary(s, 0, 0, 100, 10, out, 10);
+    CHECK_INT(out[9], GREEN);
+    CHECK_INT(out[8], 0);
+    store_free(s);
+}
+
 /* Many shapes in view: the pyramid's colors are estimates, but a column is
  * colored exactly when some filled shape covers part of it or an instant lies
  * in it, and only with the fill of a shape near it (within a column on
@@ -630,5 +679,6 @@ int main(void)
     test_summary_radix();
     test_summary_exact_random();
     test_summary_pyramid_random();
+    test_summary_one_color_random();
     return CHECK_DONE();
 }
