@@ -160,6 +160,9 @@ for c in "${cases[@]}"; do
   if [ "$(cat "$ref/status")" != 0 ]; then
     echo "sweep: $c: fails without injected failures: $(cat "$ref/stderr")"; total_fail=$((total_fail + 1)); continue
   fi
+  if [ ! -f "$ref/report" ]; then # e.g. an ASan build: the preload does not take
+    echo "sweep: $c: the failalloc library was not in effect (no report): nothing tested"; exit 77
+  fi
   count=$(cut -d' ' -f1 "$ref/report")
   [ "$runs" -gt 0 ] && stride=$(( (count + runs - 1) / runs )) && offset=$(( stride / 2 + 1 ))
   bad="$WORK/$c.bad"; : >"$bad"
