@@ -158,6 +158,7 @@ void print_diags(const tlv_diags *d, size_t max)
         fprintf(stderr, "... and %zu more problem%s not shown\n", more, more == 1 ? "" : "s");
 }
 
+
 tlv_rules *load_rules(const rule_args *ra)
 {
     tlv_rules_options o;
@@ -167,8 +168,9 @@ tlv_rules *load_rules(const rule_args *ra)
     o.allow_scripts = ra->allow_scripts;
     tlv_rules *rules = NULL;
     tlv_status st = tlv_rules_load(ra->res_path, &o, &rules);
-    if (!rules) {
-        fprintf(stderr, "%s: out of memory\n", prog);
+    if (st == TLV_ERR_NOMEM) { /* what else went wrong may only follow from it */
+        tlv_rules_free(rules);
+        report_nomem("reading the rules of", ra->res_path);
         return NULL;
     }
     print_diags(tlv_rules_diags(rules), 50);

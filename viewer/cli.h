@@ -107,6 +107,20 @@ int parse_common_args(const char *cmd, const char *help, unsigned which, common_
 int need_resource_file(const char *cmd, const common_args *c);
 int need_input(const char *cmd, const common_args *c);
 
+/* Running out of memory (issue 19.0): every command reports it as
+ * "tlv: out of memory while DOING 'INPUT'" and exits EXIT_USAGE without
+ * writing its output. Prints that line once per process (later calls print
+ * nothing, so a failure noticed at several levels is reported once) and
+ * returns EXIT_USAGE. `input` may be NULL. */
+int report_nomem(const char *doing, const char *input);
+/* Whether report_nomem was called. */
+int nomem_reported(void);
+/* cJSON leaves out what it could not allocate without a word: main() gives
+ * it an allocator that counts failures (json_count_failures), and a writer
+ * compares json_alloc_failures() before and after building its JSON. */
+void json_count_failures(void);
+unsigned long json_alloc_failures(void);
+
 /* Loads rules per ra; prints every diagnostic; returns NULL on error. */
 tlv_rules *load_rules(const rule_args *ra);
 

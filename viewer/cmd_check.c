@@ -47,12 +47,14 @@ static int check_log(const rule_args *ra, const char *log)
 {
     tlv_rules *rules = load_rules(ra);
     if (!rules)
-        return 1;
+        return nomem_reported() ? EXIT_USAGE : 1;
     tlv_trace *trace = NULL;
     int rc = EXIT_USAGE;
     unmatched_log um = {0};
-    if (tlv_trace_new(rules, &trace) != TLV_OK)
+    if (tlv_trace_new(rules, &trace) != TLV_OK) {
+        report_nomem("checking the rules on", log);
         goto done;
+    }
     tlv_converter *conv = tlv_trace_converter(trace);
     if (reads_standard_form(ra, log))
         tlv_converter_set_standard_form(conv, 1);
@@ -60,6 +62,10 @@ static int check_log(const rule_args *ra, const char *log)
         goto done;
     um.show = UNMATCHED_MAX_SHOWN;
     tlv_status st = tlv_trace_load_file(trace, log);
+    if (st == TLV_ERR_NOMEM) {
+        report_nomem("checking the rules on", log);
+        goto done;
+    }
     if (st == TLV_ERR_IO) {
         fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, log, strerror(errno));
         goto done;
@@ -103,7 +109,7 @@ int cmd_check(int argc, char **argv)
     size_t nfiles = 0;
     const char *log = NULL;
     if (!files)
-        return EXIT_USAGE;
+        return report_nomem("checking", argc > 1 ? argv[argc - 1] : NULL);
     for (int i = 1; i < argc; i++) {
         int r = parse_rule_arg(&ra, argc, argv, &i);
         if (r < 0) {
@@ -144,9 +150,12 @@ int cmd_check(int argc, char **argv)
     o.n_search_dirs = ra.ndirs;
     tlv_rules *rules = NULL;
     tlv_status st = tlv_rules_check(ra.res_path, files, nfiles, &o, &rules);
+    const char *checked = ra.res_path ? ra.res_path : files[0];
     free(files);
-    if (!rules)
-        return EXIT_USAGE;
+    if (st == TLV_ERR_NOMEM || !rules) { /* the other problems may only follow from it */
+        tlv_rules_free(rules);
+        return report_nomem("checking", checked);
+    }
     const tlv_diags *d = tlv_rules_diags(rules);
     print_diags(d, 0);
     size_t errors = tlv_diags_errors(d), total = tlv_diags_count(d) + tlv_diags_dropped(d);

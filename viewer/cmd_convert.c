@@ -54,6 +54,7 @@ typedef struct out_ctx {
     char *line;
     size_t cap;
     int write_failed;
+    int nomem;
 } out_ctx;
 
 static int write_event(void *user, const tlv_event *ev)
@@ -63,8 +64,10 @@ static int write_event(void *user, const tlv_event *ev)
     if (n + 1 >= o->cap) {
         size_t cap = (n + 2) * 2;
         char *p = realloc(o->line, cap);
-        if (!p)
+        if (!p) {
+            o->nomem = 1;
             return 1;
+        }
         o->line = p;
         o->cap = cap;
         tlv_event_format(ev, o->radix, o->line, o->cap);
@@ -134,7 +137,10 @@ static FILE *open_input(const char *path, unsigned long long *size)
         return stdin;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "%s: cannot open the log '%s': %s\n", prog, path, strerror(errno));
+        if (errno == ENOMEM)
+            report_nomem("opening the log", path);
+        else
+            fprintf(stderr, "%s: cannot open the log '%s': %s\n", prog, path, strerror(errno));
         return NULL;
     }
     struct stat st;
@@ -191,8 +197,10 @@ int cmd_convert(int argc, char **argv)
     remove_tmp_on_signals(tmp_path);
     tlv_converter *conv = NULL;
     if (!out || tlv_converter_new(rules, &conv) != TLV_OK) {
-        if (out)
+        if (out) {
             close_output(out, a.c.output, tmp_path, 0);
+            report_nomem("converting", a.c.input);
+        }
         if (in != stdin)
             fclose(in);
         tlv_rules_free(rules);
@@ -200,7 +208,7 @@ int cmd_convert(int argc, char **argv)
     }
     static char outbuf[1 << 20];
     setvbuf(out, outbuf, _IOFBF, sizeof outbuf);
-    out_ctx oc = {out, tlv_rules_time_radix(rules), NULL, 0, 0};
+    out_ctx oc = {out, tlv_rules_time_radix(rules), NULL, 0, 0, 0};
     if (reads_standard_form(&a.c.rules, a.c.input))
         tlv_converter_set_standard_form(conv, 1);
     tlv_converter_set_event_fn(conv, write_event, &oc);
@@ -223,6 +231,16 @@ int cmd_convert(int argc, char **argv)
     int read_failed = pump(conv, in, &pg) < 0;
     tlv_status st = read_failed ? TLV_ERR_IO : tlv_converter_finish(conv);
     progress_end(&pg);
+    if (st == TLV_ERR_NOMEM || oc.nomem) { /* no trace, not a partial one */
+        close_output(out, a.c.output, tmp_path, 0);
+        unmatched_end(&um, 0);
+        if (in != stdin)
+            fclose(in);
+        free(oc.line);
+        tlv_converter_free(conv);
+        tlv_rules_free(rules);
+        return report_nomem("converting", a.c.input);
+    }
     if (read_failed && !oc.write_failed)
         fprintf(stderr, "%s: error reading '%s': %s\n", prog, a.c.input, strerror(errno));
     print_diags(tlv_converter_diags(conv), (size_t)a.max_errors);

@@ -567,9 +567,9 @@ static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_trace *trac
                         const tlv_shapes *shapes, interval_list *l, double us, const char *input)
 {
     chrome_layout c = {0};
-    if (lay_out_rows(&c, shapes, l) < 0) {
+    if (lay_out_rows(&c, shapes, l) < 0) { /* it fails only for memory */
         layout_free(&c);
-        return -1;
+        return report_nomem("laying out the rows of", input), -1;
     }
     int radix = tlv_rules_time_radix(rules);
     int first = 1;
@@ -582,6 +582,8 @@ static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_trace *trac
         rc = write_counters(out, &b, trace, shapes, &c, us, radix, &first);
     if (rc == 0)
         rc = write_flows(out, &b, shapes, &c, us, radix, &first);
+    if (b.failed)
+        report_nomem("writing the export of", input);
     jl_free(&b);
     cJSON *other = cJSON_CreateObject();
     cJSON_AddStringToObject(other, "source", input);
@@ -594,6 +596,8 @@ static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_trace *trac
     cJSON_Delete(other);
     if (rc == 0 && text)
         fprintf(out, "\n],\"otherData\":%s}\n", text);
+    if (!text)
+        report_nomem("writing the export of", input);
     free(text);
     layout_free(&c);
     return rc == 0 && text ? 0 : -1;
@@ -622,13 +626,15 @@ static int write_sqlite(const export_args *a, const tlv_rules *rules, const tlv_
     size_t n = strlen(a->c.output) + 32;
     char *tmp = malloc(n);
     if (!tmp)
-        return -1;
+        return report_nomem("writing the database of", a->c.input), -1;
     snprintf(tmp, n, "%s.tmp.%ld", a->c.output, (long)getpid());
     unlink(tmp);
     remove_tmp_on_signals(tmp);
     sqlite3 *db = NULL;
     int rc = sqlite3_open(tmp, &db) == SQLITE_OK ? 0 : -1;
-    if (rc < 0)
+    if (rc < 0 && (!db || sqlite3_errcode(db) == SQLITE_NOMEM))
+        report_nomem("writing the database of", a->c.input);
+    else if (rc < 0)
         fprintf(stderr, "%s export: cannot create '%s': %s\n", prog, tmp, sqlite3_errmsg(db));
     sql_source src = {rules, trace, shapes, a->c.input, a->session};
     if (rc == 0)
@@ -654,7 +660,10 @@ static int write_export(const export_args *a, const tlv_rules *rules, const tlv_
     interval_list l = {0};
     FILE *out = NULL;
     char *tmp_path = NULL;
+    unsigned long json_failures = json_alloc_failures();
     int rc = collect_intervals(shapes, &l);
+    if (rc < 0)
+        report_nomem("collecting the intervals of", a->c.input);
     if (rc == 0) {
         out = open_output(a->c.output, &tmp_path);
         remove_tmp_on_signals(tmp_path);
@@ -664,6 +673,10 @@ static int write_export(const export_args *a, const tlv_rules *rules, const tlv_
         write_csv(out, &l, tlv_rules_time_radix(rules));
     else if (rc == 0)
         rc = write_chrome(out, rules, trace, shapes, &l, time_factor(a, rules), a->c.input);
+    if (json_alloc_failures() != json_failures) { /* cJSON left something out */
+        report_nomem("writing the export of", a->c.input);
+        rc = -1;
+    }
     if (out && close_output(out, a->c.output, tmp_path, rc == 0) < 0)
         rc = -1;
     free(l.v);
@@ -680,7 +693,8 @@ int cmd_export(int argc, char **argv)
     tlv_shapes *shapes;
     int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, &rules, &trace, &shapes);
     if (rc != EXIT_USAGE && write_export(&a, rules, trace, shapes) < 0) {
-        fprintf(stderr, "%s export: writing '%s' failed\n", prog, a.c.output ? a.c.output : "-");
+        if (!nomem_reported())
+            fprintf(stderr, "%s export: writing '%s' failed\n", prog, a.c.output ? a.c.output : "-");
         rc = EXIT_USAGE;
     }
     tlv_shapes_free(shapes);

@@ -7,6 +7,7 @@
 #include "export.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,12 +121,15 @@ static int result_add_row(result *r, sqlite3_stmt *st)
         r->cells = c;
         r->cap = cap;
     }
+    int failed = 0;
     for (int i = 0; i < r->ncols; i++) {
         const unsigned char *t = sqlite3_column_text(st, i);
-        r->cells[r->nrows * (size_t)r->ncols + (size_t)i] = t ? strdup((const char *)t) : NULL;
+        char *copy = t ? strdup((const char *)t) : NULL;
+        failed |= t ? !copy : sqlite3_column_type(st, i) != SQLITE_NULL; /* NULL text: no memory */
+        r->cells[r->nrows * (size_t)r->ncols + (size_t)i] = copy;
     }
-    r->nrows++;
-    return 0;
+    r->nrows++; /* freed with the others */
+    return failed ? -1 : 0;
 }
 
 /* Display width: UTF-8 characters, not bytes. */
@@ -252,14 +256,31 @@ static void print_json(const cJSON *rows)
 }
 
 /* Runs every statement of a->sql, printing what each returns. */
+static int run_statements(sqlite3 *db, const query_args *a);
+
+/* Runs the statements; running out of memory anywhere (SQLite, cJSON, the
+ * result table) is reported as such, not as an SQL error. */
 static int run_sql(sqlite3 *db, const query_args *a)
+{
+    unsigned long sql_failures = sql_alloc_failures(), json_failures = json_alloc_failures();
+    int rc = run_statements(db, a);
+    if (sql_alloc_failures() != sql_failures || json_alloc_failures() != json_failures ||
+        (rc < 0 && sqlite3_errcode(db) == SQLITE_NOMEM)) {
+        report_nomem("running the query on", a->c.input);
+        return -1;
+    }
+    return rc;
+}
+
+static int run_statements(sqlite3 *db, const query_args *a)
 {
     const char *sql = a->sql;
     while (sql && *sql) {
         sqlite3_stmt *st = NULL;
         const char *rest = NULL;
         if (sqlite3_prepare_v2(db, sql, -1, &st, &rest) != SQLITE_OK) {
-            fprintf(stderr, "%s query: SQL error: %s\n", prog, sqlite3_errmsg(db));
+            if (sqlite3_errcode(db) != SQLITE_NOMEM)
+                fprintf(stderr, "%s query: SQL error: %s\n", prog, sqlite3_errmsg(db));
             return -1;
         }
         sql = rest;
@@ -275,14 +296,18 @@ static int run_sql(sqlite3 *db, const query_args *a)
         } else {
             result r = {sqlite3_column_count(st), NULL, 0, 0};
             while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-                if (result_add_row(&r, st) < 0)
-                    break;
+                if (result_add_row(&r, st) < 0) {
+                    result_free(&r);
+                    sqlite3_finalize(st);
+                    return report_nomem("running the query on", a->c.input), -1;
+                }
             if (rc == SQLITE_DONE && r.ncols > 0)
                 (a->format == FMT_CSV ? print_csv : print_table)(st, &r);
             result_free(&r);
         }
         if (rc != SQLITE_DONE) {
-            fprintf(stderr, "%s query: SQL error: %s\n", prog, sqlite3_errmsg(db));
+            if (sqlite3_errcode(db) != SQLITE_NOMEM)
+                fprintf(stderr, "%s query: SQL error: %s\n", prog, sqlite3_errmsg(db));
             sqlite3_finalize(st);
             return -1;
         }
@@ -296,6 +321,8 @@ static int run_sql(sqlite3 *db, const query_args *a)
 static int is_sqlite_file(const char *path)
 {
     FILE *f = strcmp(path, "-") ? fopen(path, "rb") : NULL;
+    if (!f && strcmp(path, "-") && errno == ENOMEM) /* not to be taken for a log */
+        return report_nomem("opening", path), -1;
     char head[16] = {0};
     int yes = f && fread(head, 1, sizeof head, f) == sizeof head &&
               memcmp(head, "SQLite format 3", 16) == 0;
@@ -316,8 +343,12 @@ static int convert_into(sqlite3 **db, const query_args *a)
                                    &shapes);
     if (rc != EXIT_USAGE) {
         sql_source src = {rules, trace, shapes, a->c.input, a->session};
-        if (sqlite3_open(":memory:", db) != SQLITE_OK || sql_write_trace(*db, &src, "query") < 0)
+        if (sqlite3_open(":memory:", db) != SQLITE_OK) {
+            report_nomem("making the database of", a->c.input); /* nothing else can fail */
             rc = EXIT_USAGE;
+        } else if (sql_write_trace(*db, &src, "query") < 0) {
+            rc = EXIT_USAGE;
+        }
     }
     tlv_shapes_free(shapes);
     tlv_trace_free(trace);
@@ -332,14 +363,20 @@ int cmd_query(int argc, char **argv)
         return EXIT_USAGE;
     sqlite3 *db = NULL;
     int rc = EXIT_OK;
-    if (is_sqlite_file(a.c.input)) {
+    int is_db = is_sqlite_file(a.c.input);
+    if (is_db < 0)
+        return EXIT_USAGE;
+    if (is_db) {
         if (a.c.rules.res_path || a.session) {
             usage_error("query", "'%s' is a database already: -r and --session are for logs",
                         a.c.input);
             return EXIT_USAGE;
         }
         if (sqlite3_open_v2(a.c.input, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-            fprintf(stderr, "%s query: cannot open '%s': %s\n", prog, a.c.input, sqlite3_errmsg(db));
+            if (!db || sqlite3_errcode(db) == SQLITE_NOMEM)
+                report_nomem("opening", a.c.input);
+            else
+                fprintf(stderr, "%s query: cannot open '%s': %s\n", prog, a.c.input, sqlite3_errmsg(db));
             rc = EXIT_USAGE;
         }
     } else {

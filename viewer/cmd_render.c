@@ -140,7 +140,7 @@ static int parse_render_args(render_args *a, int argc, char **argv)
 /* Writes the image through open_output (a temporary file renamed when
  * complete), so a failed render or a full disk never leaves a truncated PNG
  * under the final name nor destroys an older one. */
-static int write_png(const char *path, const uint8_t *pixels, int w, int h)
+static int write_png(const char *path, const char *input, const uint8_t *pixels, int w, int h)
 {
     char *tmp_path;
     FILE *f = open_output(path, &tmp_path);
@@ -160,6 +160,8 @@ static int write_png(const char *path, const uint8_t *pixels, int w, int h)
     /* close_output reports a failed write (a full disk) itself */
     if (close_output(f, path, tmp_path, ok) < 0)
         return -1;
+    if (!ok && (saved_errno == ENOMEM || strstr(img.message, "memory")))
+        return report_nomem("writing the image of", input), -1;
     if (!ok) {
         fprintf(stderr, "%s: cannot write '%s': %s (%s)\n", prog, path, img.message,
                 strerror(saved_errno));
@@ -188,7 +190,7 @@ static void apply_range(tlv_view *v, const render_args *a)
 /* The rows whose name or resource name matches --rows, into *out (the
  * caller frees it). Returns how many, or -1 after printing why (a bad
  * expression, no row matching, no memory). */
-static long select_rows(const char *regex, const tlv_shapes *shapes, size_t **out)
+static long select_rows(const char *regex, const char *input, const tlv_shapes *shapes, size_t **out)
 {
     int err;
     PCRE2_SIZE off;
@@ -217,7 +219,7 @@ static long select_rows(const char *regex, const tlv_shapes *shapes, size_t **ou
     pcre2_match_data_free(md);
     pcre2_code_free(re);
     if (nomem) {
-        fprintf(stderr, "%s: out of memory\n", prog);
+        report_nomem("choosing the rows of", input);
         return -1;
     }
     if (count == 0) {
@@ -227,15 +229,15 @@ static long select_rows(const char *regex, const tlv_shapes *shapes, size_t **ou
     return (long)count;
 }
 
-/* Draws and writes the image. Returns EXIT_OK or EXIT_USAGE. */
-static int render_to_png(const render_args *a, const tlv_shapes *shapes)
+/* Draws with r and writes the image. Returns EXIT_OK or EXIT_USAGE. */
+static int render_to_png(const render_args *a, tlv_renderer *r, const tlv_shapes *shapes)
 {
     tlv_view view;
     tlv_view_fit(&view, shapes, a->width, a->height);
     apply_range(&view, a);
     size_t *rows = NULL;
     if (a->rows) {
-        long n = select_rows(a->rows, shapes, &rows);
+        long n = select_rows(a->rows, a->c.input, shapes, &rows);
         if (n < 0) {
             free(rows);
             return EXIT_USAGE;
@@ -251,27 +253,27 @@ static int render_to_png(const render_args *a, const tlv_shapes *shapes)
         fprintf(stderr, "%s: note: %zu of %zu rows do not fit in %d pixels at %d pixels a row "
                 "(use --size, --rows or --row-height)\n", prog, layout.row_count - whole,
                 layout.row_count, a->height, (int)layout.row_height);
-    tlv_renderer *r = NULL;
     size_t stride = (size_t)a->width * 4;
     uint8_t *pixels = malloc(stride * (size_t)a->height);
-    tlv_status st = pixels ? tlv_renderer_new(&r) : TLV_ERR_NOMEM;
+    tlv_status st = pixels ? TLV_OK : TLV_ERR_NOMEM;
     double start = now_seconds();
     if (st == TLV_OK)
         st = tlv_render_rgba(r, shapes, &view, pixels, stride);
     double secs = now_seconds() - start;
     print_diags(tlv_renderer_diags(r), 0);
     int rc = EXIT_OK;
-    if (st != TLV_OK) {
+    if (st == TLV_ERR_NOMEM) {
+        rc = report_nomem("drawing", a->c.input);
+    } else if (st != TLV_OK) {
         fprintf(stderr, "%s: cannot draw the image: %s\n", prog, tlv_status_string(st));
         rc = EXIT_USAGE;
-    } else if (write_png(a->c.output, pixels, a->width, a->height) < 0) {
+    } else if (write_png(a->c.output, a->c.input, pixels, a->width, a->height) < 0) {
         rc = EXIT_USAGE;
     } else if (!a->c.quiet) {
         fprintf(stderr, "%s: wrote %s (%dx%d, %zu rows, %zu shapes, drawn in %.2f s)\n", prog,
                 a->c.output, a->width, a->height, layout.row_count,
                 tlv_shapes_count(shapes), secs);
     }
-    tlv_renderer_free(r);
     free(pixels);
     free(rows);
     return rc;
@@ -282,14 +284,20 @@ int cmd_render(int argc, char **argv)
     render_args a;
     if (parse_render_args(&a, argc, argv) < 0)
         return EXIT_USAGE;
+    /* The fonts first: fontconfig reads its configuration while memory is
+     * plentiful (it does not cope with running out; docs/robustness.md). */
+    tlv_renderer *r = NULL;
+    if (tlv_renderer_new(&r) != TLV_OK)
+        return report_nomem("loading the fonts for", a.c.input);
     tlv_rules *rules;
     tlv_trace *trace;
     tlv_shapes *shapes;
     int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, &rules, &trace, &shapes);
     if (rc != EXIT_USAGE) {
-        int drawn = render_to_png(&a, shapes);
+        int drawn = render_to_png(&a, r, shapes);
         rc = drawn == EXIT_OK ? rc : drawn;
     }
+    tlv_renderer_free(r);
     tlv_shapes_free(shapes);
     tlv_trace_free(trace);
     tlv_rules_free(rules);

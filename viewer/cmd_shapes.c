@@ -134,7 +134,8 @@ static int shapes_option(void *own, int argc, char **argv, int *i)
     return 1;
 }
 
-/* Writes the shapes, or the flows with --flows. */
+/* Writes the shapes, or the flows with --flows. Returns 0, -1 when writing
+ * failed, -2 when memory ran out. */
 static int write_shapes(FILE *out, const shapes_args *a, const tlv_trace *trace,
                         const tlv_shapes *shapes, int radix)
 {
@@ -152,8 +153,9 @@ static int write_shapes(FILE *out, const shapes_args *a, const tlv_trace *trace,
             rc = print_shape(out, &b, &sh, radix);
         }
     }
+    int nomem = b.failed;
     jl_free(&b);
-    return rc;
+    return nomem ? -2 : rc; /* -2: memory ran out (cmd_shapes reports it) */
 }
 
 static int parse_shapes_args(shapes_args *a, int argc, char **argv)
@@ -173,13 +175,17 @@ int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_tr
     if (!*rules)
         return EXIT_USAGE;
     if (tlv_trace_new(*rules, trace) != TLV_OK)
-        return EXIT_USAGE;
+        return report_nomem("converting", input);
     if (reads_standard_form(ra, input))
         tlv_converter_set_standard_form(tlv_trace_converter(*trace), 1);
     unmatched_log um;
     if (unmatched_begin(&um, ra, tlv_trace_converter(*trace)) < 0)
         return EXIT_USAGE;
     tlv_status st = tlv_trace_load_file(*trace, input);
+    if (st == TLV_ERR_NOMEM) {
+        unmatched_end(&um, 0);
+        return report_nomem("converting", input);
+    }
     if (st == TLV_ERR_IO) {
         fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, input, strerror(errno));
         unmatched_end(&um, 0);
@@ -200,8 +206,8 @@ int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cp
         return rc;
     tlv_shapes_options o = {sizeof(tlv_shapes_options), cpu_attribute, NULL, NULL, NULL, 0};
     tlv_status vs = tlv_shapes_build(*trace, &o, shapes);
-    if (!*shapes)
-        return EXIT_USAGE;
+    if (vs == TLV_ERR_NOMEM || !*shapes)
+        return report_nomem("building the shapes of", input);
     print_diags(tlv_shapes_diags(*shapes), 20);
     return rc == EXIT_PARTIAL || vs != TLV_OK ? EXIT_PARTIAL : EXIT_OK;
 }
@@ -222,7 +228,10 @@ int cmd_shapes(int argc, char **argv)
         if (!out) {
             rc = EXIT_USAGE;
         } else {
-            if (write_shapes(out, &a, trace, shapes, tlv_rules_time_radix(rules)) < 0)
+            int w = write_shapes(out, &a, trace, shapes, tlv_rules_time_radix(rules));
+            if (w == -2)
+                report_nomem("writing the shapes of", a.c.input);
+            if (w < 0)
                 rc = EXIT_USAGE;
             if (close_output(out, a.c.output, tmp_path, rc != EXIT_USAGE) < 0)
                 rc = EXIT_USAGE;

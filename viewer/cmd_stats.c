@@ -541,9 +541,12 @@ static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_st
     if (!out)
         return -1;
     int rc = 0;
+    unsigned long json_failures = json_alloc_failures();
     call_stats calls;
     int have_calls = call_stats_compute(trace, tlv_rules_time_radix(rules), &calls) == 0;
-    if (a->json) {
+    if (!have_calls) /* it fails only for memory */
+        rc = (report_nomem("computing the calls of", a->c.input), -1);
+    else if (a->json) {
         rc = write_json(out, a, rules, s, cs, nwin, have_calls ? &calls : NULL, trace);
     } else {
         text_states(out, a, rules, s, trace);
@@ -555,6 +558,10 @@ static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_st
         text_counters(out, rules, cs, trace);
     }
     call_stats_free(&calls);
+    if (json_alloc_failures() != json_failures) { /* cJSON left something out */
+        report_nomem("writing the statistics of", a->c.input);
+        rc = -1;
+    }
     if (close_output(out, a->c.output, tmp_path, rc == 0) < 0)
         rc = -1;
     return rc;
@@ -574,7 +581,9 @@ int cmd_stats(int argc, char **argv)
         tlv_status st = tlv_stats_compute(trace, &a.o, &s);
         if (st == TLV_OK)
             st = tlv_counters_compute(trace, &cs);
-        if (st != TLV_OK) {
+        if (st == TLV_ERR_NOMEM) {
+            rc = report_nomem("computing the statistics of", a.c.input);
+        } else if (st != TLV_OK) {
             fprintf(stderr, "%s stats: %s\n", prog, tlv_status_string(st));
             rc = EXIT_USAGE;
         } else if (write_stats(&a, rules, s, cs, trace) < 0) {

@@ -219,6 +219,21 @@ static int parse_view_args(view_opts *o, int argc, char **argv)
 
 /* ---- window ------------------------------------------------------------------- */
 
+/* The window could not be made: says why. SDL tries its render drivers one
+ * after the other, and the last one's "Couldn't find matching render driver"
+ * hides the software renderer's "Out of memory": asked again. */
+static int window_failed(view_app *a)
+{
+    const char *why = SDL_GetError();
+    if (!strstr(why, "Out of memory") && a->win && !SDL_GetWindowSurface(a->win))
+        why = SDL_GetError();
+    if (strstr(why, "Out of memory"))
+        report_nomem("opening the window for", a->opts.input);
+    else
+        fprintf(stderr, "%s view: cannot open a window: %s\n", prog, why);
+    return -1;
+}
+
 static int open_window(view_app *a, int w, int h)
 {
     /* The timeline is drawn on the CPU anyway; SDL's software renderer
@@ -228,23 +243,17 @@ static int open_window(view_app *a, int w, int h)
      * still choose otherwise. */
     SDL_SetHintWithPriority(SDL_HINT_RENDER_DRIVER, "software", SDL_HINT_DEFAULT);
     SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT);
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        fprintf(stderr, "%s view: cannot open a window: %s\n", prog, SDL_GetError());
-        return -1;
-    }
+    if (SDL_Init(SDL_INIT_VIDEO) != 0)
+        return window_failed(a);
     char title[512];
     snprintf(title, sizeof title, "%s - tlv view", a->opts.input);
     a->win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
                               SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
     a->ren = a->win ? SDL_CreateRenderer(a->win, -1, 0) : NULL;
-    if (!a->ren) {
-        fprintf(stderr, "%s view: cannot open a window: %s\n", prog, SDL_GetError());
-        return -1;
-    }
-    if (tlv_renderer_new(&a->tl_ren) != TLV_OK || tlv_renderer_new(&a->macro_ren) != TLV_OK) {
-        fprintf(stderr, "%s view: out of memory\n", prog);
-        return -1;
-    }
+    if (!a->ren)
+        return window_failed(a);
+    if (tlv_renderer_new(&a->tl_ren) != TLV_OK || tlv_renderer_new(&a->macro_ren) != TLV_OK)
+        return report_nomem("loading the fonts for", a->opts.input), -1;
     view_update_size(a);
     return 0;
 }
@@ -291,6 +300,11 @@ static void present(view_app *a)
     view_update_size(a);
     if (view_draw_frame(a) < 0)
         view_message(a, "cannot draw the timeline");
+    if (nomem_reported()) { /* out of memory: said on stderr; nothing shown can be trusted */
+        a->exit_code = EXIT_USAGE;
+        a->quit = 1;
+        return;
+    }
     if (a->shot_path) {
         if (view_write_screenshot(a, a->shot_path) < 0)
             a->exit_code = a->script ? EXIT_USAGE : a->exit_code;
@@ -356,6 +370,8 @@ static int view_main(view_app *a, view_session *sess)
     a->opts.per_cpu |= sess->per_cpu; /* build the rows once, in the session's mode */
     session_apply_panels(a, sess);
     int rc = view_load(a);
+    if (nomem_reported())
+        return EXIT_USAGE;
     if (rc == EXIT_USAGE || a->quit)
         return rc == EXIT_USAGE ? rc : EXIT_OK;
     nav_init(&a->nav, tlv_time_to_double(tlv_trace_start(a->trace), a->radix),
@@ -374,7 +390,7 @@ static int view_main(view_app *a, view_session *sess)
         session_keep_backup(sess, a->session_path); /* what could not be read is kept */
         session_write(a, a->session_path);
     }
-    return a->exit_code;
+    return nomem_reported() ? EXIT_USAGE : a->exit_code;
 }
 
 /* The panels, in the order they see input (view_panels.h). */

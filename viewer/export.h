@@ -42,6 +42,13 @@ typedef struct sql_source {
     const char *session_path; /* markers from this viewer session, or NULL */
 } sql_source;
 
+/* SQLite may run out of memory in a call whose error is then not looked at
+ * (binding a value): main() gives it an allocator that counts failures
+ * (before any other SQLite call), and writers compare the count before and
+ * after. */
+void sql_count_failures(void);
+unsigned long sql_alloc_failures(void);
+
 /* Creates the schema in the empty database `db` and fills it from `src`.
  * Returns 0, or -1 with a message printed (naming `what`, e.g. "export"). */
 int sql_write_trace(sqlite3 *db, const sql_source *src, const char *what);

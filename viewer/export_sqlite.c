@@ -62,9 +62,59 @@ typedef struct writer {
     int failed;
 } writer;
 
+/* ---- SQLite's allocator: counts failures (export.h) ------------------------------------ */
+
+static unsigned long sql_failures;
+
+static void *sql_malloc(int n)
+{
+    sqlite3_int64 *p = malloc((size_t)n + sizeof *p); /* the size first: SQLite asks for it */
+    if (!p) {
+        sql_failures++;
+        return NULL;
+    }
+    p[0] = n;
+    return p + 1;
+}
+
+static void sql_free(void *p)
+{
+    if (p)
+        free((sqlite3_int64 *)p - 1);
+}
+
+static void *sql_realloc(void *p, int n)
+{
+    if (!p)
+        return sql_malloc(n);
+    sqlite3_int64 *q = realloc((sqlite3_int64 *)p - 1, (size_t)n + sizeof *q);
+    if (!q) {
+        sql_failures++;
+        return NULL;
+    }
+    q[0] = n;
+    return q + 1;
+}
+
+static int sql_size(void *p) { return p ? (int)((sqlite3_int64 *)p)[-1] : 0; }
+static int sql_roundup(int n) { return (n + 7) & ~7; }
+static int sql_init(void *unused) { (void)unused; return SQLITE_OK; }
+static void sql_shutdown(void *unused) { (void)unused; }
+
+void sql_count_failures(void)
+{
+    static const sqlite3_mem_methods methods = {sql_malloc, sql_free, sql_realloc, sql_size,
+                                                sql_roundup, sql_init, sql_shutdown, NULL};
+    sqlite3_config(SQLITE_CONFIG_MALLOC, &methods);
+}
+
+unsigned long sql_alloc_failures(void) { return sql_failures; }
+
 static int fail(writer *w, const char *doing)
 {
-    if (!w->failed)
+    if (!w->failed && sqlite3_errcode(w->db) == SQLITE_NOMEM)
+        report_nomem("writing the database of", w->src->input);
+    else if (!w->failed)
         fprintf(stderr, "%s %s: SQLite: %s: %s\n", prog, w->what, doing, sqlite3_errmsg(w->db));
     w->failed = 1;
     return -1;
@@ -216,7 +266,7 @@ static void write_resources(writer *w)
 /* ---- events ------------------------------------------------------------------------ */
 
 /* A behavior's arguments joined with commas, and as a JSON array. */
-static void bind_args(sqlite3_stmt *st, const tlv_event *e)
+static void bind_args(writer *w, sqlite3_stmt *st, const tlv_event *e)
 {
     size_t len = 1;
     for (size_t i = 0; i < e->nargs; i++)
@@ -233,6 +283,11 @@ static void bind_args(sqlite3_stmt *st, const tlv_event *e)
         }
     }
     char *json = cJSON_PrintUnformatted(arr);
+    if (!joined || !json) { /* not a NULL in the table for want of memory */
+        if (!w->failed)
+            report_nomem("writing the database of", w->src->input);
+        w->failed = 1;
+    }
     bind_text(st, 6, e->nargs ? joined : NULL);
     bind_text(st, 7, json);
     free(json);
@@ -256,7 +311,7 @@ static void write_events(writer *w)
         if (e.kind == TLV_EVENT_ATTRIBUTE)
             bind_text(st, 6, e.value);
         else
-            bind_args(st, &e);
+            bind_args(w, st, &e);
         sqlite3_bind_int64(st, 8, (sqlite3_int64)e.input_line);
         step(w, st, "events");
     }
@@ -285,7 +340,7 @@ static void write_intervals(writer *w)
 {
     interval_list l = {0};
     if (collect_intervals(w->src->shapes, &l) < 0) {
-        fprintf(stderr, "%s %s: out of memory\n", prog, w->what);
+        report_nomem("writing the database of", w->src->input);
         w->failed = 1;
     }
     sqlite3_stmt *st = prepare(w, "INSERT INTO intervals VALUES(?,?,?,?,?,?,?,?,?,?,?)");
@@ -316,9 +371,8 @@ static void write_intervals(writer *w)
 static void write_counters(writer *w)
 {
     tlv_counters *cs = NULL;
-    if (tlv_counters_compute(w->src->trace, &cs) != TLV_OK) {
-        fprintf(stderr, "%s %s: counters: %s\n", prog, w->what,
-                tlv_trace_last_error(w->src->trace));
+    if (tlv_counters_compute(w->src->trace, &cs) != TLV_OK) { /* it fails only for memory */
+        report_nomem("computing the counters of", w->src->input);
         w->failed = 1;
         return;
     }
@@ -427,12 +481,13 @@ static void write_meta(writer *w)
 
 int sql_write_trace(sqlite3 *db, const sql_source *src, const char *what)
 {
+    unsigned long failures = sql_alloc_failures(), json_failures = json_alloc_failures();
     writer w = {db, src, what, tlv_rules_time_radix(src->rules), NULL, NULL, 0, 0};
     /* One transaction, no journal: the file is new, and a failed run is removed. */
     exec(&w, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN", "starting");
     exec(&w, schema, "creating the tables");
     if (!w.failed && index_resources(&w) < 0) {
-        fprintf(stderr, "%s %s: out of memory\n", prog, what);
+        report_nomem("writing the database of", src->input);
         w.failed = 1;
     }
     void (*const parts[])(writer *) = {write_meta, write_resources, write_events, write_rows,
@@ -444,5 +499,10 @@ int sql_write_trace(sqlite3 *db, const sql_source *src, const char *what)
     exec(&w, "COMMIT", "committing");
     free(w.names);
     free(w.ids);
+    if (sql_alloc_failures() != failures || json_alloc_failures() != json_failures) {
+        /* a value SQLite could not bind, an argument cJSON left out */
+        report_nomem("writing the database of", src->input);
+        w.failed = 1;
+    }
     return w.failed ? -1 : 0;
 }

@@ -2,6 +2,7 @@
  * main.c — the `tlv` command: dispatches to its subcommands.
  */
 #include "cli.h"
+#include "export.h"
 
 #include <string.h>
 
@@ -27,6 +28,8 @@ static const char main_help[] =
 
 int main(int argc, char **argv)
 {
+    json_count_failures();
+    sql_count_failures();
     if (argc < 2) {
         fputs(main_help, stderr);
         return EXIT_USAGE;

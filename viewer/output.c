@@ -16,6 +16,14 @@
 /* A regular file (or a new one) is written under a temporary name and renamed
  * when complete; anything else (/dev/null, a pipe, a terminal) is written
  * directly, since renaming over it would replace the device. */
+static void cannot_write(const char *output)
+{
+    if (errno == ENOMEM) /* fopen allocates its FILE */
+        report_nomem("opening", output);
+    else
+        fprintf(stderr, "%s: cannot write '%s': %s\n", prog, output, strerror(errno));
+}
+
 FILE *open_output(const char *output, char **tmp_path)
 {
     *tmp_path = NULL;
@@ -26,13 +34,15 @@ FILE *open_output(const char *output, char **tmp_path)
     if (exists && !S_ISREG(st.st_mode)) {
         FILE *f = fopen(output, "wb");
         if (!f)
-            fprintf(stderr, "%s: cannot write '%s': %s\n", prog, output, strerror(errno));
+            cannot_write(output);
         return f;
     }
     size_t n = strlen(output) + 32;
     *tmp_path = malloc(n);
-    if (!*tmp_path)
+    if (!*tmp_path) {
+        report_nomem("opening", output);
         return NULL;
+    }
     snprintf(*tmp_path, n, "%s.tmp.%ld", output, (long)getpid());
     /* Before the file exists: a signal that comes the moment it is created
      * must find the handler that removes it. */
@@ -40,7 +50,7 @@ FILE *open_output(const char *output, char **tmp_path)
     FILE *f = fopen(*tmp_path, "wb");
     if (!f) {
         remove_tmp_on_signals(NULL);
-        fprintf(stderr, "%s: cannot write '%s': %s\n", prog, output, strerror(errno));
+        cannot_write(output);
         free(*tmp_path);
         *tmp_path = NULL;
     }

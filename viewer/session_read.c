@@ -341,6 +341,42 @@ static const char *const checked[] = {"tlv_session", "visible", "first_row", "pe
                                       "markers", "hidden_marker_layers", "label_column",
                                       "row_height"};
 
+static int same_type(const cJSON *a, const cJSON *b)
+{
+    return cJSON_IsNull(a) || cJSON_IsNull(b) || (a->type & 0xFF) == (b->type & 0xFF) ||
+           (cJSON_IsBool(a) && cJSON_IsBool(b));
+}
+
+/* One value of the file (`path` names it) against what this tlv writes
+ * there: its type, then, in an object, the members both have (a member
+ * this tlv leaves out may be one it writes only sometimes), and in an
+ * array (the session's arrays but the markers hold names) its entries. */
+static void check_value(view_session *s, const char *path, const cJSON *it, const cJSON *m,
+                        int depth)
+{
+    if (!same_type(it, m)) {
+        session_problem(s, "'%.80s' is %s where this tlv writes %s; ignored", path, type_name(it),
+                        type_name(m));
+    } else if (cJSON_IsObject(it) && depth < 4) {
+        const cJSON *c;
+        cJSON_ArrayForEach(c, it) {
+            const cJSON *mc = c->string ? cJSON_GetObjectItemCaseSensitive(m, c->string) : NULL;
+            char sub[200];
+            snprintf(sub, sizeof sub, "%s.%.80s", path, c->string ? c->string : "");
+            if (mc)
+                check_value(s, sub, c, mc, depth + 1);
+        }
+    } else if (cJSON_IsArray(it) && (!m->child || cJSON_IsString(m->child))) {
+        size_t bad = 0, n = 0;
+        const cJSON *c;
+        cJSON_ArrayForEach(c, it)
+            bad += !cJSON_IsString(c), n++;
+        if (bad)
+            session_problem(s, "'%.80s': %zu of %zu entries are not names (strings); skipped",
+                            path, bad, n);
+    }
+}
+
 void session_check_parts(view_session *s, const cJSON *mine)
 {
     const cJSON *it;
@@ -351,15 +387,11 @@ void session_check_parts(view_session *s, const cJSON *mine)
             k++;
         if (it->string && k < sizeof checked / sizeof *checked)
             continue;
-        if (!m) {
-            if (!s->newer) /* a newer version's own keys: reported as a whole */
-                session_problem(s, "'%.80s' is not a setting this tlv knows; ignored",
-                                it->string ? it->string : "");
-        } else if (!cJSON_IsNull(it) && !cJSON_IsNull(m) && (it->type & 0xFF) != (m->type & 0xFF) &&
-                   !(cJSON_IsBool(it) && cJSON_IsBool(m))) {
-            session_problem(s, "'%s' is %s where this tlv writes %s; ignored", it->string,
-                            type_name(it), type_name(m));
-        }
+        if (m)
+            check_value(s, it->string, it, m, 0);
+        else if (!s->newer) /* a newer version's own keys: reported as a whole */
+            session_problem(s, "'%.80s' is not a setting this tlv knows; ignored",
+                            it->string ? it->string : "");
     }
 }
 

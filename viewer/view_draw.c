@@ -241,6 +241,8 @@ static int update_texture(view_app *a, tlv_renderer *tr, SDL_Texture **tex, int 
     if (SDL_LockTexture(*tex, NULL, &pixels, &pitch) != 0)
         return -1;
     tlv_status st = tlv_render_rgba(tr, a->shapes, v, pixels, (size_t)pitch);
+    if (st == TLV_ERR_NOMEM) /* the view ends (cmd_view.c): a frame with parts missing would mislead */
+        report_nomem("drawing", a->opts.input);
     if (format != SDL_PIXELFORMAT_RGBA32)
         swap_red_blue(pixels, pitch, v->width, v->height);
     SDL_UnlockTexture(*tex);

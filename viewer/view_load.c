@@ -153,8 +153,9 @@ tlv_rules *view_load_rules(view_app *a)
     o.allow_scripts = a->opts.rules.allow_scripts;
     tlv_rules *rules = NULL;
     tlv_status st = tlv_rules_load(a->opts.rules.res_path, &o, &rules);
-    if (!rules) {
-        fprintf(stderr, "%s: out of memory\n", prog);
+    if (st == TLV_ERR_NOMEM) {
+        tlv_rules_free(rules);
+        report_nomem("reading the rules of", a->opts.rules.res_path);
         return NULL;
     }
     print_diags(tlv_rules_diags(rules), 50);
@@ -179,6 +180,7 @@ tlv_status view_convert_begin(view_app *a, const char *path, tlv_rules *rules, t
     tlv_trace *trace;
     if (tlv_trace_new(rules, &trace) != TLV_OK) {
         view_close_input(in);
+        report_nomem("converting", path);
         return TLV_ERR_NOMEM;
     }
     tlv_converter *conv = tlv_trace_converter(trace);
@@ -232,6 +234,8 @@ tlv_status view_convert(view_app *a, const char *path, tlv_rules *rules, tlv_tra
     view_draw_progress(a, "Sorting events", 1);
     st = view_convert_end(a, trace, in);
     if (st != TLV_OK && st != TLV_ERR_CONVERT) {
+        if (st == TLV_ERR_NOMEM)
+            report_nomem("converting", path);
         view_close_input(in);
         tlv_trace_free(trace);
         return st;
@@ -251,6 +255,12 @@ void view_close_input(view_input *in)
  * cs): reports what did not go well. */
 void view_load_report(view_app *a, tlv_status cs)
 {
+    if (cs == TLV_ERR_NOMEM) { /* the trace is incomplete: nothing to show */
+        report_nomem("converting", a->opts.input);
+        a->exit_code = EXIT_USAGE;
+        a->quit = 1;
+        return;
+    }
     note_nothing_matched(a);
     const tlv_diags *d = tlv_converter_diags(tlv_trace_converter(a->trace));
     print_diags(d, 20);
@@ -383,8 +393,9 @@ static int build_shapes(view_app *a, int per_cpu, int show)
         s = build_behind_old_view(a, &o, what);
     else
         tlv_shapes_build(a->trace, &o, &s);
-    if (!s) {
-        fprintf(stderr, "%s: out of memory building the shapes\n", prog);
+    if (!s || strstr(tlv_shapes_last_error(s), "out of memory")) {
+        tlv_shapes_free(s);
+        report_nomem("building the shapes of", a->opts.input);
         return -1;
     }
     view_install_shapes(a, s, per_cpu, show);

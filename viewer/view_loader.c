@@ -228,8 +228,9 @@ int loader_start(view_app *a)
     tlv_shapes_options o;
     view_shapes_options(a, a->opts.per_cpu, &o);
     tlv_shapes *s = NULL;
-    if (tlv_shapes_build(a->trace, &o, &s) != TLV_OK && !s) {
-        fprintf(stderr, "%s: out of memory building the shapes\n", prog);
+    if (tlv_shapes_build(a->trace, &o, &s) == TLV_ERR_NOMEM || !s) {
+        tlv_shapes_free(s);
+        report_nomem("building the shapes of", a->opts.input);
         free(l);
         return EXIT_USAGE;
     }
@@ -356,6 +357,13 @@ int loader_poll(view_app *a)
         int per_cpu = j->per_cpu;
         double secs = j->secs;
         job_free(j);
+        if (s && strstr(tlv_shapes_last_error(s), "out of memory")) {
+            tlv_shapes_free(s);
+            report_nomem("building the shapes of", a->opts.input);
+            a->exit_code = EXIT_USAGE;
+            a->quit = 1;
+            return 1;
+        }
         if (stale) {
             tlv_shapes_free(s);
             l->next_build = 1; /* again, with the options of now */

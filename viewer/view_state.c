@@ -117,12 +117,15 @@ static cJSON *rows_json(const view_app *a)
     return arr;
 }
 
-static int write_json(cJSON *o, const char *path)
+static int write_json(cJSON *o, const char *path, const char *input)
 {
-    char *text = o ? cJSON_Print(o) : NULL;
+    static unsigned long failures_seen; /* before this tree was built */
+    int incomplete = json_alloc_failures() != failures_seen;
+    char *text = o && !incomplete ? cJSON_Print(o) : NULL;
     cJSON_Delete(o);
+    failures_seen = json_alloc_failures();
     if (!text) {
-        fprintf(stderr, "%s view: out of memory writing '%s'\n", prog, path);
+        report_nomem("writing the state of", input);
         return -1;
     }
     char tmp[4096];
@@ -192,7 +195,7 @@ int state_dump(const view_app *a, const char *path)
     rows_dump_json(a, o);
     sizes_dump(a, o); /* labels, ticks, time_reference, row_names, time_axis, row_name_tip */
     view_panels_dump(a, o); /* prompt, search, marker_to_cursor, rows_panel_items, log, ... */
-    return write_json(o, path);
+    return write_json(o, path, a->opts.input);
 }
 
 int session_write(const view_app *a, const char *path)
@@ -202,7 +205,7 @@ int session_write(const view_app *a, const char *path)
     cJSON *v = cJSON_AddNumberToObject(o, "tlv_session", SESSION_VERSION);
     if (v && cJSON_DetachItemViaPointer(o, v))
         cJSON_InsertItemInArray(o, 0, v);
-    return write_json(o, path);
+    return write_json(o, path, a->opts.input);
 }
 
 /* ---- reading: session_read.c; checking and applying ---------------------------------- */

@@ -143,7 +143,7 @@ tlv_status tlv_shapes_breakdown(const tlv_shapes *s, size_t row, tlv_time t0, tl
     tlv_shapes_query(s, row, t0, t1, add_piece, &c);
     if (c.failed) {
         free(c.v);
-        return last_error_set(LAST_ERROR_OF(s), TLV_ERR_NOMEM, "tlv_shapes_breakdown: out of memory");
+        return last_error_set(LAST_ERROR_OF(s), TLV_ERR_NOMEM, "tlv_shapes_breakdown: out of memory while breaking the row down");
     }
     if (!c.n)
         return TLV_OK;
@@ -151,7 +151,7 @@ tlv_status tlv_shapes_breakdown(const tlv_shapes *s, size_t row, tlv_time t0, tl
     tlv_breakdown_entry *e = malloc(c.n * sizeof *e);
     if (!e) {
         free(c.v);
-        return last_error_set(LAST_ERROR_OF(s), TLV_ERR_NOMEM, "tlv_shapes_breakdown: out of memory");
+        return last_error_set(LAST_ERROR_OF(s), TLV_ERR_NOMEM, "tlv_shapes_breakdown: out of memory while breaking the row down");
     }
     double length = tlv_time_to_double(tlv_time_sub(t1, t0, s->radix), s->radix);
     size_t n = summarize(c.v, c.n, length, e);

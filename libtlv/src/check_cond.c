@@ -68,7 +68,8 @@ void check_condition(struct tlv_rules *r, const char *what, const char *text, si
     char err[200];
     if (placeholder_text(text, len, &b) < 0) {
         buf_free(&b);
-        return; /* out of memory: the run reports it */
+        diags_add(&r->diags, TLV_SEV_ERROR, file, line, col, "out of memory while checking a %s", what);
+        return;
     }
     cond *c = cond_compile(buf_str(&b), b.len, err, sizeof err);
     buf_free(&b);
@@ -76,7 +77,9 @@ void check_condition(struct tlv_rules *r, const char *what, const char *text, si
         cond_free(c);
         return;
     }
-    if (strcmp(err, "out of memory") != 0)
+    if (strcmp(err, "out of memory") == 0)
+        diags_add(&r->diags, TLV_SEV_ERROR, file, line, col, "out of memory while checking a %s", what);
+    else
         diags_add(&r->diags, r->ref_severity, file, line, col, "malformed %s \"%.*s\": %s", what,
                   (int)len, text, err);
 }

@@ -150,6 +150,11 @@ static void compile_rule(struct tlv_rules *r, const tj_node *m, const char *file
     PCRE2_SIZE erroff;
     pcre2_code *code = pcre2_compile((PCRE2_SPTR)m->key, PCRE2_ZERO_TERMINATED,
                                      CNV_REGEX_OPTIONS, &errcode, &erroff, NULL);
+    if (!code && errcode == PCRE2_ERROR_HEAP_FAILED) {
+        diags_add(&r->diags, TLV_SEV_ERROR, file, m->key_line, m->key_col,
+                  "out of memory while compiling the regex \"%s\"", m->key);
+        return;
+    }
     if (!code) {
         char msg[256];
         pcre2_get_error_message(errcode, (PCRE2_UCHAR *)msg, sizeof msg);

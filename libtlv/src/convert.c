@@ -502,7 +502,7 @@ static tlv_status apply_raw_line(tlv_converter *c, const char *line, size_t len,
         if (hit->n < 0) {
             char msg[200];
             pcre2_get_error_message(hit->n, (PCRE2_UCHAR *)msg, sizeof msg);
-            line_error(c, msg);
+            line_error(c, hit->n == PCRE2_ERROR_NOMEMORY ? "out of memory while matching the line" : msg);
             c->stats.error_lines++;
             return TLV_ERR_CONVERT;
         }
@@ -576,6 +576,26 @@ static int reads_standard_form(const tlv_converter *c)
     return c->rules->standard_form || c->std_input;
 }
 
+static tlv_status push_line(tlv_converter *c, const char *line, size_t len);
+
+/* An allocation failed while the converter ran (alloc.h), whether or not the
+ * code noticed: the conversion is incomplete, and says so once. */
+static tlv_status nomem_check(tlv_converter *c, int failed, tlv_status st)
+{
+    if (failed && !c->diags.nomem) {
+        c->rule = NULL;
+        line_error(c, "out of memory while converting the line");
+    }
+    c->diags.nomem |= failed;
+    if (!c->diags.nomem)
+        return st;
+    return last_error_set(&c->lasterr, TLV_ERR_NOMEM, "out of memory while converting '%s'",
+                          c->source ? c->source : "<input>");
+}
+
+int converter_out_of_memory(const tlv_converter *c) { return c->diags.nomem; }
+
+
 /* Everything a line goes through before the rules, on whichever path:
  * counted, its non-text bytes reported, kept for external-process rules,
  * and the first one checked for being standard form already. Returns -1
@@ -599,6 +619,13 @@ static int take_line(tlv_converter *c, const char *line, size_t len, const rm_li
 }
 
 tlv_status tlv_converter_push_line(tlv_converter *c, const char *line, size_t len)
+{
+    ALLOC_WATCH;
+    tlv_status st = push_line(c, line, len);
+    return st == TLV_ERR_USAGE ? st : nomem_check(c, ALLOC_FAILED_SINCE(), st);
+}
+
+static tlv_status push_line(tlv_converter *c, const char *line, size_t len)
 {
     if (c->stopped)
         return refuse_stopped(c);
@@ -663,6 +690,8 @@ static tlv_status drop_line(tlv_converter *c)
     return TLV_ERR_CONVERT;
 }
 
+static tlv_status push_bytes(tlv_converter *c, const char *data, size_t len);
+
 /* The pipeline's view of a converter: the worst status so far. */
 typedef struct run_ctx {
     tlv_converter *c;
@@ -725,6 +754,13 @@ static tlv_status convert_run(tlv_converter *c, const char *data, size_t n)
 }
 
 tlv_status tlv_converter_push_bytes(tlv_converter *c, const char *data, size_t len)
+{
+    ALLOC_WATCH;
+    tlv_status st = push_bytes(c, data, len);
+    return st == TLV_ERR_USAGE ? st : nomem_check(c, ALLOC_FAILED_SINCE(), st);
+}
+
+static tlv_status push_bytes(tlv_converter *c, const char *data, size_t len)
 {
     tlv_status st = TLV_OK;
     c->stats.bytes_read += len;
@@ -843,6 +879,7 @@ static void summarize(tlv_converter *c)
 
 tlv_status tlv_converter_finish(tlv_converter *c)
 {
+    ALLOC_WATCH;
     tlv_status st = TLV_OK;
     if (c->dropping)
         st = drop_line(c);
@@ -854,6 +891,8 @@ tlv_status tlv_converter_finish(tlv_converter *c)
     run_scripts(c);
     if (c->stopped)
         return TLV_ERR_USAGE;
+    if (ALLOC_FAILED_SINCE() || c->diags.nomem) /* incomplete: not a partial success */
+        return nomem_check(c, 1, TLV_ERR_NOMEM);
     if (!c->diags.errors)
         return TLV_OK;
     return last_error_set(&c->lasterr, TLV_ERR_CONVERT,

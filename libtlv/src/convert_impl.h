@@ -19,6 +19,10 @@ void converter_set_sink(tlv_converter *c, tlv_event_fn fn, void *user);
  * (the default); the output must be the same either way, which tests check. */
 void converter_set_fast_paths(tlv_converter *c, int on);
 
+/* Whether an allocation failed at any point of the conversion so far (its
+ * last error then says "out of memory while converting ..."). */
+int converter_out_of_memory(const tlv_converter *c);
+
 /* Lines per batch of the two-thread pipeline (0: its default); with a
  * non-zero value every run of complete lines goes through the pipeline,
  * however short, so tests can cross many batch boundaries with small inputs. */

@@ -213,11 +213,12 @@ static tlv_status compute(const tlv_trace *t, tlv_counters **out, int numeric)
     *out = NULL;
     if (!t)
         return TLV_ERR_USAGE;
+    ALLOC_WATCH;
     tlv_counters *cs = calloc(1, sizeof *cs);
     if (!cs)
         return TLV_ERR_NOMEM;
     cs->trace = t;
-    if (list_counters(cs, numeric) < 0 || (cs->n && collect(cs) < 0)) {
+    if (list_counters(cs, numeric) < 0 || (cs->n && collect(cs) < 0) || ALLOC_FAILED_SINCE()) {
         tlv_counters_free(cs);
         return TLV_ERR_NOMEM;
     }

@@ -33,6 +33,13 @@ void diags_free(tlv_diags *d)
 #define MESSAGE_HEAD 1000
 #define MESSAGE_TAIL 500
 
+int is_nomem_message(const char *msg)
+{
+    static const char oom[] = "out of memory";
+    size_t n = strlen(msg), k = sizeof oom - 1;
+    return strncmp(msg, oom, k) == 0 || (n >= k + 2 && strcmp(msg + n - k - 2, ": out of memory") == 0);
+}
+
 static int is_continuation(char ch) { return ((unsigned char)ch & 0xC0) == 0x80; }
 
 static void elide_middle(buf *msg)
@@ -58,23 +65,34 @@ void diags_vadd(tlv_diags *d, tlv_severity sev, const char *file, long line,
         d->errors++;
     else
         d->warnings++;
-    if ((d->limit && d->count >= d->limit) || GROW(d->items, d->cap, d->count + 1) < 0) {
+    if (d->limit && d->count >= d->limit) {
         d->dropped++;
         return;
     }
     buf msg = BUF_INIT;
-    if (buf_vprintf(&msg, fmt, ap) < 0) {
+    if (GROW(d->items, d->cap, d->count + 1) < 0 || buf_vprintf(&msg, fmt, ap) < 0) {
         buf_free(&msg);
         d->dropped++;
+        d->nomem = 1;
         return;
     }
+    if (is_nomem_message(msg.data))
+        d->nomem = 1;
     elide_middle(&msg);
+    char *file_copy = file ? xstrdup(file) : NULL;
+    if (!msg.data || (file && !file_copy)) {
+        free(file_copy);
+        buf_free(&msg);
+        d->dropped++;
+        d->nomem = 1;
+        return;
+    }
     tlv_diag *g = &d->items[d->count++];
     g->severity = sev;
-    g->file = file ? xstrdup(file) : NULL;
+    g->file = file_copy;
     g->line = line;
     g->col = col;
-    g->message = msg.data ? msg.data : xstrdup("");
+    g->message = msg.data;
 }
 
 void diags_add(tlv_diags *d, tlv_severity sev, const char *file, long line,
@@ -93,6 +111,7 @@ void diags_merge(tlv_diags *dst, const tlv_diags *src)
         diags_add(dst, g->severity, g->file, g->line, g->col, "%s", g->message);
     }
     dst->dropped += src->dropped;
+    dst->nomem |= src->nomem;
 }
 
 size_t tlv_diags_count(const tlv_diags *diags) { return diags ? diags->count : 0; }

@@ -18,17 +18,25 @@ struct tlv_diags {
     size_t dropped;    /* entries not kept because of the limit */
     size_t errors;     /* errors reported, kept or not */
     size_t warnings;   /* warnings reported, kept or not */
+    int nomem;         /* an allocation failed: a message said "out of memory"
+                        * or an entry could not be kept (tests/oom) */
 };
 
 void diags_init(tlv_diags *d, size_t limit);
 void diags_free(tlv_diags *d);
 
 /* Records a problem. `file` is copied (NULL allowed); line/col 0 = unknown.
- * Allocation failure drops the entry silently but still counts it. */
+ * Allocation failure drops the entry but still counts it, and sets nomem, as
+ * does a message starting with "out of memory": whoever reads the list can
+ * tell that a result is incomplete for want of memory. */
 void diags_add(tlv_diags *d, tlv_severity sev, const char *file, long line,
                long col, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 void diags_vadd(tlv_diags *d, tlv_severity sev, const char *file, long line,
                 long col, const char *fmt, va_list ap);
+
+/* Whether a message reports an allocation failure: it starts with "out of
+ * memory" or ends with ": out of memory" (a reason comes last). */
+int is_nomem_message(const char *msg);
 
 /* Appends copies of all entries of `src` to `dst`. */
 void diags_merge(tlv_diags *dst, const tlv_diags *src);

@@ -20,6 +20,11 @@ static int compile_dyn_pattern(dyn_decl *y, const char *type, const tj_node *at,
     y->code = pcre2_compile((PCRE2_SPTR)y->pattern, PCRE2_ZERO_TERMINATED,
                             PCRE2_UTF | PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_DUPNAMES,
                             &errcode, &erroff, NULL);
+    if (!y->code && errcode == PCRE2_ERROR_HEAP_FAILED) {
+        diags_add(d, TLV_SEV_ERROR, file, at->line, at->col,
+                  "out of memory while compiling the DynamicResources pattern \"%s\"", y->pattern);
+        return -1;
+    }
     if (!y->code) {
         char msg[256];
         pcre2_get_error_message(errcode, (PCRE2_UCHAR *)msg, sizeof msg);
@@ -121,12 +126,15 @@ static void read_dyn(dyn_table *tb, const model *m, const tj_node *def, const ch
                   def->key);
         return;
     }
-    if (GROW(tb->v, tb->cap, tb->n + 1) < 0)
+    char *copy = xstrdup(pat->str);
+    if (!copy || GROW(tb->v, tb->cap, tb->n + 1) < 0) {
+        free(copy);
         return;
+    }
     dyn_decl *y = &tb->v[tb->n];
     memset(y, 0, sizeof *y);
     y->type = (size_t)ti;
-    y->pattern = xstrdup(pat->str);
+    y->pattern = copy;
     y->file = file;
     y->line = def->key_line;
     y->col = def->key_col;

@@ -72,7 +72,7 @@ static void fail_at(parser *ps, long line, long col, const char *fmt, ...)
     va_end(ap);
 }
 
-static void fail_nomem(parser *ps) { fail_at(ps, ps->line, ps->col, "out of memory"); }
+static void fail_nomem(parser *ps) { fail_at(ps, ps->line, ps->col, "out of memory while reading JSON"); }
 
 /* Length of the UTF-8 sequence starting at p, or 0 when it is malformed or
  * truncated; used only to quote a whole character in messages. */

@@ -279,12 +279,15 @@ static attr_def *find_or_add_attr(res_type *t, const char *name)
     long i = model_attr_index(t, name, strlen(name));
     if (i >= 0)
         return &t->attrs[i];
-    if (GROW(t->attrs, t->attrs_cap, t->nattrs + 1) < 0)
+    char *copy = xstrdup(name); /* names are looked up later: never a NULL one */
+    if (!copy || GROW(t->attrs, t->attrs_cap, t->nattrs + 1) < 0) {
+        free(copy);
         return NULL;
+    }
     attr_def *a = &t->attrs[t->nattrs++];
     memset(a, 0, sizeof *a);
-    a->name = xstrdup(name);
-    a->name_len = a->name ? strlen(a->name) : 0;
+    a->name = copy;
+    a->name_len = strlen(copy);
     return a;
 }
 
@@ -293,11 +296,14 @@ static behavior_def *find_or_add_behavior(res_type *t, const char *name)
     long i = model_behavior_index(t, name, strlen(name));
     if (i >= 0)
         return &t->behaviors[i];
-    if (GROW(t->behaviors, t->behaviors_cap, t->nbehaviors + 1) < 0)
+    char *copy = xstrdup(name);
+    if (!copy || GROW(t->behaviors, t->behaviors_cap, t->nbehaviors + 1) < 0) {
+        free(copy);
         return NULL;
+    }
     behavior_def *b = &t->behaviors[t->nbehaviors++];
     memset(b, 0, sizeof *b);
-    b->name = xstrdup(name);
+    b->name = copy;
     return b;
 }
 
@@ -331,11 +337,14 @@ static res_type *find_or_add_type(model *m, const tj_node *def, const char *file
     long i = model_type_index(m, def->key, strlen(def->key));
     if (i >= 0)
         return &m->types[i];
-    if (GROW(m->types, m->types_cap, m->ntypes + 1) < 0)
+    char *copy = xstrdup(def->key);
+    if (!copy || GROW(m->types, m->types_cap, m->ntypes + 1) < 0) {
+        free(copy);
         return NULL;
+    }
     res_type *t = &m->types[m->ntypes++];
     memset(t, 0, sizeof *t);
-    t->name = xstrdup(def->key);
+    t->name = copy;
     t->file = file;
     t->line = def->key_line;
     t->col = def->key_col;
@@ -449,10 +458,13 @@ static void read_resource(model *m, const tj_node *def, const char *file, tlv_di
     res_decl *r = &m->res[m->nres];
     memset(r, 0, sizeof *r);
     r->init = calloc(m->types[ti].nattrs + 1, sizeof *r->init);
-    if (!r->init)
-        return;
-    m->nres++;
     r->name = xstrdup(def->key);
+    if (!r->init || !r->name) {
+        free(r->init);
+        free(r->name);
+        return;
+    }
+    m->nres++;
     r->type = (size_t)ti;
     r->line = def->key_line;
     r->col = def->key_col;

@@ -895,13 +895,14 @@ static int ensure_target(tlv_renderer *r, int w, int h, uint8_t *pixels, size_t 
 
 tlv_status tlv_renderer_new(tlv_renderer **out)
 {
+    ALLOC_WATCH;
     tlv_renderer *r = calloc(1, sizeof *r);
     *out = r;
     if (!r)
         return TLV_ERR_NOMEM;
     diags_init(&r->diags, 100);
     r->fonts = render_fonts_new(&r->diags);
-    if (!r->fonts) {
+    if (!r->fonts || ALLOC_FAILED_SINCE() || r->diags.nomem) {
         tlv_renderer_free(r);
         *out = NULL;
         return TLV_ERR_NOMEM;
@@ -968,6 +969,8 @@ tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view 
     tlv_view view = view_in(caller), *v = &view;
     if (!view_ok(r, v, stride) || !rows_ok(r, v, s))
         return TLV_ERR_USAGE;
+    ALLOC_WATCH;
+    SDL_ClearError(); /* SDL and SDL_ttf say "Out of memory" there, and may go on */
     if (ensure_target(r, v->width, v->height, pixels, stride) < 0)
         return last_error_set(&r->lasterr, TLV_ERR_NOMEM, "tlv_render_rgba: no drawing surface: %s",
                               SDL_GetError());
@@ -977,7 +980,8 @@ tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view 
             memcpy(pixels + (size_t)y * stride,
                    (const uint8_t *)r->surf->pixels + (size_t)y * (size_t)r->surf->pitch,
                    (size_t)v->width * 4);
-    if (rc != 0)
+    if (render_fonts_out_of_memory(r->fonts) | (rc != 0) | ALLOC_FAILED_SINCE() |
+        (strstr(SDL_GetError(), "Out of memory") != NULL))
         return last_error_set(&r->lasterr, TLV_ERR_NOMEM, "tlv_render_rgba: out of memory while drawing");
     return TLV_OK;
 }

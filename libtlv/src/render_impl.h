@@ -75,6 +75,8 @@ typedef struct render_fonts render_fonts;
 
 render_fonts *render_fonts_new(tlv_diags *diags);
 void render_fonts_free(render_fonts *f);
+/* Whether text was left out for want of memory since the last call. */
+int render_fonts_out_of_memory(render_fonts *f);
 
 /* Brackets one frame on `ren`: textures made for another renderer are
  * destroyed; textures not used during the frame are evicted at its end. */

@@ -77,6 +77,7 @@ typedef struct fit_entry {
 
 struct render_fonts {
     tlv_diags *diags;
+    int nomem;            /* SDL_ttf, FreeType or SDL ran out of memory (render_fonts_out_of_memory) */
     int ttf_ok;
     FcConfig *fc;
     face_ref sans, cjk;
@@ -360,6 +361,24 @@ static const face_ref *named_face_of(render_fonts *f, const char *family)
 
 /* ---- SDL_ttf fonts ------------------------------------------------------------ */
 
+/* After a failed SDL_ttf or SDL call: was it for want of memory? (SDL says
+ * "Out of memory", FreeType's errors through SDL_ttf "out of memory"; SDL_ttf
+ * says nothing when it could not make a surface.) A
+ * text left out for that reason makes the frame fail, not look complete. */
+static void note_failure(render_fonts *f)
+{
+    const char *e = SDL_GetError(); /* "" too: SDL_ttf gives no reason when a surface cannot be made */
+    if (!*e || strstr(e, "Out of memory") || strstr(e, "out of memory"))
+        f->nomem = 1;
+}
+
+int render_fonts_out_of_memory(render_fonts *f)
+{
+    int was = f->nomem;
+    f->nomem = 0;
+    return was;
+}
+
 static TTF_Font *open_font(render_fonts *f, const face_ref *face, int px, unsigned style)
 {
     for (size_t i = 0; i < f->nfonts; i++) {
@@ -369,7 +388,14 @@ static TTF_Font *open_font(render_fonts *f, const face_ref *face, int px, unsign
     }
     shared_enter(); /* FreeType's FT_New_Face, see shared_lock */
     TTF_Font *font = TTF_OpenFontIndex(face->path, px, face->index);
+    if (!font) /* SDL_ttf says "Couldn't load font file" when FreeType ran out of memory too:
+                  a font fontconfig listed that fails once is tried again before it counts as broken */
+        font = TTF_OpenFontIndex(face->path, px, face->index);
     shared_leave();
+    if (!font)
+        note_failure(f);
+    if (!font && f->nomem)
+        return NULL; /* not remembered as a font that cannot be opened */
     if (font) {
         int s = (style & FONT_BOLD ? TTF_STYLE_BOLD : 0) | (style & FONT_ITALIC ? TTF_STYLE_ITALIC : 0) |
                 (style & FONT_UNDERLINE ? TTF_STYLE_UNDERLINE : 0) |
@@ -583,8 +609,10 @@ static int measure(render_fonts *f, TTF_Font *font, const char *text, float box_
         *w = e->w;
         *h = e->h;
     } else {
-        if (TTF_SizeUTF8(font, text, w, h) != 0)
+        if (TTF_SizeUTF8(font, text, w, h) != 0) {
+            note_failure(f);
             return -1;
+        }
         fit_fill(f, e, font, -1, 0, text, NULL, *w, *h);
     }
     *drawn = text;
@@ -630,9 +658,13 @@ static SDL_Texture *make_texture(render_fonts *f, TTF_Font *font, uint32_t rgb, 
 {
     SDL_Color c = {(Uint8)(rgb >> 16), (Uint8)(rgb >> 8), (Uint8)rgb, 255};
     SDL_Surface *s = TTF_RenderUTF8_Blended(font, text, c);
-    if (!s)
+    if (!s) {
+        note_failure(f);
         return NULL;
+    }
     SDL_Texture *t = SDL_CreateTextureFromSurface(f->ren, s);
+    if (!t)
+        note_failure(f);
     *w = s->w;
     *h = s->h;
     SDL_FreeSurface(s);

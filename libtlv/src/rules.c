@@ -96,16 +96,22 @@ static loaded_file *load_file(struct tlv_rules *r, const char *path, const char 
     for (size_t i = 0; i < r->nfiles; i++)
         if (strcmp(r->files[i].path, path) == 0)
             return &r->files[i];
-    if (GROW(r->files, r->files_cap, r->nfiles + 1) < 0)
+    char *copy = xstrdup(path);
+    if (!copy || GROW(r->files, r->files_cap, r->nfiles + 1) < 0) {
+        free(copy);
         return NULL;
+    }
     loaded_file *f = &r->files[r->nfiles++];
     memset(f, 0, sizeof *f);
-    f->path = xstrdup(path);
+    f->path = copy;
     f->dir = dir ? xstrdup(dir) : NULL;
     buf text = BUF_INIT;
     if (read_file(path, &text) < 0) {
-        diags_add(&r->diags, TLV_SEV_ERROR, path, 0, 0, "cannot read the file: %s",
-                  strerror(errno));
+        if (errno == ENOMEM)
+            diags_add(&r->diags, TLV_SEV_ERROR, path, 0, 0, "out of memory while reading the file");
+        else
+            diags_add(&r->diags, TLV_SEV_ERROR, path, 0, 0, "cannot read the file: %s",
+                      strerror(errno));
         buf_free(&text);
         return f;
     }
@@ -150,8 +156,8 @@ static char **list_dir(const char *dir, const char *ext, size_t *n)
         if (!has_ext(e->d_name, ext) || GROW(names, cap, *n + 1) < 0)
             continue;
         buf p = BUF_INIT;
-        buf_printf(&p, "%s/%s", dir, e->d_name);
-        names[(*n)++] = p.data;
+        if (buf_printf(&p, "%s/%s", dir, e->d_name) == 0) /* else counted by alloc.h */
+            names[(*n)++] = p.data;
     }
     closedir(d);
     if (*n)
@@ -304,6 +310,8 @@ static struct tlv_rules *rules_new(const tlv_rules_options *opts)
 
 static tlv_status status_of(const struct tlv_rules *r)
 {
+    if (r->diags.nomem)
+        return TLV_ERR_NOMEM;
     if (r->scripts_refused)
         return TLV_ERR_SCRIPT;
     if (r->unreadable)
@@ -360,8 +368,12 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
 {
     buf text = BUF_INIT;
     if (read_resource_file(r, res_path, &text) < 0) {
-        diags_add(&r->diags, TLV_SEV_ERROR, res_path, 0, 0, "cannot read the resource file: %s",
-                  strerror(errno));
+        if (errno == ENOMEM)
+            diags_add(&r->diags, TLV_SEV_ERROR, res_path, 0, 0,
+                      "out of memory while reading the resource file");
+        else
+            diags_add(&r->diags, TLV_SEV_ERROR, res_path, 0, 0,
+                      "cannot read the resource file: %s", strerror(errno));
         buf_free(&text);
         return;
     }
@@ -381,8 +393,14 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
         r->res_root = NULL;
         return;
     }
+    /* Each step builds on the last: after a failed allocation the rules are
+     * incomplete anyway (tlv_rules_load says so), and going on would only
+     * report what follows from it. */
+    ALLOC_WATCH;
     read_settings(r);
     load_targets(r, "ResourceHeaders", ".resh", add_header_target);
+    if (ALLOC_FAILED_SINCE())
+        return;
     const tj_node *res = tj_get(r->res_root, "Resources");
     if (res)
         model_add_resources(&r->model, res, r->res_path, &r->diags);
@@ -390,26 +408,47 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
     if (dyn)
         dyn_add(&r->dyn, &r->model, dyn, r->res_path, &r->diags);
     model_assign_colors(&r->model);
+    if (ALLOC_FAILED_SINCE())
+        return;
     load_targets(r, "ConvertRules", ".cnv", cnv_compile_target);
+    if (ALLOC_FAILED_SINCE())
+        return;
     if (cnv_build_prefilter(r) < 0)
-        diags_add(&r->diags, TLV_SEV_ERROR, NULL, 0, 0, "out of memory");
+        diags_add(&r->diags, TLV_SEV_ERROR, r->res_path, 0, 0,
+                  "out of memory while preparing the conversion rules");
     load_targets(r, "VisualizeRules", ".viz", add_viz_target);
+    if (ALLOC_FAILED_SINCE())
+        return;
     check_cnv_references(r);
     check_viz_references(r);
 }
 
+/* Any allocation that failed while the rules were read makes them
+ * incomplete, whether or not the code noticed: one message says so. */
+static void note_nomem(struct tlv_rules *r, int failed, const char *res_path)
+{
+    if (failed && !r->diags.nomem)
+        diags_add(&r->diags, TLV_SEV_ERROR, res_path, 0, 0, "out of memory while reading the rules");
+    r->diags.nomem |= failed;
+}
+
 tlv_status tlv_rules_load(const char *res_path, const tlv_rules_options *opts, tlv_rules **out)
 {
+    ALLOC_WATCH;
     struct tlv_rules *r = rules_new(opts);
     *out = r;
     if (!r)
         return TLV_ERR_NOMEM;
     load_resource_file(r, res_path);
+    note_nomem(r, ALLOC_FAILED_SINCE(), res_path);
+    if (r->diags.nomem)
+        return TLV_ERR_NOMEM;
     if (!r->res_root) {
         int io = r->diags.count && r->diags.items[0].line == 0;
         return io ? TLV_ERR_IO : TLV_ERR_SYNTAX;
     }
     refuse_scripts(r);
+    note_nomem(r, ALLOC_FAILED_SINCE(), res_path);
     return status_of(r);
 }
 
@@ -526,6 +565,7 @@ static void check_one_file(struct tlv_rules *r, const char *path)
 tlv_status tlv_rules_check(const char *res_path, const char *const *files, size_t n_files,
                            const tlv_rules_options *opts, tlv_rules **out)
 {
+    ALLOC_WATCH;
     struct tlv_rules *r = rules_new(opts);
     *out = r;
     if (!r)
@@ -538,14 +578,19 @@ tlv_status tlv_rules_check(const char *res_path, const char *const *files, size_
     check_viz_references(r);
     if (res_path) {
         struct tlv_rules *sub = rules_new(opts);
-        if (!sub)
+        if (!sub) {
+            note_nomem(r, 1, res_path);
             return TLV_ERR_NOMEM;
+        }
         sub->allow_scripts = 1;
         sub->ref_severity = TLV_SEV_ERROR;
         load_resource_file(sub, res_path);
         diags_merge(&r->diags, &sub->diags);
         tlv_rules_free(sub);
     }
+    note_nomem(r, ALLOC_FAILED_SINCE(), res_path ? res_path : n_files ? files[0] : NULL);
+    if (r->diags.nomem)
+        return TLV_ERR_NOMEM;
     for (size_t i = 0; i < r->diags.count; i++)
         if (r->diags.items[i].severity == TLV_SEV_ERROR)
             return TLV_ERR_RULE;

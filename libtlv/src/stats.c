@@ -368,6 +368,7 @@ tlv_status tlv_stats_compute(const tlv_trace *trace, const tlv_stats_options *op
         return last_error_set(LAST_ERROR_OF(trace), TLV_ERR_USAGE,
                               "tlv_stats_compute: the trace's latest events are not ordered yet "
                               "(call tlv_trace_update or tlv_trace_finish)");
+    ALLOC_WATCH;
     tlv_stats_options o = TLV_STATS_OPTIONS_INIT; /* the caller's over the defaults */
     abi_read_in(&o, sizeof o, opts, ABI_STATS_OPTIONS_0_1);
     o.attribute = or_default(o.attribute, "state");
@@ -397,9 +398,10 @@ tlv_status tlv_stats_compute(const tlv_trace *trace, const tlv_stats_options *op
     free(p.res);
     free(p.by_name);
     free_cpus(p.cpus, p.ncpus);
-    if (rc < 0) {
+    if (rc < 0 || ALLOC_FAILED_SINCE()) {
         tlv_stats_free(st);
-        return last_error_set(LAST_ERROR_OF(trace), TLV_ERR_NOMEM, "tlv_stats_compute: out of memory");
+        return last_error_set(LAST_ERROR_OF(trace), TLV_ERR_NOMEM,
+                              "tlv_stats_compute: out of memory while computing the statistics");
     }
     *out = st;
     return TLV_OK;

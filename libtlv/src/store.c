@@ -1223,15 +1223,18 @@ static int one_color_summary(const store *s, const row_index *r, const columns *
     if (keys) {
         find_overlaps(s, r, lo, hi, keys, k);
         for (size_t i = 0; i < k; i++) {
-            const shape *sh = shape_at(s, (uint32_t)keys[i]);
-            if (fill_of(s, sh))
-                mark_columns(s, c, sh, starts);
+            uint32_t at = (uint32_t)keys[i];
+            if (fill_of(s, prim_at(s, at))) {
+                shape sh = shape_at(s, at);
+                mark_columns(s, c, &sh, starts);
+            }
         }
     } else {
         for (size_t i = r->first; i < r->first + started; i++) {
-            const shape *sh = shape_at(s, i);
-            if (tlv_time_cmp(end_of(sh), lo) >= 0 && fill_of(s, sh))
-                mark_columns(s, c, sh, starts);
+            if (tlv_time_cmp(end_at(s, i), lo) >= 0 && fill_of(s, prim_at(s, i))) {
+                shape sh = shape_at(s, i);
+                mark_columns(s, c, &sh, starts);
+            }
         }
     }
     int32_t on = 0;

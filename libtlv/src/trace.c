@@ -208,7 +208,10 @@ void tlv_trace_trim(tlv_trace *t)
 
 tlv_status tlv_trace_update(tlv_trace *t)
 {
-    if (sort_new_events(t) < 0 || resolve_new_args(t) < 0)
+    if (converter_out_of_memory(t->conv)) /* the events so far are incomplete */
+        return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "%s", tlv_converter_last_error(t->conv));
+    ALLOC_WATCH;
+    if (sort_new_events(t) < 0 || resolve_new_args(t) < 0 || ALLOC_FAILED_SINCE())
         return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory while ordering the events");
     shrink_to_fit(t, 0);
     return TLV_OK;
@@ -217,6 +220,8 @@ tlv_status tlv_trace_update(tlv_trace *t)
 tlv_status tlv_trace_finish(tlv_trace *t)
 {
     tlv_status st = tlv_converter_finish(t->conv);
+    if (st == TLV_ERR_NOMEM)
+        return last_error_set(&t->lasterr, st, "%s", tlv_converter_last_error(t->conv));
     if (tlv_trace_update(t) != TLV_OK)
         return TLV_ERR_NOMEM;
     shrink_to_fit(t, 1);
@@ -228,8 +233,11 @@ tlv_status tlv_trace_finish(tlv_trace *t)
 
 tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
 {
+    ALLOC_WATCH;
     int is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f && errno == ENOMEM) /* fopen allocates its FILE */
+        return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory while opening '%s'", path);
     if (!f)
         return last_error_set(&t->lasterr, TLV_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
     tlv_converter_set_source_name(t->conv, is_stdin ? "<stdin>" : path);
@@ -238,11 +246,11 @@ tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
     if (!chunk) {
         if (!is_stdin)
             fclose(f);
-        return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory for reading '%s'", path);
+        return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory while reading '%s'", path);
     }
     size_t n;
     tlv_status st = TLV_OK;
-    while ((n = fread(chunk, 1, chunk_size, f)) > 0 && st != TLV_ERR_USAGE)
+    while (st != TLV_ERR_USAGE && st != TLV_ERR_NOMEM && (n = fread(chunk, 1, chunk_size, f)) > 0)
         st = tlv_converter_push_bytes(t->conv, chunk, n);
     int failed = ferror(f) ? errno : 0;
     free(chunk);
@@ -250,6 +258,10 @@ tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
         fclose(f);
     if (failed)
         return last_error_set(&t->lasterr, TLV_ERR_IO, "cannot read '%s': %s", path, strerror(failed));
+    if (st == TLV_ERR_NOMEM) /* stop at once: going on would only thrash */
+        return last_error_set(&t->lasterr, st, "%s", tlv_converter_last_error(t->conv));
+    if (ALLOC_FAILED_SINCE())
+        return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory while reading '%s'", path);
     return tlv_trace_finish(t);
 }
 

@@ -130,6 +130,7 @@ static int list_rules(builder *b)
 tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
                             tlv_shapes **out)
 {
+    ALLOC_WATCH;
     tlv_shapes_options o = TLV_SHAPES_OPTIONS_INIT; /* the caller's over the defaults */
     abi_read_in(&o, sizeof o, opts, ABI_SHAPES_OPTIONS_0_1);
     opts = &o;
@@ -178,7 +179,7 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
     }
     if (opts->cpu_attribute && !is_skipped(opts, "perCpu"))
         viz_draw_running(&b);
-    for (size_t i = 0; i < b.nrules; i++)
+    for (size_t i = 0; i < b.nrules && !ALLOC_FAILED_SINCE(); i++) /* no use going on */
         if (!is_skipped(opts, b.rules[i].name)) /* rows were made for it all the same */
             apply_rule(&b, &b.rules[i]);
     viz_fit_values(&b);
@@ -187,6 +188,8 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
 done:
     builder_free(&b);
     atomic_store(building, false);
+    if (ALLOC_FAILED_SINCE() || s->diags.nomem) /* even where the builder did without */
+        st = TLV_ERR_NOMEM;
     if (st == TLV_ERR_NOMEM)
         return last_error_set(&s->lasterr, st, "out of memory while building the shapes");
     if (s->diags.errors)

@@ -51,7 +51,8 @@ size_t viz_split_args(const char *s, size_t n, buf *store, const char **parts, s
         }
         buf_putc(store, ch);
     }
-    buf_putc(store, '\0');
+    if (buf_putc(store, '\0') < 0 || !store->data)
+        return 0; /* out of memory: no arguments (alloc.h counted it; the build fails) */
     for (size_t i = 0; i < count; i++) {
         parts[i] = store->data + offs[i];
         lens[i] = strlen(parts[i]);
@@ -87,8 +88,8 @@ static int parse_pattern_rest(builder *b, pattern *p, const char *rest, size_t n
         size_t vl = n - k - 1;
         viz_trim(&v, &vl);
         buf store = BUF_INIT;
-        const char *part;
-        size_t plen;
+        const char *part = "";
+        size_t plen = 0;
         viz_split_args(v, vl, &store, &part, &plen, 1); /* unescape */
         p->has_value = 1;
         p->value = find_id(b->w, part, plen);

@@ -122,15 +122,20 @@ message "12 problems (on stderr); what could be read is used" "wrong types"
 check "wrong types: the good parts used" \
   '.[0].layout.row_height == 30 and (.[0].markers | map(.name)) == ["K"] and .[0].log_panel == false and
    .[0].visible == .[0].trace' "$TMP/d.json"
-# the four not listed: label_column, log_panel, hidden_rows, no_such_setting
+# the four not listed (label_column, log_panel, hidden_rows, no_such_setting), and
+# values inside the panels' settings
 cat >"$S" <<'JSON'
-{"tlv_session": 1, "label_column": true, "log_panel": "on", "hidden_rows": 7, "no_such_setting": {}}
+{"tlv_session": 1, "label_column": true, "log_panel": "on", "hidden_rows": 7, "no_such_setting": {},
+ "hidden_rules": ["a", 3], "tracks_state": {"load": "yes", "hidden": [1, "x"]}}
 JSON
 hostile "wrong types, panels"
 reported "'label_column' is a boolean, not a number; ignored" "label_column"
 reported "'log_panel' is a string where this tlv writes a boolean; ignored" "log_panel"
 reported "'hidden_rows' is a number where this tlv writes an array; ignored" "hidden_rows"
 reported "'no_such_setting' is not a setting this tlv knows; ignored" "unknown setting"
+reported "'hidden_rules': 1 of 2 entries are not names (strings); skipped" "a number among names"
+reported "'tracks_state.load' is a string where this tlv writes a boolean; ignored" "nested type"
+reported "'tracks_state.hidden': 1 of 2 entries are not names (strings); skipped" "nested names"
 
 # ---- huge: 10 MB strings, 1e308 times, a million markers --------------------------------
 python3 - "$S" <<'PY'

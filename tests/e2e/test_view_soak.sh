@@ -26,6 +26,7 @@ RES="$SRC/samples/asp/sample.res"
 # (more than the 8 MB the viewer reads per frame, so that it falls behind)
 BURST_MB=${TLV_SOAK_BURST_MB:-12}
 [ "${TLV_SANITIZE:-0}" = 1 ] && BURST_MB=${TLV_SOAK_BURST_MB:-10} # 3 times slower
+WAIT=$((180 + 15 * BURST_MB)) # seconds a phase may take at most (a loaded machine)
 D="$TMP/soak"
 L="$D/live.log"
 mkdir -p "$D"
@@ -47,9 +48,9 @@ tail -n +"$cut_line" "$D/a.log" | tail -c +"$(($(wc -c <"$D/a2.part") + 1))" >"$
     # (bounds only: a rebuild of the shapes waits 4 times the last one's
     # cost, which after the burst is seconds on a loaded machine)
     [ "$k" = 7 ] && echo "live-hold" # the burst is all there at the next look
-    echo "wait-file $D/go$k 180"
+    echo "wait-file $D/go$k $WAIT"
     [ "$k" = 7 ] && echo "live-release"
-    echo "wait-live-idle 180"
+    echo "wait-live-idle $WAIT"
     echo "write-trace $D/t$k.txt"
     echo "dump-state $D/d$k.json"
   done
@@ -61,7 +62,7 @@ xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view -r "$RES" --no-session --siz
   --script "$D/script.txt" "$L" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 # phase K: the log as it is now kept as snapK, the viewer told to look.
-phase() { cp "$L" "$D/snap$1"; touch "$D/go$1"; for _ in $(seq 3600); do [ -s "$D/d$1.json" ] && return; kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done; }
+phase() { cp "$L" "$D/snap$1"; touch "$D/go$1"; for _ in $(seq $((WAIT * 20))); do [ -s "$D/d$1.json" ] && return; kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done; }
 
 cat "$D/a1.log" >>"$L"
 phase 1

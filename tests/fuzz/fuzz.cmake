@@ -15,7 +15,7 @@ function(tlv_fuzz_target exe name)
   if(name STREQUAL "export")
     # The SQLite writer of the tlv command, with what it needs of the viewer.
     target_sources(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/viewer/export_sqlite.c
-      ${PROJECT_SOURCE_DIR}/viewer/intervals.c)
+      ${PROJECT_SOURCE_DIR}/viewer/intervals.c ${PROJECT_SOURCE_DIR}/viewer/nomem.c)
     target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/viewer)
     target_link_libraries(${exe} PRIVATE tlv_render_static PkgConfig::SQLITE3 PkgConfig::CJSON
       PkgConfig::SDL2)

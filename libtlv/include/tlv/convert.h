@@ -90,7 +90,10 @@ TLV_API void tlv_converter_set_threads(tlv_converter *conv, int threads);
  * Adds warnings (which change no status) when the unfinished last line
  * matched no rule (a truncated log) and when no line matched any rule.
  * Returns TLV_OK, or TLV_ERR_CONVERT when any line of the whole conversion
- * had an error (the output is then partial). */
+ * had an error (the output is then partial), or TLV_ERR_NOMEM when memory
+ * ran out at any point of the conversion (the events delivered are then not
+ * to be trusted as a trace; tlv_converter_last_error says "out of memory
+ * while converting 'SOURCE'"). */
 TLV_API tlv_status tlv_converter_finish(tlv_converter *conv);
 
 /* on != 0: reads the input as a standard-form trace (one event per line,

@@ -68,7 +68,10 @@ TLV_API void tlv_rules_options_init_sized(tlv_rules_options *opts, size_t struct
  * read), TLV_ERR_SYNTAX (a file is not TLV JSON), TLV_ERR_SCRIPT (a requested
  * target is an external-process rule and scripts are not allowed), or
  * TLV_ERR_RULE (a requested target is missing, a type or attribute is
- * undeclared, a regex does not compile, ...). Warnings do not make it fail. */
+ * undeclared, a regex does not compile, ...). Warnings do not make it fail.
+ * TLV_ERR_NOMEM when memory ran out at any point (the rules are then
+ * incomplete, and the other diagnostics may only follow from that; one of
+ * them says "out of memory while ..."). */
 TLV_API tlv_status tlv_rules_load(const char *res_path, const tlv_rules_options *opts,
                                   tlv_rules **out);
 
