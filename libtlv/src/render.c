@@ -970,7 +970,10 @@ tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view 
     if (!view_ok(r, v, stride) || !rows_ok(r, v, s))
         return TLV_ERR_USAGE;
     ALLOC_WATCH;
-    SDL_ClearError(); /* SDL and SDL_ttf say "Out of memory" there, and may go on */
+    /* No SDL_ClearError/SDL_GetError on the way when all goes well: they make
+     * SDL's per-thread error buffer, which SDL never frees for a thread it did
+     * not create (a caller's rendering thread leaked it). SDL and SDL_ttf
+     * report their failures by their results, read below. */
     if (ensure_target(r, v->width, v->height, pixels, stride) < 0)
         return last_error_set(&r->lasterr, TLV_ERR_NOMEM, "tlv_render_rgba: no drawing surface: %s",
                               SDL_GetError());
@@ -980,8 +983,7 @@ tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view 
             memcpy(pixels + (size_t)y * stride,
                    (const uint8_t *)r->surf->pixels + (size_t)y * (size_t)r->surf->pitch,
                    (size_t)v->width * 4);
-    if (render_fonts_out_of_memory(r->fonts) | (rc != 0) | ALLOC_FAILED_SINCE() |
-        (strstr(SDL_GetError(), "Out of memory") != NULL))
+    if (render_fonts_out_of_memory(r->fonts) | (rc != 0) | ALLOC_FAILED_SINCE())
         return last_error_set(&r->lasterr, TLV_ERR_NOMEM, "tlv_render_rgba: out of memory while drawing");
     return TLV_OK;
 }

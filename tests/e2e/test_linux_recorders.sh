@@ -129,6 +129,15 @@ else
     tries=$((tries + 1))
     heap_status=0
     "$R/record_heap.sh" heap.log >/dev/null 2>heap.err || heap_status=$?
+    # ltrace also races in what it prints: now and then a thread's first call
+    # comes out in a way that makes a second process row (or none). A rule
+    # regression does it every time; a race not three times in a row.
+    if [ "$heap_status" -eq 0 ] && [ "$tries" -lt 3 ] &&
+       "$TLV" convert -r heap.res heap.log -o heap.try 2>/dev/null &&
+       [ "$(grep -c '^\[[0-9]*\]P[0-9]*\.label=heap\[' heap.try)" -ne 1 ]; then
+      echo "retry: ltrace's log gave process labels: $(grep '\.label=' heap.try | tr '\n' ' ')" >&2
+      continue
+    fi
     [ "$heap_status" -ge 128 ] && [ "$tries" -lt 3 ] || break
   done
   if [ "$heap_status" -ge 128 ]; then
@@ -146,7 +155,8 @@ else
     [ "$(awk -F'[]T.=]' '/^\[[0-9]+\]T[0-9]+\.pid=/ && $3 != $5' heap.std | wc -l)" -eq 2 ] ||
       fail "ltrace: the demo's threads are not in its process: $(grep '\.pid=' heap.std | tr '\n' ' ')"
     checks=$((checks + 1))
-    [ "$(grep -c '^\[[0-9]*\]P[0-9]*\.label=heap\[' heap.std)" -eq 1 ] || fail "ltrace: one process row for the demo"
+    [ "$(grep -c '^\[[0-9]*\]P[0-9]*\.label=heap\[' heap.std)" -eq 1 ] ||
+      fail "ltrace: one process row for the demo: $(grep '\.label=' heap.std | tr '\n' ' ')"
     failing record_heap.sh heap_fail
     # make, whose children ltrace 0.7.3 cannot follow: its own heap
     cp -r "$R/tree" tree
