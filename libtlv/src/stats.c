@@ -454,10 +454,19 @@ void tlv_stats_cpu_sized(const tlv_stats *s, size_t i, tlv_cpu_stat *out, size_t
 }
 
 /* Busy time of p before time t: the spans ending before it whole, the one
- * around it in part. O(log n). */
-static double busy_before(const processor *p, double t)
+ * around it in part. `*at` is where the last search ended, for a t at or
+ * after that one: an exponential search forward from there (columns come
+ * left to right, so each search is short and stays in cache); 0 for a
+ * search from the start, O(log n). */
+static double busy_before_from(const processor *p, double t, size_t *at)
 {
-    size_t lo = 0, hi = p->nbusy; /* first span ending after t */
+    size_t lo = *at, step = 1, hi = lo;
+    while (hi < p->nbusy && p->busy[hi].to <= t) { /* gallop to a span ending after t */
+        lo = hi + 1;
+        hi += step;
+        step *= 2;
+    }
+    hi = hi < p->nbusy ? hi : p->nbusy;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (p->busy[mid].to <= t)
@@ -465,10 +474,17 @@ static double busy_before(const processor *p, double t)
         else
             hi = mid;
     }
+    *at = lo;
     double sum = p->before[lo];
     if (lo < p->nbusy && p->busy[lo].from < t)
         sum += t - p->busy[lo].from;
     return sum;
+}
+
+static double busy_before(const processor *p, double t)
+{
+    size_t at = 0;
+    return busy_before_from(p, t, &at);
 }
 
 static double cpu_busy_in(const processor *p, double from, double to)
@@ -527,32 +543,6 @@ size_t tlv_stats_busy_spans(const tlv_stats *s, size_t cpu, double from, double 
     if (max)
         *max = hi;
     return n;
-}
-
-/* busy_before(p, t) for a t at or after the one `*at` was found for: an
- * exponential search forward from there (columns come left to right, so
- * each search is short and stays in cache). */
-static double busy_before_from(const processor *p, double t, size_t *at)
-{
-    size_t lo = *at, step = 1, hi = lo;
-    while (hi < p->nbusy && p->busy[hi].to <= t) { /* gallop to a span ending after t */
-        lo = hi + 1;
-        hi += step;
-        step *= 2;
-    }
-    hi = hi < p->nbusy ? hi : p->nbusy;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (p->busy[mid].to <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *at = lo;
-    double sum = p->before[lo];
-    if (lo < p->nbusy && p->busy[lo].from < t)
-        sum += t - p->busy[lo].from;
-    return sum;
 }
 
 /* Adds processor p's busy time of each column to out[k]. */
