@@ -53,6 +53,8 @@ struct tlv_converter {
     rm_matcher matcher; /* the serial path's */
     rm_batch one;       /* the serial path's line and its matches */
     match_list cur;     /* the matches being applied (a view into a batch) */
+    const rm_batch *hit_batch; /* the batch and hit being applied, for the */
+    const rm_hit *hit;         /* templates the matching side expanded ahead */
     pipeline *pipe;     /* the matching thread, started on first use */
     int threads;        /* tlv_converter_set_threads: 1 serial, 2 pipelined */
     size_t batch_lines; /* the pipeline's lines per batch (0: its default) */
@@ -411,6 +413,11 @@ static int expand_template(tlv_converter *c, const tmpl *t, const char *line, si
 {
     if (t->plan && c->line_plain && c->cur.nmatch == 1) {
         buf_clear(&c->err);
+        const rm_pre *p = rm_pre_of(c->hit_batch, c->hit, &c->matcher.pre[c->hit->rule],
+                                    xplan_first_site(t->plan));
+        if (p) /* the stateless half was done by rawmatch.c, maybe on the matching thread */
+            return xplan_finish(t, &c->host, c->memo, c->hit_batch->pretext.data + p->off,
+                                p->len, c->hit_batch->spans + p->spans, out, &c->err);
         return xplan_run(t, &c->host, c->memo, line, len, c->cur.ov, out, &c->err);
     }
     buf_clear(&c->sub);
@@ -508,6 +515,8 @@ static tlv_status apply_raw_line(tlv_converter *c, const char *line, size_t len,
         }
         c->rule_matches[hit->rule]++;
         c->cur = (match_list){b->ov + hit->ov, (size_t)hit->n, (size_t)hit->n, r->ngroups};
+        c->hit_batch = b;
+        c->hit = hit;
         matched = 1;
         if (!c->tail_warned[hit->rule])
             warn_tail_trap(c, hit->rule, line, len);

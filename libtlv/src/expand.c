@@ -29,6 +29,9 @@ struct xplan {
     size_t nops, cap;
     char *text;       /* the literal bytes the steps copy */
     size_t ntext, text_cap;
+    size_t site0, nsites; /* its memo sites: site0 .. site0 + nsites - 1 */
+    uint32_t *macros; /* the macro of each site, in site order */
+    int flat;         /* no macro inside another's argument (xplan_pre applies) */
 };
 
 #define XPLAN_MAX_DEPTH 64
@@ -39,6 +42,7 @@ void xplan_free(xplan *p)
         return;
     free(p->ops);
     free(p->text);
+    free(p->macros);
     free(p);
 }
 
@@ -176,6 +180,23 @@ int xplan_build(tmpl *t, size_t *next_site)
         xplan_free(p);
         return rc < 0 ? -1 : 0;
     }
+    p->site0 = *next_site;
+    p->nsites = site - *next_site;
+    p->flat = 1;
+    p->macros = malloc(p->nsites * sizeof *p->macros);
+    if (!p->macros) {
+        xplan_free(p);
+        return -1;
+    }
+    for (size_t i = 0, depth = 0; i < p->nops; i++) {
+        const xop *o = &p->ops[i];
+        if (o->kind == X_OPEN && depth++ > 0)
+            p->flat = 0;
+        if (o->kind == X_CLOSE) {
+            depth--;
+            p->macros[o->a - p->site0] = o->b;
+        }
+    }
     *next_site = site;
     t->plan = p;
     t->free_plan = xplan_free;
@@ -218,6 +239,63 @@ int xplan_run(const tmpl *t, const macro_host *host, macro_memo *memo, const cha
     }
     if (rc == 0)
         rc = buf_append(out, subject + ov[1], len - ov[1]);
+    buf_free(&val);
+    return rc;
+}
+
+size_t xplan_first_site(const xplan *p) { return p->site0; }
+
+size_t xplan_site_count(const xplan *p) { return p->nsites; }
+
+int xplan_is_flat(const xplan *p) { return p->flat; }
+
+int xplan_pre(const tmpl *t, const char *subject, size_t len, const PCRE2_SIZE *ov, buf *text,
+              uint32_t *spans)
+{
+    const xplan *p = t->plan;
+    size_t base = text->len, k = 0;
+    int rc = buf_append(text, subject, ov[0]);
+    for (size_t i = 0; i < p->nops && rc == 0; i++) {
+        const xop *o = &p->ops[i];
+        switch (o->kind) {
+        case X_LIT: rc = buf_append(text, p->text + o->a, o->b); break;
+        case X_SEG: rc = tmpl_put_seg(t, o->a, subject, len, ov, text); break;
+        case X_OPEN: spans[k] = (uint32_t)(text->len - base); break;
+        case X_CLOSE: spans[k + 1] = (uint32_t)(text->len - base); k += 2; break;
+        }
+    }
+    if (rc == 0)
+        rc = buf_append(text, subject + ov[1], len - ov[1]);
+    if (rc == 0 && text->len - base > UINT32_MAX)
+        rc = -1;
+    if (rc < 0)
+        text->len = base;
+    return rc;
+}
+
+int xplan_finish(const tmpl *t, const macro_host *host, macro_memo *memo, const char *pre,
+                 size_t n, const uint32_t *spans, buf *out, buf *err)
+{
+    const xplan *p = t->plan;
+    char mem[256];
+    buf val;
+    buf_init_borrowed(&val, mem, sizeof mem);
+    buf_clear(out);
+    size_t at = 0;
+    int rc = 0;
+    for (size_t i = 0; i < p->nsites && rc == 0; i++) {
+        const uint32_t *span = spans + 2 * i;
+        rc = buf_append(out, pre + at, span[0] - at);
+        val.len = 0;
+        if (rc == 0)
+            rc = macro_eval_site(host, memo, p->site0 + i, (int)p->macros[i], pre + span[0],
+                                 span[1] - span[0], &val, err);
+        if (rc == 0)
+            rc = buf_append(out, val.data, val.len);
+        at = span[1];
+    }
+    if (rc == 0)
+        rc = buf_append(out, pre + at, n - at);
     buf_free(&val);
     return rc;
 }

@@ -19,6 +19,8 @@
 #include "macro.h"
 #include "template.h"
 
+#include <stdint.h>
+
 typedef struct xplan xplan;
 
 /* Builds t->plan when the template allows one (else leaves it NULL). Each
@@ -32,6 +34,29 @@ void xplan_free(xplan *p);
  * '$', '{' or '}'. Returns 0, or -1 with the reason in err, as macro_expand. */
 int xplan_run(const tmpl *t, const macro_host *host, macro_memo *memo, const char *subject,
               size_t len, const PCRE2_SIZE *ov, buf *out, buf *err);
+
+/* The plan's memo sites (one per macro, numbered in the order the macros
+ * close): first_site .. first_site + site_count - 1. */
+size_t xplan_first_site(const xplan *p);
+size_t xplan_site_count(const xplan *p);
+
+/* True when no macro of the plan sits in another's argument: then the
+ * expansion splits in two halves, xplan_pre and xplan_finish, the first of
+ * which reads no state (and so can run on the matching thread, rawmatch.h). */
+int xplan_is_flat(const xplan *p);
+
+/* The stateless half of xplan_run for a flat plan: appends to `text` the
+ * expansion with each macro call left as its bare argument, and sets
+ * spans[2i], spans[2i + 1] to where the argument of site first_site + i
+ * begins and ends, counted from where this text begins. Returns 0, or -1
+ * when memory ran out (then `text` is as before). */
+int xplan_pre(const tmpl *t, const char *subject, size_t len, const PCRE2_SIZE *ov, buf *text,
+              uint32_t *spans);
+
+/* The stateful half: out = pre[0, n) with each argument span replaced by
+ * its macro's value; the same text, result and errors as xplan_run. */
+int xplan_finish(const tmpl *t, const macro_host *host, macro_memo *memo, const char *pre,
+                 size_t n, const uint32_t *spans, buf *out, buf *err);
 
 /* True when none of '$', '{', '}' occurs in s. */
 int xplan_plain_subject(const char *s, size_t n);

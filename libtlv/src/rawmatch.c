@@ -13,6 +13,85 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Adds template t to rp: its plan counts for the site range; `take`: a flat
+ * plan is expanded ahead. Returns 0, or -1 when memory ran out. */
+static int add_plan(rm_rule_pre *rp, const tmpl *t, int take)
+{
+    if (!t->plan)
+        return 0;
+    size_t lo = xplan_first_site(t->plan), n = xplan_site_count(t->plan), hi = lo + n;
+    if (rp->nsites) {
+        size_t old_hi = (size_t)rp->site_lo + rp->nsites;
+        lo = lo < rp->site_lo ? lo : rp->site_lo;
+        hi = hi > old_hi ? hi : old_hi;
+    }
+    rp->site_lo = (uint32_t)lo;
+    rp->nsites = (uint32_t)(hi - lo);
+    if (!take || !xplan_is_flat(t->plan) || rp->nplans >= RM_NO_PLAN)
+        return 0;
+    size_t cap = rp->cap;
+    if (GROW(rp->plans, cap, rp->nplans + 1) < 0)
+        return -1;
+    cap = rp->cap;
+    if (GROW(rp->first_site, cap, rp->nplans + 1) < 0)
+        return -1;
+    cap = rp->cap;
+    if (GROW(rp->site_count, cap, rp->nplans + 1) < 0)
+        return -1;
+    rp->cap = cap;
+    rp->plans[rp->nplans] = t;
+    rp->first_site[rp->nplans] = (uint32_t)xplan_first_site(t->plan);
+    rp->site_count[rp->nplans] = (uint32_t)n;
+    rp->nplans++;
+    rp->nspans += 2 * n;
+    return 0;
+}
+
+/* Adds the templates of output o to rp. Items of a choice of several
+ * branches are not expanded ahead (most are not taken on a given line); a
+ * lone branch, a guard, usually is. */
+static int collect_plans(rm_rule_pre *rp, const out_node *o, int take)
+{
+    switch (o->kind) {
+    case OUT_TEMPLATE: return add_plan(rp, &o->t, take);
+    case OUT_LIST:
+        for (size_t i = 0; i < o->n; i++)
+            if (collect_plans(rp, &o->items[i], take) < 0)
+                return -1;
+        return 0;
+    case OUT_CHOICE:
+        for (size_t i = 0; i < o->n; i++)
+            if (add_plan(rp, &o->conds[i], take) < 0 ||
+                collect_plans(rp, &o->items[i], take && o->n == 1) < 0)
+                return -1;
+        return 0;
+    }
+    return 0;
+}
+
+/* Finds, per rule, the templates to expand ahead (rm_rule_pre). */
+static int plan_ahead(rm_matcher *m, const struct tlv_rules *rules)
+{
+    m->pre = calloc(rules->nrules + 1, sizeof *m->pre);
+    if (!m->pre)
+        return -1;
+    for (size_t i = 0; i < rules->nrules; i++) {
+        rm_rule_pre *rp = &m->pre[i];
+        if (collect_plans(rp, &rules->rules[i].out, 1) < 0)
+            return -1;
+        if (!rp->nplans)
+            continue;
+        rp->plan_of = malloc(rp->nsites * sizeof *rp->plan_of);
+        if (!rp->plan_of)
+            return -1;
+        for (size_t k = 0; k < rp->nsites; k++)
+            rp->plan_of[k] = RM_NO_PLAN;
+        for (size_t k = 0; k < rp->nplans; k++)
+            rp->plan_of[rp->first_site[k] - rp->site_lo] = (uint16_t)k;
+    }
+    return 0;
+}
+
 int rm_matcher_init(rm_matcher *m, const struct tlv_rules *rules)
 {
     memset(m, 0, sizeof *m);
@@ -24,7 +103,7 @@ int rm_matcher_init(rm_matcher *m, const struct tlv_rules *rules)
     m->md = pcre2_match_data_create(maxgroups + 1, NULL);
     m->mctx = pcre2_match_context_create(NULL);
     m->candidate = calloc(rules->nrules + 1, 1);
-    if (!m->md || !m->mctx || !m->candidate)
+    if (!m->md || !m->mctx || !m->candidate || plan_ahead(m, rules) < 0)
         return -1;
     /* A pathological rule must not hang a run: bound the backtracking. */
     pcre2_set_match_limit(m->mctx, 10000000);
@@ -38,13 +117,22 @@ void rm_matcher_free(rm_matcher *m)
     pcre2_match_context_free(m->mctx);
     match_list_free(&m->ml);
     free(m->candidate);
+    if (m->pre)
+        for (size_t i = 0; i < m->rules->nrules; i++) {
+            free(m->pre[i].plans);
+            free(m->pre[i].first_site);
+            free(m->pre[i].site_count);
+            free(m->pre[i].plan_of);
+        }
+    free(m->pre);
     memset(m, 0, sizeof *m);
 }
 
 void rm_batch_clear(rm_batch *b)
 {
-    b->nlines = b->nhits = b->nov = 0;
+    b->nlines = b->nhits = b->nov = b->npre = b->nspans = 0;
     buf_clear(&b->text);
+    buf_clear(&b->pretext);
 }
 
 void rm_batch_free(rm_batch *b)
@@ -53,6 +141,9 @@ void rm_batch_free(rm_batch *b)
     free(b->hits);
     free(b->ov);
     buf_free(&b->text);
+    free(b->pre);
+    free(b->spans);
+    buf_free(&b->pretext);
     memset(b, 0, sizeof *b);
 }
 
@@ -79,11 +170,33 @@ static int add_hit(rm_batch *b, size_t rule, int n, const match_list *ml)
     size_t nov = n > 0 ? (size_t)n * per : 0;
     if (GROW(b->hits, b->hits_cap, b->nhits + 1) < 0 || GROW(b->ov, b->ov_cap, b->nov + nov) < 0)
         return -1;
-    b->hits[b->nhits++] = (rm_hit){(uint32_t)rule, n, b->nov};
+    b->hits[b->nhits++] = (rm_hit){(uint32_t)rule, n, b->nov, RM_NO_PRE};
     if (nov)
         memcpy(b->ov + b->nov, ml->ov, nov * sizeof *b->ov);
     b->nov += nov;
     return 0;
+}
+
+/* Expands the rule's templates up to their macros for its one match ov
+ * (xplan_pre), for the applier to finish (xplan_finish). Memory running out
+ * only leaves a template to be expanded whole. */
+static void expand_ahead(const rm_rule_pre *rp, rm_batch *b, rm_hit *h, const char *line,
+                         size_t len, const PCRE2_SIZE *ov)
+{
+    if (b->pretext.len > UINT32_MAX / 2 || b->nspans > UINT32_MAX / 2 ||
+        GROW(b->pre, b->pre_cap, b->npre + rp->nplans) < 0 ||
+        GROW(b->spans, b->spans_cap, b->nspans + rp->nspans) < 0)
+        return;
+    rm_pre *pre = b->pre + b->npre;
+    for (size_t i = 0; i < rp->nplans; i++) {
+        size_t off = b->pretext.len;
+        int ok = xplan_pre(rp->plans[i], line, len, ov, &b->pretext, b->spans + b->nspans) == 0;
+        pre[i] = (rm_pre){(uint32_t)off, (uint32_t)(b->pretext.len - off), (uint32_t)b->nspans,
+                          (uint32_t)ok};
+        b->nspans += 2 * rp->site_count[i];
+    }
+    h->pre0 = (uint32_t)b->npre;
+    b->npre += rp->nplans;
 }
 
 /* Every rule that matches the line, in rule order. A rule whose matching
@@ -111,6 +224,8 @@ static void match_rules(rm_matcher *m, rm_batch *b, rm_line *l, const char *line
         l->nhits++;
         if (n < 0)
             return;
+        if (n == 1 && l->plain && m->pre[i].nplans)
+            expand_ahead(&m->pre[i], b, &b->hits[b->nhits - 1], line, l->len, m->ml.ov);
     }
 }
 

@@ -21,12 +21,26 @@
 struct tlv_rules;
 
 /* A rule that matched a line (n > 0 matches, their ovector pairs at
- * batch.ov + ov), or whose matching failed (n < 0, a PCRE2 error code). */
+ * batch.ov + ov), or whose matching failed (n < 0, a PCRE2 error code).
+ * pre0: where the stateless halves of its compiled templates are (see
+ * rm_pre_of), or RM_NO_PRE. */
 typedef struct rm_hit {
     uint32_t rule;
     int32_t n;
     size_t ov;
+    uint32_t pre0;
 } rm_hit;
+
+#define RM_NO_PRE UINT32_MAX
+
+/* A template of the hit's rule expanded up to its macros (xplan_pre): the
+ * text at batch.pretext + off, its macros' argument spans at batch.spans +
+ * spans. */
+typedef struct rm_pre {
+    uint32_t off, len;
+    uint32_t spans;
+    uint32_t ok;          /* 0: not expanded ahead (the applier expands it whole) */
+} rm_pre;
 
 /* One line and its hits, in rule order. */
 typedef struct rm_line {
@@ -48,7 +62,26 @@ typedef struct rm_batch {
     PCRE2_SIZE *ov;
     size_t nov, ov_cap;
     buf text;             /* the copies of lines that had bytes that are not text */
+    rm_pre *pre;          /* per hit with templates expanded ahead: one per memo site */
+    size_t npre, pre_cap;
+    buf pretext;
+    uint32_t *spans;
+    size_t nspans, spans_cap;
 } rm_batch;
+
+/* Per rule: its compiled templates that the matching side expands ahead
+ * (flat plans, expand.h), the memo sites of each, and which of them (if
+ * any) a plan whose first site is site_lo + i is: plan_of[i]. */
+typedef struct rm_rule_pre {
+    const tmpl **plans;
+    uint32_t *first_site, *site_count;
+    size_t nplans, cap;
+    uint32_t site_lo, nsites;
+    uint16_t *plan_of;    /* RM_NO_PLAN: not expanded ahead */
+    size_t nspans;        /* argument span bounds of all its plans */
+} rm_rule_pre;
+
+#define RM_NO_PLAN UINT16_MAX
 
 /* What one thread needs to match: its own PCRE2 match data and context (a
  * JIT match must not share them), scratch space and the candidate flags. */
@@ -58,6 +91,7 @@ typedef struct rm_matcher {
     pcre2_match_context *mctx;
     match_list ml;
     unsigned char *candidate;
+    rm_rule_pre *pre;     /* per rule */
     int slow;             /* fast paths off: no JIT, no literal skipping, no plain lines */
 } rm_matcher;
 
@@ -84,6 +118,21 @@ static inline size_t rm_line_end(const char *data, size_t i, size_t len)
     size_t end = lf ? (size_t)(lf - data) : len;
     const char *cr = memchr(data + i, '\r', end - i);
     return cr ? (size_t)(cr - data) : end;
+}
+
+/* The stateless half of the template whose plan's first site is
+ * first_site, for hit h of b (xplan_pre), or NULL when it was not expanded
+ * ahead; rp: the hit's rule's, of any matcher of the same rules. */
+static inline const rm_pre *rm_pre_of(const rm_batch *b, const rm_hit *h, const rm_rule_pre *rp,
+                                      size_t first_site)
+{
+    if (h->pre0 == RM_NO_PRE)
+        return NULL;
+    uint16_t k = rp->plan_of[first_site - rp->site_lo];
+    if (k == RM_NO_PLAN)
+        return NULL;
+    const rm_pre *p = &b->pre[h->pre0 + k];
+    return p->ok ? p : NULL;
 }
 
 /* The text of line l of b (base as given to rm_add_line). */
