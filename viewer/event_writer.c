@@ -186,41 +186,58 @@ static void hand_over(event_writer *w)
     pthread_mutex_unlock(&w->mu);
 }
 
-/* Appends n bytes of s to b; 0, or -1 when memory ran out. */
-static int block_put(block *b, const void *s, size_t n)
+/* Makes room for n more bytes in b; 0, or -1 when memory ran out. */
+static int block_reserve(block *b, size_t n)
 {
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : BLOCK_BYTES + 4096;
-        while (cap < b->len + n)
-            cap *= 2;
-        char *p = realloc(b->data, cap);
-        if (!p)
-            return -1;
-        b->data = p;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
+    if (b->len + n <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : BLOCK_BYTES + 4096;
+    while (cap < b->len + n)
+        cap *= 2;
+    char *p = realloc(b->data, cap);
+    if (!p)
+        return -1;
+    b->data = p;
+    b->cap = cap;
     return 0;
-}
-
-static int put_str(block *b, const char *s)
-{
-    return block_put(b, s ? s : "", (s ? strlen(s) : 0) + 1);
 }
 
 /* Copies the event into the filling block. Returns 0, or -1 on no memory. */
 static int put_record(block *b, const tlv_event *ev)
 {
-    rec_head h = {ev->time, (uint32_t)ev->kind, (uint32_t)ev->nargs};
     if (ev->nargs > UINT32_MAX)
         return -1;
-    int rc = block_put(b, &h, sizeof h) | put_str(b, ev->resource) | put_str(b, ev->name);
-    if (ev->kind == TLV_EVENT_ATTRIBUTE)
-        rc |= put_str(b, ev->value);
+    enum { FIXED = 3 };
+    const char *fixed[FIXED] = {ev->resource, ev->name,
+                                ev->kind == TLV_EVENT_ATTRIBUTE ? ev->value : NULL};
+    size_t nfixed = ev->kind == TLV_EVENT_ATTRIBUTE ? 3 : 2;
+    size_t lens[FIXED];
+    size_t need = sizeof(rec_head);
+    for (size_t i = 0; i < nfixed; i++)
+        need += (lens[i] = fixed[i] ? strlen(fixed[i]) : 0) + 1;
     for (size_t i = 0; i < ev->nargs; i++)
-        rc |= put_str(b, ev->args[i]);
-    return rc ? -1 : 0;
+        need += (ev->args[i] ? strlen(ev->args[i]) : 0) + 1;
+    if (block_reserve(b, need) < 0)
+        return -1;
+    rec_head h = {ev->time, (uint32_t)ev->kind, (uint32_t)ev->nargs};
+    char *at = b->data + b->len;
+    memcpy(at, &h, sizeof h);
+    at += sizeof h;
+    for (size_t i = 0; i < nfixed; i++) {
+        if (lens[i])
+            memcpy(at, fixed[i], lens[i]);
+        at[lens[i]] = '\0';
+        at += lens[i] + 1;
+    }
+    for (size_t i = 0; i < ev->nargs; i++) {
+        size_t n = ev->args[i] ? strlen(ev->args[i]) : 0;
+        if (n)
+            memcpy(at, ev->args[i], n);
+        at[n] = '\0';
+        at += n + 1;
+    }
+    b->len = (size_t)(at - b->data);
+    return 0;
 }
 
 int event_writer_put(void *writer, const tlv_event *ev)

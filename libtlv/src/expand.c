@@ -16,7 +16,8 @@ typedef enum xop_kind {
     X_LIT,   /* plan->text[a, a + b) */
     X_SEG,   /* template segment a (a group, $&, $`, $', $_) */
     X_OPEN,  /* a macro begins: its argument starts here */
-    X_CLOSE  /* the innermost macro ends: macro b, memo site a */
+    X_CLOSE, /* the innermost macro ends: macro b, memo site a */
+    X_GROUP  /* a segment of one capture group: group a (X_SEG made direct) */
 } xop_kind;
 
 typedef struct xop {
@@ -180,6 +181,12 @@ int xplan_build(tmpl *t, size_t *next_site)
         xplan_free(p);
         return rc < 0 ? -1 : 0;
     }
+    for (size_t i = 0; i < p->nops; i++) { /* one group: no lookup through the segment */
+        xop *o = &p->ops[i];
+        const tmpl_seg *sg = o->kind == X_SEG ? &t->segs[o->a] : NULL;
+        if (sg && sg->kind == SEG_GROUP && sg->len == 1)
+            *o = (xop){X_GROUP, t->groups[sg->off], 0};
+    }
     p->site0 = *next_site;
     p->nsites = site - *next_site;
     p->flat = 1;
@@ -203,6 +210,15 @@ int xplan_build(tmpl *t, size_t *next_site)
     return 0;
 }
 
+/* Group g's text, as tmpl_put_seg puts a one-group segment (nothing when unset). */
+static inline int put_group(buf *out, const char *subject, const PCRE2_SIZE *ov, uint32_t g)
+{
+    PCRE2_SIZE a = ov[2 * g], b = ov[2 * g + 1];
+    if (a == PCRE2_UNSET || b < a)
+        return 0;
+    return buf_append(out, subject + a, b - a);
+}
+
 int xplan_plain_subject(const char *s, size_t n)
 {
     return !memchr(s, '$', n) && !memchr(s, '{', n) && !memchr(s, '}', n);
@@ -223,6 +239,7 @@ int xplan_run(const tmpl *t, const macro_host *host, macro_memo *memo, const cha
         switch (o->kind) {
         case X_LIT: rc = buf_append(out, p->text + o->a, o->b); break;
         case X_SEG: rc = tmpl_put_seg(t, o->a, subject, len, ov, out); break;
+        case X_GROUP: rc = put_group(out, subject, ov, o->a); break;
         case X_OPEN: open[depth++] = out->len; break;
         case X_CLOSE: {
             size_t start = open[--depth];
@@ -260,6 +277,7 @@ int xplan_pre(const tmpl *t, const char *subject, size_t len, const PCRE2_SIZE *
         switch (o->kind) {
         case X_LIT: rc = buf_append(text, p->text + o->a, o->b); break;
         case X_SEG: rc = tmpl_put_seg(t, o->a, subject, len, ov, text); break;
+        case X_GROUP: rc = put_group(text, subject, ov, o->a); break;
         case X_OPEN: spans[k] = (uint32_t)(text->len - base); break;
         case X_CLOSE: spans[k + 1] = (uint32_t)(text->len - base); k += 2; break;
         }
