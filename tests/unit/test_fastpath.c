@@ -197,7 +197,11 @@ static const char fp_cnv[] =
     "    \"[${t}]TASK1.log(1,2,3,4,5,6,7,8,9,${a})\", \"[${t}]TASK1.log(1,2,3,4,5,6,7,8,9,${a})\"],\n"
     "  \"^" T "cc (?<v>\\\\S+) (?<w>\\\\S+)$\": {\"${v}==${w}\": \"[${t}]TASK1.log(eq,${v})\",\n"
     "                                        \"${v}!=${w}\": \"[${t}]TASK1.log(ne,${v})\"},\n"
-    "  \"(?<w>zz)\": \"<$COUNT{Task}>\"\n"
+    "  \"(?<w>zz)\": \"<$COUNT{Task}>\",\n"
+    /* a guard (a choice of one branch: its templates are expanded ahead,
+     * rawmatch.c), text after the match, an optional group, two macros */
+    "  \"^" T "guard (?<id>\\\\d+)( (?<o>\\\\w+))?\": {\"$EXIST{Task(id==${id})}\": "
+    "\"[${t}]$RES_NAME{Task(id==${id})}.log(${o},$COUNT{Task(state==RUNNING)})\"}\n"
     "}}\n";
 
 static const char fp_res[] =
@@ -229,7 +233,11 @@ static const char fp_log[] =
     "[16] esc x\n"
     "[16] esc x\n"                  /* the same event texts again */
     "[17] zz zz\n"                  /* two matches on one line */
-    "[18] zz\n";
+    "[18] zz\n"
+    "[20] guard 1\n"
+    "[21] guard 2 a\n"
+    "[22] guard 9 b\n"             /* the guard fails */
+    "[23] guard 3 c tail\n";       /* the tail is kept: not an event */
 
 static void test_synthetic(void)
 {
@@ -251,6 +259,10 @@ static void test_synthetic(void)
                          "[2]TASK2.log(start,1)\n[2]Ctx1.name=TASK1\n") != NULL);
     CHECK(strstr(o.text, "[10]TASK1.log(3,{1})\n[11]TASK1.log(-0.5,{1.5})\n") != NULL);
     CHECK(strstr(o.text, "[14]TASK1.log(RUNNING,$)\n") != NULL); /* "$$ATTR{..}" expands */
+    CHECK(strstr(o.text, "\n[20]TASK1.log(,1)\n[21]TASK2.log(a,1)\n-- diagnostics\n") != NULL);
+    CHECK(strstr(o.text, "line 24: error: rule \"^\\[(?<t>\\d+)\\] guard (?<id>\\d+)( (?<o>\\w+))?\": "
+                         "condition \"True tail\" (from \"$EXIST{Task(id==${id})}\"): expected an "
+                         "operator such as '==' after 'True tail'") != NULL); /* the tail trap */
     CHECK(strstr(o.text, "[15]TASK1.log(TASK2,y)\n[16]TASK1.log(ff7f0e,y)\n") != NULL);
     CHECK(strstr(o.text, "[16]TASK1.log(a\\,b,x)\n[16]TASK1.log(1,2,3,4,5,6,7,8,9,x)\n"
                          "[16]TASK1.log(1,2,3,4,5,6,7,8,9,x)\n[16]TASK1.log(a\\,b,x)\n") != NULL);
