@@ -25,6 +25,15 @@ typedef struct xop {
     uint32_t a, b;
 } xop;
 
+enum { P_NONE = -1, P_OPEN = -2, P_CLOSE = -3 };
+
+/* Literal text[off, off + len), then `action`: a group number (>= 0) to
+ * copy, or one of P_NONE, P_OPEN, P_CLOSE. */
+typedef struct piece {
+    uint32_t off, len;
+    int32_t action;
+} piece;
+
 struct xplan {
     xop *ops;
     size_t nops, cap;
@@ -32,6 +41,10 @@ struct xplan {
     size_t ntext, text_cap;
     size_t site0, nsites; /* its memo sites: site0 .. site0 + nsites - 1 */
     uint32_t *macros; /* the macro of each site, in site order */
+    /* A flat plan of literals and one-group segments only, as pieces (a
+     * literal, then one action) for xplan_pre's straight copy; NULL otherwise. */
+    struct piece *pieces;
+    size_t npieces, lit_total, group_refs;
     int flat;         /* no macro inside another's argument (xplan_pre applies) */
 };
 
@@ -44,6 +57,7 @@ void xplan_free(xplan *p)
     free(p->ops);
     free(p->text);
     free(p->macros);
+    free(p->pieces);
     free(p);
 }
 
@@ -163,6 +177,44 @@ static int simulate(xplan *p, const cell *v, size_t n, size_t *next_site)
     return 1;
 }
 
+/* Builds p->pieces when every step is a literal, a one-group segment or a
+ * macro's bounds. Returns 0, or -1 when memory ran out. */
+static int make_pieces(xplan *p)
+{
+    for (size_t i = 0; i < p->nops; i++)
+        if (p->ops[i].kind == X_SEG)
+            return 0;
+    p->pieces = malloc((p->nops + 1) * sizeof *p->pieces);
+    if (!p->pieces)
+        return -1;
+    piece cur = {0, 0, P_NONE};
+    for (size_t i = 0; i < p->nops; i++) {
+        const xop *o = &p->ops[i];
+        if (o->kind == X_LIT && cur.len == 0) { /* a literal starts the piece */
+            cur.off = o->a;
+            cur.len = o->b;
+            continue;
+        }
+        if (o->kind == X_LIT) { /* two literals in a row (add_char joins them: not expected) */
+            p->lit_total += cur.len;
+            p->pieces[p->npieces++] = cur;
+            cur = (piece){o->a, o->b, P_NONE};
+            continue;
+        }
+        cur.action = o->kind == X_GROUP ? (int32_t)o->a : o->kind == X_OPEN ? P_OPEN : P_CLOSE;
+        if (o->kind == X_GROUP)
+            p->group_refs++;
+        p->lit_total += cur.len;
+        p->pieces[p->npieces++] = cur;
+        cur = (piece){0, 0, P_NONE};
+    }
+    if (cur.len) {
+        p->lit_total += cur.len;
+        p->pieces[p->npieces++] = cur;
+    }
+    return 0;
+}
+
 int xplan_build(tmpl *t, size_t *next_site)
 {
     t->plan = NULL;
@@ -203,6 +255,10 @@ int xplan_build(tmpl *t, size_t *next_site)
             depth--;
             p->macros[o->a - p->site0] = o->b;
         }
+    }
+    if (p->flat && make_pieces(p) < 0) {
+        xplan_free(p);
+        return -1;
     }
     *next_site = site;
     t->plan = p;
@@ -266,10 +322,45 @@ size_t xplan_site_count(const xplan *p) { return p->nsites; }
 
 int xplan_is_flat(const xplan *p) { return p->flat; }
 
+/* xplan_pre for a plan with pieces: one reservation, then straight copies. */
+static int pre_pieces(const xplan *p, const char *subject, size_t len, const PCRE2_SIZE *ov,
+                      buf *text, uint32_t *spans)
+{
+    size_t need = ov[0] + (len - ov[1]) + p->lit_total + p->group_refs * len;
+    if (buf_reserve(text, need) < 0)
+        return -1;
+    char *base = text->data + text->len, *d = base;
+    memcpy(d, subject, ov[0]);
+    d += ov[0];
+    for (size_t i = 0; i < p->npieces; i++) {
+        const piece *pc = &p->pieces[i];
+        if (pc->len) {
+            memcpy(d, p->text + pc->off, pc->len);
+            d += pc->len;
+        }
+        if (pc->action >= 0) {
+            PCRE2_SIZE a = ov[2 * pc->action], b = ov[2 * pc->action + 1];
+            if (a != PCRE2_UNSET && b >= a) {
+                memcpy(d, subject + a, b - a);
+                d += b - a;
+            }
+        } else if (pc->action != P_NONE) { /* a macro's argument begins or ends */
+            *spans++ = (uint32_t)(d - base);
+        }
+    }
+    memcpy(d, subject + ov[1], len - ov[1]);
+    d += len - ov[1];
+    *d = '\0';
+    text->len = (size_t)(d - text->data);
+    return 0;
+}
+
 int xplan_pre(const tmpl *t, const char *subject, size_t len, const PCRE2_SIZE *ov, buf *text,
               uint32_t *spans)
 {
     const xplan *p = t->plan;
+    if (p->pieces && (size_t)(len + p->lit_total) < UINT32_MAX / 2 / (p->group_refs + 1))
+        return pre_pieces(p, subject, len, ov, text, spans);
     size_t base = text->len, k = 0;
     int rc = buf_append(text, subject, ov[0]);
     for (size_t i = 0; i < p->nops && rc == 0; i++) {
