@@ -275,6 +275,17 @@ static inline int put_group(buf *out, const char *subject, const PCRE2_SIZE *ov,
     return buf_append(out, subject + a, b - a);
 }
 
+/* Appends what a text step (X_LIT, X_SEG, X_GROUP) of t's plan puts. */
+static inline int put_text_op(const tmpl *t, const xop *o, const char *subject, size_t len,
+                              const PCRE2_SIZE *ov, buf *out)
+{
+    if (o->kind == X_LIT)
+        return buf_append(out, t->plan->text + o->a, o->b);
+    if (o->kind == X_GROUP)
+        return put_group(out, subject, ov, o->a);
+    return tmpl_put_seg(t, o->a, subject, len, ov, out);
+}
+
 int xplan_plain_subject(const char *s, size_t n)
 {
     return !memchr(s, '$', n) && !memchr(s, '{', n) && !memchr(s, '}', n);
@@ -293,9 +304,9 @@ int xplan_run(const tmpl *t, const macro_host *host, macro_memo *memo, const cha
     for (size_t i = 0; i < p->nops && rc == 0; i++) {
         const xop *o = &p->ops[i];
         switch (o->kind) {
-        case X_LIT: rc = buf_append(out, p->text + o->a, o->b); break;
-        case X_SEG: rc = tmpl_put_seg(t, o->a, subject, len, ov, out); break;
-        case X_GROUP: rc = put_group(out, subject, ov, o->a); break;
+        case X_LIT:
+        case X_SEG:
+        case X_GROUP: rc = put_text_op(t, o, subject, len, ov, out); break;
         case X_OPEN: open[depth++] = out->len; break;
         case X_CLOSE: {
             size_t start = open[--depth];
@@ -366,9 +377,9 @@ int xplan_pre(const tmpl *t, const char *subject, size_t len, const PCRE2_SIZE *
     for (size_t i = 0; i < p->nops && rc == 0; i++) {
         const xop *o = &p->ops[i];
         switch (o->kind) {
-        case X_LIT: rc = buf_append(text, p->text + o->a, o->b); break;
-        case X_SEG: rc = tmpl_put_seg(t, o->a, subject, len, ov, text); break;
-        case X_GROUP: rc = put_group(text, subject, ov, o->a); break;
+        case X_LIT:
+        case X_SEG:
+        case X_GROUP: rc = put_text_op(t, o, subject, len, ov, text); break;
         case X_OPEN: spans[k] = (uint32_t)(text->len - base); break;
         case X_CLOSE: spans[k + 1] = (uint32_t)(text->len - base); k += 2; break;
         }
