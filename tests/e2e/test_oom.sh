@@ -22,7 +22,7 @@
 source "$(dirname "$0")/lib.sh"
 LIB="${TLV_FAILALLOC_LIB:-}"
 runs="${TLV_OOM_RUNS:-30}"
-[ "${TLV_SANITIZE:-0}" = 1 ] && runs="${TLV_OOM_RUNS:-12}" # ASan runs are slower
+[ "${TLV_SANITIZE:-0}" = 1 ] && runs="${TLV_OOM_RUNS:-20}" # ASan runs are slower
 SWEEP="$SRC/tests/oom/sweep.sh"
 modes=()
 [ "${TLV_FAULT_INJECTION:-0}" = 1 ] && modes+=(lib)

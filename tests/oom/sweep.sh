@@ -11,10 +11,12 @@
 #                      [--jobs J] [--all] [CASE...]
 #
 # CASE: convert shapes render export-chrome export-csv export-sqlite stats
-# query query-db check view api convert-mt shapes-mt (default: all of
-# them). The -mt cases convert a log big enough for the converter's
+# query query-db check view api convert-mt shapes-mt convert-wt (default:
+# all of them). The -mt cases convert a log big enough for the converter's
 # matching thread (--threads 2, libtlv/src/pipeline.c) and fail only that
-# thread's allocations: the error must come out on the calling thread.
+# thread's allocations, convert-wt only those of `tlv convert`'s writer
+# thread (viewer/event_writer.c): the error must come out on the calling
+# thread.
 # --inject: how allocations are failed. preload (the default): the
 # LD_PRELOAD library tests/oom/failalloc.c, which fails every allocation of
 # the process, tlv's and its libraries' (PCRE2, cJSON, SQLite, SDL, libpng),
@@ -53,7 +55,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ ${#cases[@]} -gt 0 ] || cases=(convert shapes render export-chrome export-csv export-sqlite stats query query-db check view api convert-mt shapes-mt)
+[ ${#cases[@]} -gt 0 ] || cases=(convert shapes render export-chrome export-csv export-sqlite stats query query-db check view api convert-mt shapes-mt convert-wt)
 [ -x "$TLV" ] || { echo "sweep: no tlv at $TLV" >&2; exit 2; }
 # The runs happen in directories of their own: absolute paths.
 TLV=$(realpath "$TLV"); LIB=$(realpath -m "$LIB"); API=$(realpath -m "$API")
@@ -102,6 +104,7 @@ argv_of() {
     api) echo "$API $RES $LOG $2" ;;
     convert-mt) echo "$TLV convert -q --threads 2 -r $RES -o $2 $MTLOG" ;;
     shapes-mt) echo "$TLV shapes -r $RES -o $2 $MTLOG" ;;
+    convert-wt) echo "$TLV convert -q --threads 2 -r $RES -o $2 $MTLOG" ;;
   esac
 }
 # The SQL of the query cases (kept out of argv_of's word splitting).
@@ -127,7 +130,7 @@ run_one() {
   local skip=$TLV_FAILALLOC_SKIP
   [ "$c" = view ] && skip="$skip,libSDL2-2.0"
   local thread=
-  case "$c" in *-mt) thread=tlv-match ;; esac
+  case "$c" in *-mt) thread=tlv-match ;; *-wt) thread=tlv-write ;; esac
   local how=()
   if [ "$inject" = lib ]; then
     how=(TLV_FAULT_INJECT="$n" TLV_FAULT_INJECT_ALL="$all" TLV_FAULT_INJECT_REPORT="$dir/report"
