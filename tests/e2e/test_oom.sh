@@ -5,7 +5,7 @@
 # a database, check, view --script on SDL's dummy display), over the
 # library's entry points (tests/oom/oom_api.c) and over the converter's
 # matching thread (convert-mt, shapes-mt: only that thread's allocations
-# fail), strided to about TLV_OOM_RUNS (default 30; 12 under ASan) failure
+# fail), strided to about TLV_OOM_RUNS (default 30; 20 under ASan) failure
 # points per case, spread over the whole run; plus a few runs where every
 # allocation from N on fails. Each run must succeed with exactly the output
 # of a run without failures, or exit 2 with "out of memory while ..." naming
