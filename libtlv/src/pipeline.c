@@ -121,6 +121,7 @@ pipeline *pipeline_new(const struct tlv_rules *rules)
         return NULL;
     if (rm_matcher_init(&p->m, rules) < 0 || reserve_lines(p, DEFAULT_BATCH_LINES) < 0)
         goto fail;
+    p->m.ahead = 1; /* the stateless half of template expansion moves here too */
     if (pthread_mutex_init(&p->mu, NULL) != 0)
         goto fail;
     if (pthread_cond_init(&p->to_worker, NULL) != 0)

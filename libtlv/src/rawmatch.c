@@ -224,7 +224,7 @@ static void match_rules(rm_matcher *m, rm_batch *b, rm_line *l, const char *line
         l->nhits++;
         if (n < 0)
             return;
-        if (n == 1 && l->plain && m->pre[i].nplans)
+        if (m->ahead && n == 1 && l->plain && m->pre[i].nplans)
             expand_ahead(&m->pre[i], b, &b->hits[b->nhits - 1], line, l->len, m->ml.ov);
     }
 }

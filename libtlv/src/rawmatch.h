@@ -93,6 +93,8 @@ typedef struct rm_matcher {
     unsigned char *candidate;
     rm_rule_pre *pre;     /* per rule */
     int slow;             /* fast paths off: no JIT, no literal skipping, no plain lines */
+    int ahead;            /* expand templates ahead (rm_pre): only worth it on another
+                             thread than the applier's, which would otherwise do it */
 } rm_matcher;
 
 /* Returns 0, or -1 when memory ran out (then rm_matcher_free is still due). */

@@ -230,7 +230,12 @@ static const char syn_cnv[] =
     "  \"^(a|aa)+$\": \"[1]TASK1.note(limit)\",\n"
     "  \"x(?<n>\\\\d)\": \"[${n}]TASK1.note(x${n})\",\n"
     "  \"^\\\\[(?<t>\\\\d+)\\\\] say (?<w>.*)$\": \"[${t}]TASK1.note(${w})\",\n"
-    "  \"^\\\\[(?<t>\\\\d+)\\\\] bad$\": \"[${t}]TASK1.nosuch=1\"\n"
+    "  \"^\\\\[(?<t>\\\\d+)\\\\] bad$\": \"[${t}]TASK1.nosuch=1\",\n"
+    /* templates the matching thread expands up to their macros (rawmatch.c):
+     * a guard with an optional group, text before the match */
+    "  \"^\\\\[(?<t>\\\\d+)\\\\] guard (?<id>\\\\d+)( (?<o>\\\\w+))?\": {\"$EXIST{Task(id==${id})}\":\n"
+    "    \"[${t}]$RES_NAME{Task(id==${id})}.note(${o}$COUNT{Task(state==RUNNING)})\"},\n"
+    "  \"(?<t>\\\\d+)\\\\] who (?<id>\\\\d+)$\": \"${t}]$RES_NAME{Task(id==${id})}.note(w)\"\n"
     "}}\n";
 
 static const char syn_res[] =
@@ -253,6 +258,8 @@ static char *synthetic_log(size_t *len)
         "x1 x2 x3 tail %d\n",                 /* three matches, and a tail */
         "[%d] bad\n",                         /* no such attribute */
         "[%d] say a,b(c)\\d\n",
+        "[%d] guard 1\n", "[%d] guard 2 x\n", "[%d] guard 9 y\n", "[%d] guard 1 z tail\n",
+        "[%d] who 2\n", "[%d] who 7\n",
         "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n",   /* the match limit, now and then */
     };
     size_t nk = sizeof kinds / sizeof *kinds;
