@@ -14,8 +14,7 @@
 #                            2-core machine, so not part of the full run)
 # The full run (CI) builds in build-tsan/ only the tests that run threads
 # (the converter's matching thread, the API from several threads, tlv convert's
-# writer thread) and runs
-# those under ThreadSanitizer: about two minutes.
+# writer thread) and runs those under ThreadSanitizer: about two minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
