@@ -13,7 +13,8 @@
 #                            all its tests (over 30 minutes on a loaded
 #                            2-core machine, so not part of the full run)
 # The full run (CI) builds in build-tsan/ only the tests that run threads
-# (the converter's matching thread, the API from several threads) and runs
+# (the converter's matching thread, the API from several threads, tlv convert's
+# writer thread) and runs
 # those under ThreadSanitizer: about two minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,7 +56,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTLV_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs" >/dev/null
 (cd build-asan && ctest --output-on-failure -j"$jobs")
 
-tsan_tests test_pipeline test_threads test_shared_rules test_viz_parallel
+tsan_tests test_pipeline test_threads test_shared_rules test_event_writer test_viz_parallel
 
 echo "== fuzzing under ASan+UBSan, 10 s per target (build-fuzz/)"
 tests/fuzz/run.sh 10

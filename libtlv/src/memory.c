@@ -31,6 +31,7 @@ TLV_API size_t tlv_trace_memory(const tlv_trace *trace, tlv_memory_fn fn, void *
         return 0;
     add(&t, "events", sizeof *trace + trace->cap * sizeof *trace->ev +
                           trace->frac_cap * sizeof *trace->frac);
+    add(&t, "event lines and sequences", numcol_bytes(&trace->lines) + numcol_bytes(&trace->seqs));
     add(&t, "event arguments", trace->args_cap * sizeof *trace->args +
                                    (trace->arg_text ? (trace->narg_text + 1) * sizeof *trace->arg_text : 0));
     world_bytes wb;

@@ -112,17 +112,78 @@ typedef struct row_index {
     double base, bucket_width; /* level 0 bucket j spans base + j * bucket_width */
 } row_index;
 
-/* A shape as the store keeps it: 40 bytes where a shape takes 56, as the
- * fractions of its times (rare: most traces have whole times) are kept
- * apart, in store.frac, only when some shape has one. */
+/* A shape as store_add takes it in, 40 bytes, kept until store_freeze
+ * packs the shapes into columns (below); the fractions of its times (rare:
+ * most traces have whole times) are kept apart, in store.frac, only when
+ * some shape has one. */
 typedef struct kept_shape {
     int64_t from, to; /* whole ticks */
     uint32_t row, prim, rule, event, resource, order;
 } kept_shape;
 
+/* Frozen, a store keeps its shapes in canonical order as columns, about 18
+ * bytes a shape where kept_shape takes 40: the row is implicit (a row's
+ * shapes are consecutive, row_index.first), the times are 32-bit offsets
+ * from a 64-bit base per block of TIME_BLOCK positions (a block whose times
+ * span 2^32 ticks or more keeps them whole, in `wide`), and prim, rule,
+ * event and resource take 1, 2 or 4 bytes each, as the largest needs. */
+#define TIME_BLOCK_SHIFT 6
+#define TIME_BLOCK (1u << TIME_BLOCK_SHIFT)
+#define NOT_WIDE UINT32_MAX
+
+/* A column of 32-bit values kept in the fewest bytes that hold v + 1 for
+ * every v (so UINT32_MAX, "none", costs nothing). */
+typedef struct packed {
+    void *at;
+    unsigned width; /* 1, 2 or 4 */
+} packed;
+
+static inline uint32_t packed_get(const packed *c, size_t i)
+{
+    switch (c->width) {
+    case 1:
+        return (uint32_t)((const uint8_t *)c->at)[i] - 1u;
+    case 2:
+        return (uint32_t)((const uint16_t *)c->at)[i] - 1u;
+    default:
+        return ((const uint32_t *)c->at)[i] - 1u;
+    }
+}
+
+static inline void packed_set(packed *c, size_t i, uint32_t v)
+{
+    switch (c->width) {
+    case 1:
+        ((uint8_t *)c->at)[i] = (uint8_t)(v + 1u);
+        break;
+    case 2:
+        ((uint16_t *)c->at)[i] = (uint16_t)(v + 1u);
+        break;
+    default:
+        ((uint32_t *)c->at)[i] = v + 1u;
+    }
+}
+
+/* The width that holds v + 1 for every v whose largest v + 1 is `top`. */
+static unsigned packed_width(uint32_t top)
+{
+    return top <= UINT8_MAX ? 1 : top <= UINT16_MAX ? 2 : 4;
+}
+
+typedef struct columns_of_shapes {
+    int64_t *base;     /* per block: the least whole tick of its times */
+    uint32_t *wide_at; /* per block: where its times start in `wide`, or NOT_WIDE */
+    int64_t *wide;     /* the wide blocks' times, two (from, to) a position */
+    size_t nwide;      /* wide blocks */
+    uint32_t *off;     /* per position, two: from and to less the block's base */
+    uint32_t *order;
+    packed prim, rule, event, resource;
+} columns_of_shapes;
+
 struct store {
-    kept_shape *shapes;
+    kept_shape *shapes;   /* the shapes added, until store_freeze packs them */
     size_t n, cap;
+    columns_of_shapes col; /* the shapes once packed (col.order set) */
     uint64_t *frac;       /* by position, two each (from, to): the times'
                              fractions; NULL while every one is 0 */
     size_t frac_cap;      /* shapes frac has room for */
@@ -149,18 +210,30 @@ struct store {
 static inline const store *keeper(const store *s) { return s->base ? s->base : s; }
 static inline size_t kept_at(const store *s, size_t i) { return s->base ? s->sel[i] : i; }
 
+/* Whole tick `which` (0 from, 1 to) of the shape kept at p. */
+static inline int64_t ticks_kept(const store *k, size_t p, int which)
+{
+    if (k->shapes)
+        return which ? k->shapes[p].to : k->shapes[p].from;
+    size_t b = p >> TIME_BLOCK_SHIFT;
+    uint32_t w = k->col.wide_at[b];
+    if (w != NOT_WIDE)
+        return k->col.wide[(size_t)w + 2 * (p & (TIME_BLOCK - 1)) + (size_t)which];
+    return (int64_t)((uint64_t)k->col.base[b] + k->col.off[2 * p + (size_t)which]);
+}
+
 static inline tlv_time from_at(const store *s, size_t i)
 {
     const store *k = keeper(s);
     size_t p = kept_at(s, i);
-    return (tlv_time){k->shapes[p].from, k->frac ? k->frac[2 * p] : 0};
+    return (tlv_time){ticks_kept(k, p, 0), k->frac ? k->frac[2 * p] : 0};
 }
 
 static inline tlv_time to_at(const store *s, size_t i)
 {
     const store *k = keeper(s);
     size_t p = kept_at(s, i);
-    return (tlv_time){k->shapes[p].to, k->frac ? k->frac[2 * p + 1] : 0};
+    return (tlv_time){ticks_kept(k, p, 1), k->frac ? k->frac[2 * p + 1] : 0};
 }
 
 /* Where shape i ends: a shape ending before it starts is the instant `from`. */
@@ -172,26 +245,74 @@ static inline tlv_time end_at(const store *s, size_t i)
 
 static inline uint32_t order_at(const store *s, size_t i)
 {
-    return keeper(s)->shapes[kept_at(s, i)].order;
+    const store *k = keeper(s);
+    size_t p = kept_at(s, i);
+    return k->shapes ? k->shapes[p].order : k->col.order[p];
 }
 
 static inline uint32_t prim_at(const store *s, size_t i)
 {
-    return keeper(s)->shapes[kept_at(s, i)].prim;
+    const store *k = keeper(s);
+    size_t p = kept_at(s, i);
+    return k->shapes ? k->shapes[p].prim : packed_get(&k->col.prim, p);
 }
 
-/* Shape i of the store, whole. */
+/* The row of the shape kept at p, in a store that is not a view: once
+ * packed, the row whose positions hold p (rows' `first` never decrease). */
+static uint32_t row_kept(const store *k, size_t p)
+{
+    if (k->shapes)
+        return k->shapes[p].row;
+    uint32_t lo = 0, hi = k->nrows; /* the last row with first <= p */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (k->rows[mid].first <= p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Shape i of the store, whole (a view's: its base's, with the base's row). */
 static inline shape shape_at(const store *s, size_t i)
 {
-    const kept_shape *k = &keeper(s)->shapes[kept_at(s, i)];
-    return (shape){from_at(s, i), to_at(s, i), k->row, k->prim, k->rule, k->event, k->resource,
-                   k->order};
+    const store *k = keeper(s);
+    size_t p = kept_at(s, i);
+    if (k->shapes) {
+        const kept_shape *ks = &k->shapes[p];
+        return (shape){from_at(s, i), to_at(s, i), ks->row, ks->prim, ks->rule, ks->event,
+                       ks->resource, ks->order};
+    }
+    return (shape){from_at(s, i),
+                   to_at(s, i),
+                   row_kept(k, p),
+                   packed_get(&k->col.prim, p),
+                   packed_get(&k->col.rule, p),
+                   packed_get(&k->col.event, p),
+                   packed_get(&k->col.resource, p),
+                   k->col.order[p]};
 }
 
-/* The row shape i is on: a view puts its base's shapes on rows of its own. */
+/* The row shape i is on, before store_freeze: a view puts its base's
+ * shapes on rows of its own. */
 static uint32_t row_at(const store *s, size_t i)
 {
-    return s->base ? s->sel_row[i] : s->shapes[i].row;
+    return s->base ? s->sel_row[i] : row_kept(s, i);
+}
+
+static void free_columns(columns_of_shapes *c)
+{
+    free(c->base);
+    free(c->wide_at);
+    free(c->wide);
+    free(c->off);
+    free(c->order);
+    free(c->prim.at);
+    free(c->rule.at);
+    free(c->event.at);
+    free(c->resource.at);
+    memset(c, 0, sizeof *c);
 }
 
 /* ---- building ------------------------------------------------------------ */
@@ -233,18 +354,27 @@ void store_set_radix(store *s, int radix)
         s->radix = radix;
 }
 
+/* Frees what store_freeze builds over the shapes; a store whose shapes are
+ * packed keeps its rows, which say where they are. */
 static void drop_index(store *s)
 {
-    free(s->rows);
+    if (!s->col.order) {
+        free(s->rows);
+        s->rows = NULL;
+        s->nrows = 0;
+    }
+    for (uint32_t r = 0; s->rows && r < s->nrows; r++) {
+        s->rows[r].pyramid = NULL;
+        s->rows[r].slim = NULL;
+        s->rows[r].nbuckets = 0;
+    }
     free(s->tree_shape);
     free(s->tree_min);
     free(s->by_end);
     free(s->fill);
     free(s->pyramids);
-    s->rows = NULL;
     s->tree_shape = s->tree_min = s->by_end = s->fill = NULL;
     s->pyramids = NULL;
-    s->nrows = 0;
     s->nfill = 0;
 }
 
@@ -252,6 +382,7 @@ void store_free(store *s)
 {
     if (!s)
         return;
+    free_columns(&s->col); /* first: drop_index keeps the rows of packed shapes */
     drop_index(s);
     free(s->extent);
     free(s->shapes);
@@ -279,7 +410,8 @@ static int keep_fractions(store *s)
 int store_add(store *s, const shape *sh)
 {
     /* Positions are 32-bit, and UINT32_MAX is no row. */
-    if (!s || s->frozen || s->base || s->n >= UINT32_MAX - 1 || sh->row == UINT32_MAX)
+    if (!s || s->frozen || s->base || s->col.order || s->n >= UINT32_MAX - 1 ||
+        sh->row == UINT32_MAX)
         return -1;
     if (GROW(s->shapes, s->cap, s->n + 1) < 0)
         return -1;
@@ -365,86 +497,178 @@ static void sort_keys(sort_key *keys, sort_key *tmp, size_t n)
         memcpy(keys, src, n * sizeof *keys);
 }
 
-/* Moves shape keys[i].pos to i for every i (with its fractions), following
- * the permutation's cycles: no second copy of the shapes, but a cache miss
- * per move. */
-static void permute_in_place(store *s, sort_key *keys)
+/* Canonical order, found without a second copy of the shapes: a counting
+ * sort by row into `perm` (positions in the order added), then each row's
+ * part sorted by (from, order, position added), with keys for the longest
+ * row only. perm[i] is then the shape added that goes at position i. Fills
+ * in the rows' first and count. Returns 0 or -1 (no memory). */
+static int sort_canonical(store *s, uint32_t *perm)
 {
-    kept_shape *shapes = s->shapes;
-    uint64_t *frac = s->frac;
-    for (size_t i = 0; i < s->n; i++) {
-        if (keys[i].pos == i)
-            continue;
-        kept_shape first = shapes[i];
-        uint64_t f0 = frac ? frac[2 * i] : 0, f1 = frac ? frac[2 * i + 1] : 0;
-        size_t j = i;
-        while (keys[j].pos != i) {
-            size_t from = keys[j].pos;
-            shapes[j] = shapes[from];
-            if (frac) {
-                frac[2 * j] = frac[2 * from];
-                frac[2 * j + 1] = frac[2 * from + 1];
-            }
-            keys[j].pos = (uint32_t)j;
-            j = from;
-        }
-        shapes[j] = first;
-        if (frac) {
-            frac[2 * j] = f0;
-            frac[2 * j + 1] = f1;
-        }
-        keys[j].pos = (uint32_t)j;
-    }
-}
-
-/* Reorders the shapes by keys; into a new array when memory allows, since
- * its independent reads run several times faster than following cycles. */
-static void permute_shapes(store *s, sort_key *keys)
-{
-    size_t n = s->n ? s->n : 1;
-    kept_shape *sorted = malloc(n * sizeof *sorted);
-    uint64_t *frac = s->frac ? malloc(2 * n * sizeof *frac) : NULL;
-    if (!sorted || (s->frac && !frac)) {
-        free(sorted);
-        free(frac);
-        permute_in_place(s, keys);
-        return;
-    }
+    uint32_t nrows = 0;
     for (size_t i = 0; i < s->n; i++)
-        sorted[i] = s->shapes[keys[i].pos];
-    for (size_t i = 0; frac && i < s->n; i++) {
-        frac[2 * i] = s->frac[2 * keys[i].pos];
-        frac[2 * i + 1] = s->frac[2 * keys[i].pos + 1];
+        nrows = s->shapes[i].row + 1 > nrows ? s->shapes[i].row + 1 : nrows;
+    s->rows = calloc(nrows ? nrows : 1, sizeof *s->rows);
+    if (!s->rows)
+        return -1;
+    s->nrows = nrows;
+    for (size_t i = 0; i < s->n; i++)
+        s->rows[s->shapes[i].row].count++;
+    uint32_t next = 0, longest = 0;
+    for (uint32_t r = 0; r < nrows; r++) {
+        s->rows[r].first = next; /* an empty row's too: `first` never decreases */
+        next += s->rows[r].count;
+        longest = s->rows[r].count > longest ? s->rows[r].count : longest;
+        s->rows[r].count = 0;
     }
-    free(s->shapes);
-    free(s->frac);
-    s->shapes = sorted;
-    s->frac = frac;
-    s->cap = n;
-    s->frac_cap = frac ? n : 0;
-}
-
-/* Canonical order: row, from, order, then the order shapes were added in. */
-static int sort_canonical(store *s)
-{
-    size_t n = s->n;
-    sort_key *keys = malloc((n ? n : 1) * sizeof *keys);
-    sort_key *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    for (size_t i = 0; i < s->n; i++) {
+        row_index *r = &s->rows[s->shapes[i].row];
+        perm[r->first + r->count++] = (uint32_t)i;
+    }
+    sort_key *keys = malloc((longest ? longest : 1) * sizeof *keys);
+    sort_key *tmp = malloc((longest ? longest : 1) * sizeof *tmp);
     int rc = keys && tmp ? 0 : -1;
-    if (!rc) {
-        for (size_t i = 0; i < n; i++) {
-            tlv_time from = from_at(s, i);
-            keys[i] = (sort_key){from.ticks, from.frac, s->shapes[i].row, s->shapes[i].order,
-                                 (uint32_t)i};
+    for (uint32_t r = 0; rc == 0 && r < nrows; r++) {
+        const row_index *row = &s->rows[r];
+        for (uint32_t j = 0; j < row->count; j++) {
+            uint32_t i = perm[row->first + j];
+            keys[j] = (sort_key){s->shapes[i].from, s->frac ? s->frac[2 * (size_t)i] : 0, 0,
+                                 s->shapes[i].order, i};
         }
-        sort_keys(keys, tmp, n);
-        free(tmp);
-        tmp = NULL;
-        permute_shapes(s, keys);
+        sort_keys(keys, tmp, row->count);
+        for (uint32_t j = 0; j < row->count; j++)
+            perm[row->first + j] = keys[j].pos;
     }
     free(keys);
     free(tmp);
     return rc;
+}
+
+/* Allocates the columns for n shapes whose prim, rule, event and resource
+ * + 1 are at most top[0..3]. */
+static int alloc_columns(columns_of_shapes *c, size_t n, const uint32_t top[4])
+{
+    size_t blocks = (n + TIME_BLOCK - 1) / TIME_BLOCK + 1;
+    packed *p[4] = {&c->prim, &c->rule, &c->event, &c->resource};
+    c->base = malloc(blocks * sizeof *c->base);
+    c->wide_at = malloc(blocks * sizeof *c->wide_at);
+    c->off = malloc((2 * n + 1) * sizeof *c->off);
+    c->order = malloc((n + 1) * sizeof *c->order);
+    int ok = c->base && c->wide_at && c->off && c->order;
+    for (int k = 0; k < 4; k++) {
+        p[k]->width = packed_width(top[k]);
+        p[k]->at = malloc((n + 1) * p[k]->width);
+        ok = ok && p[k]->at;
+    }
+    return ok ? 0 : -1;
+}
+
+/* Sets the base of every block of positions, marks the blocks whose times
+ * do not fit 32-bit offsets from it, and makes room for those. */
+static int place_blocks(store *s, const uint32_t *perm)
+{
+    columns_of_shapes *c = &s->col;
+    size_t nwide = 0;
+    for (size_t b = 0; b * TIME_BLOCK < s->n; b++) {
+        size_t end = (b + 1) * TIME_BLOCK < s->n ? (b + 1) * TIME_BLOCK : s->n;
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (size_t i = b * TIME_BLOCK; i < end; i++) {
+            const kept_shape *k = &s->shapes[perm[i]];
+            int64_t a = k->from < k->to ? k->from : k->to, z = k->from < k->to ? k->to : k->from;
+            lo = a < lo ? a : lo;
+            hi = z > hi ? z : hi;
+        }
+        c->base[b] = lo;
+        c->wide_at[b] = (uint64_t)hi - (uint64_t)lo > UINT32_MAX ? (uint32_t)(nwide++ * 2 * TIME_BLOCK)
+                                                                   : NOT_WIDE;
+        if (nwide * 2 * TIME_BLOCK >= UINT32_MAX)
+            return -1;
+    }
+    c->nwide = nwide;
+    if (nwide && !(c->wide = malloc(nwide * 2 * TIME_BLOCK * sizeof *c->wide)))
+        return -1;
+    return 0;
+}
+
+/* Puts shape `from` of the shapes added at position i of the columns. */
+static void pack_one(store *s, size_t i, const kept_shape *k)
+{
+    columns_of_shapes *c = &s->col;
+    size_t b = i >> TIME_BLOCK_SHIFT;
+    if (c->wide_at[b] != NOT_WIDE) {
+        int64_t *w = &c->wide[(size_t)c->wide_at[b] + 2 * (i & (TIME_BLOCK - 1))];
+        w[0] = k->from;
+        w[1] = k->to;
+        c->off[2 * i] = c->off[2 * i + 1] = 0;
+    } else {
+        c->off[2 * i] = (uint32_t)((uint64_t)k->from - (uint64_t)c->base[b]);
+        c->off[2 * i + 1] = (uint32_t)((uint64_t)k->to - (uint64_t)c->base[b]);
+    }
+    c->order[i] = k->order;
+    packed_set(&c->prim, i, k->prim);
+    packed_set(&c->rule, i, k->rule);
+    packed_set(&c->event, i, k->event);
+    packed_set(&c->resource, i, k->resource);
+}
+
+/* The largest v + 1 of the shapes' prim, rule, event and resource. */
+static void column_tops(const store *s, uint32_t top[4])
+{
+    top[0] = top[1] = top[2] = top[3] = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const kept_shape *k = &s->shapes[i];
+        uint32_t v[4] = {k->prim + 1u, k->rule + 1u, k->event + 1u, k->resource + 1u};
+        for (int j = 0; j < 4; j++)
+            top[j] = v[j] > top[j] ? v[j] : top[j];
+    }
+}
+
+/* Sorts the shapes added into canonical order and packs them into columns
+ * (with their fractions, when there are any), freeing what store_add
+ * grew. On failure the store is as it was. */
+static int pack_shapes(store *s)
+{
+    uint32_t *perm = malloc((s->n ? s->n : 1) * sizeof *perm);
+    uint64_t *frac = s->frac ? malloc((2 * s->n + 1) * sizeof *frac) : NULL;
+    uint32_t top[4];
+    column_tops(s, top);
+    int rc = perm && (frac || !s->frac) ? 0 : -1;
+    if (rc == 0)
+        rc = sort_canonical(s, perm);
+    if (rc == 0)
+        rc = alloc_columns(&s->col, s->n, top);
+    if (rc == 0)
+        rc = place_blocks(s, perm);
+    if (rc < 0) {
+        free_columns(&s->col);
+        free(perm);
+        free(frac);
+        free(s->rows);
+        s->rows = NULL;
+        s->nrows = 0;
+        return -1;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        pack_one(s, i, &s->shapes[perm[i]]);
+        if (frac) {
+            frac[2 * i] = s->frac[2 * (size_t)perm[i]];
+            frac[2 * i + 1] = s->frac[2 * (size_t)perm[i] + 1];
+        }
+    }
+    free(perm);
+    free(s->shapes);
+    s->shapes = NULL;
+    s->cap = s->n;
+    if (s->frac) {
+        free(s->frac);
+        s->frac = frac;
+        s->frac_cap = s->n;
+    }
+    for (uint32_t r = 0; r < s->nrows; r++)
+        for (uint32_t j = 0; j < s->rows[r].count && !s->rows[r].has_fraction; j++) {
+            size_t p = s->rows[r].first + (size_t)j;
+            s->rows[r].has_fraction = s->frac && (s->frac[2 * p] || s->frac[2 * p + 1]);
+        }
+    return 0;
 }
 
 static int copy_fills(store *s, const uint32_t *prim_fill, size_t nprims)
@@ -555,6 +779,7 @@ static int sort_view(store *s)
     return rc;
 }
 
+/* A view's rows (a store's are found as its shapes are packed). */
 static int index_rows(store *s)
 {
     s->nrows = s->n ? row_at(s, s->n - 1) + 1 : 0;
@@ -954,8 +1179,10 @@ int store_freeze(store *s, const uint32_t *prim_fill, size_t nprims)
         return -1;
     if (s->frozen)
         return 0;
-    if ((s->base ? sort_view(s) : sort_canonical(s)) < 0 || copy_fills(s, prim_fill, nprims) < 0 ||
-        index_rows(s) < 0 || build_trees(s) < 0 || build_pyramids(s) < 0) {
+    int ordered = s->base ? sort_view(s) == 0 && index_rows(s) == 0
+                          : s->col.order || pack_shapes(s) == 0;
+    if (!ordered || copy_fills(s, prim_fill, nprims) < 0 || build_trees(s) < 0 ||
+        build_pyramids(s) < 0) {
         drop_index(s);
         return -1;
     }
@@ -974,9 +1201,18 @@ void store_count_bytes(const store *s, store_bytes *out)
     memset(out, 0, sizeof *out);
     if (!s)
         return;
-    out->shapes = sizeof *s + s->cap * (s->base ? sizeof *s->sel + (s->sel_row ? sizeof *s->sel_row : 0)
-                                                : sizeof *s->shapes) +
-                  s->frac_cap * 2 * sizeof *s->frac;
+    const columns_of_shapes *c = &s->col;
+    size_t blocks = (s->n + TIME_BLOCK - 1) / TIME_BLOCK + 1;
+    if (s->base)
+        out->shapes = s->cap * (sizeof *s->sel + (s->sel_row ? sizeof *s->sel_row : 0));
+    else if (c->order)
+        out->shapes = s->n * (2 * sizeof *c->off + sizeof *c->order + c->prim.width + c->rule.width +
+                              c->event.width + c->resource.width) +
+                      blocks * (sizeof *c->base + sizeof *c->wide_at) +
+                      c->nwide * 2 * TIME_BLOCK * sizeof *c->wide;
+    else
+        out->shapes = s->cap * sizeof *s->shapes;
+    out->shapes += sizeof *s + s->frac_cap * 2 * sizeof *s->frac;
     out->index = (s->rows ? s->nrows * sizeof *s->rows : 0) + s->nfill * sizeof *s->fill +
                  s->nextent * 2 * sizeof *s->extent;
     if (s->tree_shape)

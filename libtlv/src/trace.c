@@ -36,10 +36,19 @@ static int keep_fraction(tlv_trace *t, size_t order, uint64_t frac)
 static int record_event(void *user, const tlv_event *e)
 {
     tlv_trace *t = user;
-    if (GROW(t->ev, t->cap, t->nev + 1) < 0 || t->nev >= UINT32_MAX - 1 ||
-        e->nargs > TRACE_MAX_ARGS || keep_fraction(t, t->nev, e->time.frac) < 0)
-        return 1;
     world *w = t->w;
+    /* An attribute change already counted its own sequence number. */
+    uint32_t seq = e->kind == TLV_EVENT_ATTRIBUTE ? w->next_seq - 1 : w->next_seq;
+    if (GROW(t->ev, t->cap, t->nev + 1) < 0 || t->nev >= UINT32_MAX - 1 ||
+        e->nargs > TRACE_MAX_ARGS || keep_fraction(t, t->nev, e->time.frac) < 0 ||
+        (e->kind != TLV_EVENT_ATTRIBUTE && GROW(t->args, t->args_cap, t->nargs + e->nargs + 1) < 0))
+        return 1;
+    if (numcol_add(&t->lines, (uint32_t)e->input_line) < 0)
+        return 1;
+    if (numcol_add(&t->seqs, seq) < 0) {
+        numcol_drop_last(&t->lines);
+        return 1;
+    }
     trace_event *te = &t->ev[t->nev];
     memset(te, 0, sizeof *te);
     te->ticks_lo = (uint32_t)(uint64_t)e->time.ticks;
@@ -48,15 +57,10 @@ static int record_event(void *user, const tlv_event *e)
     te->res = (uint32_t)(ri < 0 ? 0 : ri);
     te->kind = (uint8_t)e->kind & 0xFFu;
     te->name = intern_add(w->values, e->name, strlen(e->name));
-    /* An attribute change already counted its own sequence number. */
-    te->state_seq = e->kind == TLV_EVENT_ATTRIBUTE ? w->next_seq - 1 : w->next_seq;
-    te->line = (uint32_t)e->input_line;
     te->order = (uint32_t)t->nev;
     if (e->kind == TLV_EVENT_ATTRIBUTE) {
         te->value = intern_add(w->values, e->value, strlen(e->value));
     } else {
-        if (GROW(t->args, t->args_cap, t->nargs + e->nargs + 1) < 0)
-            return 1;
         te->value = (uint32_t)t->nargs;
         te->nargs = (uint32_t)e->nargs & TRACE_MAX_ARGS;
         for (size_t i = 0; i < e->nargs; i++)
@@ -90,6 +94,8 @@ void tlv_trace_free(tlv_trace *t)
     tlv_converter_free(t->conv);
     free(t->ev);
     free(t->frac);
+    numcol_free(&t->lines);
+    numcol_free(&t->seqs);
     free(t->args);
     free(t->arg_text);
     free(t);
@@ -195,6 +201,8 @@ static void shrink_to_fit(tlv_trace *t, int at_end)
     SHRINK(t->ev, t->cap, t->nev);
     if (t->frac)
         SHRINK(t->frac, t->frac_cap, t->nev);
+    numcol_shrink(&t->lines);
+    numcol_shrink(&t->seqs);
     SHRINK(t->args, t->args_cap, t->nargs);
     world_shrink(t->w);
     t->nshrunk = t->nev;
@@ -278,7 +286,7 @@ static void trace_event_fill(const tlv_trace *t, size_t i, tlv_event *out)
     out->resource = w->res[e->res].name;
     out->kind = (tlv_event_kind)e->kind;
     out->name = intern_str(w->values, e->name);
-    out->input_line = e->line;
+    out->input_line = trace_line(t, e);
     out->seq = e->order;
     if (e->kind == TLV_EVENT_ATTRIBUTE) {
         out->value = intern_str(w->values, e->value);

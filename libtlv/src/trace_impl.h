@@ -9,12 +9,15 @@
 #include "diag.h"
 #include <stdatomic.h>
 #include <stdbool.h>
+#include "numcol.h"
 #include "rules_impl.h"
 #include "world.h"
 
 /* One event of a trace, compact: names and values are interned in the
- * world's pools; 36 bytes, 4-aligned (a tlv_time member would make it 48).
- * Read its time with trace_time(). */
+ * world's pools; 28 bytes, 4-aligned (a tlv_time member would make it 48).
+ * Read its time with trace_time(), its input line with trace_line() and its
+ * state sequence number with trace_state_seq(): those two are kept by
+ * `order`, in columns of about 1.25 bytes an event (numcol.h). */
 typedef struct trace_event {
     uint32_t ticks_lo, ticks_hi; /* the time's whole ticks; its fraction, when
                                     the trace has any, is frac[order] */
@@ -23,9 +26,6 @@ typedef struct trace_event {
     uint32_t value;        /* attribute: interned value; behavior: first arg index */
     uint32_t nargs : 24;   /* behavior: argument count (TRACE_MAX_ARGS at most) */
     uint32_t kind : 8;     /* tlv_event_kind */
-    uint32_t state_seq;    /* world.next_seq when the event was made: changes
-                              with a smaller seq came before it */
-    uint32_t line;         /* input line */
     uint32_t order;        /* position in production order (ties in time) */
 } trace_event;
 
@@ -41,6 +41,9 @@ struct tlv_trace {
                               every time is whole (most logs), which saves 8
                               bytes an event */
     size_t frac_cap;
+    numcol lines;          /* by event order: the input line */
+    numcol seqs;           /* by event order: world.next_seq when the event was
+                              made (changes with a smaller seq came before it) */
     uint32_t *args;        /* interned behavior arguments */
     size_t nargs, args_cap;
     const char **arg_text; /* the same as strings, made by update() and finish() */
@@ -61,6 +64,19 @@ static inline tlv_time trace_time(const struct tlv_trace *t, const trace_event *
     tlv_time time = {(int64_t)((uint64_t)e->ticks_hi << 32 | e->ticks_lo),
                      t->frac ? t->frac[e->order] : 0};
     return time;
+}
+
+/* The input line of an event of trace t. */
+static inline uint32_t trace_line(const struct tlv_trace *t, const trace_event *e)
+{
+    return numcol_get(&t->lines, e->order);
+}
+
+/* The state sequence number of an event of trace t: changes of the world's
+ * state with a smaller one came before it. */
+static inline uint32_t trace_state_seq(const struct tlv_trace *t, const trace_event *e)
+{
+    return numcol_get(&t->seqs, e->order);
 }
 
 #endif

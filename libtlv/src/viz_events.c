@@ -67,8 +67,8 @@ int viz_build_events(builder *b)
         v->value = e->value;
         v->nargs = e->nargs;
         v->args = e->kind == TLV_EVENT_BEHAVIOR ? b->t->args + e->value : NULL;
-        v->state_seq = e->state_seq;
-        v->line = e->line;
+        v->state_seq = trace_state_seq(b->t, e);
+        v->line = trace_line(b->t, e);
     }
     b->per_res = calloc(w->nres + 1, sizeof *b->per_res);
     b->per_res_n = calloc(w->nres + 1, sizeof *b->per_res_n);
