@@ -153,7 +153,11 @@ static int is_epoch_seconds(const char *text, size_t len)
 
 /* Puts a time of day on the day of the last one, or the next day when it
  * is more than 12 hours earlier, or the day before when it is more than
- * 23 hours later. */
+ * 23 hours later. A leap second (23:59:60.x, tod >= DAY) counts as the
+ * first second of the next day, as POSIX time counts it; so one logged
+ * just after midnight is the leap second of the day before, also on the
+ * first day: 00:00:00.5 then 23:59:60.7 is 0.2 s later, not a day later.
+ * Only a time that would land before the first midnight stays where it is. */
 static wide unwrap(clock_wrap *w, wide tod)
 {
     if (!w)
@@ -164,7 +168,7 @@ static wide unwrap(clock_wrap *w, wide tod)
         wide t = day * DAY + tod;
         if (t < prev - DAY / 2)
             t += DAY;
-        else if (t > prev + DAY - DAY / 24 && day > 0)
+        else if (t > prev + DAY - DAY / 24 && t >= DAY)
             t -= DAY; /* printed just before midnight, logged just after */
         tod = t;
     }
@@ -196,6 +200,24 @@ static int format(wide t, int unit_digits, buf *out)
     return buf_puts(out, tmp);
 }
 
+/* Where and why the reader stopped in a text that is not a clock time: the
+ * column (1-based, in the text without the blanks around it) of the first
+ * byte it could not take, then what it expected. */
+static void explain_stop(const reader *r, buf *err)
+{
+    unsigned char c = r->i < r->n ? (unsigned char)r->s[r->i] : 0;
+    if (!r->n)
+        buf_puts(err, "it is empty");
+    else if (r->i >= r->n)
+        buf_printf(err, "it ends too early (column %zu)", r->i + 1);
+    else if (c >= ' ' && c < 127)
+        buf_printf(err, "unexpected '%c' (column %zu)", c, r->i + 1);
+    else
+        buf_printf(err, "unexpected byte 0x%02x (column %zu)", c, r->i + 1);
+    buf_puts(err, "; expected HH:MM:SS[.fraction], YYYY-MM-DD HH:MM:SS[.fraction] or "
+                  "SECONDS[.fraction] since 1970");
+}
+
 int clock_convert(const char *text, size_t len, int unit_digits, clock_wrap *wrap, buf *out,
                   buf *err)
 {
@@ -218,8 +240,7 @@ int clock_convert(const char *text, size_t len, int unit_digits, clock_wrap *wra
         if (r.detail[0])
             buf_puts(err, r.detail);
         else
-            buf_puts(err, "expected HH:MM:SS[.fraction], YYYY-MM-DD HH:MM:SS[.fraction] or "
-                          "SECONDS[.fraction] since 1970");
+            explain_stop(&r, err);
         return -1;
     }
     wide t = epoch ? tod : dated ? (wide)days * DAY + tod : unwrap(wrap, tod);

@@ -11,7 +11,8 @@
  * previous one is taken to be on the next day, so a log running from 23:59
  * to 00:01 keeps going forward (and one more than 23 hours after it is back
  * on the previous day: a line written just before midnight, after one
- * written just after it).
+ * written just after it). A leap second, 23:59:60.x, counts as 00:00:00.x
+ * of the next day, as POSIX time does.
  */
 #ifndef TLV_CLOCK_H
 #define TLV_CLOCK_H

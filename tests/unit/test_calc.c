@@ -151,6 +151,17 @@ static const char *clock_in(const char *text, const char *unit, clock_wrap *wrap
     return buf_str(&out);
 }
 
+/* The message for a text that is not a clock time: why, then what is expected. */
+static void check_not_clock(const char *text, const char *why)
+{
+    char want[300];
+    snprintf(want, sizeof want,
+             "ERR: '%s' is not a clock time: %s; expected HH:MM:SS[.fraction], "
+             "YYYY-MM-DD HH:MM:SS[.fraction] or SECONDS[.fraction] since 1970",
+             text, why);
+    CHECK_STR(clock_in(text, "us", NULL), want);
+}
+
 static void test_clock(void)
 {
     CHECK_INT(clock_unit_digits("s", 1), 0);
@@ -188,31 +199,19 @@ static void test_clock(void)
     CHECK_STR(clock_in("2262-04-11 23:47:16.854775808", "ns", NULL),
               "ERR: '2262-04-11 23:47:16.854775808' is too far from 1970 to count in 64 bits");
     /* errors */
-    const char *expected = "expected HH:MM:SS[.fraction], YYYY-MM-DD HH:MM:SS[.fraction] or "
-                           "SECONDS[.fraction] since 1970";
-    char want[200];
-    snprintf(want, sizeof want, "ERR: '12.5.3' is not a clock time: %s", expected);
-    CHECK_STR(clock_in("12.5.3", "us", NULL), want);
-    snprintf(want, sizeof want, "ERR: '12.' is not a clock time: %s", expected);
-    CHECK_STR(clock_in("12.", "us", NULL), want);
-    snprintf(want, sizeof want, "ERR: '1234567890123' is not a clock time: %s", expected);
-    CHECK_STR(clock_in("1234567890123", "us", NULL), want); /* more than 12 digits of seconds */
+    check_not_clock("12.5.3", "unexpected '.' (column 5)");
+    check_not_clock("12.", "it ends too early (column 4)");
+    check_not_clock("1234567890123", "unexpected '3' (column 13)"); /* > 12 digits of seconds */
     CHECK_STR(clock_in("1.0000000000000000001", "us", NULL),
               "ERR: '1.0000000000000000001' is not a clock time: more than 18 fraction digits");
-    snprintf(want, sizeof want, "ERR: '12:00' is not a clock time: %s", expected);
-    CHECK_STR(clock_in("12:00", "us", NULL), want);
-    snprintf(want, sizeof want, "ERR: '' is not a clock time: %s", expected);
-    CHECK_STR(clock_in("", "us", NULL), want);
-    snprintf(want, sizeof want, "ERR: '12:00:00.' is not a clock time: %s", expected);
-    CHECK_STR(clock_in("12:00:00.", "us", NULL), want);
-    snprintf(want, sizeof want, "ERR: '12:00:00 x' is not a clock time: %s", expected);
-    CHECK_STR(clock_in("12:00:00 x", "us", NULL), want);
-    snprintf(want, sizeof want, "ERR: '12:00:00Z' is not a clock time: %s", expected);
-    CHECK_STR(clock_in("12:00:00Z", "us", NULL), want);
-    snprintf(want, sizeof want, "ERR: '2024-1-01 00:00:00' is not a clock time: %s", expected);
-    CHECK_STR(clock_in("2024-1-01 00:00:00", "us", NULL), want);
-    snprintf(want, sizeof want, "ERR: '2024-01-01_00:00:00' is not a clock time: %s", expected);
-    CHECK_STR(clock_in("2024-01-01_00:00:00", "us", NULL), want);
+    check_not_clock("12:00", "it ends too early (column 6)");
+    check_not_clock("", "it is empty");
+    check_not_clock("12:00:00.", "it ends too early (column 10)");
+    check_not_clock("12:00:00 x", "unexpected ' ' (column 9)");
+    check_not_clock("12:00:00Z", "unexpected 'Z' (column 9)");
+    check_not_clock("2024-1-01 00:00:00", "unexpected '-' (column 7)");
+    check_not_clock("2024-01-01_00:00:00", "unexpected '_' (column 11)");
+    check_not_clock("12:00:00\x01", "unexpected byte 0x01 (column 9)");
     CHECK_STR(clock_in("24:00:00", "us", NULL),
               "ERR: '24:00:00' is not a clock time: hour 24 is out of range (0-23)");
     CHECK_STR(clock_in("12:60:00", "us", NULL),
@@ -249,6 +248,36 @@ static void test_midnight(void)
     CHECK_STR(clock_in("00:00:00", "s", &v), "86400");
 }
 
+/* A leap second (23:59:60.x) counts as the first second of the next day, as
+ * POSIX time does. Logged just after midnight it is the leap second of the
+ * day before, on the first day too (fuzz_clock found it put a day later there:
+ * tests/fuzz/regress/clock/leap-second-day-one). */
+static void test_leap_second(void)
+{
+    clock_wrap w = {0};
+    CHECK_STR(clock_in("0:00:00.5", "ms", &w), "500");
+    CHECK_STR(clock_in("23:59:60.7", "ms", &w), "700"); /* 0.2 s on, was 86400700 */
+    CHECK_STR(clock_in("00:00:00.9", "ms", &w), "900");
+    clock_wrap v = {0};
+    CHECK_STR(clock_in("23:59:59.5", "ms", &v), "86399500");
+    CHECK_STR(clock_in("23:59:60.25", "ms", &v), "86400250"); /* in order before midnight */
+    CHECK_STR(clock_in("00:00:00.1", "ms", &v), "86400100");  /* POSIX: 0.15 s back */
+    CHECK_STR(clock_in("00:00:01", "ms", &v), "86401000");
+    CHECK_STR(clock_in("23:59:60.999999999999999999", "s", &v), "86400.999999999999999999");
+    clock_wrap d = {0}; /* a later day: the same rule as before */
+    CHECK_STR(clock_in("23:00:00", "s", &d), "82800");
+    CHECK_STR(clock_in("0:00:00.5", "s", &d), "86400.5");
+    CHECK_STR(clock_in("23:59:60.7", "s", &d), "86400.7");
+    CHECK_STR(clock_in("2924-02-29 23:59:60.999", "s", &d), "30110486400.999"); /* dated: as is */
+    CHECK_STR(clock_in("2924-02-29 23:59:60.999", "s", NULL), "30110486400.999");
+    CHECK_STR(clock_in("0:00:01", "s", &d), "86401");
+    /* a time of day's seconds have two digits; a long fraction is an error */
+    check_not_clock("0:00:01999999.29", "unexpected '9' (column 8)");
+    CHECK_STR(clock_in("0:00:01.9999999999999999999", "s", &d),
+              "ERR: '0:00:01.9999999999999999999' is not a clock time: more than 18 fraction "
+              "digits");
+}
+
 int main(void)
 {
     test_grammar();
@@ -256,6 +285,7 @@ int main(void)
     test_errors();
     test_clock();
     test_midnight();
+    test_leap_second();
     buf_free(&out);
     buf_free(&err);
     return check_failures ? 1 : 0;
