@@ -120,6 +120,12 @@ int nomem_reported(void);
  * compares json_alloc_failures() before and after building its JSON. */
 void json_count_failures(void);
 unsigned long json_alloc_failures(void);
+/* cJSON_AddItemToObject and cJSON_AddItemToArray that free the item when it
+ * cannot be added (no memory to copy the key, or no object to add to: one
+ * that could not be made), where cJSON would leave it to the caller. */
+struct cJSON;
+void json_put(struct cJSON *object, const char *key, struct cJSON *item);
+void json_push(struct cJSON *array, struct cJSON *item);
 
 /* Loads rules per ra; prints every diagnostic; returns NULL on error. */
 tlv_rules *load_rules(const rule_args *ra);

@@ -235,7 +235,7 @@ static int run_json(sqlite3_stmt *st, cJSON *rows)
                 cJSON_AddStringToObject(o, name, (const char *)sqlite3_column_text(st, c));
             }
         }
-        cJSON_AddItemToArray(rows, o);
+        json_push(rows, o);
     }
     return rc;
 }

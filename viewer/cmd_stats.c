@@ -429,7 +429,7 @@ static cJSON *json_counters(const tlv_counters *cs)
             cJSON_AddNumberToObject(o, "mean", in.mean);
             cJSON_AddNumberToObject(o, "timeWeightedMean", in.time_mean);
         }
-        cJSON_AddItemToArray(arr, o);
+        json_push(arr, o);
     }
     return arr;
 }
@@ -450,7 +450,7 @@ static cJSON *json_states(const tlv_stats *s, const tlv_trace *trace)
         cJSON_AddNumberToObject(o, "min", st.min);
         cJSON_AddNumberToObject(o, "mean", st.total / (double)st.count);
         cJSON_AddNumberToObject(o, "max", st.max);
-        cJSON_AddItemToArray(arr, o);
+        json_push(arr, o);
     }
     return arr;
 }
@@ -474,10 +474,10 @@ static cJSON *json_windows(const stats_args *a, const tlv_stats *s, size_t nwin)
         cJSON_AddNumberToObject(o, "to", win.to);
         cJSON *cpus = cJSON_AddArrayToObject(o, "processors");
         for (size_t c = 0; c < tlv_stats_cpu_count(s); c++)
-            cJSON_AddItemToArray(cpus, json_busy(cpu_at(s, c).name,
+            json_push(cpus, json_busy(cpu_at(s, c).name,
                                                  tlv_stats_busy_in(s, c, win.from, win.to),
                                                  win.to - win.from));
-        cJSON_AddItemToArray(arr, o);
+        json_push(arr, o);
     }
     return arr;
 }
@@ -486,17 +486,17 @@ static cJSON *json_cpus(const stats_args *a, const tlv_stats *s, size_t nwin)
 {
     cJSON *o = cJSON_CreateObject();
     const char *cpu_attr = tlv_stats_cpu_attribute(s);
-    cJSON_AddItemToObject(o, "attribute",
+    json_put(o, "attribute",
                           cpu_attr ? cJSON_CreateString(cpu_attr) : cJSON_CreateNull());
     cJSON *run = cJSON_AddObjectToObject(o, "running");
     cJSON_AddStringToObject(run, "attribute", a->o.running_attribute);
     cJSON_AddStringToObject(run, "value", a->o.running_value);
     cJSON *cpus = cJSON_AddArrayToObject(o, "processors");
     for (size_t c = 0; c < tlv_stats_cpu_count(s); c++)
-        cJSON_AddItemToArray(cpus, json_busy(cpu_at(s, c).name, cpu_at(s, c).busy, span_of(s)));
+        json_push(cpus, json_busy(cpu_at(s, c).name, cpu_at(s, c).busy, span_of(s)));
     if (nwin) {
         cJSON_AddNumberToObject(o, "window", a->window);
-        cJSON_AddItemToObject(o, "windows", json_windows(a, s, nwin));
+        json_put(o, "windows", json_windows(a, s, nwin));
     }
     return o;
 }
@@ -510,10 +510,10 @@ static int write_json(FILE *out, const stats_args *a, const tlv_rules *rules,
     cJSON_AddNumberToObject(o, "start", tlv_stats_start(s));
     cJSON_AddNumberToObject(o, "end", tlv_stats_end(s));
     cJSON_AddStringToObject(o, "attribute", a->o.attribute);
-    cJSON_AddItemToObject(o, "states", json_states(s, trace));
-    cJSON_AddItemToObject(o, "cpu", json_cpus(a, s, nwin));
+    json_put(o, "states", json_states(s, trace));
+    json_put(o, "cpu", json_cpus(a, s, nwin));
     if (tlv_counters_count(cs))
-        cJSON_AddItemToObject(o, "counters", json_counters(cs));
+        json_put(o, "counters", json_counters(cs));
     if (calls)
         call_stats_json(o, calls, trace);
     char *text = cJSON_Print(o);

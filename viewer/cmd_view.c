@@ -413,12 +413,17 @@ static void add_panels(view_app *a)
 
 int cmd_view(int argc, char **argv)
 {
-    view_app *a = calloc(1, sizeof *a);
-    if (!a)
+    double start = now_seconds();
+    view_opts opts;
+    if (parse_view_args(&opts, argc, argv) != 0)
         return EXIT_USAGE;
+    view_app *a = calloc(1, sizeof *a);
+    if (!a) /* the arguments first, so that the log can be named */
+        return report_nomem("opening the viewer on", opts.input);
     int rc = EXIT_USAGE;
-    a->times.start = now_seconds();
-    if (parse_view_args(&a->opts, argc, argv) == 0) {
+    a->times.start = start;
+    a->opts = opts;
+    {
         a->markers.selected = -1;
         a->live.in.fd = -1;
         a->focus_event = -1;

@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 #define BLOCK_BYTES ((size_t)256 << 10)
@@ -118,6 +119,7 @@ static int write_block(event_writer *w, const block *b)
 static void *writer_main(void *arg)
 {
     event_writer *w = arg;
+    prctl(PR_SET_NAME, "tlv-write", 0, 0, 0); /* top -H, gdb, tests/oom's sweep of this thread */
     pthread_mutex_lock(&w->mu);
     for (;;) {
         while (!w->ready && !w->done)

@@ -279,7 +279,7 @@ static void bind_args(writer *w, sqlite3_stmt *st, const tlv_event *e)
             if (i)
                 strcat(joined, ",");
             strcat(joined, e->args[i]);
-            cJSON_AddItemToArray(arr, cJSON_CreateString(e->args[i]));
+            json_push(arr, cJSON_CreateString(e->args[i]));
         }
     }
     char *json = cJSON_PrintUnformatted(arr);

@@ -1,7 +1,8 @@
 /*
  * nomem.c — running out of memory in the tlv command (issue 19.0): the one
- * message every command prints for it (report_nomem), and the counts of
- * allocation failures cJSON would otherwise leave unsaid (cli.h). Apart from
+ * message every command prints for it (report_nomem), the counts of
+ * allocation failures cJSON would otherwise leave unsaid, and adding to
+ * cJSON's trees without leaking what could not be added (cli.h). Apart from
  * cli.c so that programs built from a few of the command's files (the
  * export fuzz target) have them too.
  */
@@ -43,3 +44,15 @@ void json_count_failures(void)
 }
 
 unsigned long json_alloc_failures(void) { return json_failures; }
+
+void json_put(cJSON *object, const char *key, cJSON *item)
+{
+    if (!cJSON_AddItemToObject(object, key, item))
+        cJSON_Delete(item);
+}
+
+void json_push(cJSON *array, cJSON *item)
+{
+    if (!cJSON_AddItemToArray(array, item))
+        cJSON_Delete(item);
+}

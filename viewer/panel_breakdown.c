@@ -410,7 +410,7 @@ static void dump(view_panel *base, const view_app *a, cJSON *o)
         cJSON_AddStringToObject(l, "row", lines[order[i]].name);
         cJSON_AddStringToObject(l, "value", lines[order[i]].e.value);
         cJSON_AddNumberToObject(l, "total", lines[order[i]].e.total);
-        cJSON_AddItemToArray(shown_lines, l);
+        json_push(shown_lines, l);
     }
 }
 

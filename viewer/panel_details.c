@@ -624,7 +624,7 @@ static cJSON *flows_json(const flow_item *list, size_t n)
         cJSON_AddNumberToObject(o, "time", list[i].time);
         cJSON_AddStringToObject(o, "name", list[i].name);
         cJSON_AddBoolToObject(o, "before", list[i].before);
-        cJSON_AddItemToArray(arr, o);
+        json_push(arr, o);
     }
     return arr;
 }
@@ -655,10 +655,10 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
         cJSON_AddStringToObject(j, "duration_text",
                                 view_time_text(a, s->to - s->from, 0, dur, sizeof dur));
         cJSON_AddBoolToObject(j, "instant", s->is_when);
-        cJSON_AddItemToObject(j, "opened_by", event_json(a, s->from_event));
-        cJSON_AddItemToObject(j, "closed_by", event_json(a, s->to_event));
-        cJSON_AddItemToObject(j, "flows_in", flows_json(d->in, d->nin));
-        cJSON_AddItemToObject(j, "flows_out", flows_json(d->out, d->nout));
+        json_put(j, "opened_by", event_json(a, s->from_event));
+        json_put(j, "closed_by", event_json(a, s->to_event));
+        json_put(j, "flows_in", flows_json(d->in, d->nin));
+        json_put(j, "flows_out", flows_json(d->out, d->nout));
     }
     cJSON *panel = cJSON_AddObjectToObject(o, "details_panel");
     cJSON_AddBoolToObject(panel, "shown", is_open(d));
@@ -675,7 +675,7 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
         cJSON_AddNumberToObject(l, "w", d->links[i].r.w);
         cJSON_AddNumberToObject(l, "h", d->links[i].r.h);
         cJSON_AddNumberToObject(l, "event", (double)d->links[i].event);
-        cJSON_AddItemToArray(links, l);
+        json_push(links, l);
     }
 }
 

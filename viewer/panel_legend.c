@@ -266,11 +266,11 @@ static void dump(view_panel *base, const view_app *a, struct cJSON *o)
             cJSON_AddStringToObject(e, "resource", p->e[i].resource);
         for (int k = 0; k < p->e[i].nmore; k++) {
             snprintf(color, sizeof color, "%06x", (unsigned)p->e[i].more_colors[k]);
-            cJSON_AddItemToArray(cJSON_GetObjectItem(e, "more_colors") ? cJSON_GetObjectItem(e, "more_colors")
+            json_push(cJSON_GetObjectItem(e, "more_colors") ? cJSON_GetObjectItem(e, "more_colors")
                                                                          : cJSON_AddArrayToObject(e, "more_colors"),
                                  cJSON_CreateString(color));
         }
-        cJSON_AddItemToArray(arr, e);
+        json_push(arr, e);
     }
 }
 

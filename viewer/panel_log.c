@@ -290,7 +290,7 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
     for (long k = 0; k < vis && l->first + (size_t)k < event_count(a); k++) {
         char line[MAX_LINE + 4];
         format_line(a, l->first + (size_t)k, line, sizeof line);
-        cJSON_AddItemToArray(lines, cJSON_CreateString(line));
+        json_push(lines, cJSON_CreateString(line));
     }
 }
 

@@ -144,7 +144,7 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
 {
     char span[128];
     (void)p;
-    cJSON_AddItemToObject(o, "marker_to_cursor", span_text(a, span, sizeof span) == 0
+    json_put(o, "marker_to_cursor", span_text(a, span, sizeof span) == 0
                                                      ? cJSON_CreateString(span) : cJSON_CreateNull());
 }
 

@@ -353,7 +353,7 @@ static void dump(view_panel *base, const view_app *a, cJSON *o)
         }
         cJSON_AddNumberToObject(l, "x", (col(r, 1, a) + scaled(a, 10)) * k);
         cJSON_AddNumberToObject(l, "y", (y + line_height(a) / 2) * k);
-        cJSON_AddItemToArray(lines, l);
+        json_push(lines, l);
     }
 }
 

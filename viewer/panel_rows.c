@@ -509,7 +509,7 @@ static cJSON *panel_json(rows_panel *r, const view_app *a)
         int y = g.list_y + (int)((long)i - r->panel_first) * g.item_h + g.item_h / 2;
         if (it->kind != ITEM_HEADER) {
             int st = item_checked(a, it);
-            cJSON_AddItemToObject(j, "checked", st == 2 ? cJSON_CreateString("partly")
+            json_put(j, "checked", st == 2 ? cJSON_CreateString("partly")
                                                         : cJSON_CreateBool(st));
             cJSON_AddNumberToObject(j, "x", box_x(a, &g, it) + bs / 2);
         }
@@ -524,7 +524,7 @@ static cJSON *panel_json(rows_panel *r, const view_app *a)
             cJSON_AddBoolToObject(j, "collapsed", rows_is_collapsed(&a->rows, &a->rows.groups[it->index]));
         }
         cJSON_AddNumberToObject(j, "y", y);
-        cJSON_AddItemToArray(items, j);
+        json_push(items, j);
     }
     return o;
 }
@@ -573,7 +573,7 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
 {
     rows_panel *r = (rows_panel *)p;
     if (r->panel && a->shapes)
-        cJSON_AddItemToObject(o, "rows_panel_items", panel_json(r, a));
+        json_put(o, "rows_panel_items", panel_json(r, a));
     else
         cJSON_AddNullToObject(o, "rows_panel_items");
 }

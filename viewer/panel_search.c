@@ -516,7 +516,7 @@ static void dump_list(const view_search *s, const view_app *a, cJSON *o)
         cJSON_AddNumberToObject(l, "event", (double)s->matches[i]);
         cJSON_AddNumberToObject(l, "y", (list_top(a, r) + (double)(i - s->list_first) * line_height(a) +
                                          line_height(a) / 2.0) * k);
-        cJSON_AddItemToArray(lines, l);
+        json_push(lines, l);
     }
 }
 
@@ -562,11 +562,11 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
     cJSON_AddStringToObject(j, "query", s->query);
     cJSON_AddBoolToObject(j, "regex", s->regex);
     cJSON_AddNumberToObject(j, "count", (double)s->count);
-    cJSON_AddItemToObject(j, "index", cur ? cJSON_CreateNumber((double)s->current + 1) : cJSON_CreateNull());
-    cJSON_AddItemToObject(j, "time", cur ? cJSON_CreateNumber(s->time) : cJSON_CreateNull());
-    cJSON_AddItemToObject(j, "text", cur ? cJSON_CreateString(s->text) : cJSON_CreateNull());
+    json_put(j, "index", cur ? cJSON_CreateNumber((double)s->current + 1) : cJSON_CreateNull());
+    json_put(j, "time", cur ? cJSON_CreateNumber(s->time) : cJSON_CreateNull());
+    json_put(j, "text", cur ? cJSON_CreateString(s->text) : cJSON_CreateNull());
     long row = match_row(s, a);
-    cJSON_AddItemToObject(j, "row", row >= 0 ? cJSON_CreateNumber((double)row) : cJSON_CreateNull());
+    json_put(j, "row", row >= 0 ? cJSON_CreateNumber((double)row) : cJSON_CreateNull());
 }
 
 static void note(view_panel *p, view_app *a, view_note what)

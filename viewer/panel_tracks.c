@@ -198,7 +198,7 @@ static cJSON *names_json(const name_set *s)
 {
     cJSON *arr = cJSON_CreateArray();
     for (size_t i = 0; i < s->n; i++)
-        cJSON_AddItemToArray(arr, cJSON_CreateString(s->v[i]));
+        json_push(arr, cJSON_CreateString(s->v[i]));
     return arr;
 }
 
@@ -215,9 +215,9 @@ static void save(view_panel *p, const view_app *a, struct cJSON *o)
     (void)p;
     cJSON *j = cJSON_AddObjectToObject(o, "tracks_state");
     cJSON_AddBoolToObject(j, "load", a->tracks.load_on);
-    cJSON_AddItemToObject(j, "hidden", names_json(&a->tracks.hidden));
-    cJSON_AddItemToObject(j, "order", names_json(&a->tracks.order));
-    cJSON_AddItemToObject(j, "offered_shown", names_json(&a->tracks.offered_shown));
+    json_put(j, "hidden", names_json(&a->tracks.hidden));
+    json_put(j, "order", names_json(&a->tracks.order));
+    json_put(j, "offered_shown", names_json(&a->tracks.offered_shown));
 }
 
 static void load(view_panel *p, view_app *a, const struct cJSON *o)
@@ -261,11 +261,11 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
             double busy = tlv_stats_busy_in(a->tracks.stats, k->index, a->nav.t0, a->nav.t1);
             cJSON_AddNumberToObject(e, "busy_share", span > 0 && n ? busy / span / (double)n : 0);
         }
-        cJSON_AddItemToArray(arr, e);
+        json_push(arr, e);
     }
     cJSON *all = cJSON_AddArrayToObject(o, "tracks_all"); /* shown or not, in order */
     for (size_t i = 0; i < a->tracks.n; i++)
-        cJSON_AddItemToArray(all, cJSON_CreateString(a->tracks.v[i].name));
+        json_push(all, cJSON_CreateString(a->tracks.v[i].name));
     if (t->hover < 0 || (size_t)t->hover >= a->tracks.n) {
         cJSON_AddNullToObject(o, "track_hover");
         return;

@@ -4,6 +4,8 @@
  * public API (see stats_calls.h).
  */
 #include "stats_calls.h"
+
+#include "cli.h" /* json_push */
 #include "stats_table.h"
 
 #include <stdlib.h>
@@ -304,7 +306,7 @@ void call_stats_json(cJSON *o, const call_stats *s, const tlv_trace *trace)
         cJSON_AddNumberToObject(e, "total", c->total);
         cJSON_AddNumberToObject(e, "self", c->self);
         cJSON_AddNumberToObject(e, "max", c->max);
-        cJSON_AddItemToArray(calls, e);
+        json_push(calls, e);
     }
     cJSON *leaks = cJSON_AddArrayToObject(o, "leaks");
     for (size_t i = 0; leaks && i < s->nleaks; i++) {
@@ -313,7 +315,7 @@ void call_stats_json(cJSON *o, const call_stats *s, const tlv_trace *trace)
         cJSON_AddNumberToObject(e, "bytes", atof(s->leaks[i].size));
         cJSON_AddStringToObject(e, "allocatedWith", s->leaks[i].by);
         cJSON_AddStringToObject(e, "by", s->leaks[i].owner);
-        cJSON_AddItemToArray(leaks, e);
+        json_push(leaks, e);
     }
     cJSON *labels = cJSON_AddObjectToObject(o, "labels");
     size_t n = tlv_trace_resource_count(trace);

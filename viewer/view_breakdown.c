@@ -142,7 +142,7 @@ void breakdown_dump_json(const view_app *a, cJSON *o)
         cJSON_AddNumberToObject(e, "max", l[i].e.max);
         cJSON_AddStringToObject(e, "rule", l[i].e.rule);
         cJSON_AddNumberToObject(e, "share", l[i].e.share);
-        cJSON_AddItemToArray(list, e);
+        json_push(list, e);
     }
 }
 

@@ -593,9 +593,12 @@ int view_write_screenshot(view_app *a, const char *path)
 {
     size_t stride = (size_t)a->px_w * 4;
     uint8_t *pixels = malloc(stride * (size_t)a->px_h);
-    if (!pixels ||
-        SDL_RenderReadPixels(a->ren, NULL, SDL_PIXELFORMAT_RGBA32, pixels, (int)stride) != 0) {
-        fprintf(stderr, "%s view: cannot read the frame: %s\n", prog, pixels ? SDL_GetError() : "out of memory");
+    if (!pixels) {
+        report_nomem("taking a screenshot of", a->opts.input);
+        return -1;
+    }
+    if (SDL_RenderReadPixels(a->ren, NULL, SDL_PIXELFORMAT_RGBA32, pixels, (int)stride) != 0) {
+        fprintf(stderr, "%s view: cannot read the frame: %s\n", prog, SDL_GetError());
         free(pixels);
         return -1;
     }

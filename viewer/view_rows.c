@@ -356,17 +356,17 @@ static cJSON *names_json(const name_set *s)
 {
     cJSON *arr = cJSON_CreateArray();
     for (size_t i = 0; i < s->n; i++)
-        cJSON_AddItemToArray(arr, cJSON_CreateString(s->v[i]));
+        json_push(arr, cJSON_CreateString(s->v[i]));
     return arr;
 }
 
 void rows_state_json(const view_app *a, struct cJSON *o)
 {
     const view_rows *r = &a->rows;
-    cJSON_AddItemToObject(o, "hidden_rows", names_json(&r->hidden_rows));
-    cJSON_AddItemToObject(o, "hidden_rules", names_json(&r->hidden_rules));
-    cJSON_AddItemToObject(o, "collapsed_groups", names_json(&r->collapsed));
-    cJSON_AddItemToObject(o, "row_order", names_json(&r->order));
+    json_put(o, "hidden_rows", names_json(&r->hidden_rows));
+    json_put(o, "hidden_rules", names_json(&r->hidden_rules));
+    json_put(o, "collapsed_groups", names_json(&r->collapsed));
+    json_put(o, "row_order", names_json(&r->order));
 }
 
 static cJSON *bands_json(const view_app *a)
@@ -386,14 +386,14 @@ static cJSON *bands_json(const view_app *a)
             cJSON_AddStringToObject(b, "label", rows_label(a->shapes, r->bands[p]));
         }
         cJSON_AddStringToObject(b, "group", g->name);
-        cJSON_AddItemToArray(arr, b);
+        json_push(arr, b);
     }
     return arr;
 }
 
 void rows_dump_json(const view_app *a, struct cJSON *o)
 {
-    cJSON_AddItemToObject(o, "bands", bands_json(a));
+    json_put(o, "bands", bands_json(a));
 }
 
 static void read_names(const cJSON *arr, name_set *s)

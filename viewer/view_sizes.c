@@ -149,7 +149,7 @@ static cJSON *texts_json(const view_app *a, tlv_text_kind kind, int boxes)
         int box[4];
         const char *text = tlv_renderer_text(a->tl_ren, kind, i, box);
         if (!boxes) {
-            cJSON_AddItemToArray(arr, cJSON_CreateString(text));
+            json_push(arr, cJSON_CreateString(text));
             continue;
         }
         cJSON *o = cJSON_CreateObject();
@@ -158,20 +158,20 @@ static cJSON *texts_json(const view_app *a, tlv_text_kind kind, int boxes)
         cJSON_AddNumberToObject(o, "y", box[1]);
         cJSON_AddNumberToObject(o, "w", box[2]);
         cJSON_AddNumberToObject(o, "h", box[3]);
-        cJSON_AddItemToArray(arr, o);
+        json_push(arr, o);
     }
     return arr;
 }
 
 void sizes_dump(const view_app *a, cJSON *o)
 {
-    cJSON_AddItemToObject(o, "labels", texts_json(a, TLV_TEXT_LABEL, 1));
-    cJSON_AddItemToObject(o, "ticks", texts_json(a, TLV_TEXT_TICK, 0));
+    json_put(o, "labels", texts_json(a, TLV_TEXT_LABEL, 1));
+    json_put(o, "ticks", texts_json(a, TLV_TEXT_TICK, 0));
     const char *ref = tlv_renderer_text(a->tl_ren, TLV_TEXT_REFERENCE, 0, NULL);
-    cJSON_AddItemToObject(o, "time_reference", ref ? cJSON_CreateString(ref) : cJSON_CreateNull());
-    cJSON_AddItemToObject(o, "row_names", texts_json(a, TLV_TEXT_ROW, 1));
+    json_put(o, "time_reference", ref ? cJSON_CreateString(ref) : cJSON_CreateNull());
+    json_put(o, "row_names", texts_json(a, TLV_TEXT_ROW, 1));
     cJSON_AddStringToObject(o, "time_axis", axis_names[a->time_axis % 3]);
     const char *cut = sizes_cut_row_name(a, a->mx, a->my);
-    cJSON_AddItemToObject(o, "row_name_tip", cut ? cJSON_CreateString(cut) : cJSON_CreateNull());
+    json_put(o, "row_name_tip", cut ? cJSON_CreateString(cut) : cJSON_CreateNull());
     cJSON_AddNumberToObject(o, "rebuild_frames", (double)a->rebuild_frames); /* view_load.c */
 }

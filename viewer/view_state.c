@@ -37,7 +37,7 @@ static cJSON *markers_json(const view_markers *m)
         cJSON_AddNumberToObject(o, "time", m->v[i].time);
         cJSON_AddStringToObject(o, "color", color);
         cJSON_AddStringToObject(o, "layer", m->v[i].layer); /* "": the default layer */
-        cJSON_AddItemToArray(arr, o);
+        json_push(arr, o);
     }
     return arr;
 }
@@ -46,16 +46,16 @@ static cJSON *markers_json(const view_markers *m)
 static cJSON *common_json(const view_app *a)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToObject(o, "visible", range_json(a->nav.t0, a->nav.t1));
+    json_put(o, "visible", range_json(a->nav.t0, a->nav.t1));
     cJSON_AddNumberToObject(o, "first_row", a->nav.first_row);
     cJSON_AddBoolToObject(o, "per_cpu", a->per_cpu);
     cJSON *w = cJSON_AddObjectToObject(o, "window");
     cJSON_AddNumberToObject(w, "width", a->win_w);
     cJSON_AddNumberToObject(w, "height", a->win_h);
-    cJSON_AddItemToObject(o, "markers", markers_json(&a->markers));
+    json_put(o, "markers", markers_json(&a->markers));
     cJSON *hidden = cJSON_AddArrayToObject(o, "hidden_marker_layers");
     for (int i = 0; i < a->markers.nhidden; i++)
-        cJSON_AddItemToArray(hidden, cJSON_CreateString(a->markers.hidden[i]));
+        json_push(hidden, cJSON_CreateString(a->markers.hidden[i]));
     cJSON_AddNumberToObject(o, "label_column", a->label_w_user); /* view_sizes.c; 0: automatic */
     cJSON_AddNumberToObject(o, "row_height", a->row_h_user);
     rows_state_json(a, o);
@@ -112,7 +112,7 @@ static cJSON *rows_json(const view_app *a)
     for (size_t i = 0; i < n; i++) {
         tlv_row_info r;
         tlv_shapes_row(a->shapes, i, &r);
-        cJSON_AddItemToArray(arr, cJSON_CreateString(r.label ? r.label : ""));
+        json_push(arr, cJSON_CreateString(r.label ? r.label : ""));
     }
     return arr;
 }
@@ -150,12 +150,12 @@ int state_dump(const view_app *a, const char *path)
         cJSON_AddNumberToObject(o, "selected_marker", (double)m->selected);
     else
         cJSON_AddNullToObject(o, "selected_marker");
-    cJSON_AddItemToObject(o, "selection", a->has_sel ? range_json(fmin(a->sel0, a->sel1),
+    json_put(o, "selection", a->has_sel ? range_json(fmin(a->sel0, a->sel1),
                                                                   fmax(a->sel0, a->sel1))
                                                      : cJSON_CreateNull());
-    cJSON_AddItemToObject(o, "trace", range_json(a->nav.trace_t0, a->nav.trace_t1));
-    cJSON_AddItemToObject(o, "rows", rows_json(a));
-    cJSON_AddItemToObject(o, "layout", layout_json(a));
+    json_put(o, "trace", range_json(a->nav.trace_t0, a->nav.trace_t1));
+    json_put(o, "rows", rows_json(a));
+    json_put(o, "layout", layout_json(a));
     if (input_over_timeline(a, a->mx, a->my)) {
         cJSON *c = cJSON_AddObjectToObject(o, "cursor");
         cJSON_AddNumberToObject(c, "x", a->mx);
@@ -164,7 +164,7 @@ int state_dump(const view_app *a, const char *path)
     } else {
         cJSON_AddNullToObject(o, "cursor");
     }
-    cJSON_AddItemToObject(o, "tooltip", tooltip_json(a));
+    json_put(o, "tooltip", tooltip_json(a));
     cJSON_AddNumberToObject(o, "history", (double)a->nav.nhistory);
     view_load_progress lp; /* view_loader.c: how far the log is read and shown */
     loader_progress(a, &lp);
@@ -179,7 +179,7 @@ int state_dump(const view_app *a, const char *path)
     cJSON_AddStringToObject(o, "message", a->message);
     cJSON *banner = cJSON_AddArrayToObject(o, "banner"); /* the error banner's lines, as shown */
     for (int i = 0; a->show_banner && i < a->banner_lines; i++)
-        cJSON_AddItemToArray(banner, cJSON_CreateString(a->banner[i]));
+        json_push(banner, cJSON_CreateString(a->banner[i]));
     breakdown_dump_json(a, o);                               /* view_breakdown.c */
     if (a->measure_n == 2) {                                 /* view_range.c */
         cJSON *m = cJSON_AddObjectToObject(o, "measure");

@@ -11,6 +11,23 @@
  * TLV_ERR_NOMEM ("out of memory while ...") when it grew. It is scratch
  * state of the calling thread, never shared between handles; a thread the
  * library starts itself must hand its count to the handle it works for.
+ *
+ * Failure injection (tests only). Built with the CMake option
+ * TLV_FAULT_INJECTION (ON in the sanitizer build, OFF by default and so in
+ * Release builds and installed libraries), the wrappers can be made to fail
+ * on purpose, so that the failure paths are swept where an LD_PRELOAD
+ * allocator cannot reach (AddressSanitizer owns malloc there):
+ *   TLV_FAULT_INJECT=N          the N-th allocation of the process fails
+ *                               (1-based; 0 or unset: none fails, counted only)
+ *   TLV_FAULT_INJECT_ALL=1      ... and every later one too
+ *   TLV_FAULT_INJECT_THREAD=T   only allocations of threads named T count
+ *                               (e.g. tlv-match, the converter's matching
+ *                               thread, pipeline.c)
+ *   TLV_FAULT_INJECT_REPORT=F   at exit, "COUNT INJECTED" is written to F
+ * This is the one process-wide state of the library, and it exists only in
+ * builds made for the tests: without the option none of it is compiled and
+ * the variables are not read. The tlv command, when built with the option,
+ * sends its own allocations through the same wrappers (tests/oom/sweep.sh).
  */
 #ifndef TLV_ALLOC_H
 #define TLV_ALLOC_H
@@ -25,6 +42,14 @@ char *tlv_mem_strndup(const char *s, size_t n);
 
 /* How many allocations have failed on this thread so far. */
 unsigned long alloc_failures(void);
+
+/* Counts a failure of a C library call that allocates for itself (opendir,
+ * fopen: errno ENOMEM), which the wrappers do not see. */
+void alloc_note_failure(void);
+
+/* Names the calling thread (at most 15 bytes; seen in top -H, gdb, and by
+ * TLV_FAULT_INJECT_THREAD and the tests' preloaded allocator). */
+void alloc_name_thread(const char *name);
 
 /* Marks the start of a call; ALLOC_FAILED_SINCE() is then true when an
  * allocation on this thread has failed since. */

@@ -488,11 +488,17 @@ static void warn_tail_trap(tlv_converter *c, size_t rule, const char *line, size
     line_diag(c, TLV_SEV_WARNING, 0, why);
 }
 
+static tlv_status nomem_check(tlv_converter *c, int failed, tlv_status st);
+
 /* Applies the rules that matched the line (l, found by rawmatch.c), in
  * rule order; the first that fails ends the line. */
 static tlv_status apply_raw_line(tlv_converter *c, const char *line, size_t len,
                                  const rm_batch *b, const rm_line *l)
 {
+    if (l->nomem) { /* reading or matching it ran out (rawmatch.c), maybe on the matching thread */
+        c->stats.error_lines++;
+        return nomem_check(c, 1, TLV_ERR_NOMEM);
+    }
     int matched = 0;
     c->line_plain = l->plain;
     for (size_t h = 0; h < l->nhits; h++) {
@@ -502,8 +508,10 @@ static tlv_status apply_raw_line(tlv_converter *c, const char *line, size_t len,
         if (hit->n < 0) {
             char msg[200];
             pcre2_get_error_message(hit->n, (PCRE2_UCHAR *)msg, sizeof msg);
-            line_error(c, hit->n == PCRE2_ERROR_NOMEMORY ? "out of memory while matching the line" : msg);
             c->stats.error_lines++;
+            if (hit->n == PCRE2_ERROR_NOMEMORY)
+                return nomem_check(c, 1, TLV_ERR_NOMEM);
+            line_error(c, msg);
             return TLV_ERR_CONVERT;
         }
         c->rule_matches[hit->rule]++;
@@ -522,12 +530,6 @@ static tlv_status apply_raw_line(tlv_converter *c, const char *line, size_t len,
         }
     }
     c->rule = NULL;
-    if (l->nomem) {
-        line_error(c, "out of memory");
-        c->stats.error_lines++;
-        c->stats.lines_matched += matched;
-        return TLV_ERR_CONVERT;
-    }
     c->stats.lines_matched += matched;
     if (!matched && c->unmatched && !is_blank(line, len))
         c->unmatched(c->unmatched_user, c->stats.lines_read, line, len);
@@ -558,8 +560,8 @@ static int report_nontext(tlv_converter *c, const rm_line *l)
 {
     c->rule = NULL;
     if (l->nontext < 0) {
-        line_error(c, "out of memory");
         c->stats.error_lines++;
+        nomem_check(c, 1, TLV_ERR_NOMEM);
         return -1;
     }
     if (++c->nontext_lines <= MAX_LISTED_NONTEXT) {

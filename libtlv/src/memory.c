@@ -29,8 +29,10 @@ TLV_API size_t tlv_trace_memory(const tlv_trace *trace, tlv_memory_fn fn, void *
     tally t = {0, fn, user};
     if (!trace)
         return 0;
-    add(&t, "events", sizeof *trace + trace->cap * sizeof *trace->ev +
+    add(&t, "events", sizeof *trace + (trace->ev_file.at ? 0 : trace->cap * sizeof *trace->ev) +
                           trace->frac_cap * sizeof *trace->frac);
+    if (trace->ev_file.at)
+        add(&t, "events" TLV_MEMORY_FILE_BACKED, trace->ev_file.bytes);
     add(&t, "event lines and sequences", numcol_bytes(&trace->lines) + numcol_bytes(&trace->seqs));
     add(&t, "event arguments", trace->args_cap * sizeof *trace->args +
                                    (trace->arg_text ? (trace->narg_text + 1) * sizeof *trace->arg_text : 0));
@@ -69,6 +71,8 @@ TLV_API size_t tlv_shapes_memory(const tlv_shapes *s, tlv_memory_fn fn, void *us
     store_count_bytes(s->store, &main);
     store_count_bytes(s->looks.layers, &layers);
     add(&t, "shapes", main.shapes);
+    if (main.file)
+        add(&t, "shapes" TLV_MEMORY_FILE_BACKED, main.file);
     add(&t, "shape index", main.index + main.pyramids);
     add(&t, "summary layers", layers.shapes + layers.index + s->looks.cap * sizeof *s->looks.look +
                                   (s->looks.layer_look ? (s->looks.layers ? store_rows(s->looks.layers) : 0) *

@@ -81,6 +81,8 @@ static void run_job(pipeline *p)
 static void *worker(void *arg)
 {
     pipeline *p = arg;
+    /* for top -H and gdb, and the tests' failure sweep of this thread (tests/oom) */
+    alloc_name_thread("tlv-match");
     pthread_mutex_lock(&p->mu);
     for (;;) {
         while (!p->job && !p->quit)

@@ -119,6 +119,7 @@ rm_line *rm_add_line(rm_matcher *m, rm_batch *b, const char *base, size_t off, s
 {
     if (GROW(b->lines, b->lines_cap, b->nlines + 1) < 0)
         return NULL;
+    ALLOC_WATCH; /* on the matching thread, nothing else sees this thread's count */
     rm_line *l = &b->lines[b->nlines++];
     memset(l, 0, sizeof *l);
     l->off = off;
@@ -131,5 +132,7 @@ rm_line *rm_add_line(rm_matcher *m, rm_batch *b, const char *base, size_t off, s
     read_as_text(b, l, base + off);
     if (match && l->nontext >= 0)
         match_rules(m, b, l, rm_line_text(b, l, base));
+    if (ALLOC_FAILED_SINCE())
+        l->nomem = 1;
     return l;
 }

@@ -37,7 +37,7 @@ typedef struct rm_line {
     unsigned char copied; /* the text is the batch's copy with U+FFFD */
     unsigned char plain;  /* holds no '$', '{', '}' (compiled templates apply) */
     unsigned char too_long; /* longer than the limit: not read at all */
-    unsigned char nomem;  /* the hits could not be recorded */
+    unsigned char nomem;  /* an allocation failed while the line was read or matched */
 } rm_line;
 
 typedef struct rm_batch {

@@ -307,8 +307,16 @@ typedef struct frame {
     int *text_x;          /* direct target: per pixel row, the columns [x0, x1)
                              where SDL drew texts (2 ints a row), or NULL */
     render_rows rows;     /* summaries or shapes */
+    double x_left, x_width; /* tlv_view_x's terms, worked out once a frame */
     int failed;
 } frame;
+
+/* tlv_view_x(f->v, t), the same arithmetic, without copying the view in for
+ * each of the many thousand shapes of a frame. */
+static double frame_x(const frame *f, double t)
+{
+    return f->x_left + (t - f->v->t0) * f->x_width / (f->v->t1 - f->v->t0);
+}
 
 static frect box_of(double x, double y, double w, double h)
 {
@@ -561,7 +569,7 @@ static int draw_shape(void *ctx, const shape *sh, size_t pos)
     if (sh->prim >= s->nprims)
         return 0;
     double t0 = tlv_time_to_double(sh->from, s->radix), t1 = tlv_time_to_double(sh->to, s->radix);
-    double x0 = clamp_x(f, tlv_view_x(f->v, t0)), x1 = clamp_x(f, tlv_view_x(f->v, t1));
+    double x0 = clamp_x(f, frame_x(f, t0)), x1 = clamp_x(f, frame_x(f, t1));
     frect area = box_of(x0, rc->top, x1 - x0, f->l.row_h);
     const prim *p = &s->prims[sh->prim];
     if (p->type == PRIM_TEXT)
@@ -785,8 +793,9 @@ int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fo
                         render_rows rows)
 {
     render_state own = {0};
+    tlv_view as_read = view_in(v); /* as tlv_view_x reads it */
     frame f = {.ren = ren, .fonts = fonts, .st = state ? state : &own, .s = s, .v = v,
-               .rows = rows};
+               .rows = rows, .x_left = view_label_w(&as_read), .x_width = timeline_w(&as_read)};
     texts_clear(&f.st->texts);
     render_layout_of(v, s->nrows, &f.l);
     f.timeline = (SDL_Rect){f.l.label_w, f.l.ruler_h, v->width - f.l.label_w, v->height - f.l.ruler_h};

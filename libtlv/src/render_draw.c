@@ -235,11 +235,24 @@ static void fill_pixels(uint8_t *q, size_t pitch, int w, int h, uint32_t argb)
     }
 }
 
+/* SDL_IntersectRect's answer, inline: it runs for every rectangle of a
+ * frame, many thousands. */
+static int intersect_rect(const SDL_Rect *a, const SDL_Rect *b, SDL_Rect *out)
+{
+    if (a->w <= 0 || a->h <= 0 || b->w <= 0 || b->h <= 0)
+        return 0;
+    int x0 = a->x > b->x ? a->x : b->x, y0 = a->y > b->y ? a->y : b->y;
+    int x1 = a->x + a->w < b->x + b->w ? a->x + a->w : b->x + b->w;
+    int y1 = a->y + a->h < b->y + b->h ? a->y + a->h : b->y + b->h;
+    *out = (SDL_Rect){x0, y0, x1 - x0, y1 - y0};
+    return out->w > 0 && out->h > 0;
+}
+
 /* px clipped to the direct target and the batch's clip; 0 when empty. */
 static int clip_direct(const render_batch *b, SDL_Rect px, SDL_Rect *out)
 {
     SDL_Rect bounds = {0, 0, b->direct->w, b->direct->h};
-    return SDL_IntersectRect(&px, &bounds, out) && (!b->has_clip || SDL_IntersectRect(out, &b->clip, out));
+    return intersect_rect(&px, &bounds, out) && (!b->has_clip || intersect_rect(out, &b->clip, out));
 }
 
 static uint8_t *direct_at(const render_batch *b, int x, int y)
@@ -499,6 +512,10 @@ static fpoint pt(double x, double y)
     return p;
 }
 
+static float lo2(float a, float b) { return a < b ? a : b; }
+
+static float hi2(float a, float b) { return a > b ? a : b; }
+
 static void put_quad(render_batch *b, fpoint p, fpoint q, fpoint r, fpoint s, uint32_t argb)
 {
     /* Strokes of the axis-aligned outlines and lines that make up most
@@ -507,8 +524,10 @@ static void put_quad(render_batch *b, fpoint p, fpoint q, fpoint r, fpoint s, ui
      * pieces of a dashed pen). */
     if (b->direct && ((p.y == q.y && r.y == s.y && p.x == s.x && q.x == r.x) ||
                       (p.x == q.x && r.x == s.x && p.y == s.y && q.y == r.y))) {
-        float x0 = fminf(fminf(p.x, q.x), fminf(r.x, s.x)), x1 = fmaxf(fmaxf(p.x, q.x), fmaxf(r.x, s.x));
-        float y0 = fminf(fminf(p.y, q.y), fminf(r.y, s.y)), y1 = fmaxf(fmaxf(p.y, q.y), fmaxf(r.y, s.y));
+        /* no NaN here (each took part in a comparison above): plain
+         * comparisons are fminf's and fmaxf's answers, without the calls */
+        float x0 = lo2(lo2(p.x, q.x), lo2(r.x, s.x)), x1 = hi2(hi2(p.x, q.x), hi2(r.x, s.x));
+        float y0 = lo2(lo2(p.y, q.y), lo2(r.y, s.y)), y1 = hi2(hi2(p.y, q.y), hi2(r.y, s.y));
         frect box = {x0, y0, x1 - x0, y1 - y0};
         batch_rect(b, box, argb);
         return;
@@ -517,10 +536,14 @@ static void put_quad(render_batch *b, fpoint p, fpoint q, fpoint r, fpoint s, ui
     batch_triangle(b, p, r, s, argb);
 }
 
-/* The unit left normal of p -> q (zero for a zero-length segment). */
+/* The unit left normal of p -> q (zero for a zero-length segment). The
+ * length of an axis-aligned segment is |dx| or |dy|, which is what hypot
+ * returns for it (C11 F.10.4.3), without the call: outlines of boxes are
+ * most of the strokes of a frame. */
 static void normal_of(fpoint p, fpoint q, double *nx, double *ny)
 {
-    double dx = (double)q.x - p.x, dy = (double)q.y - p.y, len = hypot(dx, dy);
+    double dx = (double)q.x - p.x, dy = (double)q.y - p.y;
+    double len = dy == 0 ? fabs(dx) : dx == 0 ? fabs(dy) : hypot(dx, dy);
     *nx = len > 0 ? -dy / len : 0;
     *ny = len > 0 ? dx / len : 0;
 }
@@ -528,9 +551,14 @@ static void normal_of(fpoint p, fpoint q, double *nx, double *ny)
 /* The offset of the stroke's edge at a vertex joining segments with normals
  * (ax,ay) and (bx,by): along their bisector, long enough to keep the stroke
  * width on both sides (a mitre), but at most 4 half-widths at sharp turns. */
-static void miter(double ax, double ay, double bx, double by, double hw, double *ox, double *oy)
+static void miter(double ax, double ay, double bx, double by, double hw, double *ox, double *oy,
+                  double *corner)
 {
-    double mx = ax + bx, my = ay + by, ml = hypot(mx, my);
+    double mx = ax + bx, my = ay + by, ml;
+    if (fabs(mx) == 1 && fabs(my) == 1) /* the corner of a box: hypot(1, 1), once a stroke */
+        ml = *corner > 0 ? *corner : (*corner = hypot(mx, my));
+    else
+        ml = hypot(mx, my);
     if (ml < 1e-9) { /* a U-turn: no bisector */
         *ox = bx * hw;
         *oy = by * hw;
@@ -551,6 +579,7 @@ static void stroke_solid(render_batch *b, const fpoint *p, size_t n, int closed,
 {
     size_t nseg = closed ? n : n - 1;
     double fx = 0, fy = 0, prevx = 0, prevy = 0; /* offsets at vertex 0 and at the previous vertex */
+    double corner = 0;                             /* miter's hypot(1, 1) once found */
     for (size_t i = 0; i <= nseg; i++) {
         size_t cur = i % n;
         double ix = 0, iy = 0, ox = 0, oy = 0, mx, my; /* normals in and out at this vertex */
@@ -566,7 +595,7 @@ static void stroke_solid(render_batch *b, const fpoint *p, size_t n, int closed,
             mx = ix * hw;
             my = iy * hw;
         } else {
-            miter(ix, iy, ox, oy, hw, &mx, &my);
+            miter(ix, iy, ox, oy, hw, &mx, &my, &corner);
         }
         if (closed && i == nseg) { /* the closing vertex is vertex 0 */
             mx = fx;

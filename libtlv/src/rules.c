@@ -147,8 +147,11 @@ static char **list_dir(const char *dir, const char *ext, size_t *n)
 {
     *n = 0;
     DIR *d = opendir(dir);
-    if (!d)
+    if (!d) {
+        if (errno == ENOMEM) /* not "no such target": the load is incomplete */
+            alloc_note_failure();
         return NULL;
+    }
     char **names = NULL;
     size_t cap = 0;
     struct dirent *e;

@@ -376,7 +376,8 @@ tlv_status tlv_stats_compute(const tlv_trace *trace, const tlv_stats_options *op
     o.running_value = or_default(o.running_value, "RUNNING");
     tlv_stats *st = calloc(1, sizeof *st);
     if (!st)
-        return last_error_set(LAST_ERROR_OF(trace), TLV_ERR_NOMEM, "tlv_stats_compute: out of memory");
+        return last_error_set(LAST_ERROR_OF(trace), TLV_ERR_NOMEM,
+                              "tlv_stats_compute: out of memory while computing the statistics");
     pass p = {trace, &o, o.cpu_attribute, tlv_rules_time_radix(trace->rules), NULL,
               tlv_trace_resource_count(trace), NULL, NULL, 0, 0, 0};
     st->start = tlv_time_to_double(tlv_trace_start(trace), p.radix);

@@ -69,6 +69,7 @@
 #include "store.h"
 
 #include "buf.h"
+#include "bulk.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -178,6 +179,8 @@ typedef struct columns_of_shapes {
     uint32_t *off;     /* per position, two: from and to less the block's base */
     uint32_t *order;
     packed prim, rule, event, resource;
+    bulk file;         /* off, order and the packed columns, once large and
+                          frozen, in a temporary file (bulk.h), or nothing */
 } columns_of_shapes;
 
 struct store {
@@ -189,6 +192,7 @@ struct store {
     size_t frac_cap;      /* shapes frac has room for */
     int frozen;
     int radix;
+    size_t file_min;      /* packed shapes this large go to a file (store_set_file_min) */
     uint32_t nrows;
     row_index *rows;
     uint32_t *tree_shape; /* per row, the search tree: the position each node holds */
@@ -306,13 +310,55 @@ static void free_columns(columns_of_shapes *c)
     free(c->base);
     free(c->wide_at);
     free(c->wide);
-    free(c->off);
-    free(c->order);
-    free(c->prim.at);
-    free(c->rule.at);
-    free(c->event.at);
-    free(c->resource.at);
+    if (c->file.at) {
+        bulk_free(&c->file);
+    } else {
+        free(c->off);
+        free(c->order);
+        free(c->prim.at);
+        free(c->rule.at);
+        free(c->event.at);
+        free(c->resource.at);
+    }
     memset(c, 0, sizeof *c);
+}
+
+/* The columns of n shapes a file can hold (bulk_keep's parts), with their
+ * sizes; returns how many. */
+static size_t file_parts(columns_of_shapes *c, size_t n, void ***at, size_t *sizes)
+{
+    void **cols[] = {(void **)&c->off, (void **)&c->order, &c->prim.at, &c->rule.at,
+                     &c->event.at, &c->resource.at};
+    size_t bytes[] = {(2 * n + 1) * sizeof *c->off, (n + 1) * sizeof *c->order,
+                      (n + 1) * c->prim.width, (n + 1) * c->rule.width,
+                      (n + 1) * c->event.width, (n + 1) * c->resource.width};
+    for (size_t i = 0; i < 6; i++) {
+        at[i] = cols[i];
+        sizes[i] = bytes[i];
+    }
+    return 6;
+}
+
+/* Frozen and large, the columns move to a temporary file (bulk.h): a frame
+ * reads the pages of the shapes in view, and the kernel can drop the others
+ * when it needs memory. Stays in memory when no file can be had. */
+static void keep_columns_in_file(store *s)
+{
+    columns_of_shapes *c = &s->col;
+    void **at[6];
+    size_t sizes[6];
+    size_t n = file_parts(c, s->n, at, sizes);
+    if (c->file.at || !c->order || bulk_offset(sizes, n) < s->file_min)
+        return;
+    const void *parts[6];
+    for (size_t i = 0; i < n; i++)
+        parts[i] = *at[i];
+    if (bulk_keep(&c->file, parts, sizes, n) < 0)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        free(*at[i]);
+        *at[i] = (char *)c->file.at + bulk_offset(sizes, i);
+    }
 }
 
 /* ---- building ------------------------------------------------------------ */
@@ -320,8 +366,10 @@ static void free_columns(columns_of_shapes *c)
 store *store_new(void)
 {
     store *s = calloc(1, sizeof *s);
-    if (s)
+    if (s) {
         s->radix = DEFAULT_RADIX;
+        s->file_min = BULK_MIN_BYTES;
+    }
     return s;
 }
 
@@ -346,6 +394,12 @@ int store_add_ref(store *s, size_t pos, uint32_t row)
     s->sel[s->n] = (uint32_t)pos;
     s->sel_row[s->n++] = row;
     return 0;
+}
+
+void store_set_file_min(store *s, size_t bytes)
+{
+    if (s && !s->frozen)
+        s->file_min = bytes;
 }
 
 void store_set_radix(store *s, int radix)
@@ -1189,6 +1243,7 @@ int store_freeze(store *s, const uint32_t *prim_fill, size_t nprims)
     free(s->sel_row); /* the row index knows the rows now */
     s->sel_row = NULL;
     s->frozen = 1;
+    keep_columns_in_file(s);
     return 0;
 }
 
@@ -1203,16 +1258,17 @@ void store_count_bytes(const store *s, store_bytes *out)
         return;
     const columns_of_shapes *c = &s->col;
     size_t blocks = (s->n + TIME_BLOCK - 1) / TIME_BLOCK + 1;
+    size_t packed_bytes = s->n * (2 * sizeof *c->off + sizeof *c->order + c->prim.width +
+                                  c->rule.width + c->event.width + c->resource.width);
     if (s->base)
         out->shapes = s->cap * (sizeof *s->sel + (s->sel_row ? sizeof *s->sel_row : 0));
-    else if (c->order)
-        out->shapes = s->n * (2 * sizeof *c->off + sizeof *c->order + c->prim.width + c->rule.width +
-                              c->event.width + c->resource.width) +
-                      blocks * (sizeof *c->base + sizeof *c->wide_at) +
+    else if (c->order) /* packed: in memory, or in the file */
+        out->shapes = (c->file.at ? 0 : packed_bytes) + blocks * (sizeof *c->base + sizeof *c->wide_at) +
                       c->nwide * 2 * TIME_BLOCK * sizeof *c->wide;
     else
         out->shapes = s->cap * sizeof *s->shapes;
     out->shapes += sizeof *s + s->frac_cap * 2 * sizeof *s->frac;
+    out->file = c->file.bytes;
     out->index = (s->rows ? s->nrows * sizeof *s->rows : 0) + s->nfill * sizeof *s->fill +
                  s->nextent * 2 * sizeof *s->extent;
     if (s->tree_shape)

@@ -51,6 +51,11 @@ int store_add_ref(store *s, size_t pos, uint32_t row);
  * after store_freeze. */
 int store_add(store *s, const shape *sh);
 
+/* Frozen stores whose packed shapes take at least `bytes` keep them in a
+ * temporary file mapped into memory (bulk.h); BULK_MIN_BYTES unless set
+ * (tests set 0 to exercise it on small stores). Before store_freeze. */
+void store_set_file_min(store *s, size_t bytes);
+
 /* The trace's TimeRadix, needed to place fractional times in the summaries
  * built by store_freeze; call before it (default 10). A summary asked in
  * another radix is still right, but computed from the shapes. */
@@ -70,9 +75,11 @@ int store_set_extents(store *s, const float *x0, const float *x1, size_t nprims)
 
 
 /* What the store holds, in bytes, for memory accounting: its shapes, the
- * per-row search indexes, and the summary pyramids. */
+ * per-row search indexes, and the summary pyramids, in memory; and `file`,
+ * the part of the shapes kept in a temporary file mapped into memory
+ * (bulk.h; large frozen stores). */
 typedef struct store_bytes {
-    size_t shapes, index, pyramids;
+    size_t shapes, index, pyramids, file;
 } store_bytes;
 void store_count_bytes(const store *s, store_bytes *out);
 

@@ -33,13 +33,57 @@ static int keep_fraction(tlv_trace *t, size_t order, uint64_t frac)
     return 0;
 }
 
+/* Room for one more event. Large, the events grow in a temporary file
+ * (bulk.h) rather than in anonymous memory: the pages the shapes and queries
+ * read come back from the page cache, and the kernel can write them out and
+ * drop them when it needs the room. In memory when no file can be had. */
+static int grow_events(tlv_trace *t)
+{
+    if (t->nev < t->cap)
+        return 0;
+    size_t cap = t->cap ? 2 * t->cap : 64;
+    if (cap * sizeof *t->ev < t->file_min || cap > SIZE_MAX / 2 / sizeof *t->ev)
+        return GROW(t->ev, t->cap, t->nev + 1);
+    if (t->ev_file.at) {
+        if (bulk_resize(&t->ev_file, cap * sizeof *t->ev) < 0) { /* the disk is full: memory */
+            trace_event *ev = malloc(cap * sizeof *ev);
+            if (!ev)
+                return -1;
+            memcpy(ev, t->ev, t->nev * sizeof *ev);
+            bulk_free(&t->ev_file);
+            t->ev = ev;
+            t->cap = cap;
+            return 0;
+        }
+    } else {
+        if (bulk_new(&t->ev_file, cap * sizeof *t->ev) < 0)
+            return GROW(t->ev, t->cap, t->nev + 1);
+        memcpy(t->ev_file.at, t->ev, t->nev * sizeof *t->ev);
+        free(t->ev);
+    }
+    t->ev = t->ev_file.at;
+    t->cap = cap;
+    return 0;
+}
+
+/* Gives back what growing reserved, in memory or in the file. */
+static void shrink_events(tlv_trace *t)
+{
+    if (!t->ev_file.at) {
+        SHRINK(t->ev, t->cap, t->nev);
+    } else if (t->nev && t->nev < t->cap && bulk_resize(&t->ev_file, t->nev * sizeof *t->ev) == 0) {
+        t->ev = t->ev_file.at;
+        t->cap = t->nev;
+    }
+}
+
 static int record_event(void *user, const tlv_event *e)
 {
     tlv_trace *t = user;
     world *w = t->w;
     /* An attribute change already counted its own sequence number. */
     uint32_t seq = e->kind == TLV_EVENT_ATTRIBUTE ? w->next_seq - 1 : w->next_seq;
-    if (GROW(t->ev, t->cap, t->nev + 1) < 0 || t->nev >= UINT32_MAX - 1 ||
+    if (grow_events(t) < 0 || t->nev >= UINT32_MAX - 1 ||
         e->nargs > TRACE_MAX_ARGS || keep_fraction(t, t->nev, e->time.frac) < 0 ||
         (e->kind != TLV_EVENT_ATTRIBUTE && GROW(t->args, t->args_cap, t->nargs + e->nargs + 1) < 0))
         return 1;
@@ -77,6 +121,7 @@ tlv_status tlv_trace_new(const tlv_rules *rules, tlv_trace **out)
     if (!t)
         return TLV_ERR_NOMEM;
     t->rules = rules;
+    t->file_min = BULK_MIN_BYTES;
     if (tlv_converter_new(rules, &t->conv) != TLV_OK) {
         free(t);
         *out = NULL;
@@ -92,7 +137,10 @@ void tlv_trace_free(tlv_trace *t)
     if (!t)
         return;
     tlv_converter_free(t->conv);
-    free(t->ev);
+    if (t->ev_file.at)
+        bulk_free(&t->ev_file);
+    else
+        free(t->ev);
     free(t->frac);
     numcol_free(&t->lines);
     numcol_free(&t->seqs);
@@ -198,7 +246,7 @@ static void shrink_to_fit(tlv_trace *t, int at_end)
 {
     if (!at_end && t->nev < 2 * t->nshrunk)
         return;
-    SHRINK(t->ev, t->cap, t->nev);
+    shrink_events(t);
     if (t->frac)
         SHRINK(t->frac, t->frac_cap, t->nev);
     numcol_shrink(&t->lines);

@@ -9,6 +9,7 @@
 #include "diag.h"
 #include <stdatomic.h>
 #include <stdbool.h>
+#include "bulk.h"
 #include "numcol.h"
 #include "rules_impl.h"
 #include "world.h"
@@ -35,8 +36,11 @@ struct tlv_trace {
     const struct tlv_rules *rules;
     tlv_converter *conv;   /* owns the world */
     world *w;              /* the converter's world: resources and histories */
-    trace_event *ev;
+    trace_event *ev;       /* in memory, or once large, ev_file's mapping */
     size_t nev, cap;
+    bulk ev_file;          /* the events in a temporary file (bulk.h), or nothing */
+    size_t file_min;       /* events growing past this many bytes go to the file
+                              (BULK_MIN_BYTES; tests set less to exercise it) */
     uint64_t *frac;        /* by event order: the time's fraction; NULL while
                               every time is whole (most logs), which saves 8
                               bytes an event */

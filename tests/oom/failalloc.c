@@ -19,6 +19,10 @@
  *                            failed (sweep.sh: libfontconfig and libexpat,
  *                            which crash on a failed allocation of their
  *                            own; see docs/robustness.md)
+ *   TLV_FAILALLOC_THREAD=T   only allocations of threads named T count
+ *                            (tlv-match: the converter's matching thread,
+ *                            libtlv/src/pipeline.c), whoever makes them
+ *                            (tlv's or PCRE2's)
  *
  * Counting starts when main() does (the shim wraps __libc_start_main):
  * libraries' constructors (GLib's, which aborts on a failed allocation by
@@ -40,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 static void *(*next_malloc)(size_t);
@@ -56,6 +61,7 @@ static int fail_all;
 static atomic_int injected;
 static const char *report_path;
 static char skip[256];
+static char only_thread[16];
 static _Thread_local int in_dladdr;
 static int ready;
 static atomic_int armed; /* main() has started */
@@ -110,6 +116,9 @@ static void init(void)
     const char *sk = getenv("TLV_FAILALLOC_SKIP");
     if (sk)
         snprintf(skip, sizeof skip, "%s", sk);
+    const char *th = getenv("TLV_FAILALLOC_THREAD");
+    if (th)
+        snprintf(only_thread, sizeof only_thread, "%s", th);
     report_path = getenv("TLV_FAILALLOC_REPORT");
     if (report_path && *report_path)
         atexit(write_report);
@@ -159,12 +168,21 @@ static int skipped(const void *caller)
     return 0;
 }
 
+/* Whether the calling thread is not the one TLV_FAILALLOC_THREAD names. */
+static int other_thread(void)
+{
+    if (!only_thread[0])
+        return 0;
+    char name[16] = "";
+    return prctl(PR_GET_NAME, name, 0, 0, 0) != 0 || strcmp(name, only_thread) != 0;
+}
+
 /* Whether this allocation, asked for by the code at `caller`, is to fail
  * (and counts it). */
 #define should_fail() should_fail_from(__builtin_return_address(0))
 static int should_fail_from(const void *caller)
 {
-    if (!ready || !atomic_load_explicit(&armed, memory_order_relaxed) || skipped(caller))
+    if (!ready || !atomic_load_explicit(&armed, memory_order_relaxed) || other_thread() || skipped(caller))
         return 0;
     unsigned long k = atomic_fetch_add(&count, 1) + 1;
     if (fail_at == 0 || k < fail_at || (k > fail_at && !fail_all))

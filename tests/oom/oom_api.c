@@ -169,12 +169,15 @@ int main(int argc, char **argv)
     tlv_rules_options_init(&opts);
     tlv_rules *rules = NULL;
     tlv_status st = tlv_rules_load(res, &opts, &rules);
-    int rc = outcome("tlv_rules_load", st, rules ? nomem_diag(tlv_rules_diags(rules)) : NULL);
+    /* no handle: documented for TLV_ERR_NOMEM only (there is then nowhere to say more) */
+    int rc = outcome("tlv_rules_load", st,
+                     rules ? nomem_diag(tlv_rules_diags(rules)) : "out of memory while making the rules");
     tlv_rules *checked = NULL;
     if (!rc) {
         const char *files[] = {NULL};
         st = tlv_rules_check(res, files, 0, &opts, &checked);
-        rc = outcome("tlv_rules_check", st, checked ? nomem_diag(tlv_rules_diags(checked)) : NULL);
+        rc = outcome("tlv_rules_check", st,
+                     checked ? nomem_diag(tlv_rules_diags(checked)) : "out of memory while making the rules");
         tlv_rules_free(checked);
     }
     FILE *out = NULL;

@@ -7,17 +7,32 @@
 # temporary file behind. Crashes, other statuses, silent changes of the
 # output and sanitizer reports are failures.
 #
-#   tests/oom/sweep.sh [--stride K | --runs R] [--offset O] [--jobs J] [--all] [CASE...]
+#   tests/oom/sweep.sh [--inject preload|lib] [--stride K | --runs R] [--offset O]
+#                      [--jobs J] [--all] [CASE...]
 #
 # CASE: convert shapes render export-chrome export-csv export-sqlite stats
-# query query-db check view api (default: all of them). --stride K tries
+# query query-db check view api convert-mt shapes-mt convert-wt (default:
+# all of them). The -mt cases convert a log big enough for the converter's
+# matching thread (--threads 2, libtlv/src/pipeline.c) and fail only that
+# thread's allocations, convert-wt only those of `tlv convert`'s writer
+# thread (viewer/event_writer.c): the error must come out on the calling
+# thread.
+# --inject: how allocations are failed. preload (the default): the
+# LD_PRELOAD library tests/oom/failalloc.c, which fails every allocation of
+# the process, tlv's and its libraries' (PCRE2, cJSON, SQLite, SDL, libpng),
+# but cannot get in front of AddressSanitizer's malloc; lib: libtlv's own
+# allocation wrappers (libtlv/src/alloc.h, in builds with
+# -DTLV_FAULT_INJECTION=ON, the default of the sanitizer build), which the
+# tlv command's own allocations and cJSON's and SQLite's go through too.
+# --stride K tries
 # every K-th N starting at O (default 1 and 1: every allocation); --runs R
 # picks the stride that makes about R runs of each case; --all
 # makes every allocation from N on fail too (the error path itself then has
 # no memory). ctest runs it strided (tests/e2e/test_oom.sh); run it without
 # --stride for the full sweep (minutes per case; see docs/robustness.md).
 #
-# Environment: TLV_BIN (the tlv command), TLV_FAILALLOC_LIB (failalloc.so),
+# Environment: SWEEP_LOG (a file that gets a line per run, for long
+# sweeps that may be stopped), TLV_BIN (the tlv command), TLV_FAILALLOC_LIB (failalloc.so),
 # TLV_OOM_API (the test_oom_api program, for the case "api"),
 # TLV_SOURCE_DIR; TLV_SANITIZE=1 when the binaries are ASan builds (the
 # library is then preloaded in front of ASan's allocator).
@@ -26,7 +41,7 @@ SRC="${TLV_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}"
 TLV="${TLV_BIN:-$SRC/build/tlv}"
 LIB="${TLV_FAILALLOC_LIB:-$SRC/build/tests/libfailalloc.so}"
 API="${TLV_OOM_API:-$SRC/build/tests/oom_api}"
-stride=1 offset=1 jobs=2 all=0 runs=0 cases=()
+stride=1 offset=1 jobs=2 all=0 runs=0 cases=() inject=preload
 while [ $# -gt 0 ]; do
   case "$1" in
     --stride) stride=$2; shift ;;
@@ -34,20 +49,30 @@ while [ $# -gt 0 ]; do
     --offset) offset=$2; shift ;;
     --jobs) jobs=$2; shift ;;
     --all) all=1 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    --inject) inject=$2; shift ;;
+    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
     *) cases+=("$1") ;;
   esac
   shift
 done
-[ ${#cases[@]} -gt 0 ] || cases=(convert shapes render export-chrome export-csv export-sqlite stats query query-db check view api)
+[ ${#cases[@]} -gt 0 ] || cases=(convert shapes render export-chrome export-csv export-sqlite stats query query-db check view api convert-mt shapes-mt convert-wt)
 [ -x "$TLV" ] || { echo "sweep: no tlv at $TLV" >&2; exit 2; }
-[ -f "$LIB" ] || { echo "sweep: no failalloc library at $LIB" >&2; exit 2; }
+# The runs happen in directories of their own: absolute paths.
+TLV=$(realpath "$TLV"); LIB=$(realpath -m "$LIB"); API=$(realpath -m "$API")
+case "$inject" in
+  preload) [ -f "$LIB" ] || { echo "sweep: no failalloc library at $LIB" >&2; exit 2; } ;;
+  lib) ;;
+  *) echo "sweep: --inject preload or lib, not '$inject'" >&2; exit 2 ;;
+esac
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 RES="$SRC/samples/asp/sample.res"
 LOG="$WORK/small.log"
 head -40 "$SRC/samples/asp/sample.log" >"$LOG"
+# Over the 16 KB a push needs to go through the matching thread.
+MTLOG="$WORK/mt.log"
+cat "$SRC/samples/asp/sample.log" "$SRC/samples/asp/sample.log" >"$MTLOG"
 printf 'wait 2\nkey Right\nkey c\nkey r\nwait 1\ndump-state state.json\nscreenshot shot.png\nquit\n' >"$WORK/view.script"
 export SDL_VIDEODRIVER=dummy SDL_RENDER_DRIVER=software SDL_AUDIODRIVER=dummy TLV_RULES_PATH=
 # fontconfig (and expat, its XML parser) crash or quietly drop configuration
@@ -55,8 +80,9 @@ export SDL_VIDEODRIVER=dummy SDL_RENDER_DRIVER=software SDL_AUDIODRIVER=dummy TL
 # FreeType could not load as empty without telling anyone: not tlv's to fix
 # nor to see, so their allocations are not failed (docs/robustness.md).
 export TLV_FAILALLOC_SKIP="${TLV_FAILALLOC_SKIP-libfontconfig,libexpat,libfreetype,libharfbuzz}"
-# ASan: our library goes in front of its allocator; leaks are checked (a
-# failed path must free what it made), but a few libraries' caches are not.
+# ASan (--inject preload): our library goes in front of its allocator;
+# leaks are checked (a failed path must free what it made), but a few
+# libraries' caches are not.
 export ASAN_OPTIONS="verify_asan_link_order=0:detect_leaks=1:abort_on_error=1:allocator_may_return_null=1"
 export LSAN_OPTIONS="suppressions=$SRC/tests/e2e/lsan_view.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -76,6 +102,9 @@ argv_of() {
     check) echo "$TLV check -r $RES $LOG" ;;
     view) echo "$TLV view --no-session --script $WORK/view.script -r $RES $LOG" ;;
     api) echo "$API $RES $LOG $2" ;;
+    convert-mt) echo "$TLV convert -q --threads 2 -r $RES -o $2 $MTLOG" ;;
+    shapes-mt) echo "$TLV shapes -r $RES -o $2 $MTLOG" ;;
+    convert-wt) echo "$TLV convert -q --threads 2 -r $RES -o $2 $MTLOG" ;;
   esac
 }
 # The SQL of the query cases (kept out of argv_of's word splitting).
@@ -100,9 +129,17 @@ run_one() {
   # subsystem and window (docs/robustness.md): the viewer's SDL is spared.
   local skip=$TLV_FAILALLOC_SKIP
   [ "$c" = view ] && skip="$skip,libSDL2-2.0"
-  # only tlv runs with the library (timeout and env allocate too)
-  (cd "$dir" && timeout 60 env TLV_FAILALLOC_SKIP="$skip" TLV_FAILALLOC="$n" TLV_FAILALLOC_ALL="$all" TLV_FAILALLOC_REPORT="$dir/report" \
-     LD_PRELOAD="$LIB" "${argv[@]}" >"$dir/stdout" 2>"$dir/stderr"; echo $? >"$dir/status")
+  local thread=
+  case "$c" in *-mt) thread=tlv-match ;; *-wt) thread=tlv-write ;; esac
+  local how=()
+  if [ "$inject" = lib ]; then
+    how=(TLV_FAULT_INJECT="$n" TLV_FAULT_INJECT_ALL="$all" TLV_FAULT_INJECT_REPORT="$dir/report"
+         TLV_FAULT_INJECT_THREAD="$thread")
+  else # only tlv runs with the library (timeout and env allocate too)
+    how=(TLV_FAILALLOC_SKIP="$skip" TLV_FAILALLOC="$n" TLV_FAILALLOC_ALL="$all" TLV_FAILALLOC_REPORT="$dir/report"
+         TLV_FAILALLOC_THREAD="$thread" LD_PRELOAD="$LIB")
+  fi
+  (cd "$dir" && timeout 60 env "${how[@]}" "${argv[@]}" >"$dir/stdout" 2>"$dir/stderr"; echo $? >"$dir/status")
 }
 
 # normalise FILE: what may differ between two good runs (durations).
@@ -132,7 +169,7 @@ judge() {
   elif [ "$st" = 2 ]; then
     grep -qE 'out of memory while [a-z]' "$dir/stderr" ||
       { echo "$c N=$n: exit 2 without 'out of memory while': $(head -c 400 "$dir/stderr")"; return; }
-    grep 'out of memory while' "$dir/stderr" | grep -qE 'small\.log|sample\.res|trace\.db|\.(cnv|viz|resh)' ||
+    grep 'out of memory while' "$dir/stderr" | grep -qE 'small\.log|mt\.log|sample\.res|trace\.db|\.(cnv|viz|resh)' ||
       echo "$c N=$n: the message names no input: $(grep 'out of memory' "$dir/stderr" | head -2)"
     [ ! -e "$dir/$out" ] || [ "$c" = view ] || echo "$c N=$n: exit 2 but $out was written"
     [ "$(grep -c 'out of memory' "$dir/stderr")" -le 3 ] || echo "$c N=$n: more than 3 out-of-memory lines"
@@ -144,9 +181,10 @@ judge() {
 
 # backtrace CASE N DIR: where the crash of run N is (SWEEP_BT=1, needs gdb).
 backtrace() {
-  local argv=() w
+  local argv=() w pre=()
   for w in $(argv_of "$1" out); do argv+=("$(sql_of "$w")"); done
-  (cd "$3" && TLV_FAILALLOC=$2 TLV_FAILALLOC_ALL=$all gdb -q -batch -ex "set env LD_PRELOAD $LIB" \
+  [ "$inject" = preload ] && pre=(-ex "set env LD_PRELOAD $LIB")
+  (cd "$3" && TLV_FAULT_INJECT=$2 TLV_FAULT_INJECT_ALL=$all TLV_FAILALLOC=$2 TLV_FAILALLOC_ALL=$all gdb -q -batch "${pre[@]}" \
      -ex run -ex bt --args "${argv[@]}" 2>&1 | grep -E '^#' | grep -v failalloc | head -8)
 }
 
@@ -160,10 +198,13 @@ for c in "${cases[@]}"; do
   if [ "$(cat "$ref/status")" != 0 ]; then
     echo "sweep: $c: fails without injected failures: $(cat "$ref/stderr")"; total_fail=$((total_fail + 1)); continue
   fi
-  if [ ! -f "$ref/report" ]; then # e.g. an ASan build: the preload does not take
-    echo "sweep: $c: the failalloc library was not in effect (no report): nothing tested"; exit 77
+  if [ ! -f "$ref/report" ]; then # preload: an ASan build; lib: built without TLV_FAULT_INJECTION
+    echo "sweep: $c: failure injection ($inject) was not in effect (no report): nothing tested"; exit 77
   fi
   count=$(cut -d' ' -f1 "$ref/report")
+  if [ "$count" = 0 ]; then
+    echo "sweep: $c: no allocation to fail (the case tests nothing)"; total_fail=$((total_fail + 1)); continue
+  fi
   [ "$runs" -gt 0 ] && stride=$(( (count + runs - 1) / runs )) && offset=$(( stride / 2 + 1 ))
   bad="$WORK/$c.bad"; : >"$bad"
   tried=0 n=$offset
@@ -181,6 +222,7 @@ for c in "${cases[@]}"; do
     for k in "${batch[@]}"; do
       tried=$((tried + 1))
       grep -v '^beyond$' "$WORK/$c.$k.verdict" >>"$bad"
+      [ -z "${SWEEP_LOG:-}" ] || { grep -v '^beyond$' "$WORK/$c.$k.verdict" | grep . || echo "$c N=$k: ok"; } >>"$SWEEP_LOG"
       rm -rf "$WORK/$c.$k" "$WORK/$c.$k.verdict"
     done
   done

@@ -71,25 +71,63 @@ static size_t events_part(const tlv_trace *trace)
     return p.events;
 }
 
-/* A trace kept open (a log that may grow, as the viewer reads it) holds up
- * to twice its events between updates; tlv_trace_trim gives that back. */
-static void trim_while_open(const tlv_rules *rules, const char *log)
+typedef struct two_parts {
+    size_t events, file;
+} two_parts;
+
+static void note_events(void *user, const char *part, size_t bytes)
 {
-    size_t len = 0;
-    char *text = read_all(log, &len);
+    two_parts *p = user;
+    if (strcmp(part, "events") == 0)
+        p->events = bytes;
+    else if (strcmp(part, "events" TLV_MEMORY_FILE_BACKED) == 0)
+        p->file = bytes;
+}
+
+/* The trace of `text` read in 5 pieces, kept open (a log that may grow, as
+ * the viewer reads it); its events grow in a temporary file past file_min
+ * bytes. */
+static tlv_trace *read_open(const tlv_rules *rules, const char *text, size_t len, size_t file_min)
+{
     tlv_trace *trace = NULL;
     CHECK_INT(tlv_trace_new(rules, &trace), TLV_OK);
+    trace->file_min = file_min;
     size_t chunk = len / 5 + 1;
     for (size_t at = 0; text && at < len; at += chunk) {
         size_t n = len - at < chunk ? len - at : chunk;
         CHECK_INT(tlv_converter_push_bytes(tlv_trace_converter(trace), text + at, n), TLV_OK);
         CHECK_INT(tlv_trace_update(trace), TLV_OK);
     }
-    size_t exact = sizeof(tlv_trace) + tlv_trace_event_count(trace) * sizeof(trace_event);
+    return trace;
+}
+
+/* A trace kept open holds up to twice its events between updates;
+ * tlv_trace_trim gives that back, in memory and in the file alike. A trace
+ * whose events are in the file holds the same events, and counts them as a
+ * file-backed part. */
+static void trim_while_open(const tlv_rules *rules, const char *log)
+{
+    size_t len = 0;
+    char *text = read_all(log, &len);
+    tlv_trace *trace = read_open(rules, text, len, BULK_MIN_BYTES);
+    size_t nev = tlv_trace_event_count(trace);
+    size_t exact = sizeof(tlv_trace) + nev * sizeof(trace_event);
     CHECK(events_part(trace) > exact); /* grown by doubling since the last trim */
     tlv_trace_trim(trace);
     CHECK_INT(events_part(trace), exact);
     tlv_trace_trim(NULL);
+
+    tlv_trace *filed = read_open(rules, text, len, 1 << 20);
+    CHECK_INT(tlv_trace_event_count(filed), nev);
+    two_parts p = {0};
+    tlv_trace_memory(filed, note_events, &p);
+    CHECK_INT(p.events, sizeof(tlv_trace));
+    CHECK(p.file > nev * sizeof(trace_event)); /* grown by doubling */
+    tlv_trace_trim(filed);
+    tlv_trace_memory(filed, note_events, &p);
+    CHECK_INT(p.file, nev * sizeof(trace_event));
+    CHECK(nev && memcmp(filed->ev, trace->ev, nev * sizeof(trace_event)) == 0);
+    tlv_trace_free(filed);
     tlv_trace_free(trace);
     free(text);
 }

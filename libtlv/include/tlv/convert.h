@@ -58,14 +58,23 @@ TLV_API void tlv_converter_set_event_fn(tlv_converter *conv, tlv_event_fn fn, vo
  * Bytes that are not text (invalid UTF-8, NUL) are read as U+FFFD, with a
  * warning naming the line and the column of the first (the first 100 such
  * lines are listed, the rest counted at tlv_converter_finish()). Returns TLV_OK, TLV_ERR_CONVERT when the line had a conversion error (the
- * diagnostic is recorded and the converter is ready for the next line), or
- * TLV_ERR_USAGE when the event function asked to stop. */
+ * diagnostic is recorded and the converter is ready for the next line),
+ * TLV_ERR_USAGE when the event function asked to stop, or TLV_ERR_NOMEM
+ * when an allocation failed while the line was converted, even one the
+ * converter could do without (the line's events may then be missing or
+ * incomplete; tlv_converter_last_error() says "out of memory while
+ * converting 'SOURCE'", and every later push and tlv_converter_finish()
+ * return TLV_ERR_NOMEM too: the conversion is not to be trusted as a
+ * trace). */
 TLV_API tlv_status tlv_converter_push_line(tlv_converter *conv, const char *line, size_t len);
 
 /* Feeds raw bytes; lines end at LF, CRLF or a bare CR. An unfinished last
  * line is kept until more bytes or tlv_converter_finish(). A line longer
  * than 64 MB is not kept: it is skipped and reported as a conversion error.
- * Returns as tlv_converter_push_line, after converting every complete line. */
+ * Returns as tlv_converter_push_line, after converting every complete line:
+ * TLV_ERR_NOMEM also when an allocation failed on the converter's matching
+ * thread (tlv_converter_set_threads), which is reported on the calling
+ * thread the same way. */
 TLV_API tlv_status tlv_converter_push_bytes(tlv_converter *conv, const char *data, size_t len);
 
 /* How many threads convert the lines given to tlv_converter_push_bytes():

@@ -44,7 +44,8 @@ TLV_API tlv_status tlv_counters_compute(const tlv_trace *trace, tlv_counters **o
  * the viewer offers them as counter tracks). An attribute is left out at
  * its first value that is not a number (an empty initial value is no value);
  * tlv_counter_info.declared tells the two kinds apart. O(n) in the trace's
- * events; the dropped attributes' samples are freed as soon as they drop. */
+ * events; the dropped attributes' samples are freed as soon as they drop.
+ * Returns as tlv_counters_compute. */
 TLV_API tlv_status tlv_counters_compute_numeric(const tlv_trace *trace, tlv_counters **out);
 
 /* Frees the snapshot (NULL is allowed). */

@@ -79,7 +79,10 @@ TLV_API tlv_status tlv_rules_load(const char *res_path, const tlv_rules_options 
  * file in `files` (any of .res .resh .cnv .viz; every target in it), and, when
  * `res_path` is not NULL, the resource file with every target it requests.
  * Lists every problem found, not only the first. *out is set as for
- * tlv_rules_load. Returns TLV_OK when no error was found. */
+ * tlv_rules_load. Returns TLV_OK when no error was found, TLV_ERR_RULE
+ * when some error was (a file that cannot be read or parsed included), or
+ * TLV_ERR_NOMEM when memory ran out at any point (a diagnostic then says
+ * "out of memory while ..."). */
 TLV_API tlv_status tlv_rules_check(const char *res_path, const char *const *files,
                                    size_t n_files, const tlv_rules_options *opts,
                                    tlv_rules **out);

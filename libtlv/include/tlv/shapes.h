@@ -302,6 +302,12 @@ TLV_API void tlv_shapes_flows_query(const tlv_shapes *shapes, tlv_time t0, tlv_t
  * "shapes", ...) and its bytes; the parts add up to the total returned.
  * NULL handles count 0. Cost: O(resources + rows), not O(events). */
 typedef void (*tlv_memory_fn)(void *user, const char *part, size_t bytes);
+/* A part whose name ends in this is not in the process's anonymous memory:
+ * large finished arrays (a trace's events, a shape store's columns) are kept
+ * in an unlinked temporary file on disk mapped into memory, whose pages are
+ * resident only while read and which the kernel can drop whenever it needs
+ * the room. The other parts are what stays resident. */
+#define TLV_MEMORY_FILE_BACKED " (file-backed)"
 TLV_API size_t tlv_trace_memory(const tlv_trace *trace, tlv_memory_fn fn, void *user);
 TLV_API size_t tlv_shapes_memory(const tlv_shapes *shapes, tlv_memory_fn fn, void *user);
 

@@ -1,0 +1,51 @@
+/*
+ * bulk.h — large arrays that are read, no longer written, kept in an
+ * unlinked temporary file on disk mapped into memory rather than in the
+ * process's anonymous memory: their pages are in memory only while used,
+ * and the kernel can write them out and drop them whenever it needs the
+ * room (there is no swap to put anonymous memory). A finished trace's events
+ * and a frozen shape store's columns live here when they are large; the
+ * library's memory accounting reports them as file-backed parts, apart from
+ * what is resident for certain.
+ */
+#ifndef TLV_BULK_H
+#define TLV_BULK_H
+
+#include <stddef.h>
+
+/* Arrays smaller than this stay in anonymous memory: not worth a file. */
+#define BULK_MIN_BYTES ((size_t)16 << 20)
+
+/* One file-backed mapping. */
+typedef struct bulk {
+    void *at;      /* NULL when nothing is mapped */
+    size_t bytes;  /* as mapped */
+    int fd;        /* the file, for bulk_resize (bulk_new's); -1 when read-only */
+} bulk;
+
+/* A new writable file-backed mapping of `bytes` bytes (zeroes), for an
+ * array that still grows: its blocks are reserved on disk up front, so that
+ * writing through the mapping cannot fail later on a full disk. Returns 0,
+ * or -1 (nothing mapped; errno as it was). */
+int bulk_new(bulk *b, size_t bytes);
+
+/* Makes a bulk_new mapping `bytes` long (its contents kept up to the
+ * shorter length; it may move). Returns 0, or -1 (as it was). */
+int bulk_resize(bulk *b, size_t bytes);
+
+/* Copies the n parts[i] of sizes[i] bytes, one after another (each starting
+ * at a multiple of 8), into a new unlinked file in a directory on disk
+ * ($TMPDIR when it is on disk, else /var/tmp, else /tmp; never a tmpfs,
+ * whose pages are memory after all) and maps it read-only into *out.
+ * Returns 0, or -1 when no such file could be made, written or mapped (*out
+ * then maps nothing, errno is left as it was, and the caller keeps the
+ * arrays in memory). */
+int bulk_keep(bulk *out, const void *const *parts, const size_t *sizes, size_t n);
+
+/* Where part i of a bulk_keep starts in the mapping. */
+size_t bulk_offset(const size_t *sizes, size_t i);
+
+/* Unmaps (the file goes with it). */
+void bulk_free(bulk *b);
+
+#endif
