@@ -110,6 +110,8 @@ static void label_tracks(view_app *a)
     view_tracks *t = &a->tracks;
     size_t nrows = a->shapes ? tlv_shapes_row_count(a->shapes) : 0, n = 0;
     row_name *rows = nrows ? malloc(nrows * sizeof *rows) : NULL;
+    if (nrows && !rows) /* the view ends (cmd_view.c): names half made would mislead */
+        report_nomem("naming the tracks of", a->opts.input);
     for (size_t r = 0; rows && r < nrows; r++) {
         tlv_row_info info;
         tlv_shapes_row(a->shapes, r, &info);
