@@ -19,7 +19,7 @@
 static void cannot_write(const char *output)
 {
     if (errno == ENOMEM) /* fopen allocates its FILE */
-        report_nomem("opening", output);
+        report_nomem("opening the output", output);
     else
         fprintf(stderr, "%s: cannot write '%s': %s\n", prog, output, strerror(errno));
 }
@@ -40,7 +40,7 @@ FILE *open_output(const char *output, char **tmp_path)
     size_t n = strlen(output) + 32;
     *tmp_path = malloc(n);
     if (!*tmp_path) {
-        report_nomem("opening", output);
+        report_nomem("opening the output", output);
         return NULL;
     }
     snprintf(*tmp_path, n, "%s.tmp.%ld", output, (long)getpid());

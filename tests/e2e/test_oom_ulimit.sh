@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # test_oom_ulimit.sh — running out of memory for real (issue 19.0): every
 # command on a generated 50,000-line log under `ulimit -v` caps from 1 MB
-# above what the program needs to start up to enough for the whole run. At each cap a run
-# either succeeds with exactly the output of an unlimited run, or exits 2
-# with "tlv: out of memory while ..." naming the log, leaving no output file
-# and no temporary file; at the lowest cap every command must fail so. No
-# crash, no other status, no silent partial output. Skipped under the
-# sanitizers (ASan reserves terabytes of address space for its shadow).
+# above what the program needs to start up to enough for the whole run. At
+# each cap a run either succeeds with exactly the output of an unlimited
+# run, or exits 2 with "tlv: out of memory while ..." naming the log (or the
+# output file it could not open), leaving no output file and no temporary
+# file; at the lowest cap every command must fail so. No crash, no other
+# status, no silent partial output. Skipped under the sanitizers (ASan
+# reserves terabytes of address space for its shadow).
 source "$(dirname "$0")/lib.sh"
 [ "${TLV_SANITIZE:-0}" = 1 ] && { echo "SKIP: ulimit -v and AddressSanitizer do not mix"; exit 77; }
 GEN="$(dirname "$TLV")/tlv-gen"
@@ -69,7 +70,7 @@ for c in convert shapes render export export-sqlite stats query view; do
       cmp -s stdout ref.stdout || fail "$what: exit 0 but the standard output differs"
       [ ! -f ref.out ] || [ "$c" = export-sqlite ] || cmp -s out ref.out || fail "$what: exit 0 but the output differs"
     elif [ "$status" = 2 ]; then
-      grep -qE "^tlv( [a-z]+)?: out of memory while .*'(gen\.log|.*sample\.res)'" stderr ||
+      grep -qE "^tlv( [a-z]+)?: out of memory while .*'(gen\.log|.*sample\.res)'|^tlv: out of memory while opening the output 'out'" stderr ||
         fail "$what: exit 2 without 'out of memory while ... gen.log': $(head -c 400 stderr)"
       [ ! -e out ] || [ "$c" = view ] || fail "$what: exit 2 but the output file was written"
     else

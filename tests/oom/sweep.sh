@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # tests/oom/sweep.sh — allocation-failure sweep: runs a tlv command once per
-# allocation N with the N-th allocation failing (tests/oom/failalloc.c,
-# preloaded), and checks that every run either succeeds with exactly the
-# output of a run without failures, or exits 2 with
-# "out of memory while ..." naming the input, leaving no output file and no
-# temporary file behind. Crashes, other statuses, silent changes of the
+# allocation N with the N-th allocation failing (--inject below), and
+# checks that every run either succeeds with exactly the output of a run
+# without failures, or exits 2 with "out of memory while ..." naming the
+# input (or the output file it could not open), leaving no output file and
+# no temporary file behind. Crashes, other statuses, silent changes of the
 # output and sanitizer reports are failures.
 #
 #   tests/oom/sweep.sh [--inject preload|lib] [--stride K | --runs R] [--offset O]
@@ -169,7 +169,7 @@ judge() {
   elif [ "$st" = 2 ]; then
     grep -qE 'out of memory while [a-z]' "$dir/stderr" ||
       { echo "$c N=$n: exit 2 without 'out of memory while': $(head -c 400 "$dir/stderr")"; return; }
-    grep 'out of memory while' "$dir/stderr" | grep -qE 'small\.log|mt\.log|sample\.res|trace\.db|\.(cnv|viz|resh)' ||
+    grep 'out of memory while' "$dir/stderr" | grep -qE "small\.log|mt\.log|sample\.res|trace\.db|\.(cnv|viz|resh)|the output '" ||
       echo "$c N=$n: the message names no input: $(grep 'out of memory' "$dir/stderr" | head -2)"
     [ ! -e "$dir/$out" ] || [ "$c" = view ] || echo "$c N=$n: exit 2 but $out was written"
     [ "$(grep -c 'out of memory' "$dir/stderr")" -le 3 ] || echo "$c N=$n: more than 3 out-of-memory lines"
