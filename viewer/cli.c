@@ -93,7 +93,15 @@ static int parse_shared_option(unsigned which, common_args *c, int argc, char **
         c->cpu_attribute = c->cpu_attribute ? c->cpu_attribute : "prcId";
     else if ((which & OPT_CPU_ATTRIBUTE) && strcmp(s, "--cpu-attribute") == 0 && has_value)
         c->cpu_attribute = argv[++*i];
-    else
+    else if ((which & OPT_THREADS) && strcmp(s, "--threads") == 0 && has_value) {
+        char *end;
+        long n = strtol(argv[++*i], &end, 10);
+        if (*end || n < 1 || n > 64) {
+            fprintf(stderr, "%s: --threads needs a number from 1 to 64, got '%s'\n", prog, argv[*i]);
+            return -1;
+        }
+        c->rules.threads = (int)n;
+    } else
         return 0;
     return 1;
 }

@@ -22,6 +22,7 @@ typedef struct rule_args {
     int allow_scripts;
     int std_input;      /* --std: the log is a standard-form trace */
     const char *unmatched_path; /* --unmatched FILE: lines no rule matched go there */
+    int threads;        /* --threads N (OPT_THREADS): 0 = the library's defaults */
 } rule_args;
 
 /* Consumes -R DIR / -r FILE / --allow-scripts / --std at argv[*i] (also
@@ -85,8 +86,14 @@ enum {
     OPT_OUTPUT = 1,        /* -o, --output */
     OPT_QUIET = 2,         /* -q, --quiet */
     OPT_PER_CPU = 4,       /* --per-cpu */
-    OPT_CPU_ATTRIBUTE = 8  /* --cpu-attribute NAME */
+    OPT_CPU_ATTRIBUTE = 8, /* --cpu-attribute NAME */
+    OPT_THREADS = 16       /* --threads N: converting and building the shapes */
 };
+
+/* The help line of --threads (OPT_THREADS). */
+#define THREADS_HELP                                                                        \
+    "      --threads N           threads that convert the log and build the shapes: 1\n"  \
+    "                            is the serial path; default: the processors online\n"
 
 /* A subcommand's own option at argv[*i] (advance *i past its value).
  * Returns 1 when consumed, 0 when it is not one of them (an option that

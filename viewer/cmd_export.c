@@ -54,6 +54,7 @@ static const char export_help[] =
     "  -o, --output OUT          write to OUT instead of standard output\n"
     "      --per-cpu             add a row per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
+    THREADS_HELP
     "      --us-per-unit X       microseconds per trace time unit (needed when the\n"
     "                            TimeScale is not s, ms, us or ns; 1 otherwise)\n"
     "\n"
@@ -97,7 +98,7 @@ static int parse_export_args(export_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->format = "chrome";
-    if (parse_common_args("export", export_help, OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE,
+    if (parse_common_args("export", export_help, OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
                           &a->c, export_option, a, argc, argv) < 0)
         return -1;
     if (strcmp(a->format, "chrome") != 0 && strcmp(a->format, "csv") != 0 &&

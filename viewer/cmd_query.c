@@ -31,6 +31,7 @@ static const char query_help[] =
     STD_OPTION_HELP
     "      --per-cpu             add a row per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
+    THREADS_HELP
     "      --session FILE        fill the markers table from a 'tlv view' session\n"
     "\n"
     "Exit status: 0 ok; 1 answered, but some lines or rules had errors; 2 bad usage,\n"
@@ -89,7 +90,7 @@ static int parse_query_args(query_args *a, int argc, char **argv)
         return -1;
     }
     a->sql = argv[argc - 1];
-    if (parse_common_args("query", query_help, OPT_PER_CPU | OPT_CPU_ATTRIBUTE, &a->c,
+    if (parse_common_args("query", query_help, OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS, &a->c,
                           query_option, a, argc - 1, argv) < 0)
         return -1;
     return need_input("query", &a->c);

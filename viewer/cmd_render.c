@@ -40,6 +40,7 @@ static const char render_help[] =
     "                            note saying how many\n"
     "      --per-cpu             one row per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
+    THREADS_HELP
     "  -q, --quiet               no summary line\n"
     "\n"
     "Labels with Japanese text need a font with Japanese glyphs (fonts-noto-cjk);\n"
@@ -120,7 +121,7 @@ static int parse_render_args(render_args *a, int argc, char **argv)
     a->width = 1600;
     a->height = 900;
     if (parse_common_args("render", render_help,
-                          OPT_OUTPUT | OPT_QUIET | OPT_PER_CPU | OPT_CPU_ATTRIBUTE, &a->c,
+                          OPT_OUTPUT | OPT_QUIET | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS, &a->c,
                           render_option, a, argc, argv) < 0 ||
         need_resource_file("render", &a->c) < 0)
         return -1;

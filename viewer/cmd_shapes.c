@@ -29,6 +29,7 @@ static const char shapes_help[] =
     "  -o, --output OUT          write to OUT instead of standard output\n"
     "      --per-cpu             group rows per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
+    THREADS_HELP
     "      --flows               print the flows (\"Flows\" of the rules) instead, in time\n"
     "                            order: {\"rule\",\"flow\",\"name\",\"from\",\"to\",\n"
     "                            \"from_processor\",\"to_processor\",\"time\",\"line\",\n"
@@ -161,7 +162,7 @@ static int write_shapes(FILE *out, const shapes_args *a, const tlv_trace *trace,
 static int parse_shapes_args(shapes_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
-    if (parse_common_args("shapes", shapes_help, OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE,
+    if (parse_common_args("shapes", shapes_help, OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
                           &a->c, shapes_option, a, argc, argv) < 0 ||
         need_resource_file("shapes", &a->c) < 0 || need_input("shapes", &a->c) < 0)
         return -1;
@@ -178,6 +179,8 @@ int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_tr
         return report_nomem("converting", input);
     if (reads_standard_form(ra, input))
         tlv_converter_set_standard_form(tlv_trace_converter(*trace), 1);
+    if (ra->threads)
+        tlv_converter_set_threads(tlv_trace_converter(*trace), ra->threads);
     unmatched_log um;
     if (unmatched_begin(&um, ra, tlv_trace_converter(*trace)) < 0)
         return EXIT_USAGE;
@@ -204,7 +207,9 @@ int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cp
     int rc = load_trace(ra, input, rules, trace);
     if (rc == EXIT_USAGE)
         return rc;
-    tlv_shapes_options o = {sizeof(tlv_shapes_options), cpu_attribute, NULL, NULL, NULL, 0};
+    tlv_shapes_options o = TLV_SHAPES_OPTIONS_INIT;
+    o.cpu_attribute = cpu_attribute;
+    o.threads = ra->threads;
     tlv_status vs = tlv_shapes_build(*trace, &o, shapes);
     if (vs == TLV_ERR_NOMEM || !*shapes)
         return report_nomem("building the shapes of", input);

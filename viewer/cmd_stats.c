@@ -46,6 +46,7 @@ static const char stats_help[] =
     "      --attribute NAME      report the values of NAME instead of \"state\"\n"
     "      --window T            utilization per window of T time units as well\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
+    THREADS_HELP
     "      --running ATTR=VALUE  what running means (default state=RUNNING)\n"
     "      --json                one JSON object instead of text tables\n"
     "  -o, --output OUT          write to OUT instead of standard output\n"
@@ -115,7 +116,7 @@ static int parse_stats_args(stats_args *a, int argc, char **argv)
     a->o.attribute = "state";
     a->o.running_attribute = "state";
     a->o.running_value = "RUNNING";
-    if (parse_common_args("stats", stats_help, OPT_OUTPUT | OPT_CPU_ATTRIBUTE, &a->c, stats_option,
+    if (parse_common_args("stats", stats_help, OPT_OUTPUT | OPT_CPU_ATTRIBUTE | OPT_THREADS, &a->c, stats_option,
                           a, argc, argv) < 0 ||
         need_resource_file("stats", &a->c) < 0 || need_input("stats", &a->c) < 0)
         return -1;

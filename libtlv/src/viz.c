@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_KEPT_DIAGS 1000
 
@@ -22,12 +23,19 @@ void viz_error(builder *b, const char *fmt, const char *detail)
         snprintf(where, sizeof where, "trace line %u", (unsigned)b->cur_line);
     else
         snprintf(where, sizeof where, "initial values");
-    if (b->cur_rule && b->cur_event)
-        diags_add(&b->s->diags, TLV_SEV_ERROR, b->cur_event->file, b->cur_event->line,
-                  b->cur_event->col, "rule '%s', event '%s' (%s): %s%s", b->cur_rule->name,
-                  b->cur_event->name, where, fmt, detail ? detail : "");
+    const event_def *e = b->cur_rule ? b->cur_event : NULL;
+    buf text = BUF_INIT;
+    if (e)
+        buf_printf(&text, "rule '%s', event '%s' (%s): %s%s", b->cur_rule->name, e->name, where,
+                   fmt, detail ? detail : "");
     else
-        diags_add(&b->s->diags, TLV_SEV_ERROR, NULL, 0, 0, "%s%s", fmt, detail ? detail : "");
+        buf_printf(&text, "%s%s", fmt, detail ? detail : "");
+    if (b->unit) /* a worker's: kept in its unit, reported in order (viz_parallel.c) */
+        viz_unit_error(b, e ? e->file : NULL, e ? e->line : 0, e ? e->col : 0, buf_str(&text));
+    else
+        diags_add(&b->s->diags, TLV_SEV_ERROR, e ? e->file : NULL, e ? e->line : 0,
+                  e ? e->col : 0, "%s", text.data ? buf_str(&text) : "out of memory");
+    buf_free(&text);
 }
 
 
@@ -92,7 +100,7 @@ static void builder_free(builder *b)
 
 /* ---- rules left out ------------------------------------------------------------------------ */
 
-static int is_skipped(const tlv_shapes_options *o, const char *name)
+int viz_is_skipped(const tlv_shapes_options *o, const char *name)
 {
     for (size_t i = 0; o->skip_rules && i < o->n_skip_rules; i++)
         if (o->skip_rules[i] && strcmp(o->skip_rules[i], name) == 0)
@@ -112,7 +120,7 @@ static int list_rules(builder *b)
         return -1;
     if (b->opts->cpu_attribute) {
         s->rule_name[0] = s->rule_display[0] = intern_add(s->names, "perCpu", 6);
-        s->rule_skipped[0] = (uint8_t)is_skipped(b->opts, "perCpu");
+        s->rule_skipped[0] = (uint8_t)viz_is_skipped(b->opts, "perCpu");
         s->nrules = 1;
     }
     for (size_t i = 0; i < b->nrules; i++, s->nrules++) {
@@ -120,7 +128,7 @@ static int list_rules(builder *b)
         const char *d = r->display ? r->display : r->name;
         s->rule_name[s->nrules] = r->name_id;
         s->rule_display[s->nrules] = intern_add(s->names, d, strlen(d));
-        s->rule_skipped[s->nrules] = (uint8_t)is_skipped(b->opts, r->name);
+        s->rule_skipped[s->nrules] = (uint8_t)viz_is_skipped(b->opts, r->name);
     }
     return 0;
 }
@@ -170,18 +178,28 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
                   "no visualization rules: the resource file requests none in "
                   "\"VisualizeRules\", or none of its targets was found in the rule path");
     viz_read_sources(&b);
-    for (size_t i = 0; i < b.nrules; i++)
+    for (size_t i = 0; i < b.nrules; i++) {
         b.rules[i].name_id = intern_add(s->names, b.rules[i].name, strlen(b.rules[i].name));
+        for (size_t e = 0; e < b.rules[i].nevents; e++) /* workers only read the names */
+            b.rules[i].events[e].name_id =
+                intern_add(s->names, b.rules[i].events[e].name, strlen(b.rules[i].events[e].name));
+    }
     if (viz_build_events(&b) < 0 || viz_build_index(&b) < 0 || viz_build_rows(&b) < 0 ||
         viz_note_when_events(&b) < 0 || list_rules(&b) < 0) {
         st = TLV_ERR_NOMEM;
         goto done;
     }
-    if (opts->cpu_attribute && !is_skipped(opts, "perCpu"))
+    if (opts->cpu_attribute && !viz_is_skipped(opts, "perCpu"))
         viz_draw_running(&b);
-    for (size_t i = 0; i < b.nrules && !ALLOC_FAILED_SINCE(); i++) /* no use going on */
-        if (!is_skipped(opts, b.rules[i].name)) /* rows were made for it all the same */
-            apply_rule(&b, &b.rules[i]);
+    int threads = opts->threads > 0 ? opts->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (threads > 1 && viz_parallel_ok(&b)) {
+        if (viz_apply_parallel(&b, threads) < 0)
+            st = TLV_ERR_NOMEM;
+    } else {
+        for (size_t i = 0; i < b.nrules && !ALLOC_FAILED_SINCE(); i++) /* no use going on */
+            if (!viz_is_skipped(opts, b.rules[i].name)) /* rows were made for it all the same */
+                apply_rule(&b, &b.rules[i]);
+    }
     viz_fit_values(&b);
     if (viz_finish_shapes(&b) < 0 || viz_finish_flows(s) < 0)
         st = TLV_ERR_NOMEM;

@@ -36,6 +36,7 @@ typedef struct event_def {
     const tj_node *figures;
     const char *file;
     long line, col;
+    uint32_t name_id;       /* interned in shapes->names before the rules are applied */
 } event_def;
 
 /* A flow of a rule's "Flows" (viz_flows.c): `ev` holds its name, When
@@ -144,14 +145,24 @@ typedef struct builder {
     uint32_t *prim_row;        /* per primitive with v(VALUE): its row, else UINT32_MAX */
     size_t prim_row_cap;
     struct absent_type *absent; /* per type, computed when first asked (viz_absent.c) */
+    /* A worker's builder (viz_parallel.c) applies one unit at a time into
+     * the unit's lists, not into the shapes: */
+    struct viz_unit *unit;     /* the unit being applied, or NULL (the main builder) */
+    uint32_t unit_no;          /* its number */
+    uint32_t *key_unit;        /* per primitive key: 1 + the last unit that noted it */
+    size_t key_unit_cap;
+    uint32_t *prim_key;        /* per primitive: the key it was made for */
+    size_t prim_key_cap;
 } builder;
 
 /* shapes->values entries with this bit set are ids in shapes->joined (a
  * behavior's arguments joined), the others ids in the trace's world. */
 #define VALUE_OWN 0x80000000u
 
-/* viz.c: reports an error of the rule and event being applied. */
+/* viz.c: reports an error of the rule and event being applied; whether the
+ * options' skip_rules name a rule. */
 void viz_error(builder *b, const char *fmt, const char *detail);
+int viz_is_skipped(const tlv_shapes_options *o, const char *name);
 
 /* viz_rules.c: the string member `key` of object o, or NULL (absent, or not
  * a string); reads every rule and shape of the .viz sources into b (a later
@@ -272,6 +283,39 @@ uint32_t viz_cpu_row(const builder *b, uint32_t v);
 void viz_read_flows(builder *b, viz_rule *r, const tj_node *flows, const char *file);
 void viz_apply_flows(builder *b, const viz_rule *r, const char *target_name, long target);
 int viz_finish_flows(struct tlv_shapes *s);
+
+/* viz_figures.c: the primitives of shape sd with these arguments under
+ * `key` (made by viz_prim_key), resolved once per key: *first and *count
+ * in s->prims. Returns 0 or -1. A worker's builder notes the key in its
+ * unit (viz_parallel.c) and reports no primitive errors: the main builder
+ * reports them when it resolves the key again. */
+int viz_prims_for_key(builder *b, const shape_def *sd, const char *const *args, size_t nargs,
+                      uint32_t row, const buf *key, uint32_t *first, uint32_t *count);
+/* The key of shape sd with these arguments (and with row, when not
+ * UINT32_MAX: primitives with v(VALUE) are kept per row). */
+int viz_prim_key(buf *key, const shape_def *sd, const char *const *args, size_t nargs,
+                 uint32_t row);
+/* Notes that the primitives [first, first + count) are v(VALUE) ones of
+ * row `row`. Returns 0 or -1. */
+int viz_note_prim_row(builder *b, uint32_t first, uint32_t count, uint32_t row);
+
+/* viz_parallel.c: applying the rules' units (a rule on one target) on
+ * `threads` threads, each into lists of its own, merged in the order the
+ * serial loop applies them, so that the shapes, their order, the
+ * primitives and the errors are the same as the serial loop's. Returns 0,
+ * or -1 (no memory). */
+int viz_apply_parallel(builder *b, int threads);
+/* Whether the rules can be applied in parallel: not when some rule uses
+ * $CLOCK{} (whose midnight-wrap state runs from one use to the next). */
+int viz_parallel_ok(const builder *b);
+/* A worker's hooks: a shape into its unit; a primitive key used in its
+ * unit (0 or -1); the primitives made for a key; an error into its unit. */
+int viz_unit_add_shape(builder *b, tlv_time from, tlv_time to, uint32_t row, uint32_t prim,
+                       uint32_t rule, uint32_t event, uint32_t res);
+int viz_unit_note_key(builder *b, uint32_t key, const shape_def *sd, const char *const *args,
+                      size_t nargs, uint32_t row);
+int viz_unit_prims_made(builder *b, uint32_t key, uint32_t first, uint32_t count);
+void viz_unit_error(builder *b, const char *file, long line, long col, const char *text);
 
 /* viz_shapes.c: freezes the store and puts the shapes in output order. */
 int viz_finish_shapes(builder *b);

@@ -12,11 +12,11 @@
 #include <string.h>
 
 /* The primitives of shape sd with `args`, parsed once per distinct `key`. */
-static int prims_for_key(builder *b, const shape_def *sd, const char *const *args,
-                         size_t nargs, const buf *key, uint32_t *first, uint32_t *count)
+int viz_prims_for_key(builder *b, const shape_def *sd, const char *const *args, size_t nargs,
+                      uint32_t row, const buf *key, uint32_t *first, uint32_t *count)
 {
     uint32_t id = intern_add(b->prim_keys, buf_str(key), key->len);
-    if (id == UINT32_MAX)
+    if (id == UINT32_MAX || (b->unit && viz_unit_note_key(b, id, sd, args, nargs, row) < 0))
         return -1;
     if (id < b->keys_cap && b->key_count[id] != UINT32_MAX) {
         *first = b->key_first[id];
@@ -43,7 +43,8 @@ static int prims_for_key(builder *b, const shape_def *sd, const char *const *arg
         if (prim_parse(pn, args, nargs, &s->prims[s->nprims], err, sizeof err) < 0) {
             char msg[400];
             snprintf(msg, sizeof msg, "shape '%s': %s", sd->name, err);
-            viz_error(b, msg, NULL);
+            if (!b->unit) /* a worker's: the main builder reports it (viz_parallel.c) */
+                viz_error(b, msg, NULL);
             continue;
         }
         s->nprims++;
@@ -51,6 +52,8 @@ static int prims_for_key(builder *b, const shape_def *sd, const char *const *arg
     }
     *first = b->key_first[id];
     *count = b->key_count[id];
+    if (b->unit && viz_unit_prims_made(b, id, *first, *count) < 0)
+        return -1;
     return 0;
 }
 
@@ -64,7 +67,7 @@ static int any_auto_values(const struct tlv_shapes *s, uint32_t first, uint32_t 
 
 /* Notes which row primitives [first, first + count) belong to, so that
  * viz_fit_values can place their v(VALUE) lengths in that row's range. */
-static int note_prim_row(builder *b, uint32_t first, uint32_t count, uint32_t row)
+int viz_note_prim_row(builder *b, uint32_t first, uint32_t count, uint32_t row)
 {
     size_t had = b->prim_row_cap;
     if (GROW(b->prim_row, b->prim_row_cap, (size_t)first + count) < 0)
@@ -76,23 +79,31 @@ static int note_prim_row(builder *b, uint32_t first, uint32_t count, uint32_t ro
     return 0;
 }
 
+int viz_prim_key(buf *key, const shape_def *sd, const char *const *args, size_t nargs,
+                 uint32_t row)
+{
+    buf_clear(key);
+    int rc = buf_puts(key, sd->name);
+    for (size_t i = 0; i < nargs; i++)
+        rc |= buf_putc(key, '\x1f') | buf_puts(key, args[i]);
+    if (row != UINT32_MAX)
+        rc |= buf_printf(key, "\x1e%u", (unsigned)row);
+    return rc < 0 ? -1 : 0;
+}
+
 int viz_prims_for(builder *b, const shape_def *sd, const char *const *args, size_t nargs,
                   uint32_t row, uint32_t *first, uint32_t *count)
 {
     buf key = BUF_INIT;
-    buf_puts(&key, sd->name);
-    for (size_t i = 0; i < nargs; i++) {
-        buf_putc(&key, '\x1f');
-        buf_puts(&key, args[i]);
-    }
-    int rc = prims_for_key(b, sd, args, nargs, &key, first, count);
+    viz_prim_key(&key, sd, args, nargs, UINT32_MAX);
+    int rc = viz_prims_for_key(b, sd, args, nargs, UINT32_MAX, &key, first, count);
     /* v(VALUE) without bounds depends on the row's range: such primitives
      * are kept per row. */
     if (rc == 0 && row != UINT32_MAX && any_auto_values(b->s, *first, *count)) {
-        buf_printf(&key, "\x1e%u", (unsigned)row);
-        rc = prims_for_key(b, sd, args, nargs, &key, first, count);
+        viz_prim_key(&key, sd, args, nargs, row);
+        rc = viz_prims_for_key(b, sd, args, nargs, row, &key, first, count);
         if (rc == 0)
-            rc = note_prim_row(b, *first, *count, row);
+            rc = viz_note_prim_row(b, *first, *count, row);
     }
     buf_free(&key);
     return rc;
@@ -128,6 +139,8 @@ void viz_fit_values(builder *b)
 int viz_store_shape(builder *b, tlv_time from, tlv_time to, uint32_t row, uint32_t prim,
                     uint32_t rule, uint32_t event, uint32_t res)
 {
+    if (b->unit) /* a worker's: into its unit, merged in order later */
+        return viz_unit_add_shape(b, from, to, row, prim, rule, event, res);
     struct tlv_shapes *s = b->s;
     if (GROW(s->values, s->values_cap, (size_t)b->next_order + 1) < 0 ||
         GROW(s->events, s->events_cap, 2 * (size_t)b->next_order + 2) < 0)
@@ -271,7 +284,7 @@ void viz_draw_interval(builder *b, const event_def *d, const subst_ctx *sc, tlv_
                        tlv_time to, long target)
 {
     uint32_t res = target >= 0 ? (uint32_t)target : UINT32_MAX;
-    uint32_t event = intern_add(b->s->names, d->name, strlen(d->name));
+    uint32_t event = d->name_id;
     b->cur_value = shape_value(b, sc->from);
     viz_set_cur_events(b, sc->from, sc->is_when ? NULL : sc->to);
     /* In per-CPU mode an interval of a task that migrated is drawn on the

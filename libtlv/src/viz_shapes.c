@@ -14,28 +14,17 @@ static const char *resource_name(const struct tlv_shapes *s, uint32_t res)
     return res == UINT32_MAX ? NULL : s->trace->w->res[res].name;
 }
 
-/* Shapes are listed by rule name, event name, resource name, from: sort keys
- * made of the names' ranks, so qsort needs no context (and no global). */
-typedef struct sort_key {
-    uint32_t rule, event, res;
-    tlv_time from;
-    uint32_t order, index;
-} sort_key;
-
-static int by_key(const void *pa, const void *pb)
-{
-    const sort_key *x = pa, *y = pb;
-    if (x->rule != y->rule)
-        return x->rule < y->rule ? -1 : 1;
-    if (x->event != y->event)
-        return x->event < y->event ? -1 : 1;
-    if (x->res != y->res)
-        return x->res < y->res ? -1 : 1;
-    int c = tlv_time_cmp(x->from, y->from);
-    if (c)
-        return c;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
+/* Shapes are listed by rule name, event name, resource name, then from and
+ * order (unique: a total order). Shapes of one (rule, event, resource) group
+ * are few groups of many shapes, and the store's canonical order (row, from,
+ * order) already lists a group's shapes by from and order when they share a
+ * row: so the groups are sorted (a few hundred keys), the shapes are dealt
+ * into their group stably (a counting sort), and only a group spread over
+ * several rows (per-CPU mode) is sorted again, by (from, order). */
+typedef struct group_key {
+    uint32_t rule, event, res; /* ranks of the names */
+    uint32_t count, first;     /* its shapes; where they go in the output */
+} group_key;
 
 typedef struct ranked {
     const char *text;
@@ -79,35 +68,171 @@ static const char *res_text(const void *ctx, uint32_t id)
     return ((const struct tlv_shapes *)ctx)->trace->w->res[id].name;
 }
 
+/* The groups, numbered in order of first use: keys[id], found by their
+ * ranks through an open-addressing table of ids (UINT32_MAX: free). */
+typedef struct group_table {
+    group_key *keys;
+    uint32_t *slot;
+    size_t n, cap, nslots;
+} group_table;
+
+static size_t group_hash(const group_key *k)
+{
+    uint64_t h = (uint64_t)k->rule * 0x9e3779b97f4a7c15ULL ^
+                 (uint64_t)k->event * 0xbf58476d1ce4e5b9ULL ^ k->res;
+    return (size_t)(h ^ h >> 29);
+}
+
+static void group_place(group_table *g, uint32_t id)
+{
+    size_t mask = g->nslots - 1, i = group_hash(&g->keys[id]) & mask;
+    while (g->slot[i] != UINT32_MAX)
+        i = (i + 1) & mask;
+    g->slot[i] = id;
+}
+
+static int group_grow(group_table *g)
+{
+    size_t nslots = g->nslots ? 2 * g->nslots : 64;
+    uint32_t *slot = malloc(nslots * sizeof *slot);
+    group_key *keys = realloc(g->keys, nslots / 2 * sizeof *keys);
+    if (keys)
+        g->keys = keys;
+    if (!slot || !keys) {
+        free(slot);
+        return -1;
+    }
+    memset(slot, 0xff, nslots * sizeof *slot);
+    free(g->slot);
+    g->slot = slot;
+    g->nslots = nslots;
+    g->cap = nslots / 2;
+    for (uint32_t id = 0; id < g->n; id++)
+        group_place(g, id);
+    return 0;
+}
+
+/* The id of the group, made when new; UINT32_MAX when out of memory. */
+static uint32_t group_of(group_table *g, uint32_t rule, uint32_t event, uint32_t res)
+{
+    if (g->n + 1 >= g->cap && group_grow(g) < 0)
+        return UINT32_MAX;
+    group_key k = {rule, event, res, 0, 0};
+    size_t mask = g->nslots - 1;
+    for (size_t i = group_hash(&k) & mask;; i = (i + 1) & mask) {
+        uint32_t id = g->slot[i];
+        if (id == UINT32_MAX) {
+            g->keys[g->n] = k;
+            g->slot[i] = (uint32_t)g->n;
+            return (uint32_t)g->n++;
+        }
+        const group_key *o = &g->keys[id];
+        if (o->rule == rule && o->event == event && o->res == res)
+            return id;
+    }
+}
+
+static int by_group(const void *pa, const void *pb)
+{
+    const group_key *x = pa, *y = pb;
+    if (x->rule != y->rule)
+        return x->rule < y->rule ? -1 : 1;
+    if (x->event != y->event)
+        return x->event < y->event ? -1 : 1;
+    return x->res < y->res ? -1 : x->res > y->res;
+}
+
+/* A shape of a group spread over rows, for sorting it again. */
+typedef struct from_key {
+    tlv_time from;
+    uint32_t order, index;
+} from_key;
+
+static int by_from(const void *pa, const void *pb)
+{
+    const from_key *x = pa, *y = pb;
+    int c = tlv_time_cmp(x->from, y->from);
+    if (c)
+        return c;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Sorts out[0..n) (canonical positions) by (from, order) when they are not
+ * in that order already. */
+static int sort_group(const struct tlv_shapes *s, uint32_t *out, size_t n)
+{
+    shape a, b;
+    size_t i = 1;
+    for (; i < n; i++) {
+        const shape *x = store_get(s->store, out[i - 1], &a), *y = store_get(s->store, out[i], &b);
+        int c = tlv_time_cmp(x->from, y->from);
+        if (c > 0 || (c == 0 && x->order > y->order))
+            break;
+    }
+    if (i >= n)
+        return 0;
+    from_key *k = malloc(n * sizeof *k);
+    if (!k)
+        return -1;
+    for (i = 0; i < n; i++) {
+        const shape *x = store_get(s->store, out[i], &a);
+        k[i] = (from_key){x->from, x->order, out[i]};
+    }
+    qsort(k, n, sizeof *k, by_from);
+    for (i = 0; i < n; i++)
+        out[i] = k[i].index;
+    free(k);
+    return 0;
+}
+
+/* s->order: the canonical positions of the shapes in output order. */
 static int sort_for_output(struct tlv_shapes *s)
 {
     size_t n = store_count(s->store);
-    uint32_t nnames = intern_count(s->names);
-    uint32_t *name_rank = rank_texts(name_text, s, nnames);
+    uint32_t *name_rank = rank_texts(name_text, s, intern_count(s->names));
     uint32_t *res_rank = rank_texts(res_text, s, (uint32_t)s->trace->w->nres);
-    sort_key *keys = malloc((n + 1) * sizeof *keys);
+    uint32_t *group = malloc((n + 1) * sizeof *group);
+    group_table g = {0};
     s->order = malloc((n + 1) * sizeof *s->order);
+    group_key *sorted = NULL;
     int rc = -1;
-    if (name_rank && res_rank && keys && s->order) {
-        for (size_t i = 0; i < n; i++) {
-            shape copy;
-            const shape *sh = store_get(s->store, i, &copy);
-            sort_key *k = &keys[i];
-            k->rule = name_rank[sh->rule];
-            k->event = name_rank[sh->event];
-            k->res = sh->resource == UINT32_MAX ? 0 : res_rank[sh->resource];
-            k->from = sh->from;
-            k->order = sh->order;
-            k->index = (uint32_t)i;
-        }
-        qsort(keys, n, sizeof *keys, by_key);
-        for (size_t i = 0; i < n; i++)
-            s->order[i] = keys[i].index;
-        rc = 0;
+    if (!name_rank || !res_rank || !group || !s->order)
+        goto out;
+    for (size_t i = 0; i < n; i++) { /* each shape's group, and the groups' sizes */
+        shape copy;
+        const shape *sh = store_get(s->store, i, &copy);
+        group[i] = group_of(&g, name_rank[sh->rule], name_rank[sh->event],
+                            sh->resource == UINT32_MAX ? 0 : res_rank[sh->resource]);
+        if (group[i] == UINT32_MAX)
+            goto out;
+        g.keys[group[i]].count++;
     }
+    sorted = malloc((g.n + 1) * sizeof *sorted);
+    if (!sorted)
+        goto out;
+    for (size_t k = 0; k < g.n; k++) {
+        sorted[k] = g.keys[k];
+        sorted[k].first = (uint32_t)k; /* its id, for now */
+    }
+    qsort(sorted, g.n, sizeof *sorted, by_group);
+    uint32_t at = 0;
+    for (size_t k = 0; k < g.n; k++) { /* where each group's shapes go */
+        g.keys[sorted[k].first].first = at;
+        sorted[k].first = at;
+        at += sorted[k].count;
+    }
+    for (size_t i = 0; i < n; i++) /* dealt stably: canonical order within a group */
+        s->order[g.keys[group[i]].first++] = (uint32_t)i;
+    rc = 0;
+    for (size_t k = 0; k < g.n && rc == 0; k++)
+        rc = sort_group(s, s->order + sorted[k].first, sorted[k].count);
+out:
     free(name_rank);
     free(res_rank);
-    free(keys);
+    free(group);
+    free(g.slot);
+    free(g.keys);
+    free(sorted);
     return rc;
 }
 

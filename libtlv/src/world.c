@@ -190,6 +190,29 @@ void world_free(world *w)
     memset(w, 0, sizeof *w);
 }
 
+void world_reader_init(world *r, const world *w)
+{
+    *r = *w;
+    r->cache = NULL;
+    r->cache_slots = r->cache_used = 0;
+    r->cache_generation = 0;
+    r->recent = NULL;
+    memset(&r->scratch_ref, 0, sizeof r->scratch_ref);
+    r->resolved = NULL;
+    r->read_dynamic = 0;
+}
+
+void world_reader_free(world *r)
+{
+    if (r->cache)
+        cache_clear(r);
+    free(r->cache);
+    free(r->scratch_ref.items);
+    free(r->resolved);
+    free(r->recent);
+    memset(r, 0, sizeof *r);
+}
+
 long world_find(const world *w, const char *name, size_t n)
 {
     uint32_t id = intern_find(w->names, name, n);

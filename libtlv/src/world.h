@@ -87,6 +87,16 @@ void world_count_bytes(const world *w, world_bytes *out);
  * is converted, what was reserved for growth is only waste. */
 void world_shrink(world *w);
 
+/* A reader of w for another thread: a copy that shares w's resources,
+ * histories and pools (none of which it may change: no world_set,
+ * world_create) but keeps the caches reading fills (conditions,
+ * resolutions, the macros' scratch) of its own, so that readers of one
+ * world may run at the same time while nothing changes w. Its $CLOCK{}
+ * state starts as w's and stays its own. world_reader_free frees only what
+ * the reader made. */
+void world_reader_init(world *r, const world *w);
+void world_reader_free(world *r);
+
 /* Index of the resource with that name, or -1. */
 long world_find(const world *w, const char *name, size_t n);
 

@@ -142,10 +142,22 @@ typedef struct tlv_shapes_options {
      * tlv_shapes_build. */
     const char *const *skip_rules;
     size_t n_skip_rules;
+    /* added after 0.1.0: how many threads apply the rules. 1 is the serial
+     * path, on the calling thread alone; N > 1 applies the rules' targets
+     * (a rule on one resource; a rule without Target is one) on N threads,
+     * the calling thread one of them, each reading the trace through
+     * caches of its own, and merges what they made in the serial order:
+     * the shapes, their order, the flows and the errors are the same as
+     * with 1, byte for byte. 0 (the default): the number of processors
+     * online. Rules that use $CLOCK{} are applied serially whatever this
+     * says (its midnight-wrap state runs from one use to the next). This
+     * is not the refused kind of concurrency of the note below: it is one
+     * build. */
+    int threads;
 } tlv_shapes_options;
 
 /* Every option at its default, for `tlv_shapes_options o = TLV_SHAPES_OPTIONS_INIT;`. */
-#define TLV_SHAPES_OPTIONS_INIT {sizeof(tlv_shapes_options), NULL, NULL, NULL, NULL, 0}
+#define TLV_SHAPES_OPTIONS_INIT {sizeof(tlv_shapes_options), NULL, NULL, NULL, NULL, 0, 0}
 
 /* Applies the visualization rules of the trace's rule set. *out is set even
  * on failure (NULL only on TLV_ERR_NOMEM); rule errors (a figure naming no
