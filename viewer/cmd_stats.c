@@ -191,13 +191,19 @@ static char *cell(table *t, size_t row, size_t col)
     return t->cells[row * t->ncols + col];
 }
 
+/* Rows that could not be added (no memory): a table printed short of them
+ * must not pass for the statistics (write_stats compares before and after). */
+static unsigned long table_failures;
+
 static int add_row(table *t)
 {
     if (t->nrows == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 16;
         void *c = realloc(t->cells, cap * t->ncols * CELL);
-        if (!c)
+        if (!c) {
+            table_failures++;
             return -1;
+        }
         t->cells = c;
         t->cap = cap;
     }
@@ -542,7 +548,7 @@ static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_st
     if (!out)
         return -1;
     int rc = 0;
-    unsigned long json_failures = json_alloc_failures();
+    unsigned long json_failures = json_alloc_failures(), tables_short = table_failures;
     call_stats calls;
     int have_calls = call_stats_compute(trace, tlv_rules_time_radix(rules), &calls) == 0;
     if (!have_calls) /* it fails only for memory */
@@ -559,7 +565,7 @@ static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_st
         text_counters(out, rules, cs, trace);
     }
     call_stats_free(&calls);
-    if (json_alloc_failures() != json_failures) { /* cJSON left something out */
+    if (json_alloc_failures() != json_failures || table_failures != tables_short) { /* left out */
         report_nomem("writing the statistics of", a->c.input);
         rc = -1;
     }

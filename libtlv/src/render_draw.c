@@ -571,6 +571,28 @@ static void miter(double ax, double ay, double bx, double by, double hw, double 
     *oy = my * len;
 }
 
+/* The offset of a solid stroke's edge at vertex `cur` of p[0..n): along the
+ * normal of the one segment there, or the miter of the two. Indices wrap
+ * without %: a division each cost a box's outline more than its arithmetic. */
+static void vertex_offset(const fpoint *p, size_t n, size_t cur, int has_in, int has_out,
+                          double hw, double *corner, double *mx, double *my)
+{
+    double ix = 0, iy = 0, ox = 0, oy = 0; /* normals in and out at this vertex */
+    if (has_in)
+        normal_of(p[cur ? cur - 1 : n - 1], p[cur], &ix, &iy);
+    if (has_out)
+        normal_of(p[cur], p[cur + 1 < n ? cur + 1 : 0], &ox, &oy);
+    if (!has_in) {
+        *mx = ox * hw;
+        *my = oy * hw;
+    } else if (!has_out) {
+        *mx = ix * hw;
+        *my = iy * hw;
+    } else {
+        miter(ix, iy, ox, oy, hw, mx, my, corner);
+    }
+}
+
 /* A solid stroke as a strip of quads between per-vertex offsets, so joins
  * are seamless and nothing is drawn twice (which would show with a
  * translucent pen). */
@@ -580,32 +602,20 @@ static void stroke_solid(render_batch *b, const fpoint *p, size_t n, int closed,
     size_t nseg = closed ? n : n - 1;
     double fx = 0, fy = 0, prevx = 0, prevy = 0; /* offsets at vertex 0 and at the previous vertex */
     double corner = 0;                             /* miter's hypot(1, 1) once found */
-    for (size_t i = 0; i <= nseg; i++) {
-        size_t cur = i % n;
-        double ix = 0, iy = 0, ox = 0, oy = 0, mx, my; /* normals in and out at this vertex */
-        int has_in = closed || i > 0, has_out = closed || i < nseg;
-        if (has_in)
-            normal_of(p[(cur + n - 1) % n], p[cur], &ix, &iy);
-        if (has_out)
-            normal_of(p[cur], p[(cur + 1) % n], &ox, &oy);
-        if (!has_in) {
-            mx = ox * hw;
-            my = oy * hw;
-        } else if (!has_out) {
-            mx = ix * hw;
-            my = iy * hw;
-        } else {
-            miter(ix, iy, ox, oy, hw, &mx, &my, &corner);
-        }
+    for (size_t i = 0; i <= nseg; i++) {           /* i <= nseg <= n */
+        size_t cur = i < n ? i : 0;
+        double mx, my;
         if (closed && i == nseg) { /* the closing vertex is vertex 0 */
             mx = fx;
             my = fy;
+        } else {
+            vertex_offset(p, n, cur, closed || i > 0, closed || i < nseg, hw, &corner, &mx, &my);
         }
         if (i == 0) {
             fx = mx;
             fy = my;
         } else {
-            fpoint a = p[(i - 1) % n], c = p[cur];
+            fpoint a = p[i - 1], c = p[cur];
             put_quad(b, pt(a.x + prevx, a.y + prevy), pt(c.x + mx, c.y + my),
                      pt(c.x - mx, c.y - my), pt(a.x - prevx, a.y - prevy), argb);
         }

@@ -146,6 +146,12 @@ static void fill_triangle(const raster *r, const SDL_Vertex *v0, const SDL_Verte
         b2 = is_top_left(d0, d1, cw) ? 0 : -1;
     SDL_Color c = v0->color;
     uint8_t *row = r->pixels + (size_t)box.y * r->pitch + (size_t)box.x * 4;
+    if (box.w == 1) { /* a column (the sides of a box's outline): a pixel a row, no span */
+        for (int y = 0; y < box.h; y++, row += r->pitch, w0r += e0y, w1r += e1y, w2r += e2y)
+            if (((w0r + b0) | (w1r + b1) | (w2r + b2)) >= 0)
+                put_span(row, 1, c);
+        return;
+    }
     for (int y = 0; y < box.h; y++, row += r->pitch) {
         /* the columns where every edge function is >= 0: the pixels SDL's
          * loop over the whole box would set; found by division in wide

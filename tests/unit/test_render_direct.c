@@ -224,7 +224,8 @@ static SDL_Vertex vertex(float x, float y, SDL_Color c)
 }
 
 /* A batch like the renderer's: loose triangles, pairs of triangles that make
- * an axis-aligned rectangle (or nearly), fans sharing a vertex; coordinates
+ * an axis-aligned rectangle (or nearly), fans sharing a vertex, the one
+ * pixel wide sides of boxes' outlines; coordinates
  * a little beyond the target, at whole and half pixels. */
 static size_t make_batch(uint32_t *seed, int w, int h, SDL_Vertex *v)
 {
@@ -235,7 +236,7 @@ static size_t make_batch(uint32_t *seed, int w, int h, SDL_Vertex *v)
         float x0 = (float)(lcg(seed) % (unsigned)(2 * w + 20)) / 2 - 5, y0 = (float)(lcg(seed) % (unsigned)(2 * h + 20)) / 2 - 5;
         float x1 = (float)(lcg(seed) % (unsigned)(2 * w + 20)) / 2 - 5, y1 = (float)(lcg(seed) % (unsigned)(2 * h + 20)) / 2 - 5;
         float x2 = (float)(lcg(seed) % (unsigned)(2 * w + 20)) / 2 - 5, y2 = (float)(lcg(seed) % (unsigned)(2 * h + 20)) / 2 - 5;
-        switch (lcg(seed) % 4) {
+        switch (lcg(seed) % 5) {
         case 0: /* a rectangle as two triangles p q r, p r s */
         case 1: {
             float sx = lcg(seed) % 3 == 0 ? x1 + 0.5f : x1; /* sometimes not quite */
@@ -255,6 +256,16 @@ static size_t make_batch(uint32_t *seed, int w, int h, SDL_Vertex *v)
             v[n++] = vertex(x2, y2, c);
             v[n++] = vertex(x1, y2, c);
             break;
+        case 3: { /* the side of a box's outline: a mitred quad a pixel wide (or a half) */
+            float xr = x0 + (lcg(seed) % 2 ? 1.0f : 0.5f), d = xr - x0;
+            v[n++] = vertex(x0, y1 + d, c);
+            v[n++] = vertex(x0, y0 - d, c);
+            v[n++] = vertex(xr, y0 + d, c);
+            v[n++] = vertex(x0, y1 + d, c);
+            v[n++] = vertex(xr, y0 + d, c);
+            v[n++] = vertex(xr, y1 - d, c);
+            break;
+        }
         default:
             v[n++] = vertex(x0, y0, c);
             v[n++] = vertex(x1, y1, c);
