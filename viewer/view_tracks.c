@@ -121,7 +121,7 @@ void tracks_refresh(view_app *a)
     o.cpu_attribute = a->opts.cpu_attribute;
     if (tlv_stats_compute(a->trace, &o, &t->stats) != TLV_OK ||
         tlv_counters_compute_numeric(a->trace, &t->counters) != TLV_OK) {
-        view_message(a, "tracks: out of memory");
+        report_nomem("computing the tracks of", a->opts.input); /* the viewer then stops (exit 2) */
         return;
     }
     make_load_tracks(t);
