@@ -188,6 +188,7 @@ static int press(view_panel *p, view_app *a, double x, double y, int button, int
     if (clicks >= 2) { /* go to the event */
         nav_begin(&a->nav, NAV_JUMP);
         nav_center(&a->nav, event_time(a, (size_t)i));
+        view_reveal_event_row(a, (size_t)i); /* and its row, where it is drawn */
         view_message(a, "event %ld", i + 1);
     }
     view_dirty(a);

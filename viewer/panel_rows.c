@@ -433,7 +433,7 @@ static void draw_item(view_app *a, const panel_geom *g, const item *it, int y)
         snprintf(text, sizeof text, "%s", rows_label(a->shapes, it->index));
     } else if (it->kind == ITEM_TRACK) {
         const view_track *t = &a->tracks.v[it->index];
-        snprintf(text, sizeof text, "%s%s", t->name,
+        snprintf(text, sizeof text, "%s%s", t->label,
                  t->kind == TRACK_LOAD && !(a->tracks.load_on && a->per_cpu) ? " (per-CPU, u)"
                  : t->offered                                               ? " (numbers)"
                                                                             : "");
@@ -502,6 +502,10 @@ static cJSON *panel_json(rows_panel *r, const view_app *a)
         cJSON *j = cJSON_CreateObject();
         cJSON_AddStringToObject(j, "kind", kinds[it->kind]);
         cJSON_AddStringToObject(j, "name", item_name(a, it));
+        if (it->kind == ITEM_ROW || it->kind == ITEM_TRACK) /* as shown; name: the key */
+            cJSON_AddStringToObject(j, "label", it->kind == ITEM_ROW
+                                                    ? rows_label(a->shapes, it->index)
+                                                    : a->tracks.v[it->index].label);
         int y = g.list_y + (int)((long)i - r->panel_first) * g.item_h + g.item_h / 2;
         if (it->kind != ITEM_HEADER) {
             int st = item_checked(a, it);

@@ -172,34 +172,15 @@ static double event_time(const view_search *s, const view_app *a, size_t match)
     return tlv_time_to_double(e.time, a->radix);
 }
 
-/* The row of the current match's resource, or -1. */
+/* The row of the current match: its resource's, or in per-CPU mode the one
+ * under the processor it was on then (a task that migrated has several). */
 static long match_row(const view_search *s, const view_app *a)
 {
     if (s->current < 0 || (size_t)s->current >= s->count || !a->shapes)
         return -1;
     tlv_event e;
     tlv_trace_event(a->trace, s->matches[s->current], &e);
-    size_t n = tlv_shapes_row_count(a->shapes);
-    for (size_t r = 0; e.resource && r < n; r++) {
-        tlv_row_info info;
-        tlv_shapes_row(a->shapes, r, &info);
-        if (info.resource && strcmp(info.resource, e.resource) == 0)
-            return (long)r;
-    }
-    return -1;
-}
-
-/* Scrolls rows so that `row` is in sight, when it is not. */
-static void reveal_row(view_app *a, long row)
-{
-    tlv_view v;
-    tlv_view_layout l;
-    view_main_view(a, &v);
-    tlv_view_get_layout(&v, a->shapes, &l);
-    if (row < 0 || ((size_t)row >= l.first_row && (size_t)row + 1 < l.end_row))
-        return;
-    long fits = (long)(l.end_row - l.first_row), top = row - fits / 2, max = view_max_first_row(a);
-    a->nav.first_row = (int)(top < 0 ? 0 : top > max ? max : top);
+    return view_resource_row(a, e.resource, e.time);
 }
 
 static void list_reveal(view_search *s, const view_app *a, long i);
@@ -222,7 +203,7 @@ static void show(view_search *s, view_app *a, long i, int wrapped)
     add(s->text, sizeof s->text, &len, text);
     nav_begin(&a->nav, NAV_JUMP);
     nav_center(&a->nav, s->time);
-    reveal_row(a, match_row(s, a));
+    view_reveal_event_row(a, s->matches[i]);
     view_jumped(a, s->time, (long)s->matches[i]);
     list_reveal(s, a, i);
     view_message(a, "%smatch %ld/%zu: %s", wrapped ? "search wrapped; " : "", i + 1, s->count, s->text);
@@ -333,9 +314,11 @@ static void draw_match(const view_search *s, view_app *a, const tlv_view *v)
     tlv_view_layout l;
     tlv_view_get_layout(v, a->shapes, &l);
     long row = match_row(s, a);
-    if (row >= 0 && (size_t)row >= l.first_row && (size_t)row < l.end_row) {
-        int y = l.ruler_height + (int)floor(((double)row - (double)l.first_row) * l.row_height);
-        int h = (int)floor(l.row_height), w = v->width;
+    double top, height; /* its band, wherever tracks and hidden or moved rows put it */
+    if (row >= 0 && view_row_band(a, v, (size_t)row, &top, &height) &&
+        top + height > l.ruler_height && top < v->height) {
+        int y = (int)floor(top);
+        int h = (int)floor(height), w = v->width;
         view_fill(a, 0, y, w, t, C_MATCH, 255);
         view_fill(a, 0, y + h - t, w, t, C_MATCH, 255);
         view_fill(a, 0, y, t, h, C_MATCH, 255);

@@ -75,7 +75,7 @@ static void draw_track(tracks_panel *t, view_app *a, const tlv_view *v, const vi
     int th = view_text_height(a->text);
     SDL_Rect lclip = {0, y0, x0, ih};
     SDL_RenderSetClipRect(a->ren, &lclip);
-    view_text_draw(a->text, k->name, scaled(a, 4), y0 + (ih - th) / 2, C_TEXT);
+    view_text_draw(a->text, k->label, scaled(a, 4), y0 + (ih - th) / 2, C_TEXT);
     SDL_Rect clip = {x0, y0 > ar->ruler_h ? y0 : ar->ruler_h, ncols, ih};
     SDL_RenderSetClipRect(a->ren, &clip);
     if (ncols <= 0 || ensure(t, (size_t)ncols) < 0)
@@ -145,7 +145,7 @@ static void draw_tooltip(tracks_panel *t, view_app *a)
     value_text(k, t->hover_value, v, sizeof v);
     value_text(k, t->hover_lo, lo, sizeof lo);
     value_text(k, t->hover_hi, hi, sizeof hi);
-    snprintf(l[0], sizeof l[0], "%s", k->name);
+    snprintf(l[0], sizeof l[0], "%s", k->label);
     snprintf(l[1], sizeof l[1], "%s: %s at %s", k->kind == TRACK_LOAD ? "busy" : "value", v,
              view_time_text(a, t->hover_t, 0, when, sizeof when));
     snprintf(l[2], sizeof l[2], "in this pixel: %s .. %s", lo, hi);
@@ -249,7 +249,8 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
             continue;
         const view_track *k = &a->tracks.v[i];
         cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "name", k->name);
+        cJSON_AddStringToObject(e, "name", k->label);      /* as on the screen */
+        cJSON_AddStringToObject(e, "key", k->name);        /* as the session keeps it */
         cJSON_AddStringToObject(e, "kind", k->kind == TRACK_LOAD ? "load" : "counter");
         cJSON_AddBoolToObject(e, "offered", k->offered); /* not declared a counter */
         cJSON_AddNumberToObject(e, "min", k->min);
@@ -270,7 +271,7 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
         return;
     }
     cJSON *h = cJSON_AddObjectToObject(o, "track_hover");
-    cJSON_AddStringToObject(h, "name", a->tracks.v[t->hover].name);
+    cJSON_AddStringToObject(h, "name", a->tracks.v[t->hover].label);
     cJSON_AddNumberToObject(h, "time", t->hover_t);
     if (isnan(t->hover_value))
         cJSON_AddNullToObject(h, "value");

@@ -303,7 +303,9 @@ typedef enum track_kind { TRACK_LOAD, TRACK_COUNTER } track_kind;
  * computed by libtlv as `tlv stats` does, or a counter attribute's value. */
 typedef struct view_track {
     track_kind kind;
-    char name[160];           /* "CPU 1 load", "CPU load", "T123 heap" */
+    char name[160];           /* "CPU 1 load", "CPU load", "T123 heap": the key it is kept by */
+    char label[160];          /* what it is called on the screen: a counter's resource as
+                                 its row is labelled ("heap[4092] inuse"), else the name */
     size_t index;             /* LOAD: tlv_stats cpu or TLV_STATS_ALL_CPUS; COUNTER: counter */
     double min, max;          /* the range drawn (load: 0 and 1) */
     int offered;              /* COUNTER: an attribute whose values are all numbers but
@@ -785,6 +787,18 @@ void view_prompt_close(view_app *a);
  * its band (pixels); 0 when it has no band (hidden, collapsed), else 1 (the
  * band may be scrolled out of sight). O(bands). */
 int view_row_band(const view_app *a, const tlv_view *v, size_t row, double *y, double *h);
+/* Scrolls the rows so that row `row` of the shapes is wholly in sight,
+ * centring its band when it was not (nothing moves when it is); 0 when it
+ * has no band (hidden, or in a collapsed group), else 1. */
+int view_reveal_row(view_app *a, size_t row);
+/* The row of the shapes where `resource` is drawn at time t: its row, or in
+ * per-CPU mode, where a task that migrated has a row under each processor it
+ * was on, the one under the processor it was on at t (its CPU attribute then,
+ * a change at t included). -1 when it has no row. */
+long view_resource_row(const view_app *a, const char *resource, tlv_time t);
+/* Scrolls the rows so that the row where trace event i is drawn (its
+ * resource's, by view_resource_row) is in sight; 0 when it has none shown. */
+int view_reveal_event_row(view_app *a, size_t i);
 /* Centres the timeline on trace event i, makes it a->focus_event and tells
  * the panels (the trace-log panel scrolls to it). */
 void view_show_event(view_app *a, size_t i);

@@ -185,22 +185,101 @@ void view_show_event(view_app *a, size_t i)
     tlv_trace_event(a->trace, i, &e);
     nav_begin(&a->nav, NAV_JUMP);
     nav_center(&a->nav, tlv_time_to_double(e.time, a->radix));
+    view_reveal_event_row(a, i); /* its row in sight too */
     a->focus_event = (long)i;
     view_panels_note(a, VIEW_NOTE_EVENT);
     view_dirty(a);
+}
+
+/* The position of row `row`'s band in the list of bands of view v, or -1. */
+static long band_position(const tlv_view *v, const tlv_view_layout *l, size_t row)
+{
+    for (size_t p = 0; p < l->row_count; p++)
+        if ((v->rows ? v->rows[p] : p) == row)
+            return (long)p;
+    return -1;
 }
 
 int view_row_band(const view_app *a, const tlv_view *v, size_t row, double *y, double *h)
 {
     tlv_view_layout l;
     tlv_view_get_layout(v, a->shapes, &l);
-    for (size_t p = 0; p < l.row_count; p++) {
-        size_t r = v->rows ? v->rows[p] : p;
-        if (r != row)
-            continue;
-        *y = l.ruler_height + ((double)p - (double)l.first_row) * l.row_height;
-        *h = l.row_height;
+    long p = band_position(v, &l, row);
+    if (p < 0)
+        return 0;
+    *y = l.ruler_height + ((double)p - (double)l.first_row) * l.row_height;
+    *h = l.row_height;
+    return 1;
+}
+
+int view_reveal_row(view_app *a, size_t row)
+{
+    if (!a->shapes)
+        return 0;
+    tlv_view v;
+    tlv_view_layout l;
+    view_main_view(a, &v);
+    tlv_view_get_layout(&v, a->shapes, &l);
+    long p = band_position(&v, &l, row);
+    if (p < 0)
+        return 0;
+    double y = l.ruler_height + ((double)p - (double)l.first_row) * l.row_height;
+    double bottom = v.height; /* above a panel docked over the timeline (details) */
+    while (bottom > l.ruler_height + l.row_height &&
+           view_panels_cover(a, v.label_width + 1, bottom - 1))
+        bottom--;
+    if (y >= l.ruler_height && y + l.row_height <= bottom)
+        return 1; /* wholly in sight already: nothing moves */
+    long fits = l.row_height > 0 ? (long)((bottom - l.ruler_height) / l.row_height) : 1;
+    long top = p - fits / 2, max = view_max_first_row(a);
+    a->nav.first_row = (int)(top < 0 ? 0 : top > max ? max : top);
+    view_dirty(a);
+    return 1;
+}
+
+int view_reveal_event_row(view_app *a, size_t i)
+{
+    if (!a->trace || i >= tlv_trace_event_count(a->trace))
+        return 0;
+    tlv_event e;
+    tlv_trace_event(a->trace, i, &e);
+    long row = view_resource_row(a, e.resource, e.time);
+    return row >= 0 && view_reveal_row(a, (size_t)row);
+}
+
+/* Whether a per-CPU group ("CPU 1", as tlv_shapes_options says they are
+ * named) is the processor `cpu` names: as text, or as numbers ("000" is
+ * "0"), as the per-CPU rows compare processors. */
+static int group_is_processor(const char *group, const char *cpu)
+{
+    if (!group || strncmp(group, "CPU ", 4) != 0)
+        return 0;
+    group += 4;
+    if (strcmp(group, cpu) == 0)
         return 1;
+    char *e1, *e2;
+    double x = strtod(group, &e1), y = strtod(cpu, &e2);
+    return e1 != group && e2 != cpu && !*e1 && !*e2 && x == y;
+}
+
+long view_resource_row(const view_app *a, const char *resource, tlv_time t)
+{
+    size_t n = a->shapes && resource ? tlv_shapes_row_count(a->shapes) : 0;
+    long first = -1;
+    const char *cpu = NULL;
+    for (size_t r = 0; r < n; r++) {
+        tlv_row_info info;
+        tlv_shapes_row(a->shapes, r, &info);
+        if (!info.resource || strcmp(info.resource, resource) != 0)
+            continue;
+        if (first < 0) { /* its first row; in per-CPU mode, the processor it was on at t */
+            first = (long)r;
+            if (!a->per_cpu || !a->opts.cpu_attribute ||
+                tlv_trace_attr_at(a->trace, resource, a->opts.cpu_attribute, &t, &cpu) != TLV_OK)
+                return first;
+        }
+        if (group_is_processor(info.group, cpu))
+            return (long)r;
     }
-    return 0;
+    return first;
 }

@@ -377,7 +377,7 @@ static cJSON *bands_json(const view_app *a)
         cJSON *b = cJSON_CreateObject();
         const view_group *g = &r->groups[r->band_group[p]];
         if (r->band_track[p] >= 0) {
-            cJSON_AddStringToObject(b, "track", a->tracks.v[r->band_track[p]].name);
+            cJSON_AddStringToObject(b, "track", a->tracks.v[r->band_track[p]].label);
         } else if (r->bands[p] == TLV_VIEW_ROW_BLANK) {
             cJSON_AddStringToObject(b, "collapsed", g->name);
             cJSON_AddNumberToObject(b, "rows", (double)g->shown);

@@ -12,8 +12,14 @@
  *   drag X0 Y0 X1 Y1 [right] [shift]   press, move in steps, release
  *   click-row TIME ROW           a click at trace time TIME in the middle of row
  *                                ROW (its label or resource name; the rest of the
- *                                line, spaces and all): selects the shape there
- *   move-row TIME ROW            the pointer moves there (hovers the shape)
+ *                                line, spaces and all): selects the shape there. As
+ *                                a person would, it first scrolls the rows so that
+ *                                ROW is in sight when it is not (wheel, PageUp/Down);
+ *                                in per-CPU mode a task that migrated is clicked on
+ *                                the row of the processor it was on at TIME. A row
+ *                                that is hidden or in a collapsed group, or no such
+ *                                row, or TIME outside the view, is an error naming it
+ *   move-row TIME ROW            the pointer moves there (hovers the shape), the same way
  *   resize W H                   resize the window (waits until it is done)
  *   marker-add                   as the key m
  *   text STRING                  typed text: the rest of the line, as is (UTF-8)
@@ -223,28 +229,56 @@ static int cmd_pointer(view_app *a, char **w, int n)
     return 0;
 }
 
-/* The pixel (x, y) at trace time `t` in the middle of the band of the row
- * whose label or resource is `name`; -1 when there is no such band. */
-static int row_point(const view_app *a, const char *name, const char *time, double *x, double *y)
+/* The row named `name` (its label or its resource) at time t: in per-CPU mode
+ * a task that migrated has a row under each processor, and the one of the
+ * processor it was on at t is meant. -1 when no row has that name. */
+static long named_row(const view_app *a, const char *name, double t)
 {
-    double t, top, h;
-    if (!a->shapes || !number(time, &t))
-        return -1;
-    tlv_view v;
-    view_main_view(a, &v);
-    for (size_t r = 0; r < tlv_shapes_row_count(a->shapes); r++) {
+    size_t n = a->shapes ? tlv_shapes_row_count(a->shapes) : 0;
+    for (size_t r = 0; r < n; r++) {
         tlv_row_info info;
         tlv_shapes_row(a->shapes, r, &info);
-        if ((info.label && strcmp(info.label, name) == 0) ||
-            (info.resource && strcmp(info.resource, name) == 0)) {
-            if (!view_row_band(a, &v, r, &top, &h))
-                return -1;
-            *x = tlv_view_x(&v, t);
-            *y = top + h / 2;
-            return 0;
-        }
+        if (info.resource && (strcmp(info.resource, name) == 0 ||
+                              (info.label && strcmp(info.label, name) == 0)))
+            return view_resource_row(a, info.resource, view_exact_time(a, t));
+        if (info.label && strcmp(info.label, name) == 0)
+            return (long)r;
     }
     return -1;
+}
+
+/* The pixel (x, y) at trace time TIME in the middle of the band of row
+ * `name`, scrolled into sight first; 0, or -2 with the reason printed. */
+static int row_point(view_app *a, const char *name, const char *time, double *x, double *y,
+                     const char *cmd)
+{
+    double t, top, h;
+    const view_script *s = a->script;
+    if (!number(time, &t)) {
+        fprintf(stderr, "%s:%zu: %s: '%s' is not a time\n", s->path, s->next, cmd, time);
+        return -2;
+    }
+    long row = named_row(a, name, t);
+    tlv_view v;
+    if (row < 0) {
+        fprintf(stderr, "%s:%zu: %s: no row is named '%s'\n", s->path, s->next, cmd, name);
+        return -2;
+    }
+    if (!view_reveal_row(a, (size_t)row)) {
+        fprintf(stderr, "%s:%zu: %s: row '%s' is hidden or in a collapsed group\n", s->path,
+                s->next, cmd, name);
+        return -2;
+    }
+    view_main_view(a, &v); /* as scrolled */
+    if (!(t >= v.t0 && t <= v.t1)) {
+        fprintf(stderr, "%s:%zu: %s: time %s is outside the view (%.17g to %.17g)\n", s->path,
+                s->next, cmd, time, v.t0, v.t1);
+        return -2;
+    }
+    view_row_band(a, &v, (size_t)row, &top, &h);
+    *x = tlv_view_x(&v, t);
+    *y = top + h / 2;
+    return 0;
 }
 
 static int cmd_row(view_app *a, char **w, int n)
@@ -253,8 +287,11 @@ static int cmd_row(view_app *a, char **w, int n)
     char name[512] = "";
     for (int i = 2; i < n; i++) /* the row's name may have spaces */
         snprintf(name + strlen(name), sizeof name - strlen(name), "%s%s", i > 2 ? " " : "", w[i]);
-    if (n < 3 || row_point(a, name, w[1], &x, &y) < 0)
+    if (n < 3)
         return -1;
+    int rc = row_point(a, name, w[1], &x, &y, w[0]);
+    if (rc < 0)
+        return rc;
     input_motion(a, x, y);
     if (strcmp(w[0], "click-row") == 0) {
         input_button(a, x, y, SDL_BUTTON_LEFT, 1, 0, 1);

@@ -87,6 +87,61 @@ static void make_counter_tracks(view_tracks *t)
     }
 }
 
+/* A row's resource and label, to name counter tracks like their rows. */
+typedef struct row_name {
+    const char *resource, *label;
+    size_t row;
+} row_name;
+
+static int by_resource(const void *x, const void *y)
+{
+    const row_name *a = x, *b = y;
+    int c = strcmp(a->resource, b->resource);
+    return c ? c : (a->row > b->row) - (a->row < b->row); /* its first row first */
+}
+
+/* Counter tracks are called what their resource's row is called (the label
+ * column and the rows panel show "heap[4092]", not "P4092"); a resource
+ * without a row keeps its name. The name stays the key hidden, checked and
+ * moved tracks are kept by (the session), so labels changing (a live log)
+ * lose nothing. O((rows + tracks) log rows), after the rows change. */
+static void label_tracks(view_app *a)
+{
+    view_tracks *t = &a->tracks;
+    size_t nrows = a->shapes ? tlv_shapes_row_count(a->shapes) : 0, n = 0;
+    row_name *rows = nrows ? malloc(nrows * sizeof *rows) : NULL;
+    if (nrows && !rows) /* the view ends (cmd_view.c): names half made would mislead */
+        report_nomem("naming the tracks of", a->opts.input);
+    for (size_t r = 0; rows && r < nrows; r++) {
+        tlv_row_info info;
+        tlv_shapes_row(a->shapes, r, &info);
+        if (info.resource && info.label)
+            rows[n++] = (row_name){info.resource, info.label, r};
+    }
+    if (n)
+        qsort(rows, n, sizeof *rows, by_resource);
+    for (size_t i = 0; i < t->n; i++) {
+        view_track *k = &t->v[i];
+        snprintf(k->label, sizeof k->label, "%s", k->name);
+        if (k->kind != TRACK_COUNTER || !n)
+            continue;
+        tlv_counter_info c;
+        tlv_counters_get(t->counters, k->index, &c);
+        row_name key = {c.resource, NULL, 0};
+        size_t lo = 0, hi = n; /* the first row of the resource */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (by_resource(&rows[mid], &key) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < n && strcmp(rows[lo].resource, c.resource) == 0)
+            snprintf(k->label, sizeof k->label, "%s %s", rows[lo].label, c.attribute);
+    }
+    free(rows);
+}
+
 /* Position of a track in the kept order (unnamed ones after, as made). */
 static long rank(const view_tracks *t, const view_track *k)
 {
@@ -110,8 +165,10 @@ void tracks_refresh(view_app *a)
 {
     view_tracks *t = &a->tracks;
     size_t events = a->trace ? tlv_trace_event_count(a->trace) : 0;
-    if (t->of == a->trace && t->of_events == events && (t->stats || !a->trace))
+    if (t->of == a->trace && t->of_events == events && (t->stats || !a->trace)) {
+        label_tracks(a); /* the rows may have changed */
         return;
+    }
     clear_tracks(t);
     t->of = a->trace;
     t->of_events = events;
@@ -127,6 +184,7 @@ void tracks_refresh(view_app *a)
     make_load_tracks(t);
     make_counter_tracks(t);
     sort_tracks(t);
+    label_tracks(a);
 }
 
 int tracks_checked(const view_app *a, size_t i)
@@ -168,7 +226,7 @@ void tracks_move(view_app *a, size_t i, int dir)
     view_track tmp = t->v[i];
     t->v[i] = t->v[j];
     t->v[j] = tmp;
-    view_message(a, "track %s moved %s", t->v[j].name, dir < 0 ? "up" : "down");
+    view_message(a, "track %s moved %s", t->v[j].label, dir < 0 ? "up" : "down");
     changed(a);
 }
 

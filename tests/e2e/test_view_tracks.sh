@@ -133,8 +133,8 @@ view -r linux_heap.res --no-session --size 1100x700 --script "$TMP/e.txt" "$TMP/
 expect_status 0 "counter tracks script"
 check "a counter track per process and counter" '(.[0].tracks | length) == 2 and
   ([.[0].tracks[] | .kind] | unique) == ["counter"] and
-  (.[0].tracks[] | select(.name == "P4092 inuse") | .max) == 1176 and
-  (.[0].tracks[] | select(.name == "P4092 blocks") | .max) == 47' "$S-7.json"
+  (.[0].tracks[] | select(.name == "heap[4092] inuse") | .max) == 1176 and
+  (.[0].tracks[] | select(.name == "heap[4092] blocks") | .max) == 47' "$S-7.json"
 expect_count "counters drawn" "$S-7.png" 340 20 1100 300 2f6db5 500
 cy=$(jq '.layout.ruler_height + .layout.row_height * 0.5 | floor' "$S-7.json")
 cat >"$TMP/f.txt" <<END
