@@ -836,7 +836,8 @@ int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fo
     draw_ruler(&f);
     batch_flush(&f.b);
     if (target) { /* everything else written there is opaque already */
-        SDL_RenderFlush(ren);
+        if (SDL_RenderFlush(ren) < 0) /* the texts queued: SDL out of memory */
+            f.failed = 1;
         for (int y = 0; f.text_x && y < v->height; y++)
             make_opaque(target, y, f.text_x[2 * y], f.text_x[2 * y + 1]);
     }

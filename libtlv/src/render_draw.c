@@ -39,11 +39,14 @@ void batch_init(render_batch *b, SDL_Renderer *ren, SDL_FRect bounds)
 
 void batch_flush(render_batch *b)
 {
+    /* SDL queues what it draws: a failed result is its queue out of memory */
     if (b->n && b->direct) {
-        SDL_RenderFlush(b->ren); /* texts queued before these triangles */
+        if (SDL_RenderFlush(b->ren) < 0) /* texts queued before these triangles */
+            b->failed = 1;
         raster_geometry(b->direct, b->has_clip ? &b->clip : NULL, b->v, b->n);
     } else if (b->n) {
-        SDL_RenderGeometry(b->ren, NULL, b->v, (int)b->n, NULL, 0);
+        if (SDL_RenderGeometry(b->ren, NULL, b->v, (int)b->n, NULL, 0) < 0)
+            b->failed = 1;
     }
     b->n = 0;
 }
@@ -309,7 +312,8 @@ void batch_rect(render_batch *b, frect r, uint32_t argb)
     }
     SDL_Color c = color_of(argb);
     SDL_SetRenderDrawColor(b->ren, c.r, c.g, c.b, c.a);
-    SDL_RenderFillRect(b->ren, &px);
+    if (SDL_RenderFillRect(b->ren, &px) < 0)
+        b->failed = 1;
 }
 
 /* A run of columns [i, j) of one cell: its pixels, clipped. */

@@ -372,6 +372,17 @@ static void note_failure(render_fonts *f)
         f->nomem = 1;
 }
 
+/* SDL_ttf returns NULL without setting an error when its own pixel buffer
+ * cannot be allocated, so SDL_GetError() then shows whatever failed before
+ * on this thread: a text that measured fine and cannot be rendered is out
+ * of memory unless SDL_ttf said why (zero width, too large). */
+static void note_render_failure(render_fonts *f)
+{
+    const char *e = SDL_GetError();
+    if (!strstr(e, "zero width") && !strstr(e, "too large") && !strstr(e, "NULL"))
+        f->nomem = 1;
+}
+
 int render_fonts_out_of_memory(render_fonts *f)
 {
     int was = f->nomem;
@@ -659,7 +670,7 @@ static SDL_Texture *make_texture(render_fonts *f, TTF_Font *font, uint32_t rgb, 
     SDL_Color c = {(Uint8)(rgb >> 16), (Uint8)(rgb >> 8), (Uint8)rgb, 255};
     SDL_Surface *s = TTF_RenderUTF8_Blended(font, text, c);
     if (!s) {
-        note_failure(f);
+        note_render_failure(f);
         return NULL;
     }
     SDL_Texture *t = SDL_CreateTextureFromSurface(f->ren, s);
@@ -821,10 +832,14 @@ int render_text_at(render_fonts *f, const char *drawn, const text_style *st, int
         SDL_Rect before; /* the caller's clip, put back afterwards */
         int had_clip = SDL_RenderIsClipEnabled(f->ren);
         SDL_RenderGetClipRect(f->ren, &before);
-        SDL_RenderSetClipRect(f->ren, clip);
+        /* SDL queues these: a failed result is its queue out of memory, and
+           the text would be missing from the picture without a word */
+        int rc = SDL_RenderSetClipRect(f->ren, clip);
         SDL_SetTextureAlphaMod(t, (Uint8)(st->argb >> 24));
-        SDL_RenderCopy(f->ren, t, NULL, &dst);
-        SDL_RenderSetClipRect(f->ren, had_clip ? &before : NULL);
+        rc |= SDL_RenderCopy(f->ren, t, NULL, &dst);
+        rc |= SDL_RenderSetClipRect(f->ren, had_clip ? &before : NULL);
+        if (rc < 0)
+            f->nomem = 1;
     }
     if (owned)
         SDL_DestroyTexture(t);
