@@ -393,22 +393,22 @@ static int view_main(view_app *a, view_session *sess)
     return nomem_reported() ? EXIT_USAGE : a->exit_code;
 }
 
-/* The panels, in the order they see input (view_panels.h). */
-static void add_panels(view_app *a)
+/* The panels, in the order they see input (view_panels.h); -1 when one
+ * could not be made (out of memory: a viewer without its prompt or flows
+ * panel would drop what they show without a word). */
+static int add_panels(view_app *a)
 {
-    view_add_panel(a, prompt_panel_new());
-    view_add_panel(a, marker_edit_panel_new());
-    view_add_panel(a, goto_panel_new());
-    view_add_panel(a, search_panel_new());
-    view_add_panel(a, rows_panel_new());
-    view_add_panel(a, legend_panel_new()); /* Shift+L, before the log panel's l */
-    view_add_panel(a, log_panel_new());
-    view_add_panel(a, flows_panel_new());
-    view_add_panel(a, tracks_panel_new());
-    view_add_panel(a, details_panel_new());
-    view_add_panel(a, tooltip_panel_new());
-    view_add_panel(a, breakdown_panel_new());
-    view_add_panel(a, markers_panel_new());
+    view_panel *(*const makers[])(void) = {
+        prompt_panel_new, marker_edit_panel_new, goto_panel_new, search_panel_new,
+        rows_panel_new, legend_panel_new, /* Shift+L, before the log panel's l */
+        log_panel_new, flows_panel_new, tracks_panel_new, details_panel_new,
+        tooltip_panel_new, breakdown_panel_new, markers_panel_new,
+    };
+    int rc = 0;
+    for (size_t i = 0; i < sizeof makers / sizeof *makers; i++)
+        if (view_add_panel(a, makers[i]()) < 0)
+            rc = -1;
+    return rc;
 }
 
 int cmd_view(int argc, char **argv)
@@ -432,7 +432,10 @@ int cmd_view(int argc, char **argv)
         a->tracks.load_on = 1; /* shown in per-CPU mode (u) */
         a->breakdown = breakdown_new();
         a->mx = a->my = -1;
-        add_panels(a);
+        if (add_panels(a) < 0 || !a->breakdown) {
+            rc = report_nomem("opening the viewer on", opts.input);
+            goto out;
+        }
         char *path = default_session_path(&a->opts);
         a->session_path = path;
         view_session sess;
@@ -441,6 +444,7 @@ int cmd_view(int argc, char **argv)
         session_free(&sess);
         free(path);
     }
+out:
     loader_stop(a); /* before the trace it reads into goes */
     script_free(a->script);
     view_close_input(&a->live.in);

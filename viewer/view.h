@@ -923,8 +923,8 @@ struct view_panel {
     void (*destroy)(view_panel *p);
 };
 
-/* Registers p (NULL is ignored: a panel that could not be made). Returns 0,
- * or -1 when there are too many (p is destroyed). */
+/* Registers p. Returns 0, or -1 when p is NULL (its constructor ran out of
+ * memory) or there are too many (p is destroyed). */
 int view_add_panel(view_app *a, view_panel *p);
 void view_free_panels(view_app *a);
 /* p's strip (see strip_height). */

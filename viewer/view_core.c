@@ -22,8 +22,8 @@ static void destroy(view_panel *p)
 
 int view_add_panel(view_app *a, view_panel *p)
 {
-    if (!p)
-        return 0;
+    if (!p) /* its constructor ran out of memory: the viewer would lack it */
+        return -1;
     if (a->npanels == VIEW_MAX_PANELS) {
         destroy(p);
         return -1;

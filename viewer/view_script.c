@@ -72,33 +72,63 @@ static void free_lines(char **lines, size_t n)
     free(lines);
 }
 
+/* Adds a copy of line to s; -1 when out of memory. */
+static int script_add_line(view_script *s, size_t *lcap, const char *line)
+{
+    if (s->n == *lcap) {
+        size_t cap = *lcap ? *lcap * 2 : 64;
+        char **t = realloc(s->lines, cap * sizeof *t);
+        if (!t)
+            return -1;
+        s->lines = t;
+        *lcap = cap;
+    }
+    char *copy = strdup(line);
+    if (!copy)
+        return -1;
+    s->lines[s->n++] = copy;
+    return 0;
+}
+
+/* NULL with the reason said: a script cut short by want of memory would
+ * run only its first lines without a word. */
 view_script *script_load(const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "%s view: cannot read the script '%s'\n", prog, path);
+        if (errno == ENOMEM)
+            report_nomem("reading the script", path);
+        else
+            fprintf(stderr, "%s view: cannot read the script '%s'\n", prog, path);
         return NULL;
     }
     view_script *s = calloc(1, sizeof *s);
     char *line = NULL;
     size_t cap = 0, lcap = 0;
     ssize_t len;
-    while (s && (len = getline(&line, &cap, f)) >= 0) {
+    int failed = !s;
+    errno = 0;
+    while (!failed && (len = getline(&line, &cap, f)) >= 0) {
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
-        if (s->n == lcap) {
-            lcap = lcap ? lcap * 2 : 64;
-            char **t = realloc(s->lines, lcap * sizeof *t);
-            if (!t)
-                break;
-            s->lines = t;
-        }
-        s->lines[s->n++] = strdup(line);
+        failed = script_add_line(s, &lcap, line) < 0;
     }
+    failed = failed || errno == ENOMEM;
+    int read_error = !failed && ferror(f);
     free(line);
     fclose(f);
-    if (s)
-        s->path = strdup(path);
+    if (read_error) {
+        script_free(s);
+        fprintf(stderr, "%s view: cannot read the script '%s'\n", prog, path);
+        return NULL;
+    }
+    if (!failed && !(s->path = strdup(path)))
+        failed = 1;
+    if (failed) {
+        script_free(s);
+        report_nomem("reading the script", path);
+        return NULL;
+    }
     return s;
 }
 
