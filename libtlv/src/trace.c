@@ -83,14 +83,20 @@ static int record_event(void *user, const tlv_event *e)
     world *w = t->w;
     /* An attribute change already counted its own sequence number. */
     uint32_t seq = e->kind == TLV_EVENT_ATTRIBUTE ? w->next_seq - 1 : w->next_seq;
-    if (grow_events(t) < 0 || t->nev >= UINT32_MAX - 1 ||
-        e->nargs > TRACE_MAX_ARGS || keep_fraction(t, t->nev, e->time.frac) < 0 ||
-        (e->kind != TLV_EVENT_ATTRIBUTE && GROW(t->args, t->args_cap, t->nargs + e->nargs + 1) < 0))
+    if (t->nev >= UINT32_MAX - 1 || e->nargs > TRACE_MAX_ARGS)
         return 1;
-    if (numcol_add(&t->lines, (uint32_t)e->input_line) < 0)
+    /* Stopping the converter alone would read as the caller's stop: a
+     * reader pushing on its own thread (the viewer's loader) would show
+     * the events so far as the whole trace. */
+    if (grow_events(t) < 0 || keep_fraction(t, t->nev, e->time.frac) < 0 ||
+        (e->kind != TLV_EVENT_ATTRIBUTE && GROW(t->args, t->args_cap, t->nargs + e->nargs + 1) < 0) ||
+        numcol_add(&t->lines, (uint32_t)e->input_line) < 0) {
+        t->record_nomem = 1;
         return 1;
+    }
     if (numcol_add(&t->seqs, seq) < 0) {
         numcol_drop_last(&t->lines);
+        t->record_nomem = 1;
         return 1;
     }
     trace_event *te = &t->ev[t->nev];
@@ -264,6 +270,8 @@ void tlv_trace_trim(tlv_trace *t)
 
 tlv_status tlv_trace_update(tlv_trace *t)
 {
+    if (t->record_nomem)
+        return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory while keeping the events");
     if (converter_out_of_memory(t->conv)) /* the events so far are incomplete */
         return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "%s", tlv_converter_last_error(t->conv));
     ALLOC_WATCH;
@@ -276,6 +284,8 @@ tlv_status tlv_trace_update(tlv_trace *t)
 tlv_status tlv_trace_finish(tlv_trace *t)
 {
     tlv_status st = tlv_converter_finish(t->conv);
+    if (t->record_nomem)
+        return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory while keeping the events");
     if (st == TLV_ERR_NOMEM)
         return last_error_set(&t->lasterr, st, "%s", tlv_converter_last_error(t->conv));
     if (tlv_trace_update(t) != TLV_OK)

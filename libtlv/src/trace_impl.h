@@ -45,6 +45,8 @@ struct tlv_trace {
                               every time is whole (most logs), which saves 8
                               bytes an event */
     size_t frac_cap;
+    int record_nomem;      /* an event could not be kept for want of memory:
+                              the trace is incomplete (tlv_trace_update says so) */
     numcol lines;          /* by event order: the input line */
     numcol seqs;           /* by event order: world.next_seq when the event was
                               made (changes with a smaller seq came before it) */
