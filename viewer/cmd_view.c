@@ -381,7 +381,7 @@ static int view_main(view_app *a, view_session *sess)
         run(a, 1);
         return a->quit ? EXIT_OK : view_bench(a);
     }
-    if (a->opts.script && !(a->script = script_load(a->opts.script)))
+    if (a->opts.script && !(a->script = script_load(a->opts.script, a->opts.input)))
         return EXIT_USAGE;
     run(a, 0);
     /* A window closed while loading keeps the session as it was: its view

@@ -608,7 +608,7 @@ void view_hover_update(view_app *a);
 typedef struct view_script view_script;
 
 /* Reads the script; NULL on error (printed). */
-view_script *script_load(const char *path);
+view_script *script_load(const char *path, const char *input);
 void script_free(view_script *s);
 /* Runs the next command. Returns 1 to go on, 0 at the end, -1 on an error
  * (printed with the script's file and line). */

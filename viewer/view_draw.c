@@ -11,6 +11,7 @@
  */
 #include "view.h"
 
+#include <errno.h>
 #include <math.h>
 #include <png.h>
 #include <stdarg.h>
@@ -598,7 +599,10 @@ int view_write_screenshot(view_app *a, const char *path)
         return -1;
     }
     if (SDL_RenderReadPixels(a->ren, NULL, SDL_PIXELFORMAT_RGBA32, pixels, (int)stride) != 0) {
-        fprintf(stderr, "%s view: cannot read the frame: %s\n", prog, SDL_GetError());
+        if (strstr(SDL_GetError(), "memory"))
+            report_nomem("taking a screenshot of", a->opts.input);
+        else
+            fprintf(stderr, "%s view: cannot read the frame: %s\n", prog, SDL_GetError());
         free(pixels);
         return -1;
     }
@@ -610,8 +614,12 @@ int view_write_screenshot(view_app *a, const char *path)
     img.width = (png_uint_32)a->px_w;
     img.height = (png_uint_32)a->px_h;
     img.format = PNG_FORMAT_RGBA;
+    errno = 0;
     int ok = png_image_write_to_file(&img, path, 0, pixels, (png_int_32)stride, NULL);
-    if (!ok) {
+    if (!ok && (errno == ENOMEM || strstr(img.message, "memory"))) { /* libpng's words vary */
+        report_nomem("writing the screenshot of", a->opts.input);
+        png_image_free(&img);
+    } else if (!ok) {
         fprintf(stderr, "%s view: cannot write '%s': %s\n", prog, path, img.message);
         png_image_free(&img);
     }

@@ -91,13 +91,14 @@ static int script_add_line(view_script *s, size_t *lcap, const char *line)
 }
 
 /* NULL with the reason said: a script cut short by want of memory would
- * run only its first lines without a word. */
-view_script *script_load(const char *path)
+ * run only its first lines without a word. `input` is the log the view
+ * shows, which the out-of-memory message names. */
+view_script *script_load(const char *path, const char *input)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
         if (errno == ENOMEM)
-            report_nomem("reading the script", path);
+            report_nomem("reading the view script for", input);
         else
             fprintf(stderr, "%s view: cannot read the script '%s'\n", prog, path);
         return NULL;
@@ -126,7 +127,7 @@ view_script *script_load(const char *path)
         failed = 1;
     if (failed) {
         script_free(s);
-        report_nomem("reading the script", path);
+        report_nomem("reading the view script for", input);
         return NULL;
     }
     return s;
