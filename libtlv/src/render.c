@@ -16,9 +16,11 @@
 
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define COLOR_BACKGROUND 0xFFFFFFFFu
 #define COLOR_BAND_ALT 0xFFF3F4F6u   /* every other row */
@@ -308,6 +310,8 @@ typedef struct frame {
                              where SDL drew texts (2 ints a row), or NULL */
     render_rows rows;     /* summaries or shapes */
     double x_left, x_width; /* tlv_view_x's terms, worked out once a frame */
+    render_labels *labels;  /* where the shapes' texts wait to be placed */
+    size_t own0, own1;    /* the bands whose texts this frame (or part) collects */
     int failed;
 } frame;
 
@@ -533,6 +537,7 @@ static tlv_time time_of(double t, int radix)
 
 typedef struct row_ctx {
     frame *f;
+    size_t pos;           /* the band's position in the view's list */
     double top;
 } row_ctx;
 
@@ -544,19 +549,19 @@ static double clamp_x(const frame *f, double x)
 
 /* A text primitive waits until every shape is drawn: render_labels.c
  * places the frame's texts so that none is drawn over another. */
-static void add_text_prim(frame *f, const prim *p, frect area, double length)
+static void add_text_prim(frame *f, size_t pos, const prim *p, frect area, double length)
 {
     frect box = prim_box(p, area);
     const SDL_Rect *c = &f->timeline;
     if (!f->fonts || !p->text || !*p->text || box.w < 2 || box.x > c->x + c->w ||
-        box.x + box.w < c->x)
-        return; /* nothing to draw, or out of view */
+        box.x + box.w < c->x || pos < f->own0 || pos >= f->own1)
+        return; /* nothing to draw, out of view, or another part's band */
     const render_state *st = f->st;
     double top = area.y, bottom = area.y + f->l.row_h;
     label_cand cand = {p, box, (float)top, (float)f->l.row_h, length,
                        st->has_focus && st->focus_x >= area.x && st->focus_x < area.x + area.w &&
                            st->focus_y >= top && st->focus_y < bottom, 0};
-    if (labels_add(&f->st->labels, &cand) < 0)
+    if (labels_add(f->labels, &cand) < 0)
         f->failed = 1;
 }
 
@@ -573,7 +578,7 @@ static int draw_shape(void *ctx, const shape *sh, size_t pos)
     frect area = box_of(x0, rc->top, x1 - x0, f->l.row_h);
     const prim *p = &s->prims[sh->prim];
     if (p->type == PRIM_TEXT)
-        add_text_prim(f, p, area, t1 - t0);
+        add_text_prim(f, rc->pos, p, area, t1 - t0);
     else
         draw_prim(&f->b, p, area, f->l.scale);
     return 0;
@@ -620,6 +625,204 @@ static void draw_summary(frame *f, uint32_t row, double top)
     free(layers);
 }
 
+/* A visible band with shapes, as planned before drawing: how its row is
+ * drawn (from summaries, or shape by shape) and what that costs. */
+typedef struct band_plan {
+    size_t pos;           /* position in the view's list */
+    uint32_t row;
+    double top;
+    int dense;            /* drawn from summaries */
+    double cost;          /* a guess, in shapes drawn one by one */
+} band_plan;
+
+/* One band's row. The batch is flushed first, so each row's triangles make
+ * batches of their own (SDL pairs triangles into rectangles within one
+ * batch): whichever part of the frame draws a row draws the same pixels. */
+static void draw_band(frame *f, const band_plan *b, tlv_time q0, tlv_time q1)
+{
+    batch_flush(&f->b);
+    row_ctx rc = {f, b->pos, b->top};
+    if (b->dense)
+        draw_summary(f, b->row, b->top);
+    else
+        store_query(f->s->store, b->row, q0, q1, draw_shape, &rc);
+}
+
+/* How far beyond its band anything a row draws (not its texts) may reach,
+ * up and down, in pixels: the primitives' boxes and points against a band
+ * at y = 0, their pens (a mitre reaches 4 half widths) and arrow heads,
+ * and a margin for rounding. The vertical geometry of a primitive does not
+ * depend on the shape's times. Returns 0, or -1 when some reach is not
+ * finite. */
+static int rows_reach(const frame *f, double *up, double *down)
+{
+    const struct tlv_shapes *s = f->s;
+    double h = f->l.row_h, lo = 0, hi = h;
+    frect area = {0, 0, 100, (float)h};
+    for (size_t i = 0; i < s->nprims; i++) {
+        const prim *p = &s->prims[i];
+        if (p->type == PRIM_TEXT)
+            continue;
+        frect box = prim_box(p, area);
+        double y0 = fmin(box.y, (double)box.y + box.h), y1 = fmax(box.y, (double)box.y + box.h);
+        for (size_t k = 0; k < p->npoints; k++) {
+            float x, y;
+            prim_point(p, k, box, &x, &y);
+            y0 = fmin(y0, y);
+            y1 = fmax(y1, y);
+        }
+        double w = p->pen_width * (f->l.scale > 0 ? f->l.scale : 1), pen = 0;
+        if (p->has_pen || p->type == PRIM_LINE || p->type == PRIM_ARROW)
+            pen = 2 * (w > 1 ? w : 1) + (2 * w > 5 ? 2 * w : 5);
+        if (!isfinite(y0) || !isfinite(y1) || !isfinite(pen))
+            return -1;
+        lo = fmin(lo, y0 - pen);
+        hi = fmax(hi, y1 + pen);
+    }
+    *up = -lo + 2;
+    *down = hi - h + 2;
+    return 0;
+}
+
+/* The bands whose row may draw into pixel rows [y0, y1). */
+static int band_reaches(const frame *f, const band_plan *b, double up, double down, int y0, int y1)
+{
+    return b->top - up < y1 + 1 && b->top + f->l.row_h + down > y0 - 1;
+}
+
+/* A part of the frame drawn by one thread: the pixel rows [y0, y1) of the
+ * timeline, every band whose row may reach them drawn clipped to them (the
+ * batch's bounds stay the timeline's, so triangles are cut as the whole
+ * frame cuts them), and the texts of bands [own0, own1) collected. */
+typedef struct shapes_part {
+    frame f;              /* the frame's copy: a batch, clip, labels of its own */
+    render_labels labels;
+    const band_plan *plan;
+    size_t nplan;
+    double up, down;
+    tlv_time q0, q1;
+    int y0, y1;
+    int alloc_failed;     /* an allocation of the part's thread failed */
+} shapes_part;
+
+static void *draw_part(void *arg)
+{
+    shapes_part *p = arg;
+    unsigned long failures = alloc_failures();
+    for (size_t i = 0; i < p->nplan; i++)
+        if (band_reaches(&p->f, &p->plan[i], p->up, p->down, p->y0, p->y1))
+            draw_band(&p->f, &p->plan[i], p->q0, p->q1);
+    batch_flush(&p->f.b);
+    p->alloc_failed = alloc_failures() != failures;
+    return NULL;
+}
+
+/* The second thread: named for the tests' fault injection
+ * (TLV_FAULT_INJECT_THREAD=tlv-draw, alloc.h). */
+static void *draw_second_part(void *arg)
+{
+    alloc_name_thread("tlv-draw");
+    return draw_part(arg);
+}
+
+static void part_init(shapes_part *p, const frame *f, const band_plan *plan, size_t nplan,
+                      tlv_time q0, tlv_time q1, int y0, int y1, size_t own0, size_t own1)
+{
+    memset(p, 0, sizeof *p);
+    p->f = *f;
+    p->f.labels = &p->labels;
+    p->f.own0 = own0;
+    p->f.own1 = own1;
+    p->f.failed = 0;
+    p->f.text_x = NULL;
+    batch_init(&p->f.b, NULL, f->b.bounds); /* no SDL call off the frame's thread */
+    p->f.b.direct = f->b.direct;
+    p->f.b.clip = (SDL_Rect){f->timeline.x, y0, f->timeline.w, y1 - y0};
+    p->f.b.has_clip = 1;
+    p->plan = plan;
+    p->nplan = nplan;
+    p->q0 = q0;
+    p->q1 = q1;
+    p->y0 = y0;
+    p->y1 = y1;
+}
+
+/* The band where the guessed cost of the bands above reaches half. */
+static size_t balanced_split(const band_plan *plan, size_t n)
+{
+    double total = 0, sum = 0;
+    for (size_t i = 0; i < n; i++)
+        total += plan[i].cost;
+    size_t k = 0;
+    while (k + 1 < n && sum + plan[k].cost / 2 < total / 2)
+        sum += plan[k++].cost;
+    return k ? k : 1;
+}
+
+/* The bands drawn on two threads: this one draws the pixel rows above the
+ * top of the band where the work splits in half, a second thread those
+ * below, each band's pixels in the same order as one thread would. Returns
+ * 0, or -1 when no thread could be started (nothing drawn). */
+static int draw_bands_split(frame *f, const band_plan *plan, size_t n, tlv_time q0, tlv_time q1)
+{
+    double up, down;
+    if (n < 2 || rows_reach(f, &up, &down) < 0)
+        return -1;
+    size_t k = balanced_split(plan, n);
+    int top = f->timeline.y, bottom = f->timeline.y + f->timeline.h;
+    int y = (int)ceil(plan[k].top);
+    if (y <= top || y >= bottom)
+        return -1;
+    shapes_part part[2];
+    part_init(&part[0], f, plan, n, q0, q1, top, y, 0, plan[k].pos);
+    part_init(&part[1], f, plan, n, q0, q1, y, bottom, plan[k].pos, SIZE_MAX);
+    for (int i = 0; i < 2; i++) {
+        part[i].up = up;
+        part[i].down = down;
+    }
+    batch_flush(&f->b);
+    pthread_t second;
+    if (pthread_create(&second, NULL, draw_second_part, &part[1]) != 0) {
+        batch_free(&part[0].f.b);
+        batch_free(&part[1].f.b);
+        return -1;
+    }
+    draw_part(&part[0]);
+    pthread_join(second, NULL);
+    for (int i = 0; i < 2; i++) { /* the texts in the order one thread collects them */
+        for (size_t j = 0; j < part[i].labels.n; j++)
+            if (labels_add(f->labels, &part[i].labels.c[j]) < 0)
+                f->failed = 1;
+        f->failed |= part[i].f.failed | part[i].f.b.failed;
+        if (i == 1 && part[i].alloc_failed) /* the calling thread's count tells (alloc.h) */
+            alloc_note_failure();
+        batch_free(&part[i].f.b);
+        labels_free(&part[i].labels);
+    }
+    return 0;
+}
+
+/* Threads for the shapes: the state's choice, or 2 on a machine with more
+ * than one core. */
+static int shape_threads(render_state *st)
+{
+    if (st->threads > 0)
+        return st->threads;
+    if (!st->cpus) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        st->cpus = n > 0 ? (int)n : 1;
+#ifdef TLV_FAULT_INJECTION
+        /* a sweep failing the N-th allocation of the process needs the
+         * allocations in one order; TLV_FAULT_INJECT_THREAD=tlv-draw sweeps
+         * the second thread's */
+        const char *at = getenv("TLV_FAULT_INJECT"), *thread = getenv("TLV_FAULT_INJECT_THREAD");
+        if (at && strtoul(at, NULL, 10) > 0 && !(thread && *thread))
+            st->cpus = 1;
+#endif
+    }
+    return st->cpus > 1 ? 2 : 1;
+}
+
 static void draw_shapes(frame *f)
 {
     const struct tlv_shapes *s = f->s;
@@ -631,19 +834,32 @@ static void draw_shapes(frame *f)
     q1.ticks = q1.ticks < INT64_MAX ? q1.ticks + (q1.frac > 0) : q1.ticks;
     q1.frac = 0;
     uint32_t nstore = store_rows(s->store);
+    size_t nbands = f->l.end_row - f->l.first_row, n = 0;
+    band_plan local[64], *plan = nbands <= 64 ? local : malloc(nbands * sizeof *plan);
+    if (!plan) {
+        f->failed = 1;
+        return;
+    }
     for (size_t pos = f->l.first_row; pos < f->l.end_row; pos++) {
         size_t r = render_row_id(&f->l, pos);
         if (r >= nstore) /* blank, or a row without shapes */
             continue;
-        row_ctx rc = {f, render_row_top(&f->l, pos)};
         size_t count = store_count_overlapping(s->store, (uint32_t)r, q0, q1);
         int dense = f->rows == RENDER_ROWS_AUTO ? count > 2 * (size_t)f->timeline.w
                                                 : f->rows == RENDER_ROWS_SUMMARY;
-        if (count && dense)
-            draw_summary(f, (uint32_t)r, rc.top);
-        else if (count)
-            store_query(s->store, (uint32_t)r, q0, q1, draw_shape, &rc);
+        /* a summary row costs about as much as a row of a shape a column */
+        if (count)
+            plan[n++] = (band_plan){pos, (uint32_t)r, render_row_top(&f->l, pos), dense,
+                                    dense ? (double)f->timeline.w : (double)count};
     }
+    f->st->drew_on = 2;
+    if (!f->b.direct || shape_threads(f->st) < 2 || draw_bands_split(f, plan, n, q0, q1) < 0) {
+        f->st->drew_on = 1;
+        for (size_t i = 0; i < n; i++)
+            draw_band(f, &plan[i], q0, q1);
+    }
+    if (plan != local)
+        free(plan);
 }
 
 /* ---- labels and ruler ---------------------------------------------------------- */
@@ -795,7 +1011,9 @@ int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fo
     render_state own = {0};
     tlv_view as_read = view_in(v); /* as tlv_view_x reads it */
     frame f = {.ren = ren, .fonts = fonts, .st = state ? state : &own, .s = s, .v = v,
-               .rows = rows, .x_left = view_label_w(&as_read), .x_width = timeline_w(&as_read)};
+               .rows = rows, .x_left = view_label_w(&as_read), .x_width = timeline_w(&as_read),
+               .own1 = SIZE_MAX};
+    f.labels = &f.st->labels;
     texts_clear(&f.st->texts);
     render_layout_of(v, s->nrows, &f.l);
     f.timeline = (SDL_Rect){f.l.label_w, f.l.ruler_h, v->width - f.l.label_w, v->height - f.l.ruler_h};
@@ -872,6 +1090,14 @@ void render_set_rows(tlv_renderer *r, render_rows rows)
     if (r)
         r->rows = rows;
 }
+
+void render_set_threads(tlv_renderer *r, int threads)
+{
+    if (r)
+        r->state.threads = threads > 0 ? threads : 0;
+}
+
+int render_drew_on(const tlv_renderer *r) { return r ? r->state.drew_on : 0; }
 
 static void drop_target(tlv_renderer *r)
 {

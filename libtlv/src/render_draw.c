@@ -41,7 +41,7 @@ void batch_flush(render_batch *b)
 {
     /* SDL queues what it draws: a failed result is its queue out of memory */
     if (b->n && b->direct) {
-        if (SDL_RenderFlush(b->ren) < 0) /* texts queued before these triangles */
+        if (b->ren && SDL_RenderFlush(b->ren) < 0) /* texts queued before these triangles */
             b->failed = 1;
         raster_geometry(b->direct, b->has_clip ? &b->clip : NULL, b->v, b->n);
     } else if (b->n) {
@@ -271,7 +271,8 @@ static void blend_rect(render_batch *b, SDL_Rect px, uint32_t argb)
     SDL_Rect r;
     if (!clip_direct(b, px, &r))
         return;
-    SDL_RenderFlush(b->ren);
+    if (b->ren) /* NULL: a thread drawing part of the frame, texts come later */
+        SDL_RenderFlush(b->ren);
     fill_pixels(direct_at(b, r.x, r.y), (size_t)b->direct->pitch, r.w, r.h, argb);
 }
 
@@ -363,7 +364,8 @@ void batch_columns(render_batch *b, double x, const column_cell *cells, size_t n
     }
     if (m) { /* flushed only when something is drawn, as batch_rect does */
         batch_flush(b);
-        SDL_RenderFlush(b->ren);
+        if (b->ren)
+            SDL_RenderFlush(b->ren);
     }
     for (int y = ytop; m && y < ybottom; y++)
         for (size_t k = 0; k < m; k++)
@@ -461,7 +463,8 @@ void batch_layers(render_batch *b, double x, const column_layer *layers, size_t 
     any &= ytop < ybottom;
     if (any) { /* flushed only when something is drawn, as batch_rect does */
         batch_flush(b);
-        SDL_RenderFlush(b->ren);
+        if (b->ren)
+            SDL_RenderFlush(b->ren);
     }
     /* Column i is pixel column ceil(x + i), as a run's rectangle puts it,
      * within the columns the layers' rectangles keep (bounds and clip). A

@@ -281,6 +281,9 @@ typedef struct render_state {
     int relative;             /* the ruler reads times from `origin` */
     double origin;
     char origin_name[64];
+    int threads;              /* threads drawing the shapes; 0: 2 with 2+ cores */
+    int cpus;                 /* the machine's cores, once asked (0: not yet) */
+    int drew_on;              /* threads that drew the last frame's shapes */
 } render_state;
 
 void render_state_free(render_state *st);
@@ -302,6 +305,13 @@ int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fo
 /* Makes tlv_render_rgba draw rows always one way (RENDER_ROWS_AUTO: the
  * default). For tests. */
 void render_set_rows(tlv_renderer *r, render_rows rows);
+
+/* Makes tlv_render_rgba draw the shapes on `threads` threads (1 or 2; 0:
+ * the default, 2 on a machine with more than one core). The frame's pixels
+ * are the same either way. For tests and benchmarks. */
+void render_set_threads(tlv_renderer *r, int threads);
+/* How many threads drew the shapes of the last frame (1 or 2). */
+int render_drew_on(const tlv_renderer *r);
 
 /* Draws the whole view of `s` onto `ren`, whose output is v->width x
  * v->height pixels: background, ruler, labels, row bands and shapes.

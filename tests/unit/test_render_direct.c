@@ -13,6 +13,7 @@
 #include "render_impl.h"
 #include "viz_impl.h"
 
+#include <math.h>
 #include <stdint.h>
 
 /* ---- a scene of every kind of primitive ---------------------------------------- */
@@ -337,10 +338,120 @@ static void test_triangles_as_sdl(void)
     CHECK(drawn == 60);
 }
 
+/* ---- the shapes drawn on two threads ------------------------------------------------- */
+
+/* Six rows whose shapes reach into their neighbours' bands (boxes taller
+ * than the band with thick pens, an arrow three bands down, translucent
+ * fills blended over what the rows above drew), texts in every row, and a
+ * row of 6,000 boxes that is drawn from summaries when zoomed out. */
+static struct tlv_shapes *reaching_scene(void)
+{
+    static const char *const prims[] = {
+        "{\"Type\":\"Rectangle\",\"Fill\":\"ff4080c0\",\"Pen\":{\"Color\":\"ff000000\"}}",
+        "{\"Type\":\"Rectangle\",\"Location\":\"0,-60%\",\"Size\":\"100%,220%\","
+        "\"Fill\":\"6000ff00\",\"Pen\":{\"Color\":\"a0ff0000\",\"Width\":5}}",
+        "{\"Type\":\"Arrow\",\"Points\":[\"0,50%\",\"100%,350%\"],\"Pen\":{\"Color\":\"c00000ff\","
+        "\"Width\":3}}",
+        "{\"Type\":\"Line\",\"Points\":[\"0,-80%\",\"100%,180%\"],\"Pen\":{\"Color\":\"800080\","
+        "\"DashStyle\":\"Dash\",\"Width\":2}}",
+        "{\"Type\":\"Text\",\"Text\":\"a label\",\"Font\":{\"Size\":10}}",
+        "{\"Type\":\"Polygon\",\"Points\":[\"0,0\",\"100%,0\",\"100%,100%\",\"0,100%\"],"
+        "\"Fill\":\"80ffa000\"}",
+        "{\"Type\":\"Ellipse\",\"Location\":\"0,-30%\",\"Size\":\"100%,160%\",\"Fill\":\"70ff00ff\","
+        "\"Pen\":{\"Color\":\"000000\",\"Width\":2}}",
+    };
+    struct tlv_shapes *s = calloc(1, sizeof *s);
+    s->radix = 10;
+    s->time_scale = "us";
+    s->end.ticks = 60000;
+    s->store = store_new();
+    static const char *const labels[] = {"R0", "R1", "R2", "R3", "R4", "R5"};
+    for (int i = 0; i < 6; i++)
+        add_row(s, labels[i]);
+    for (size_t i = 0; i < sizeof prims / sizeof *prims; i++)
+        add_prim(s, prims[i]);
+    uint32_t order = 0, seed = 7;
+    for (long t = 0; t < 60000; t += 10) { /* row 2: dense boxes and their texts */
+        shape sh = {{t, 0}, {t + 6, 0}, 2, t % 500 == 0 ? 4 : 0, 0, 0, UINT32_MAX, order++};
+        CHECK(store_add(s->store, &sh) == 0);
+    }
+    for (int k = 0; k < 300; k++) { /* the other rows: every primitive, here and there */
+        uint32_t row = (uint32_t)(lcg(&seed) % 6), prim = (uint32_t)(lcg(&seed) % 7);
+        long from = (long)(lcg(&seed) % 59000), len = 20 + (long)(lcg(&seed) % 900);
+        shape sh = {{from, 0}, {from + len, 0}, row == 2 ? 3 : row, prim, 0, 0, UINT32_MAX,
+                    order++};
+        CHECK(store_add(s->store, &sh) == 0);
+    }
+    CHECK(summary_freeze(s->store, s->radix, s->prims, s->nprims, &s->looks) == 0);
+    return s;
+}
+
+/* The shapes drawn on two threads, each a part of the frame's rows, give
+ * the pixels and texts of one thread drawing them all, at every zoom,
+ * scroll and band height tried, rows reordered too. */
+static void test_two_threads_same_frame(void)
+{
+    struct tlv_shapes *s = reaching_scene();
+    tlv_renderer *one, *two;
+    CHECK(tlv_renderer_new(&one) == TLV_OK);
+    CHECK(tlv_renderer_new(&two) == TLV_OK);
+    render_set_threads(one, 1);
+    render_set_threads(two, 2);
+    static const size_t order[] = {5, 2, 0, 3, TLV_VIEW_ROW_BLANK, 1, 4};
+    int split = 0, frames = 0;
+    for (int k = 0; k < 48; k++) {
+        tlv_view v;
+        tlv_view_fit(&v, s, k % 3 ? 640 : 333, k % 4 ? 300 : 131);
+        double span = 60000 / pow(3, k % 8), mid = 30000 + (k % 5) * 3000.0;
+        v.t0 = mid - span / 2;
+        v.t1 = mid + span / 2;
+        v.row_height = k % 6 == 5 ? 0 : 17 + (k % 6) * 9;
+        v.first_row = k % 7 == 3 ? 1 : 0;
+        if (k % 4 == 1) {
+            v.rows = order;
+            v.row_count = sizeof order / sizeof *order;
+        }
+        size_t n = (size_t)v.width * 4 * (size_t)v.height;
+        uint8_t *a = malloc(n), *b = malloc(n);
+        render_into(one, s, &v, 0, (size_t)v.width * 4, a);
+        render_into(two, s, &v, 0, (size_t)v.width * 4, b);
+        CHECK_INT(render_drew_on(one), 1);
+        split += render_drew_on(two) == 2;
+        frames++;
+        if (memcmp(a, b, n) != 0) {
+            size_t i = 0;
+            while (a[i] == b[i])
+                i++;
+            fprintf(stderr, "view %d (%dx%d, t %g..%g, rows %d px): two threads differ at "
+                    "pixel %zu,%zu\n", k, v.width, v.height, v.t0, v.t1, v.row_height,
+                    i / 4 % (size_t)v.width, i / 4 / (size_t)v.width);
+            check_failures++;
+        }
+        for (int kind = 0; kind < 4; kind++) {
+            CHECK_INT(tlv_renderer_text_count(two, (tlv_text_kind)kind),
+                      tlv_renderer_text_count(one, (tlv_text_kind)kind));
+            for (size_t i = 0; i < tlv_renderer_text_count(one, (tlv_text_kind)kind); i++) {
+                int ba[4], bb[4];
+                const char *ta = tlv_renderer_text(one, (tlv_text_kind)kind, i, ba);
+                const char *tb = tlv_renderer_text(two, (tlv_text_kind)kind, i, bb);
+                CHECK(ta && tb && strcmp(ta, tb) == 0 && memcmp(ba, bb, sizeof ba) == 0);
+            }
+        }
+        free(a);
+        free(b);
+    }
+    fprintf(stderr, "two threads: %d of %d frames split\n", split, frames);
+    CHECK(split > frames / 2); /* the split did happen */
+    tlv_renderer_free(one);
+    tlv_renderer_free(two);
+    free_scene(s);
+}
+
 int main(void)
 {
     test_layouts();
     test_texts_measured_once();
     test_triangles_as_sdl();
+    test_two_threads_same_frame();
     return CHECK_DONE();
 }
