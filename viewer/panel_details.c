@@ -7,10 +7,12 @@
  * trace-log panel on it), and the flows into and out of it ("woken by
  * TASK2 at 1.2345 s"). The panel is docked over the bottom of the timeline
  * (it does not change the timeline's layout, so the second click of a
- * double click lands where it was aimed). `,` and `.` select the previous and next interval of the same
+ * double click lands where it was aimed), or under the ruler when the
+ * bottom would hide the selected shape's row: it never hides the
+ * selection. `,` and `.` select the previous and next interval of the same
  * rule and event on the row; a click on empty space clears the selection;
- * `i` shows or hides the panel, its × closes it, its top edge drags to
- * resize it. Shown, height and selection are kept in the session.
+ * `i` shows or hides the panel, its × closes it, its edge toward the rows
+ * drags to resize it. Shown, height and selection are kept in the session.
  */
 #include "view.h"
 
@@ -50,7 +52,7 @@ typedef struct details_panel {
     view_panel base;
     int shown;                /* the panel is open (when something is selected) */
     int height;               /* at scale 1 */
-    int resizing;
+    int resizing;             /* 1: by its top edge, 2: by its bottom edge (docked at the top) */
     int has_sel;
     view_hover sel;           /* the selected shape */
     char row_label[160], row_key[160];
@@ -305,14 +307,51 @@ static void refind(details_panel *d, view_app *a)
 
 /* ---- drawing ------------------------------------------------------------------------- */
 
-/* Docked over the bottom of the main view, its whole width. */
+/* The panel's height in pixels: its own, at most 2/3 of the timeline. */
+static int panel_height(const details_panel *d, const view_app *a, const view_areas *ar)
+{
+    int h = scaled(a, d->height), max = (ar->main.h - ar->ruler_h) * 2 / 3;
+    return h > max ? max : h;
+}
+
+/* The selected shape's band in window pixels [*y0, *y1), the part of it in
+ * sight under the ruler; 0 when none of it is. */
+static int selection_band(const details_panel *d, const view_app *a, const view_areas *ar,
+                          int *y0, int *y1)
+{
+    tlv_view v;
+    double y, h;
+    if (!d->has_sel || !a->shapes)
+        return 0;
+    view_main_view(a, &v);
+    if (!view_row_band(a, &v, (size_t)d->sel.row, &y, &h))
+        return 0;
+    double top = fmax(y, ar->ruler_h), bottom = fmin(y + h, ar->main.h);
+    *y0 = ar->main.y + (int)floor(top);
+    *y1 = ar->main.y + (int)ceil(bottom);
+    return *y1 > *y0;
+}
+
+/* Docked over the bottom of the main view, its whole width — unless it
+ * would hide the selected shape (issue 11): then docked under the ruler,
+ * or, when both would hide it, in the larger room above or below it. */
 static SDL_Rect area(const details_panel *d, const view_app *a, const view_areas *ar)
 {
     if (!is_open(d))
         return (SDL_Rect){0, 0, 0, 0};
-    int h = scaled(a, d->height), max = (ar->main.h - ar->ruler_h) * 2 / 3;
-    h = h > max ? max : h;
-    return (SDL_Rect){ar->main.x, ar->main.y + ar->main.h - h, ar->main.w, h};
+    int h = panel_height(d, a, ar), top = ar->main.y + ar->ruler_h,
+        bottom = ar->main.y + ar->main.h, y0, y1;
+    SDL_Rect at_bottom = {ar->main.x, bottom - h, ar->main.w, h};
+    if (!selection_band(d, a, ar, &y0, &y1) || y1 <= bottom - h)
+        return at_bottom; /* no selection in sight, or it is above the panel */
+    if (y0 >= top + h)
+        return (SDL_Rect){ar->main.x, top, ar->main.w, h};
+    int above = y0 - top, below = bottom - y1, min = scaled(a, MIN_HEIGHT) / 2;
+    if (above >= below && above >= min)
+        return (SDL_Rect){ar->main.x, top, ar->main.w, above};
+    if (below >= min)
+        return (SDL_Rect){ar->main.x, y1, ar->main.w, below};
+    return at_bottom; /* a band as tall as the timeline: no room beside it */
 }
 
 /* The outline of the selected shape on the timeline. */
@@ -482,8 +521,10 @@ static int press(view_panel *p, view_app *a, double x, double y, int button, int
         return 0;
     if (button != SDL_BUTTON_LEFT)
         return 1;
-    if (y < r->y + scaled(a, 4)) { /* the top edge: resize */
-        d->resizing = 1;
+    int under_ruler = r->y == ar.main.y + ar.ruler_h; /* docked at the top: */
+    if (under_ruler ? y >= r->y + r->h - scaled(a, 4) /* the edge toward the rows resizes */
+                    : y < r->y + scaled(a, 4)) {
+        d->resizing = under_ruler ? 2 : 1;
         return 1;
     }
     if (inside(&d->close, x, y)) {
@@ -550,7 +591,8 @@ static void note(view_panel *p, view_app *a, view_note what)
     } else if (what == VIEW_NOTE_POINTER && d->resizing) {
         view_areas ar;
         view_areas_of(a, &ar);
-        double h = (ar.main.y + ar.main.h - a->my) / a->scale;
+        double h = (d->resizing == 2 ? a->my - (ar.main.y + ar.ruler_h)
+                                     : ar.main.y + ar.main.h - a->my) / a->scale;
         d->height = (int)fmax(MIN_HEIGHT, fmin(h, a->px_h / a->scale * 0.5));
         view_dirty(a);
     }
@@ -667,6 +709,14 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
     SDL_Rect r = area(d, a, &ar);
     cJSON_AddNumberToObject(panel, "y", r.y);
     cJSON_AddNumberToObject(panel, "height", r.h);
+    int y0, y1; /* where the selected shape's row is in sight, window pixels */
+    if (d->has_sel && selection_band(d, a, &ar, &y0, &y1)) {
+        cJSON *band = cJSON_AddObjectToObject(panel, "selection_band");
+        cJSON_AddNumberToObject(band, "y", y0);
+        cJSON_AddNumberToObject(band, "height", y1 - y0);
+    } else {
+        cJSON_AddNullToObject(panel, "selection_band");
+    }
     cJSON *links = cJSON_AddArrayToObject(panel, "links"); /* as drawn last */
     for (size_t i = 0; i < d->nlinks; i++) {
         cJSON *l = cJSON_CreateObject();

@@ -4,7 +4,8 @@
 # task's running box shows its state, times, opening and closing events and
 # who activated it; `.` and `,` step along the row; a click on the opening
 # event centres the timeline and the trace-log panel on it; a click on empty
-# space clears; the selection survives the session; `o` hides the arrows.
+# space clears; the selection survives the session; `o` hides the arrows;
+# the panel moves under the ruler rather than hide the selected row.
 # With the corpus: FMP migrations drawn between the processors' rows.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/view_lib.sh"
@@ -84,6 +85,37 @@ view -r "$FMP/sample.res" --size 1100x700 --script "$TMP/f.txt" "$TMP/sample.log
 expect_status 0 "session script"
 check "the session brings the selection back" '.[0].details.resource == "TASK1_1" and
   .[0].details.start == 1476604 and .[0].flows_drawn == 0' "$S-9.json"
+
+# the panel never hides the selection (issue 11): a click on the last row,
+# at the bottom of the timeline where the panel docks, puts the panel under
+# the ruler; a click on a row near the top puts it back at the bottom; in a
+# small window (rows scroll) and a large one (all rows in sight)
+for size in 700x450 1920x1080; do
+  cat >"$TMP/h.txt" <<END
+key c
+click-row 1500000 Processor 2: running task
+dump-state $S-h1-$size.json
+screenshot $S-h1-$size.png
+click-row 1500000 TASK1_1
+dump-state $S-h2-$size.json
+END
+  view -r "$FMP/sample.res" --no-session --size "$size" --script "$TMP/h.txt" "$TMP/sample.log"
+  expect_status 0 "selection at the bottom, $size"
+  apart='.[0].details_panel as $p | $p.selection_band as $b | $p.shown and $b != null and
+    ($p.y + $p.height <= $b.y or $b.y + $b.height <= $p.y)'
+  check "$size: the last row selected, the panel is not over it" "$apart and
+    .[0].details.row_label == \"Processor 2: running task\" and
+    .[0].details_panel.y == .[0].layout.ruler_height and
+    .[0].details_panel.selection_band.y > .[0].layout.main_height / 2" "$S-h1-$size.json"
+  check "$size: a row near the top selected, the panel is back at the bottom" "$apart and
+    .[0].details.row_label == \"TASK1_1\" and
+    .[0].details_panel.y + .[0].details_panel.height == .[0].layout.main_height" "$S-h2-$size.json"
+  by=$(jq '.details_panel.selection_band.y' "$S-h1-$size.json")
+  bh=$(jq '.details_panel.selection_band.height' "$S-h1-$size.json")
+  w=${size%x*}
+  expect_count "$size: the selection's outline in sight" "$S-h1-$size.png" 0 "$by" "$w" $((by + bh)) ff7a00 40
+  expect_count "$size: the panel under the ruler" "$S-h1-$size.png" 0 24 "$w" 174 fafafa 20000
+done
 
 if have_corpus; then
   sed -e 's/"toppers"/"toppers_common"/' -e 's/"fmp"/"toppers_fmp"/g' \
