@@ -333,8 +333,9 @@ static int selection_band(const details_panel *d, const view_app *a, const view_
 }
 
 /* Docked over the bottom of the main view, its whole width — unless it
- * would hide the selected shape (issue 11): then docked under the ruler,
- * or, when both would hide it, in the larger room above or below it. */
+ * would hide the selected shape's row there (issue 11): then docked under
+ * the ruler, or, when both would hide it, in the larger room above or
+ * below the row. */
 static SDL_Rect area(const details_panel *d, const view_app *a, const view_areas *ar)
 {
     if (!is_open(d))

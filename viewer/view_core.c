@@ -228,10 +228,14 @@ int view_reveal_row(view_app *a, size_t row)
     while (bottom > l.ruler_height + l.row_height &&
            view_panels_cover(a, v.label_width + 1, bottom - 1))
         bottom--;
-    if (y >= l.ruler_height && y + l.row_height <= bottom)
+    double under = l.ruler_height; /* below one docked under the ruler */
+    while (under < bottom - l.row_height && view_panels_cover(a, v.label_width + 1, under))
+        under++;
+    if (y >= under && y + l.row_height <= bottom)
         return 1; /* wholly in sight already: nothing moves */
-    long fits = l.row_height > 0 ? (long)((bottom - l.ruler_height) / l.row_height) : 1;
-    long top = p - fits / 2, max = view_max_first_row(a);
+    long fits = l.row_height > 0 ? (long)((bottom - under) / l.row_height) : 1;
+    long hidden = l.row_height > 0 ? (long)ceil((under - l.ruler_height) / l.row_height) : 0;
+    long top = p - hidden - fits / 2, max = view_max_first_row(a);
     a->nav.first_row = (int)(top < 0 ? 0 : top > max ? max : top);
     view_dirty(a);
     return 1;

@@ -20,8 +20,11 @@ JQ_DEFS="$JQ_DEFS
 def band(l): [.bands[] | .label] | index(l);
 def band(l; g): [.bands[] | [.label, .group]] | index([[l, g]]);
 def fits: (.layout.main_height - .layout.ruler_height) / .layout.row_height | floor;
-def bottom: if .details_panel.shown then .details_panel.y else .layout.main_height end;
-def in_sight(p): p >= .first_row and
+def docked_top: .details_panel.shown and .details_panel.y == .layout.ruler_height;
+def top: if docked_top then .details_panel.y + .details_panel.height else .layout.ruler_height end;
+def bottom: if .details_panel.shown and (docked_top | not) then .details_panel.y
+  else .layout.main_height end;
+def in_sight(p): .layout.ruler_height + (p - .first_row) * .layout.row_height >= top and
   .layout.ruler_height + (p - .first_row + 1) * .layout.row_height <= bottom;"
 
 # click-row: ALMHDR2 is below the rows a 700x350 window shows
@@ -107,9 +110,13 @@ fi
 
 # per-CPU jump: a details-panel link to the event that opened a box on
 # TASK1_2's CPU 2 row brings that row back into sight after scrolling away
+# (the link's place read after scrolling: the panel docks under the ruler
+# while the selected row is in sight at the bottom)
 cat >"$TMP/f.txt" <<END
 key c
 click-row 1860000 TASK1_2
+key PageDown
+key PageDown
 dump-state $S-5.json
 END
 view -r "$FMP/sample.res" --no-session --size 900x500 --script "$TMP/f.txt" "$TMP/sample.log"
