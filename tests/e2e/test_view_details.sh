@@ -118,8 +118,7 @@ END
 done
 
 if have_corpus; then
-  sed -e 's/"toppers"/"toppers_common"/' -e 's/"fmp"/"toppers_fmp"/g' \
-    -e 's/"fmp_core\([0-9]\)"/"toppers_fmp_core\1"/g' "$CORPUS/logs/fmp/fmp_short.res" >"$TMP/fmp.res"
+  retarget_res "$CORPUS/logs/fmp/fmp_short.res" >"$TMP/fmp.res"
   cp "$CORPUS/logs/fmp/fmp_short.log" "$TMP/fmp_short.log"
   cat >"$TMP/g.txt" <<END
 key c
