@@ -737,6 +737,7 @@ static void part_init(shapes_part *p, const frame *f, const band_plan *plan, siz
     p->f.text_x = NULL;
     batch_init(&p->f.b, NULL, f->b.bounds); /* no SDL call off the frame's thread */
     p->f.b.direct = f->b.direct;
+    p->f.b.plain = f->b.plain;
     p->f.b.clip = (SDL_Rect){f->timeline.x, y0, f->timeline.w, y1 - y0};
     p->f.b.has_clip = 1;
     p->plan = plan;
@@ -1031,6 +1032,7 @@ int render_frame_direct(SDL_Renderer *ren, SDL_Surface *target, render_fonts *fo
     SDL_FRect all = {-2, -2, (float)v->width + 4, (float)v->height + 4};
     batch_init(&f.b, ren, all);
     f.b.direct = target;
+    f.b.plain = f.st->plain_outlines;
     choose_step(&f);
     draw_bands(&f);
     draw_grid(&f);
@@ -1098,6 +1100,12 @@ void render_set_threads(tlv_renderer *r, int threads)
 }
 
 int render_drew_on(const tlv_renderer *r) { return r ? r->state.drew_on : 0; }
+
+void render_set_plain_outlines(tlv_renderer *r, int plain)
+{
+    if (r)
+        r->state.plain_outlines = plain != 0;
+}
 
 static void drop_target(tlv_renderer *r)
 {

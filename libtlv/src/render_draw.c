@@ -49,6 +49,7 @@ void batch_flush(render_batch *b)
             b->failed = 1;
     }
     b->n = 0;
+    b->ahead = 0;
 }
 
 void batch_free(render_batch *b)
@@ -68,7 +69,7 @@ static SDL_Color color_of(uint32_t argb)
  * centres (integers) onto SDL's (half-integers). */
 static void put_triangle(render_batch *b, const double *xy, SDL_Color c)
 {
-    if (b->n + 3 > BATCH_FLUSH_AT)
+    if (b->n + b->ahead + 3 > BATCH_FLUSH_AT)
         batch_flush(b);
     if (GROW(b->v, b->cap, b->n + 3) < 0) {
         b->failed = 1;
@@ -907,6 +908,83 @@ static fpoint *prim_points(const prim *p, frect box)
     return pts;
 }
 
+/* Whether some vertex of the triangle v[0..2] is the corner of an
+ * axis-aligned rectangle whose diagonal the other two make: only such a
+ * triangle can pair with a neighbour into a rectangle (raster_geometry). */
+static int may_pair(const SDL_Vertex *v)
+{
+    for (int c = 0; c < 3; c++) {
+        const SDL_FPoint *p = &v[c].position, *a = &v[(c + 1) % 3].position,
+                         *e = &v[(c + 2) % 3].position;
+        if ((p->x == a->x && p->y == e->y) || (p->x == e->x && p->y == a->y) ||
+            (p->x == a->x && p->y == a->y)) /* or two at one place */
+            return 1;
+    }
+    return 0;
+}
+
+/* A box's solid outline straight into the direct target: the eight
+ * triangles of its mitred sides, as stroke_solid, put_quad and
+ * put_triangle make them, drawn at once as raster_geometry draws them in
+ * a batch, without the batch's copies and checks. None pairs with a
+ * neighbour into a rectangle (may_pair), so each is drawn alone there too;
+ * the last one is queued as it would be (a later triangle is tested with
+ * it), and the others count toward the batch's flushing as if queued, so
+ * later flushes fall where they would. Returns 0, having drawn nothing,
+ * when the batch must draw it: not direct, dashed, a box without width or
+ * height (points dropped), a side that is a rectangle, or a corner beyond
+ * the batch's bounds (clipped triangles). */
+static int outline_direct(render_batch *b, const fpoint *c, const pen_style *pen)
+{
+    if (!b->direct || b->plain || pen->dash != DASH_SOLID || (pen->argb >> 24) == 0 ||
+        !(c[0].x != c[1].x && c[1].y != c[2].y))
+        return 0;
+    double hw = (pen->width > 1 ? pen->width : 1) / 2.0, corner = 0, ox[4], oy[4];
+    for (size_t i = 0; i < 4; i++)
+        vertex_offset(c, 4, i, 1, 1, hw, &corner, &ox[i], &oy[i]);
+    SDL_Vertex v[24];
+    SDL_Color color = color_of(pen->argb);
+    for (size_t i = 1; i <= 4; i++) { /* side i: vertex i - 1 to vertex i (4: 0) */
+        size_t cur = i < 4 ? i : 0;
+        fpoint a = c[i - 1], e = c[cur];
+        fpoint p = pt(a.x + ox[i - 1], a.y + oy[i - 1]), q = pt(e.x + ox[cur], e.y + oy[cur]),
+               r = pt(e.x - ox[cur], e.y - oy[cur]), s = pt(a.x - ox[i - 1], a.y - oy[i - 1]);
+        if ((p.y == q.y && r.y == s.y && p.x == s.x && q.x == r.x) ||
+            (p.x == q.x && r.x == s.x && p.y == s.y && q.y == r.y))
+            return 0; /* put_quad fills it as a rectangle */
+        const fpoint corners[6] = {p, q, r, p, r, s};
+        for (size_t j = 0; j < 6; j++) {
+            fpoint k = corners[j];
+            if (!isfinite(k.x) || !isfinite(k.y) || outcode(&b->bounds, k.x, k.y))
+                return 0;
+            SDL_Vertex *out = &v[(i - 1) * 6 + j];
+            out->position.x = (float)(k.x + 0.5); /* put_triangle's */
+            out->position.y = (float)(k.y + 0.5);
+            out->color = color;
+            out->tex_coord.x = out->tex_coord.y = 0;
+        }
+    }
+    for (size_t t = 0; t < 8; t++)
+        if (may_pair(&v[3 * t]))
+            return 0;
+    size_t queued = b->n + b->ahead; /* the batch as put_triangle would fill it */
+    for (size_t t = 0; t < 8; t++)
+        queued = queued + 3 > BATCH_FLUSH_AT ? 3 : queued + 3;
+    batch_flush(b); /* what came before first, as it would be drawn */
+    if (b->ren)
+        SDL_RenderFlush(b->ren);
+    for (size_t t = 0; t < 7; t++)
+        raster_triangle(b->direct, b->has_clip ? &b->clip : NULL, &v[3 * t]);
+    if (GROW(b->v, b->cap, 3) < 0) {
+        b->failed = 1;
+        return 1;
+    }
+    memcpy(b->v, &v[21], 3 * sizeof *v);
+    b->n = 3;
+    b->ahead = queued - 3;
+    return 1;
+}
+
 static void draw_rectangle(render_batch *b, const prim *p, frect box, const pen_style *pen)
 {
     if (p->has_fill)
@@ -914,7 +992,8 @@ static void draw_rectangle(render_batch *b, const prim *p, frect box, const pen_
     if (p->has_pen && box.w >= 0 && box.h >= 0) {
         fpoint c[4] = {{box.x, box.y}, {box.x + box.w, box.y}, {box.x + box.w, box.y + box.h},
                        {box.x, box.y + box.h}};
-        stroke_polyline(b, c, 4, 1, pen);
+        if (!outline_direct(b, c, pen))
+            stroke_polyline(b, c, 4, 1, pen);
     }
 }
 

@@ -141,6 +141,9 @@ typedef struct render_batch {
                              pixels ourselves (rectangles), else NULL */
     SDL_Rect clip;        /* the clip rectangle set on ren, when has_clip */
     int has_clip;
+    size_t ahead;         /* vertices drawn ahead of the batch (a box's outline)
+                             that count toward its flushing as if queued */
+    int plain;            /* outlines through the batch always (tests) */
 } render_batch;
 
 void batch_init(render_batch *b, SDL_Renderer *ren, SDL_FRect bounds);
@@ -203,6 +206,10 @@ void draw_prim(render_batch *b, const prim *p, frect area, float scale);
  * SDL_RenderGeometry would on a software renderer over `target` with that
  * clip rectangle and blend mode BLEND, but with alpha left at 255. */
 void raster_geometry(SDL_Surface *target, const SDL_Rect *clip, const SDL_Vertex *v, size_t n);
+
+/* Draws the one triangle v[0..2] as raster_geometry draws a triangle that
+ * does not pair with its neighbours into a rectangle. */
+void raster_triangle(SDL_Surface *target, const SDL_Rect *clip, const SDL_Vertex *v);
 
 /* ---- what a frame drew, and its labels (render_labels.c) ---------------- */
 
@@ -284,6 +291,7 @@ typedef struct render_state {
     int threads;              /* threads drawing the shapes; 0: 2 with 2+ cores */
     int cpus;                 /* the machine's cores, once asked (0: not yet) */
     int drew_on;              /* threads that drew the last frame's shapes */
+    int plain_outlines;       /* boxes' outlines through the batch (tests) */
 } render_state;
 
 void render_state_free(render_state *st);
@@ -312,6 +320,10 @@ void render_set_rows(tlv_renderer *r, render_rows rows);
 void render_set_threads(tlv_renderer *r, int threads);
 /* How many threads drew the shapes of the last frame (1 or 2). */
 int render_drew_on(const tlv_renderer *r);
+/* Makes tlv_render_rgba draw boxes' outlines through the triangle batch
+ * (plain != 0) instead of straight into the frame; the same pixels. For
+ * tests. */
+void render_set_plain_outlines(tlv_renderer *r, int plain);
 
 /* Draws the whole view of `s` onto `ren`, whose output is v->width x
  * v->height pixels: background, ruler, labels, row bands and shapes.

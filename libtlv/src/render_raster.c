@@ -278,3 +278,12 @@ void raster_geometry(SDL_Surface *target, const SDL_Rect *clip, const SDL_Vertex
     if (prev[0] >= 0)
         fill_triangle(&r, &v[prev[0]], &v[prev[1]], &v[prev[2]]);
 }
+
+void raster_triangle(SDL_Surface *target, const SDL_Rect *clip, const SDL_Vertex *v)
+{
+    SDL_Rect all = {0, 0, target->w, target->h};
+    raster r = {target->pixels, (size_t)target->pitch, all};
+    if (clip && !intersect(&all, clip, &r.clip))
+        return;
+    fill_triangle(&r, &v[0], &v[1], &v[2]);
+}

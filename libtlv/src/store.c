@@ -1658,6 +1658,51 @@ static void visit_by_start(const store *s, const row_index *r, tlv_time t0, tlv_
         }
 }
 
+/* Sorts k distinct keys into increasing order with `tmp` (room for k) by
+ * radix, 11 bits a pass over the bits in which they differ: a frame's
+ * queries sort thousands of keys a row, where qsort's indirect comparisons
+ * cost more than drawing the shapes. The order is qsort's: keys are
+ * distinct. */
+static void radix_sort_u64(uint64_t *keys, uint64_t *tmp, size_t k)
+{
+    uint64_t lo = keys[0], differ = 0;
+    for (size_t i = 1; i < k; i++)
+        differ |= keys[i] ^ lo;
+    uint64_t *from = keys, *to = tmp;
+    for (int shift = 0; shift < 64 && (differ >> shift); shift += 11) {
+        if (!((differ >> shift) & 0x7FF))
+            continue; /* every key has the same digit here */
+        size_t count[2048] = {0};
+        for (size_t i = 0; i < k; i++)
+            count[(from[i] >> shift) & 0x7FF]++;
+        for (size_t d = 0, sum = 0; d < 2048; d++) {
+            size_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < k; i++)
+            to[count[(from[i] >> shift) & 0x7FF]++] = from[i];
+        uint64_t *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != keys)
+        memcpy(keys, from, k * sizeof *keys);
+}
+
+/* Sorts the drawing keys: by radix when there is room for it, else qsort. */
+static void sort_drawing_keys(uint64_t *keys, size_t k)
+{
+    uint64_t on_stack[QUERY_STACK_KEYS];
+    uint64_t *tmp = k <= QUERY_STACK_KEYS ? on_stack : malloc(k * sizeof *tmp);
+    if (k < 32 || !tmp) /* a few keys, or no memory for the radix passes */
+        qsort(keys, k, sizeof *keys, compare_keys);
+    else
+        radix_sort_u64(keys, tmp, k);
+    if (tmp != on_stack)
+        free(tmp);
+}
+
 void store_query(const store *s, uint32_t row, tlv_time t0, tlv_time t1, store_visit_fn fn,
                  void *ctx)
 {
@@ -1674,7 +1719,7 @@ void store_query(const store *s, uint32_t row, tlv_time t0, tlv_time t1, store_v
         return;
     }
     find_overlaps(s, r, t0, t1, keys, k);
-    qsort(keys, k, sizeof *keys, compare_keys);
+    sort_drawing_keys(keys, k);
     for (size_t i = 0; i < k; i++) {
         shape sh = shape_at(s, (uint32_t)keys[i]);
         if (fn(ctx, &sh, (uint32_t)keys[i]))

@@ -447,11 +447,104 @@ static void test_two_threads_same_frame(void)
     free_scene(s);
 }
 
+/* ---- boxes' outlines drawn straight into the frame -------------------------------- */
+
+/* Boxes of every size from a fraction of a pixel up, with and without
+ * fills, pens of widths 1 to 3.5, opaque and translucent; between them
+ * lines and rectangles made of two triangles (a Polygon), which pair into a
+ * rectangle fill only within one batch of triangles, so that a batch
+ * flushed where the plain path would not shows; and a row of 2,000
+ * pen-only boxes, more triangles than one batch holds. */
+static struct tlv_shapes *outline_scene(void)
+{
+    static const char *const prims[] = {
+        "{\"Type\":\"Rectangle\",\"Fill\":\"ff4080c0\",\"Pen\":{\"Color\":\"ff000000\"}}",
+        "{\"Type\":\"Rectangle\",\"Pen\":{\"Color\":\"a0ff0000\",\"Width\":2}}",
+        "{\"Type\":\"Rectangle\",\"Location\":\"0,20%\",\"Size\":\"100%,60%\",\"Fill\":\"60ffff00\","
+        "\"Pen\":{\"Color\":\"8000a000\",\"Width\":3.5}}",
+        "{\"Type\":\"Polygon\",\"Points\":[\"0,0\",\"100%,0\",\"100%,100%\",\"0,100%\"],"
+        "\"Fill\":\"80ffa000\"}",
+        "{\"Type\":\"Line\",\"Points\":[\"0,30%\",\"100%,70%\"],\"Pen\":{\"Color\":\"800080\"}}",
+        "{\"Type\":\"Rectangle\",\"Pen\":{\"Color\":\"ff202020\"}}",
+    };
+    struct tlv_shapes *s = calloc(1, sizeof *s);
+    s->radix = 10;
+    s->time_scale = "us";
+    s->end.ticks = 100000;
+    s->store = store_new();
+    static const char *const labels[] = {"A", "B", "C", "D"};
+    for (int i = 0; i < 4; i++)
+        add_row(s, labels[i]);
+    for (size_t i = 0; i < sizeof prims / sizeof *prims; i++)
+        add_prim(s, prims[i]);
+    uint32_t order = 0, seed = 11;
+    for (int k = 0; k < 3000; k++) { /* rows 0-2: everything, lengths 1 to 3000 */
+        uint32_t row = (uint32_t)(lcg(&seed) % 3), prim = (uint32_t)(lcg(&seed) % 5);
+        long from = (long)(lcg(&seed) % 99000), len = 1 + (long)(lcg(&seed) % 3000);
+        shape sh = {{from, 0}, {from + len, 0}, row, prim, 0, 0, UINT32_MAX, order++};
+        CHECK(store_add(s->store, &sh) == 0);
+    }
+    for (long t = 0; t < 100000; t += 50) { /* row 3: pen-only boxes, polygons between */
+        shape sh = {{t, 0}, {t + 37, 0}, 3, t % 1000 == 0 ? 3 : 5, 0, 0, UINT32_MAX, order++};
+        CHECK(store_add(s->store, &sh) == 0);
+    }
+    CHECK(summary_freeze(s->store, s->radix, s->prims, s->nprims, &s->looks) == 0);
+    return s;
+}
+
+/* Outlines drawn straight into the frame give the pixels of the same
+ * outlines through the triangle batch, at zooms where boxes are fractions
+ * of a pixel wide up to wider than the view, scrolled and cut at its
+ * edges. */
+static void test_outlines_direct(void)
+{
+    struct tlv_shapes *s = outline_scene();
+    tlv_renderer *plain, *direct;
+    CHECK(tlv_renderer_new(&plain) == TLV_OK);
+    CHECK(tlv_renderer_new(&direct) == TLV_OK);
+    render_set_plain_outlines(plain, 1);
+    for (int i = 0; i < 2; i++) {
+        tlv_renderer *r = i ? direct : plain;
+        render_set_threads(r, 1);
+        render_set_rows(r, RENDER_ROWS_DETAILED);
+    }
+    int differ = 0;
+    for (int k = 0; k < 40; k++) {
+        tlv_view v;
+        tlv_view_fit(&v, s, k % 2 ? 800 : 517, k % 3 ? 240 : 173);
+        double span = 100000 / pow(2.1, k % 14), mid = 50000 + (k % 5) * 7123.3;
+        v.t0 = mid - span / 2;
+        v.t1 = mid + span / 2;
+        v.row_height = k % 4 == 3 ? 23 : 0;
+        v.first_row = k % 8 == 7 ? 1 : 0;
+        size_t n = (size_t)v.width * 4 * (size_t)v.height;
+        uint8_t *a = malloc(n), *b = malloc(n);
+        render_into(plain, s, &v, 0, (size_t)v.width * 4, a);
+        render_into(direct, s, &v, 0, (size_t)v.width * 4, b);
+        if (memcmp(a, b, n) != 0) {
+            size_t i = 0;
+            while (a[i] == b[i])
+                i++;
+            fprintf(stderr, "view %d (%dx%d, t %g..%g): outlines drawn directly differ at pixel "
+                    "%zu,%zu\n", k, v.width, v.height, v.t0, v.t1, i / 4 % (size_t)v.width,
+                    i / 4 / (size_t)v.width);
+            differ++;
+        }
+        free(a);
+        free(b);
+    }
+    CHECK_INT(differ, 0);
+    tlv_renderer_free(plain);
+    tlv_renderer_free(direct);
+    free_scene(s);
+}
+
 int main(void)
 {
     test_layouts();
     test_texts_measured_once();
     test_triangles_as_sdl();
     test_two_threads_same_frame();
+    test_outlines_direct();
     return CHECK_DONE();
 }
