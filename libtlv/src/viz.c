@@ -73,14 +73,8 @@ static void builder_free(builder *b)
     }
     free(b->rules);
     free(b->shapes);
-    free(b->ev);
-    if (b->per_res)
-        for (size_t r = 0; r < b->w->nres; r++)
-            free(b->per_res[r]);
-    free(b->per_res);
-    free(b->per_res_n);
+    viz_free_events(b);
     free(b->res_row);
-    viz_free_index(b);
     viz_free_absent(b);
     free(b->cpu_attr);
     free(b->cpu_values);
@@ -206,6 +200,11 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
     if (st == TLV_OK && ALLOC_FAILED_SINCE())
         st = TLV_ERR_NOMEM;
     if (st == TLV_OK) {
+        /* The freeze reads only the shapes: what found the events goes first,
+         * so that its memory is not held at the same time as the freeze's. */
+        viz_free_events(&b);
+        viz_free_absent(&b);
+        viz_free_cpu_segments(&b);
         viz_fit_values(&b);
         if (viz_finish_shapes(&b) < 0 || viz_finish_flows(s) < 0)
             st = TLV_ERR_NOMEM;

@@ -77,8 +77,7 @@ typedef struct vevent {
     uint32_t res, name, value, nargs, state_seq, line;
     uint8_t kind;
     uint8_t initial;           /* the initial value, not a trace event */
-    const uint32_t *args;
-} vevent;
+} vevent;                      /* a behavior's arguments: viz_args() */
 
 typedef struct pattern {
     long res;               /* one resource, or -1 */
@@ -117,8 +116,11 @@ typedef struct builder {
     size_t nshapes, shapes_cap;
     vevent *ev;                /* initial values, then the trace's events */
     size_t nev;
-    size_t **per_res;          /* per resource: indexes into ev */
+    uint32_t **per_res;        /* per resource: indexes into ev (in per_res_all) */
     size_t *per_res_n;
+    uint32_t *per_res_all;
+    bulk ev_file, per_res_file, index_file; /* ev, per_res_all, index_all when
+                                  large: in temporary files (viz_events.c) */
     uint32_t *res_row;         /* per resource: its row, or UINT32_MAX */
     intern_pool *prim_keys;    /* "shape\x1fargs" -> prim range */
     uint32_t *key_first, *key_count;
@@ -134,7 +136,8 @@ typedef struct builder {
     uint32_t cur_line;
     const tlv_shapes_options *opts;
     struct event_index *index; /* events by (resource, name[, first value]) */
-    size_t index_slots, index_used;
+    size_t index_slots, index_used, index_total;
+    uint32_t *index_all;       /* every list of the index, one after another */
     long *cpu_attr;            /* per type: index of the CPU attribute, or -1 */
     uint32_t *cpu_values;      /* distinct CPU values (interned), sorted */
     size_t ncpus;
@@ -174,7 +177,7 @@ const shape_def *viz_find_shape(const builder *b, const char *name, size_t n);
 
 /* viz_events.c: the events a pattern can match, one resource's or all. */
 typedef struct scan_list {
-    const size_t *idx;  /* NULL: every event, in order */
+    const uint32_t *idx; /* NULL: every event, in order */
     size_t n;
 } scan_list;
 
@@ -182,7 +185,14 @@ typedef struct scan_list {
  * index by (resource, name[, value]). Each returns 0 or -1 (no memory). */
 int viz_build_events(builder *b);
 int viz_build_index(builder *b);
-void viz_free_index(builder *b);
+/* Frees the events, their lists and the index once the rules are applied
+ * (the freeze that follows needs none of them). */
+void viz_free_events(builder *b);
+/* The arguments of behavior event e (in the trace). */
+static inline const uint32_t *viz_args(const builder *b, const vevent *e)
+{
+    return b->t->args + e->value;
+}
 /* The events p can match: those of p's resource (or of target), else all. */
 scan_list viz_scan_for(const builder *b, const pattern *p, long target);
 /* The event index at position k of l. */

@@ -27,6 +27,50 @@ static tlv_time *first_times(const builder *b)
     return t;
 }
 
+/* An array of `bytes` zeroes, in a temporary file (bulk.h) when as large as
+ * the trace's own threshold for its events: the builder's copy of the
+ * events and its lists are written once here and then only read, and at 100M
+ * lines they are gigabytes that anonymous memory (no swap) would have to
+ * hold to the end of the build. In memory when no file can be had. */
+static void *big_array(const builder *b, bulk *f, size_t bytes)
+{
+    if (bytes >= b->t->file_min && bulk_new(f, bytes) == 0)
+        return f->at;
+    return calloc(1, bytes ? bytes : 1);
+}
+
+static void free_big(bulk *f, void *at)
+{
+    if (f->at)
+        bulk_free(f);
+    else
+        free(at);
+}
+
+/* Lists of every resource's events, as positions in b->ev, in one array. */
+static int build_per_resource(builder *b)
+{
+    const world *w = b->w;
+    b->per_res = calloc(w->nres + 1, sizeof *b->per_res);
+    b->per_res_n = calloc(w->nres + 1, sizeof *b->per_res_n);
+    b->per_res_all = big_array(b, &b->per_res_file, b->nev * sizeof *b->per_res_all);
+    if (!b->per_res || !b->per_res_n || !b->per_res_all)
+        return -1;
+    for (size_t i = 0; i < b->nev; i++)
+        b->per_res_n[b->ev[i].res]++;
+    size_t at = 0;
+    for (size_t r = 0; r < w->nres; r++) {
+        b->per_res[r] = b->per_res_all + at;
+        at += b->per_res_n[r];
+        b->per_res_n[r] = 0;
+    }
+    for (size_t i = 0; i < b->nev; i++) {
+        uint32_t r = b->ev[i].res;
+        b->per_res[r][b->per_res_n[r]++] = (uint32_t)i;
+    }
+    return 0;
+}
+
 int viz_build_events(builder *b)
 {
     const world *w = b->w;
@@ -35,7 +79,9 @@ int viz_build_events(builder *b)
         ninit += w->model->types[w->res[r].type].nattrs;
     b->nev = ninit + b->t->nev;
     b->ninit = ninit;
-    b->ev = calloc(b->nev + 1, sizeof *b->ev);
+    if (b->nev >= UINT32_MAX) /* positions in the lists are 32-bit */
+        return -1;
+    b->ev = big_array(b, &b->ev_file, (b->nev + 1) * sizeof *b->ev);
     if (!b->ev)
         return -1;
     tlv_time start = tlv_trace_start(b->t);
@@ -66,27 +112,10 @@ int viz_build_events(builder *b)
         v->name = e->name;
         v->value = e->value;
         v->nargs = e->nargs;
-        v->args = e->kind == TLV_EVENT_BEHAVIOR ? b->t->args + e->value : NULL;
         v->state_seq = trace_state_seq(b->t, e);
         v->line = trace_line(b->t, e);
     }
-    b->per_res = calloc(w->nres + 1, sizeof *b->per_res);
-    b->per_res_n = calloc(w->nres + 1, sizeof *b->per_res_n);
-    if (!b->per_res || !b->per_res_n)
-        return -1;
-    for (size_t i = 0; i < b->nev; i++)
-        b->per_res_n[b->ev[i].res]++;
-    for (size_t r = 0; r < w->nres; r++) {
-        b->per_res[r] = malloc((b->per_res_n[r] + 1) * sizeof **b->per_res);
-        if (!b->per_res[r])
-            return -1;
-        b->per_res_n[r] = 0;
-    }
-    for (size_t i = 0; i < b->nev; i++) {
-        uint32_t r = b->ev[i].res;
-        b->per_res[r][b->per_res_n[r]++] = i;
-    }
-    return 0;
+    return build_per_resource(b);
 }
 
 /* ---- the events a pattern can scan ------------------------------------------------- */
@@ -130,8 +159,8 @@ size_t viz_after(const scan_list *l, size_t ev_index)
 typedef struct event_index {
     uint32_t res, name, value; /* value NO_VALUE: the (resource, name) list */
     int used;
-    size_t *idx;
-    size_t n, cap;
+    uint32_t *idx;             /* in b->index_all */
+    size_t n;
 } event_index;
 
 static uint64_t index_hash(uint32_t res, uint32_t name, uint32_t value)
@@ -181,28 +210,29 @@ static int index_grow(builder *b)
     return 0;
 }
 
+/* Counts event ev in its list (the first pass), or puts it there (the
+ * second, when every list has its place in b->index_all). */
 static int index_add(builder *b, uint32_t res, uint32_t name, uint32_t value, size_t ev)
 {
-    if (b->index_used * 2 >= b->index_slots && index_grow(b) < 0)
+    if (!b->index_all && b->index_used * 2 >= b->index_slots && index_grow(b) < 0)
         return -1;
-    event_index *e = index_slot(b, res, name, value, 1);
-    if (e->n == 0 && e->cap == 0)
-        b->index_used++;
-    if (GROW(e->idx, e->cap, e->n + 1) < 0)
-        return -1;
-    e->idx[e->n++] = ev;
+    event_index *e = index_slot(b, res, name, value, !b->index_all);
+    if (!b->index_all) {
+        b->index_used += e->n++ == 0;
+        b->index_total++;
+    } else {
+        e->idx[e->n++] = (uint32_t)ev;
+    }
     return 0;
 }
 
-int viz_build_index(builder *b)
+static int index_pass(builder *b)
 {
-    b->index_slots = 1024;
-    b->index = calloc(b->index_slots, sizeof *b->index);
-    if (!b->index)
-        return -1;
     for (size_t i = 0; i < b->nev; i++) {
         const vevent *e = &b->ev[i];
-        uint32_t v = e->kind == TLV_EVENT_ATTRIBUTE ? e->value : e->nargs ? e->args[0] : NO_VALUE;
+        uint32_t v = e->kind == TLV_EVENT_ATTRIBUTE ? e->value
+                     : e->nargs                     ? viz_args(b, e)[0]
+                                                    : NO_VALUE;
         if (index_add(b, e->res, e->name, NO_VALUE, i) < 0 ||
             (v != NO_VALUE && index_add(b, e->res, e->name, v, i) < 0))
             return -1;
@@ -210,17 +240,50 @@ int viz_build_index(builder *b)
     return 0;
 }
 
-void viz_free_index(builder *b)
+/* Two passes over the events: the first counts each list, the second fills
+ * them in one array sized exactly (grown by doubling, lists of 8-byte
+ * positions took 16 to 32 bytes an event; these take 4 or 8). */
+int viz_build_index(builder *b)
 {
-    for (size_t i = 0; b->index && i < b->index_slots; i++)
-        free(b->index[i].idx);
+    b->index_slots = 1024;
+    b->index = calloc(b->index_slots, sizeof *b->index);
+    if (!b->index || index_pass(b) < 0)
+        return -1;
+    b->index_all = big_array(b, &b->index_file, b->index_total * sizeof *b->index_all);
+    if (!b->index_all)
+        return -1;
+    size_t at = 0;
+    for (size_t i = 0; i < b->index_slots; i++) {
+        event_index *e = &b->index[i];
+        if (e->used) {
+            e->idx = b->index_all + at;
+            at += e->n;
+            e->n = 0;
+        }
+    }
+    return index_pass(b);
+}
+
+void viz_free_events(builder *b)
+{
     free(b->index);
+    b->index = NULL;
+    free_big(&b->index_file, b->index_all);
+    b->index_all = NULL;
+    free_big(&b->per_res_file, b->per_res_all);
+    b->per_res_all = NULL;
+    free(b->per_res);
+    b->per_res = NULL;
+    free(b->per_res_n);
+    b->per_res_n = NULL;
+    free_big(&b->ev_file, b->ev);
+    b->ev = NULL;
 }
 
 /* The narrowest event list a pattern on resource r can match in. */
 int viz_indexed_list(builder *b, const pattern *p, long r, scan_list *l)
 {
-    if (r < 0 || p->name == ANY_NAME || !b->index)
+    if (r < 0 || p->name == ANY_NAME || !b->index_all)
         return 0;
     uint32_t v = p->has_value ? p->value
                  : p->kind == TLV_EVENT_BEHAVIOR && p->nargs ? p->args[0] : NO_VALUE;

@@ -243,15 +243,15 @@ static uint32_t shape_value(builder *b, const vevent *e)
     if (e->kind != TLV_EVENT_BEHAVIOR || e->nargs == 0)
         return UINT32_MAX;
     if (e->nargs == 1)
-        return e->args[0] < VALUE_OWN ? e->args[0] : UINT32_MAX;
+        return viz_args(b, e)[0] < VALUE_OWN ? viz_args(b, e)[0] : UINT32_MAX;
     char mem[256];
     buf j;
     buf_init_borrowed(&j, mem, sizeof mem);
     int failed = 0;
     for (uint32_t i = 0; i < e->nargs; i++)
         failed |= (i && buf_putc(&j, ',') < 0) ||
-                  buf_append(&j, intern_str(b->w->values, e->args[i]),
-                             intern_len(b->w->values, e->args[i])) < 0;
+                  buf_append(&j, intern_str(b->w->values, viz_args(b, e)[i]),
+                             intern_len(b->w->values, viz_args(b, e)[i])) < 0;
     uint32_t id = failed ? UINT32_MAX : intern_add(b->s->joined, j.data, j.len);
     buf_free(&j);
     return id < VALUE_OWN ? id | VALUE_OWN : UINT32_MAX;

@@ -40,7 +40,7 @@ static long call_cut(builder *b, size_t i, size_t until, int or_initial)
     const vevent *call = &b->ev[i];
     world *w = b->w;
     size_t r = call->res, n = b->per_res_n[r];
-    const size_t *list = b->per_res[r];
+    const uint32_t *list = b->per_res[r];
     const res_type *t = &w->model->types[w->res[r].type];
     size_t lo = 0, hi = n; /* the first of the resource's events after the call */
     while (lo < hi) {

@@ -180,7 +180,7 @@ int viz_pattern_matches(builder *b, const pattern *p, const vevent *e)
         if (p->nargs > e->nargs)
             return 0;
         for (size_t i = 0; i < p->nargs; i++)
-            if (e->args[i] != p->args[i])
+            if (viz_args(b, e)[i] != p->args[i])
                 return 0;
     }
     if (p->c) /* just before the event: earlier changes, not this one */

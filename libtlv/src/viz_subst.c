@@ -38,7 +38,7 @@ static void put_event_part(buf *out, const builder *b, const vevent *e, const ch
     } else if (n > 3 && memcmp(part, "ARG", 3) == 0) {
         unsigned long i = strtoul(part + 3, NULL, 10);
         if (e && e->kind == TLV_EVENT_BEHAVIOR && i < e->nargs)
-            put_value(out, intern_str(w->values, e->args[i]), escape);
+            put_value(out, intern_str(w->values, viz_args(b, e)[i]), escape);
     }
 }
 

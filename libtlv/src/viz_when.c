@@ -24,7 +24,7 @@ void viz_apply_when(builder *b, const event_def *d, const char *target_name, lon
         b->cur_line = e->line;
         /* until the next occurrence on the same resource */
         long j = -1;
-        const size_t *ri = b->per_res[e->res];
+        const uint32_t *ri = b->per_res[e->res];
         scan_list same = {ri, b->per_res_n[e->res]};
         for (size_t m = viz_after(&same, i); m < same.n; m++)
             if (viz_pattern_matches(b, &p, &b->ev[same.idx[m]])) {
