@@ -33,8 +33,10 @@ modes=()
 # not the same one from run to run; every one must cope all the same (the
 # two crashes this once hid were shapes named by a name that could not be
 # interned, viz.c; tests/e2e/test_oom_view.sh fails its paths one by one).
+# Not "convert-wt": `tlv convert`'s writer thread only writes the blocks of
+# lines the converting thread filled, and allocates nothing.
 cases=(convert shapes render export-chrome export-csv export-sqlite stats query query-db check view api
-       convert-mt shapes-mt convert-wt)
+       convert-mt shapes-mt)
 for mode in "${modes[@]}"; do
   checks=$((checks + 1))
   bash "$SWEEP" --inject "$mode" --runs "$runs" "${cases[@]}" >"$TMP/sweep.out" 2>&1
