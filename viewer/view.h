@@ -762,6 +762,9 @@ char *breakdown_csv(const view_app *a, const size_t *order, size_t n);
 
 /* Pans and zooms along a fixed path, printing frame times. Returns EXIT_OK. */
 int view_bench(view_app *a);
+/* A tlv_memory_fn adding up, into the size_t `user` points to, the bytes of
+ * the parts kept in files mapped into memory (TLV_MEMORY_FILE_BACKED). */
+void memory_add_file_backed(void *user, const char *part, size_t bytes);
 
 /* ---- shared helpers ------------------------------------------------------------------ */
 

@@ -68,8 +68,7 @@ static void path_step(view_app *a, int leg, int i)
     }
 }
 
-/* Adds up the parts kept in files mapped into memory (TLV_MEMORY_FILE_BACKED). */
-static void add_file_backed(void *user, const char *part, size_t bytes)
+void memory_add_file_backed(void *user, const char *part, size_t bytes)
 {
     size_t n = strlen(part), k = strlen(TLV_MEMORY_FILE_BACKED);
     if (n >= k && strcmp(part + n - k, TLV_MEMORY_FILE_BACKED) == 0)
@@ -97,8 +96,8 @@ static double status_kb(const char *key)
 static void print_memory(const view_app *a)
 {
     size_t nev = tlv_trace_event_count(a->trace), file = 0;
-    size_t t = tlv_trace_memory(a->trace, add_file_backed, &file);
-    size_t s = tlv_shapes_memory(a->shapes, add_file_backed, &file);
+    size_t t = tlv_trace_memory(a->trace, memory_add_file_backed, &file);
+    size_t s = tlv_shapes_memory(a->shapes, memory_add_file_backed, &file);
     long rss_pages = 0;
     FILE *f = fopen("/proc/self/statm", "r");
     if (!f || fscanf(f, "%*s %ld", &rss_pages) != 1)

@@ -247,6 +247,10 @@ static void swap_in(view_app *a, tlv_rules *rules, tlv_trace *trace, view_input 
     a->live.in = *in;
     a->live.pending = 0;
     a->live.grew = 0;
+    /* The rebuilds' spacing was the old trace's cost: a large log cut or
+     * rotated would keep its new lines off the screen for seconds. */
+    a->live.build_cost = 0;
+    a->live.next_build = 0;
     a->live.diags_seen = tlv_diags_count(tlv_converter_diags(tlv_trace_converter(trace)));
     double t0 = a->nav.t0, t1 = a->nav.t1;
     nav_set_trace(&a->nav, tlv_time_to_double(tlv_trace_start(trace), a->radix),

@@ -192,6 +192,11 @@ int state_dump(const view_app *a, const char *path)
     cJSON_AddBoolToObject(o, "follow", a->follow);          /* view_live.c */
     cJSON_AddBoolToObject(o, "live", live_active(a));
     cJSON_AddNumberToObject(o, "events", (double)tlv_trace_event_count(a->trace));
+    /* the bytes of the trace kept in files mapped into memory (its events,
+     * once past 16 MB: bulk.c), by the library's accounting */
+    size_t file_backed = 0;
+    tlv_trace_memory(a->trace, memory_add_file_backed, &file_backed);
+    cJSON_AddNumberToObject(o, "trace_file_backed", (double)file_backed);
     rows_dump_json(a, o);
     sizes_dump(a, o); /* labels, ticks, time_reference, row_names, time_axis, row_name_tip */
     view_panels_dump(a, o); /* prompt, search, marker_to_cursor, rows_panel_items, log, ... */

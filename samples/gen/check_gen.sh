@@ -42,6 +42,7 @@ for k in asp fmp; do
     check "$k: other seed, other bytes" seeds_differ --kernel "$k" --lines 2000
     check "$k: -o FILE equals stdout" file_is_stdout --kernel "$k" --lines 3000
     check "$k: --crlf only adds CR" crlf_only_adds_cr --kernel "$k" --lines 3000
+    n=4321; check "$k: --console --lines $n gives $n lines" lines_are --kernel "$k" --console --lines "$n"
 done
 rejects() { ! "$gen" "$@" >/dev/null 2>&1; }
 check "rejects --kernel foo" rejects --kernel foo
@@ -80,7 +81,8 @@ consistent() {
     sort -s -n -t'[' -k2,2 "$tmp/log" >"$tmp/sorted"
     awk -f "$here/check_trace.awk" "$tmp/res" "$tmp/sorted"
 }
-for opts in "--kernel asp" "--kernel asp --seed 3 --tasks 3" "--kernel asp --seed 4 --tasks 12" \
+for opts in "--kernel asp" "--kernel asp --console" "--kernel fmp --console" \
+            "--kernel asp --seed 3 --tasks 3" "--kernel asp --seed 4 --tasks 12" \
             "--kernel asp --seed 5 --tasks 250" "--kernel fmp" "--kernel fmp --seed 9 --cpus 1" \
             "--kernel fmp --seed 11 --cpus 3 --tasks 15" "--kernel fmp --seed 12 --cpus 8 --tasks 24" \
             "--kernel fmp --seed 13 --cpus 4 --tasks 250"; do
@@ -97,7 +99,7 @@ check "fmp consistent for seeds 100..130" many_seeds fmp
 rule_table() {
     kernel=$1; shift
     "$root/tests/bench/cnv_regexes.sh" "$kernel" "$corpus/rules/$kernel.cnv" >"$tmp/pat"
-    "$gen" --kernel "$kernel" --lines 100000 >"$tmp/gen.log"
+    "$gen" --kernel "$kernel" --console --lines 100000 >"$tmp/gen.log"   # as real logs are
     files="$tmp/gen.log"
     for real in "$@"; do tr -d '\r' <"$corpus/logs/$real" >"$tmp/$(basename "$real")"; files="$files $tmp/$(basename "$real")"; done
     printf '%-58s' "rule ($kernel.cnv), % of lines matching"

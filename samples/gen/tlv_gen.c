@@ -4,10 +4,10 @@
  * It owns: a small simulated kernel (tasks, priorities, ready queues,
  * semaphores, timer/serial/IPI interrupts, a cyclic and an alarm handler per
  * processor, task migration on FMP), the text of the trace lines that kernel
- * writes — exactly the shapes the corpus rules asp.cnv/fmp.cnv read, plus the
- * lines no rule reads that real logs contain too — and, with --emit-res, the
- * resource file declaring every resource a log made with the same options
- * names.  Same options and seed, same bytes.  Only libc is used.
+ * writes — exactly the shapes the corpus rules asp.cnv/fmp.cnv read (with
+ * --console also the lines no rule reads that real logs contain too) — and,
+ * with --emit-res, the resource file declaring every resource a log made with
+ * the same options names.  Same options and seed, same bytes.  Only libc is used.
  *
  * Consistency is by construction: every logged state change goes through
  * become(), which refuses transitions asp.cnv does not list; a task that
@@ -76,7 +76,7 @@ typedef struct {
 } Cpu;
 
 typedef struct {
-    bool fmp, crlf, emit_res;
+    bool fmp, crlf, emit_res, console;
     uint64_t lines, seed;
     int ntask, ncpu;
     const char *out_path;
@@ -183,14 +183,15 @@ static char *vformat(char *p, const char *fmt, va_list ap)
     return p;
 }
 
-/* One trace line of CPU c: the clock advances first, so a CPU's times are
- * strictly increasing.  Once the requested count is reached nothing more is
- * written and the simulation loop stops. */
-static void emit(Gen *g, Cpu *c, const char *fmt, ...)
+/* One line of CPU c, written when `write`: the clock advances first, so a
+ * CPU's times are strictly increasing.  Once the requested count is reached
+ * nothing more is written and the simulation loop stops. */
+static void vemit(Gen *g, Cpu *c, bool write, const char *fmt, va_list ap)
 {
     if (g->done) return;
-    if (g->len + 512 > OUT_CAP) out_flush(g);
     c->now += LINE_MIN + rnd(g, LINE_MAX - LINE_MIN);
+    if (!write) return;
+    if (g->len + 512 > OUT_CAP) out_flush(g);
     char *p = g->buf + g->len;
     *p++ = '[';
     p = put_u64(p, c->now, 0);
@@ -202,14 +203,35 @@ static void emit(Gen *g, Cpu *c, const char *fmt, ...)
         p += 2;
     }
     *p++ = ' ';
-    va_list ap;
-    va_start(ap, fmt);
     p = vformat(p, fmt, ap);
-    va_end(ap);
     if (g->crlf) *p++ = '\r';
     *p++ = '\n';
     g->len = (size_t)(p - g->buf);
     if (++g->emitted >= g->lines) g->done = true;
+}
+
+/* A trace line the conversion rules (asp.cnv/fmp.cnv, rules/toppers_*.cnv)
+ * read. */
+static void emit(Gen *g, Cpu *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vemit(g, c, true, fmt, ap);
+    va_end(ap);
+}
+
+/* A line no conversion rule reads, as real logs have them: the sample
+ * program's console output ("task1 is running", "#act_tsk(2)", "Processor 1
+ * start.") and the kernel's "dispatch from task N." records.  Written only
+ * with --console (so that a generated log converts every line it has, and
+ * benchmarks convert what they read), but its time passes either way: the
+ * lines the rules read are the same with and without it. */
+static void emit_unread(Gen *g, Cpu *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vemit(g, c, g->console, fmt, ap);
+    va_end(ap);
 }
 
 /* ---- task states and queues */
@@ -322,7 +344,7 @@ static void schedule(Gen *g, Cpu *c)
         else enqueue_head(g, r);
     }
     if (r) {
-        emit(g, c, "dispatch from task %d.", r->id);
+        emit_unread(g, c, "dispatch from task %d.", r->id);
         c->running = 0;
     }
     if (b) dispatch_to(g, c, b);
@@ -477,7 +499,7 @@ static void i_rotate(Gen *g, Cpu *c)
 static void cyclic_handler(Gen *g, Cpu *c)
 {
     emit(g, c, "enter to cyclic handler %d.", cyc_id(g, c->id));
-    emit(g, c, "Run cyclic_handler!");
+    emit_unread(g, c, "Run cyclic_handler!");
     if (chance(g, 50)) i_rotate(g, c);
     else i_wakeup_or_activate(g, c);
     emit(g, c, "leave from cyclic handler %d.", cyc_id(g, c->id));
@@ -486,7 +508,7 @@ static void cyclic_handler(Gen *g, Cpu *c)
 static void alarm_handler(Gen *g, Cpu *c)
 {
     emit(g, c, "enter to alarm handler %d.", cyc_id(g, c->id));
-    emit(g, c, "Run alarm_handler!");
+    emit_unread(g, c, "Run alarm_handler!");
     i_wakeup_or_activate(g, c);
     emit(g, c, "leave from alarm handler %d.", cyc_id(g, c->id));
 }
@@ -619,7 +641,7 @@ static void step_log(Gen *g, Cpu *c, Task *t)
         t->fresh = false;
         emit(g, c, "enter to ena_int intno=%d.", sio_intno(g, c));
         emit(g, c, "leave from ena_int ercd=0.");
-        emit(g, c, "System logging task is started on port %d.", c->id);
+        emit_unread(g, c, "System logging task is started on port %d.", c->id);
     }
     svc_dly_tsk(g, c, t, 10);
 }
@@ -634,7 +656,7 @@ static void worker_print(Gen *g, Cpu *c, Task *t)
     memset(pad, ' ', (size_t)indent);
     pad[indent] = '\0';
     t->count = (t->count + 1) % 1000;
-    emit(g, c, "%s is running (%03d).%s%c", label, t->count, pad, "|+*#@"[(t->index - 1) % 5]);
+    emit_unread(g, c, "%s is running (%03d).%s%c", label, t->count, pad, "|+*#@"[(t->index - 1) % 5]);
 }
 
 static void worker_applog(Gen *g, Cpu *c, Task *t)
@@ -658,7 +680,7 @@ static void worker_start(Gen *g, Cpu *c, Task *t)
 
 static void worker_exit(Gen *g, Cpu *c, Task *t)
 {
-    emit(g, c, "#%d#ext_tsk()", t->index);
+    emit_unread(g, c, "#%d#ext_tsk()", t->index);
     emit(g, c, "enter to ext_tsk.");
     become(g, c, t, DORMANT);
     after_dormant(g, c, t);
@@ -676,7 +698,7 @@ static bool worker_migrate(Gen *g, Cpu *c, Task *t)
     if (dst >= c->id) dst++;
     Cpu *d = &g->cpu[dst];
     if (d->now > c->now) c->now = d->now;
-    emit(g, c, "#%d#mig_tsk(0, %d)", t->index, dst);
+    emit_unread(g, c, "#%d#mig_tsk(0, %d)", t->index, dst);
     emit(g, c, "enter to mig_tsk tskid=0. prcid=%d.", dst);
     emit(g, c, "task %d migrates from processor %d to processor %d.", t->id, c->id, dst);
     t->st = RUNNABLE;             /* the rule itself makes a RUNNING task RUNNABLE */
@@ -750,7 +772,7 @@ static void step_worker(Gen *g, Cpu *c, Task *t)
     uint32_t r = rnd(g, 1000);
     if (r < 330) worker_print(g, c, t);
     else if (r < 470) svc_dly_tsk(g, c, t, 1 + (int)rnd(g, 20));
-    else if (r < 560) { emit(g, c, "#%d#slp_tsk()", t->index); svc_slp_tsk(g, c, t); }
+    else if (r < 560) { emit_unread(g, c, "#%d#slp_tsk()", t->index); svc_slp_tsk(g, c, t); }
     else if (r < 650) worker_sem(g, c, t);
     else if (r < 690) worker_rot_rdq(g, c, t);
     else if (r < 720) { svc_get_tim(g, c); worker_print(g, c, t); }
@@ -768,7 +790,7 @@ static void step_worker(Gen *g, Cpu *c, Task *t)
 
 static void main_start(Gen *g, Cpu *c, Task *t)
 {
-    emit(g, c, "Sample program starts (exinf = %d).", g->fmp ? c->id : 0);
+    emit_unread(g, c, "Sample program starts (exinf = %d).", g->fmp ? c->id : 0);
     emit(g, c, "enter to sta_cyc cycid=%d.", cyc_id(g, c->id));
     c->cyc_on = true;
     c->cyc_next = c->tick_no + CYC_PERIOD;
@@ -799,7 +821,7 @@ static void cmd_act(Gen *g, Cpu *c, Task *t)
     Task *w = pick_task(g, c, is_dormant);
     if (!w) w = pick_task(g, c, is_any);
     if (!w) return;
-    emit(g, c, "#act_tsk(%d)", w->index);
+    emit_unread(g, c, "#act_tsk(%d)", w->index);
     emit(g, c, "enter to act_tsk tskid=%d.", w->id);
     int er = activate(g, c, w);
     svc_leave(g, c, t, "act_tsk ercd=%d.", er);
@@ -810,7 +832,7 @@ static void cmd_wup(Gen *g, Cpu *c, Task *t)
     Task *w = pick_task(g, c, is_sleeping);
     if (!w) w = pick_task(g, c, is_any);
     if (!w) return;
-    emit(g, c, "#wup_tsk(%d)", w->index);
+    emit_unread(g, c, "#wup_tsk(%d)", w->index);
     emit(g, c, "enter to wup_tsk tskid=%d.", w->id);
     int er = 0;
     if (w->wk == WAIT_SLP) release(g, c, w);
@@ -824,7 +846,7 @@ static void cmd_sus(Gen *g, Cpu *c, Task *t)
 {
     Task *w = pick_task(g, c, can_suspend);
     if (!w) return;
-    emit(g, c, "#sus_tsk(%d)", w->index);
+    emit_unread(g, c, "#sus_tsk(%d)", w->index);
     emit(g, c, "enter to sus_tsk tskid=%d.", w->id);
     become(g, c, w, w->st == WAITING ? WAITSUS : SUSPENDED);
     svc_leave(g, c, t, "sus_tsk ercd=0.");
@@ -834,7 +856,7 @@ static void cmd_rsm(Gen *g, Cpu *c, Task *t)
 {
     Task *w = pick_task(g, c, is_suspended);
     if (!w) return;
-    emit(g, c, "#rsm_tsk(%d)", w->index);
+    emit_unread(g, c, "#rsm_tsk(%d)", w->index);
     emit(g, c, "enter to rsm_tsk tskid=%d.", w->id);
     become(g, c, w, w->st == WAITSUS ? WAITING : RUNNABLE);
     svc_leave(g, c, t, "rsm_tsk ercd=0.");
@@ -844,7 +866,7 @@ static void cmd_ter(Gen *g, Cpu *c, Task *t)
 {
     Task *w = pick_task(g, c, can_terminate);
     if (!w) return;
-    emit(g, c, "#ter_tsk(%d)", w->index);
+    emit_unread(g, c, "#ter_tsk(%d)", w->index);
     emit(g, c, "enter to ter_tsk tskid=%d.", w->id);
     become(g, c, w, DORMANT);
     after_dormant(g, c, w);
@@ -853,7 +875,7 @@ static void cmd_ter(Gen *g, Cpu *c, Task *t)
 
 static void cmd_rot(Gen *g, Cpu *c)
 {
-    emit(g, c, "#rot_rdq(three priorities)");
+    emit_unread(g, c, "#rot_rdq(three priorities)");
     for (int pri = WORKER_PRI - 1; pri <= WORKER_PRI + 1; pri++) {
         emit(g, c, "enter to rot_rdq tskpri=%d.", pri);
         rotate(g, c, pri);
@@ -903,7 +925,7 @@ static void cmd_misc(Gen *g, Cpu *c)
         break;
     }
     case 3: svc_get_tim(g, c); break;
-    default: emit(g, c, "unknown trace log type: %d.", 32 + (int)rnd(g, 32)); break;
+    default: emit_unread(g, c, "unknown trace log type: %d.", 32 + (int)rnd(g, 32)); break;
     }
 }
 
@@ -912,7 +934,7 @@ static void main_command(Gen *g, Cpu *c, Task *t)
     t->phase = MAIN_WAIT;
     uint32_t r = rnd(g, 100);
     if (g->fmp && r < 6) {
-        emit(g, c, "select tskno 0x%x", (c->id << 4) | (1 + (int)rnd(g, 3)));
+        emit_unread(g, c, "select tskno 0x%x", (c->id << 4) | (1 + (int)rnd(g, 3)));
         return;
     }
     if (r < 22) cmd_act(g, c, t);
@@ -1032,8 +1054,8 @@ static void boot(Gen *g)
     for (int p = 1; p <= g->ncpu; p++) {
         Cpu *c = &g->cpu[p];
         if (g->fmp) {
-            emit(g, c, "Processor %d start.", p);
-            emit(g, c, "local_inirtn exinf = %d, counter = %d", p, p);
+            emit_unread(g, c, "Processor %d start.", p);
+            emit_unread(g, c, "local_inirtn exinf = %d, counter = %d", p, p);
         }
         schedule(g, c);
     }
@@ -1170,7 +1192,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: tlv-gen [--kernel asp|fmp] [--lines N] [--seed S] [--tasks T]\n"
-        "               [--cpus C] [--crlf] [--emit-res] [-o FILE]\n"
+        "               [--cpus C] [--crlf] [--console] [--emit-res] [-o FILE]\n"
         "Writes a TOPPERS/ASP or TOPPERS/FMP kernel trace log of exactly N lines\n"
         "(default 1000), the same bytes for the same options and seed (default 1).\n"
         "  --kernel   asp (default; one processor) or fmp (lines \"[t]:[prc]: ...\")\n"
@@ -1179,6 +1201,9 @@ static void usage(FILE *f)
         "             a main task (the last C ids) and the workers between\n"
         "  --cpus     fmp processors, 1..%d (default 2); asp has exactly 1\n"
         "  --crlf     end lines with CR LF, as the logs TOPPERS targets write\n"
+        "  --console  mix in the lines no conversion rule reads, as real logs have\n"
+        "             them (the sample program's output, \"dispatch from task N.\"):\n"
+        "             about 9%% of the lines; without it every line converts\n"
         "  --emit-res print the resource file (.res) declaring every resource a log\n"
         "             made with the same --kernel/--tasks/--cpus names, and exit\n"
         "  -o FILE    write to FILE instead of standard output\n",
@@ -1220,6 +1245,7 @@ static void parse_option(Gen *g, int argc, char **argv, int *i, uint64_t *tasks,
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); exit(0); }
     if (!strcmp(a, "--crlf")) { g->crlf = true; return; }
     if (!strcmp(a, "--emit-res")) { g->emit_res = true; return; }
+    if (!strcmp(a, "--console")) { g->console = true; return; }
     if ((v = opt_value(argc, argv, i, "--kernel"))) {
         if (strcmp(v, "asp") && strcmp(v, "fmp")) die_usage("unknown kernel", v);
         g->fmp = !strcmp(v, "fmp");

@@ -26,6 +26,15 @@ expect_contains() { checks=$((checks + 1)); grep -qF -- "$2" "$1" || fail "$3: '
 
 have_corpus() { [ -d "$CORPUS/rules" ]; }
 
+# retarget_res RES: the resource file RES of TLV 2.0.1 (the corpus's, or
+# tlv-gen --emit-res) on standard output with our rule targets
+# (rules/toppers_*) for the original's; nothing else changes.
+retarget_res() {
+  sed -E -e 's/"toppers"/"toppers_common"/g' \
+    -e 's/"fmp_mig_core([0-9])"/"toppers_fmp_core\1"/g' \
+    -e 's/"(asp|fmp|fmp_mig|fmp_core[0-9])"/"toppers_\1"/g' "$1"
+}
+
 finish() {
   if [ "$failures" -gt 0 ]; then
     echo "$failures of $checks checks failed" >&2

@@ -29,8 +29,7 @@ expect_status 1 "flows naming no resource"
 expect_contains "$TMP/err" "toppers_common.viz:119:11: error: rule 'taskFlows', event 'activated' (trace line 25): To 'NO_TASK2_1' is not a resource" "the error names rule, flow and line"
 
 if have_corpus; then
-  sed -e 's/"toppers"/"toppers_common"/' -e 's/"fmp"/"toppers_fmp"/g' \
-    -e 's/"fmp_core\([0-9]\)"/"toppers_fmp_core\1"/g' "$CORPUS/logs/fmp/fmp_short.res" >"$TMP/fmp.res"
+  retarget_res "$CORPUS/logs/fmp/fmp_short.res" >"$TMP/fmp.res"
   run "$TLV" shapes --flows --per-cpu -r "$TMP/fmp.res" "$CORPUS/logs/fmp/fmp_short.log"
   expect_status 0 "corpus fmp flows"
   expect_line "$TMP/out" '{"rule":"migrationOfTask","flow":"migrate","name":"migrated from","from":"TASK1_1","to":"TASK1_1","from_processor":"1","to_processor":"2","time":13035709,"line":399,"from_row":0,"to_row":7}' "a migration runs from CPU 1's row to CPU 2's"

@@ -99,18 +99,12 @@ awk -F'"from":|,"to":|,"type"' '/"rule":"systemCalls"/ && /"text":"read\(3, …\
 
 # ---- every corpus TOPPERS log with our rules -------------------------------------------------
 if have_corpus; then
-  # Our target names for the original's: the test changes nothing else.
-  retarget() {
-    sed -E -e 's/"toppers"/"toppers_common"/g' \
-      -e 's/"fmp_mig_core([0-9])"/"toppers_fmp_core\1"/g' \
-      -e 's/"(asp|fmp|fmp_mig|fmp_core[0-9])"/"toppers_\1"/g' "$1"
-  }
   n=0
   for res in "$CORPUS"/logs/asp/*.res "$CORPUS"/logs/program_asp/*.res "$CORPUS"/logs/fmp/*.res \
              "$CORPUS"/logs/fmp_mig/*.res "$CORPUS"/logs/program_fmp/*.res; do
     dir=$(dirname "$res"); base=$(basename "$res" .res); log="$dir/$base.log"
     [ -f "$log" ] || log=$(ls "$dir"/*.log | head -n 1)   # fmp_mig.res goes with fmp_short.log
-    retarget "$res" >"$TMP/$base.res"
+    retarget_res "$res" >"$TMP/$base.res"
     checks=$((checks + 1))
     diff <(tr -d '\r' <"$res" | grep -v 'Rules"\|ResourceHeaders"') \
          <(tr -d '\r' <"$TMP/$base.res" | grep -v 'Rules"\|ResourceHeaders"') >/dev/null ||

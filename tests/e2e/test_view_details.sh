@@ -86,8 +86,7 @@ check "the session brings the selection back" '.[0].details.resource == "TASK1_1
   .[0].details.start == 1476604 and .[0].flows_drawn == 0' "$S-9.json"
 
 if have_corpus; then
-  sed -e 's/"toppers"/"toppers_common"/' -e 's/"fmp"/"toppers_fmp"/g' \
-    -e 's/"fmp_core\([0-9]\)"/"toppers_fmp_core\1"/g' "$CORPUS/logs/fmp/fmp_short.res" >"$TMP/fmp.res"
+  retarget_res "$CORPUS/logs/fmp/fmp_short.res" >"$TMP/fmp.res"
   cp "$CORPUS/logs/fmp/fmp_short.log" "$TMP/fmp_short.log"
   cat >"$TMP/g.txt" <<END
 key c

@@ -61,40 +61,30 @@ tail -n +"$cut_line" "$D/a.log" | tail -c +"$(($(wc -c <"$D/a2.part") + 1))" >"$
 xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view -r "$RES" --no-session --size 900x500 \
   --script "$D/script.txt" "$L" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-# phase K: the log as it is now kept as snapK, the viewer told to look.
-phase() { cp "$L" "$D/snap$1"; touch "$D/go$1"; for _ in $(seq $((WAIT * 20))); do [ -s "$D/d$1.json" ] && return; kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done; }
 
 cat "$D/a1.log" >>"$L"
-phase 1
+live_phase 1
 cat "$D/a2.part" >>"$L"
-phase 2                                            # the viewer waits a second for the line's end
+live_phase 2                                       # the viewer waits a second for the line's end
 cat "$D/a3.part" >>"$L"
-phase 3
+live_phase 3
 : >"$L"; cat "$D/b.log" >>"$L"                      # the writer starts again
-phase 4
+live_phase 4
 python3 -c 'import sys; f = open(sys.argv[1], "r+b"); f.write(open(sys.argv[2], "rb").read())' "$L" "$D/c.log"
-phase 5                                            # rewritten from its start, longer
+live_phase 5                                       # rewritten from its start, longer
 mv "$L" "$L.1"; cp "$D/d.log" "$L.new"; mv "$L.new" "$L"; cat "$D/b.log" >>"$L.1"
-phase 6                                            # rotated; the old file still grows
+live_phase 6                                       # rotated; the old file still grows
 start=$(date +%s%N)
 cat "$D/e.log" >>"$L"
-phase 7                                            # a burst
+live_phase 7                                       # a burst
 burst_ms=$((($(date +%s%N) - start) / 1000000))
 printf '[99999999] enter to dly_tsk dlyt' >>"$L"
-phase 8                                            # the writer dies mid-line
+live_phase 8                                       # the writer dies mid-line
 wait "$pid"
 status=$?
 expect_status 0 "soak: the viewer ran to the end of its script"
 
-# the one-shot conversion of the same bytes, in the trace's (time, line) order
-oneshot() { "$TLV" convert -r "$RES" "$1" 2>/dev/null | sort -s -t '[' -k2,2n; }
-for k in 1 2 3 4 5 6 7 8; do
-  oneshot "$D/snap$k" >"$D/o$k.txt"
-  checks=$((checks + 1))
-  if ! cmp -s "$D/o$k.txt" "$D/t$k.txt"; then
-    fail "phase $k: the trace differs from a conversion of the same bytes ($(wc -l <"$D/t$k.txt") events shown, $(wc -l <"$D/o$k.txt") converted): $(diff "$D/o$k.txt" "$D/t$k.txt" | head -5)"
-  fi
-done
+live_compare 1 2 3 4 5 6 7 8
 check "phase 2: the unfinished line shown as it is" \
   '.[0].message == "the last line of the log has no end (yet): shown as it is"' "$D/d2.json"
 cut_time=$(sed 's/^\[\([0-9]*\)\].*/\1/' "$D/a2.part")

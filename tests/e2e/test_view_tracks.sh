@@ -147,8 +147,7 @@ check "the counter's value under the pointer" '.[0].track_hover.name == .[0].tra
   .[0].track_hover.value >= 0 and .[0].track_hover.value <= 1176' "$S-8.json"
 
 if have_corpus; then
-  sed -e 's/"toppers"/"toppers_common"/' -e 's/"fmp"/"toppers_fmp"/g' \
-    -e 's/"fmp_core\([0-9]\)"/"toppers_fmp_core\1"/g' "$CORPUS/logs/fmp/fmp_short.res" >"$TMP/fmp.res"
+  retarget_res "$CORPUS/logs/fmp/fmp_short.res" >"$TMP/fmp.res"
   cp "$CORPUS/logs/fmp/fmp_short.log" "$TMP/fmp_short.log"
   "$TLV" stats --json -r "$TMP/fmp.res" "$TMP/fmp_short.log" >"$TMP/fstats.json" 2>/dev/null
   cat >"$TMP/g.txt" <<END

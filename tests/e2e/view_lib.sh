@@ -10,7 +10,9 @@
 #     and 4% more at each end, and centred(v; t) holds when v is centred on t
 #     as far as those bounds let it); a test may add to JQ_DEFS;
 #   - expect_count WHAT PNG X0 Y0 X1 Y1 COLOR MIN [MAX]: MIN to MAX pixels of
-#     COLOR in the rectangle of a screenshot (png_probe).
+#     COLOR in the rectangle of a screenshot (png_probe);
+#   - live_phase, live_oneshot, live_compare: following a log that the test
+#     writes in phases (test_view_soak.sh, test_view_live_big.sh; below).
 if ! command -v xvfb-run >/dev/null || ! command -v jq >/dev/null; then
   [ "$failures" -gt 0 ] && finish
   echo "SKIP: xvfb-run or jq not installed (scripts/setup.sh installs them)"
@@ -48,4 +50,35 @@ expect_count() {
   n=$("$PROBE" "$2" count "$3" "$4" "$5" "$6" "$7")
   [ "${n:-0}" -ge "$8" ] && [ "${n:-0}" -le "${9:-99999999}" ] ||
     fail "$1: $n pixels of $7 in $3,$4-$5,$6 of $(basename "$2"), expected ${8}..${9:-}"
+}
+
+# Following a live log: the test's shell writes the log $L in phases while
+# the viewer (process $pid, rules $RES) follows it with a script that, for
+# phase K, waits for the file $D/goK, then until the log is read to its end
+# (wait-live-idle), then writes its trace to $D/tK.txt (write-trace) and its
+# state to $D/dK.json.
+# live_phase K: the log as it is now kept as $D/snapK, the viewer told to
+# look; returns once dK.json is there (or the viewer is gone, or $WAIT s).
+live_phase() {
+  cp "$L" "$D/snap$1"
+  touch "$D/go$1"
+  for _ in $(seq $((WAIT * 20))); do
+    [ -s "$D/d$1.json" ] && return
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
+  done
+}
+# live_oneshot LOG: the one-shot conversion of LOG, in the trace's (time,
+# line) order.
+live_oneshot() { "$TLV" convert -r "$RES" "$1" 2>/dev/null | LC_ALL=C sort -s -t '[' -k2,2n; }
+# live_compare K...: the trace of each phase K equals the one-shot conversion
+# of the same bytes (snapK): no event twice, none missing, none out of order.
+live_compare() {
+  local k
+  for k in "$@"; do
+    live_oneshot "$D/snap$k" >"$D/o$k.txt"
+    checks=$((checks + 1))
+    cmp -s "$D/o$k.txt" "$D/t$k.txt" ||
+      fail "phase $k: the trace differs from a conversion of the same bytes ($(wc -l <"$D/t$k.txt") events shown, $(wc -l <"$D/o$k.txt") converted): $(diff "$D/o$k.txt" "$D/t$k.txt" | head -5)"
+  done
 }

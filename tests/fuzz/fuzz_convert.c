@@ -14,11 +14,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    rules = fuzz_load_rules(TLV_FUZZ_RULES_DIR);
-    if (!rules) {
-        fprintf(stderr, "fuzz_convert: the rules in %s do not load\n", TLV_FUZZ_RULES_DIR);
-        abort();
-    }
+    rules = fuzz_fixed_rules("fuzz_convert");
     return 0;
 }
 

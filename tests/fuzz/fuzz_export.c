@@ -36,11 +36,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    rules = fuzz_load_rules(TLV_FUZZ_RULES_DIR);
-    if (!rules) {
-        fprintf(stderr, "fuzz_export: the rules in %s do not load\n", TLV_FUZZ_RULES_DIR);
-        abort();
-    }
+    rules = fuzz_fixed_rules("fuzz_export");
     return 0;
 }
 
@@ -91,13 +87,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const char *log = (const char *)data + 1;
     size_t n = size - 1, split = (size_t)data[0] * n / 256;
-    tlv_trace *trace = NULL;
-    if (tlv_trace_new(rules, &trace) != TLV_OK)
+    tlv_trace *trace = fuzz_convert_split(rules, log, n, split);
+    if (!trace)
         return 0;
-    tlv_converter *conv = tlv_trace_converter(trace);
-    tlv_converter_push_bytes(conv, log, split);
-    tlv_converter_push_bytes(conv, log + split, n - split);
-    tlv_trace_finish(trace);
     tlv_shapes_options so;
     memset(&so, 0, sizeof so);
     so.cpu_attribute = data[0] & 1 ? "prcId" : NULL;

@@ -1,7 +1,7 @@
 /*
  * fuzz_util.h — what the end-to-end fuzz targets share: loading a rule set
  * from a directory (the fixed one in tests/fuzz/rules, or one written for
- * the input), a private temporary directory, and feeding a log to a trace
+ * the input), writing a file into a directory, and feeding a log to a trace
  * in two pieces so that lines split across pushes are exercised too.
  */
 #ifndef TLV_FUZZ_UTIL_H
@@ -44,6 +44,38 @@ static inline tlv_rules *fuzz_load_rules(const char *dir)
     return rules;
 }
 
+/* The fixed rule set of tests/fuzz/rules, for a target's
+ * LLVMFuzzerInitialize: a target without it has nothing to fuzz, so it
+ * stops there, naming itself. */
+static inline tlv_rules *fuzz_fixed_rules(const char *target)
+{
+    tlv_rules *rules = fuzz_load_rules(TLV_FUZZ_RULES_DIR);
+    if (!rules) {
+        fprintf(stderr, "%s: the rules in %s do not load\n", target, TLV_FUZZ_RULES_DIR);
+        abort();
+    }
+    return rules;
+}
+
+/* The log converted into a new trace, pushed in two pieces split at `split`
+ * (at most n) so that lines split across pushes are exercised too; NULL
+ * when no trace could be made. */
+static inline tlv_trace *fuzz_convert_split(const tlv_rules *rules, const char *log, size_t n,
+                                            size_t split)
+{
+    tlv_trace *trace = NULL;
+    if (tlv_trace_new(rules, &trace) != TLV_OK)
+        return NULL;
+    tlv_converter *conv = tlv_trace_converter(trace);
+    tlv_converter_set_source_name(conv, "fuzz.log");
+    if (split > n)
+        split = n;
+    tlv_converter_push_bytes(conv, log, split);
+    tlv_converter_push_bytes(conv, log + split, n - split);
+    tlv_trace_finish(trace);
+    return trace;
+}
+
 static inline int fuzz_write(const char *dir, const char *name, const void *data, size_t n)
 {
     char *path = fuzz_path(dir, name);
@@ -67,17 +99,10 @@ static inline int fuzz_count_shape(void *user, const tlv_shape_info *shape)
 static inline void fuzz_convert_and_draw(const tlv_rules *rules, const char *log, size_t n,
                                          size_t split, int per_cpu)
 {
-    tlv_trace *trace = NULL;
-    if (tlv_trace_new(rules, &trace) != TLV_OK)
+    tlv_trace *trace = fuzz_convert_split(rules, log, n, split);
+    if (!trace)
         return;
-    tlv_converter *conv = tlv_trace_converter(trace);
-    tlv_converter_set_source_name(conv, "fuzz.log");
-    if (split > n)
-        split = n;
-    tlv_converter_push_bytes(conv, log, split);
-    tlv_converter_push_bytes(conv, log + split, n - split);
-    tlv_trace_finish(trace);
-    const tlv_diags *d = tlv_converter_diags(conv);
+    const tlv_diags *d = tlv_converter_diags(tlv_trace_converter(trace));
     char line[256];
     for (size_t i = 0; i < tlv_diags_count(d); i++)
         tlv_diag_format(tlv_diags_get(d, i), line, sizeof line);
