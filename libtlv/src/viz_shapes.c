@@ -198,9 +198,13 @@ static int sort_for_output(struct tlv_shapes *s)
     int rc = -1;
     if (!name_rank || !res_rank || !group || !s->order)
         goto out;
+    uint32_t nnames = intern_count(s->names), nres = (uint32_t)s->trace->w->nres;
     for (size_t i = 0; i < n; i++) { /* each shape's group, and the groups' sizes */
         shape copy;
         const shape *sh = store_get(s->store, i, &copy);
+        if (sh->rule >= nnames || sh->event >= nnames ||
+            (sh->resource != UINT32_MAX && sh->resource >= nres))
+            goto out; /* a name that could not be interned (out of memory) */
         group[i] = group_of(&g, name_rank[sh->rule], name_rank[sh->event],
                             sh->resource == UINT32_MAX ? 0 : res_rank[sh->resource]);
         if (group[i] == UINT32_MAX)
@@ -240,8 +244,8 @@ int viz_finish_shapes(builder *b)
 {
     struct tlv_shapes *s = b->s;
     /* Every shape is made: what growing reserved is waste from here on. */
-    SHRINK(s->values, s->values_cap, s->nvalues);
-    SHRINK(s->events, s->events_cap, 2 * s->nvalues);
+    BULK_SHRINK(s->values_file, s->values, s->values_cap, s->nvalues);
+    BULK_SHRINK(s->events_file, s->events, s->events_cap, 2 * s->nvalues);
     SHRINK(s->prims, s->prims_cap, s->nprims);
     store_set_threads(s->store, viz_threads(b->opts)); /* the layers' too: a view's are its base's */
     if (summary_freeze(s->store, s->radix, s->prims, s->nprims, &s->looks) < 0)
@@ -265,8 +269,8 @@ void tlv_shapes_free(tlv_shapes *s)
     summary_looks_free(&s->looks);
     free(s->order);
     free(s->when_keys);
-    free(s->values);
-    free(s->events);
+    BULK_RELEASE(s->values_file, s->values);
+    BULK_RELEASE(s->events_file, s->events);
     free(s->flows);
     free(s->rule_name);
     free(s->rule_display);
