@@ -188,7 +188,7 @@ int cmd_convert(int argc, char **argv)
     setvbuf(out, outbuf, _IOFBF, sizeof outbuf);
     if (reads_standard_form(&a.c.rules, a.c.input))
         tlv_converter_set_standard_form(conv, 1);
-    tlv_converter_set_event_fn(conv, event_writer_put, writer);
+    tlv_converter_set_line_fn(conv, event_writer_put_line, writer);
     if (a.script_timeout)
         tlv_converter_set_script_timeout(conv, (int)a.script_timeout);
     if (a.threads)

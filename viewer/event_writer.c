@@ -1,12 +1,13 @@
 /*
  * event_writer.c — formatting and writing `tlv convert`'s events (see
- * event_writer.h). Threaded, two blocks of records take turns: the
- * converting thread fills one while the writer thread formats and writes
- * the other; they swap under a mutex once the filled block is BLOCK_BYTES
- * long, so the threads meet a few hundred times per million events, not
- * once per event. A record is the event's time, kind and argument count
- * followed by its strings, NUL-terminated: the event's own strings live
- * only until the event function returns.
+ * event_writer.h). Threaded, two blocks of text take turns: the converting
+ * thread appends lines to one while the writer thread writes the other;
+ * they swap under a mutex once the filled block is BLOCK_BYTES long, so the
+ * threads meet a few hundred times per million events, not once per event.
+ * The lines come formatted from the converter (event_writer_put_line: the
+ * converter keeps each event text's line after the time, so a line is
+ * mostly one copy) or are formatted here (event_writer_put); the writer
+ * thread only writes, so the bytes are the inline writer's by construction.
  */
 #include "event_writer.h"
 
@@ -24,12 +25,6 @@ typedef struct block {
     size_t len, cap;
 } block;
 
-typedef struct rec_head {
-    tlv_time time;
-    uint32_t kind;
-    uint32_t nargs;
-} rec_head;
-
 struct event_writer {
     FILE *f;
     int radix;
@@ -46,14 +41,23 @@ struct event_writer {
     int status;     /* the converting thread's view of `failed` */
     int write_errno; /* errno of the failed write (errno is per thread) */
     uint64_t cpu_ns;
-    /* the formatting side's scratch */
+    /* the inline writer's line */
     char *line;
     size_t line_cap;
-    const char **args;
-    size_t args_cap;
 };
 
-/* Formats one event and writes its line. Returns 0, -1 write failed, -2 no memory. */
+/* Writes n bytes. Returns 0, or -1 when the write failed. */
+static int write_bytes(event_writer *w, const char *s, size_t n)
+{
+    /* one thread writes this stream: skip the lock */
+    if (fwrite_unlocked(s, 1, n, w->f) == n)
+        return 0;
+    w->write_errno = errno; /* errno is per thread: kept for event_writer_finish */
+    return -1;
+}
+
+/* Formats one event and writes its line (inline). Returns 0, -1 write
+ * failed, -2 no memory. */
 static int write_line(event_writer *w, const tlv_event *ev)
 {
     size_t n = tlv_event_format(ev, w->radix, w->line, w->line_cap);
@@ -67,53 +71,7 @@ static int write_line(event_writer *w, const tlv_event *ev)
         tlv_event_format(ev, w->radix, w->line, w->line_cap);
     }
     w->line[n] = '\n';
-    /* one thread writes this stream: skip the lock */
-    if (fwrite_unlocked(w->line, 1, n + 1, w->f) == n + 1)
-        return 0;
-    w->write_errno = errno; /* errno is per thread: kept for event_writer_finish */
-    return -1;
-}
-
-/* Reads the string at *at and moves past it. */
-static const char *take_str(const char **at)
-{
-    const char *s = *at;
-    *at += strlen(s) + 1;
-    return s;
-}
-
-/* Formats and writes every record of b. Returns 0, -1 or -2 as write_line. */
-static int write_block(event_writer *w, const block *b)
-{
-    const char *at = b->data, *end = b->data + b->len;
-    while (at < end) {
-        rec_head h;
-        memcpy(&h, at, sizeof h);
-        at += sizeof h;
-        if (h.nargs > w->args_cap) {
-            const char **p = realloc(w->args, h.nargs * sizeof *p);
-            if (!p)
-                return -2;
-            w->args = p;
-            w->args_cap = h.nargs;
-        }
-        tlv_event ev;
-        memset(&ev, 0, sizeof ev);
-        ev.time = h.time;
-        ev.kind = (tlv_event_kind)h.kind;
-        ev.resource = take_str(&at);
-        ev.name = take_str(&at);
-        if (ev.kind == TLV_EVENT_ATTRIBUTE)
-            ev.value = take_str(&at);
-        for (uint32_t i = 0; i < h.nargs; i++)
-            w->args[i] = take_str(&at);
-        ev.nargs = h.nargs;
-        ev.args = w->args;
-        int rc = write_line(w, &ev);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
+    return write_bytes(w, w->line, n + 1);
 }
 
 static void *writer_main(void *arg)
@@ -128,7 +86,8 @@ static void *writer_main(void *arg)
             break; /* done, and everything written */
         int failed = w->failed;
         pthread_mutex_unlock(&w->mu);
-        int rc = failed ? 0 : write_block(w, &w->work); /* after a failure: only drain */
+        /* after a failure: only drain */
+        int rc = failed ? 0 : write_bytes(w, w->work.data, w->work.len);
         w->work.len = 0;
         pthread_mutex_lock(&w->mu);
         if (rc < 0 && !w->failed)
@@ -204,42 +163,46 @@ static int block_reserve(block *b, size_t n)
     return 0;
 }
 
-/* Copies the event into the filling block. Returns 0, or -1 on no memory. */
-static int put_record(block *b, const tlv_event *ev)
+/* Formats the event at the end of the filling block, with its line end.
+ * Returns 0, or -1 on no memory. */
+static int put_formatted(block *b, const tlv_event *ev, int radix)
 {
-    if (ev->nargs > UINT32_MAX)
+    enum { GUESS = 256 }; /* most lines are shorter: formatted once */
+    if (block_reserve(b, GUESS) < 0)
         return -1;
-    enum { FIXED = 3 };
-    const char *fixed[FIXED] = {ev->resource, ev->name,
-                                ev->kind == TLV_EVENT_ATTRIBUTE ? ev->value : NULL};
-    size_t nfixed = ev->kind == TLV_EVENT_ATTRIBUTE ? 3 : 2;
-    size_t lens[FIXED];
-    size_t need = sizeof(rec_head);
-    for (size_t i = 0; i < nfixed; i++)
-        need += (lens[i] = fixed[i] ? strlen(fixed[i]) : 0) + 1;
-    for (size_t i = 0; i < ev->nargs; i++)
-        need += (ev->args[i] ? strlen(ev->args[i]) : 0) + 1;
-    if (block_reserve(b, need) < 0)
-        return -1;
-    rec_head h = {ev->time, (uint32_t)ev->kind, (uint32_t)ev->nargs};
-    char *at = b->data + b->len;
-    memcpy(at, &h, sizeof h);
-    at += sizeof h;
-    for (size_t i = 0; i < nfixed; i++) {
-        if (lens[i])
-            memcpy(at, fixed[i], lens[i]);
-        at[lens[i]] = '\0';
-        at += lens[i] + 1;
+    size_t n = tlv_event_format(ev, radix, b->data + b->len, b->cap - b->len);
+    if (n + 1 >= b->cap - b->len) {
+        if (block_reserve(b, n + 2) < 0)
+            return -1;
+        tlv_event_format(ev, radix, b->data + b->len, b->cap - b->len);
     }
-    for (size_t i = 0; i < ev->nargs; i++) {
-        size_t n = ev->args[i] ? strlen(ev->args[i]) : 0;
-        if (n)
-            memcpy(at, ev->args[i], n);
-        at[n] = '\0';
-        at += n + 1;
-    }
-    b->len = (size_t)(at - b->data);
+    b->data[b->len + n] = '\n';
+    b->len += n + 1;
     return 0;
+}
+
+/* Appends line and its line end to the filling block. Returns 0, or -1 on
+ * no memory. */
+static int put_text(block *b, const char *line, size_t len)
+{
+    if (block_reserve(b, len + 1) < 0)
+        return -1;
+    memcpy(b->data + b->len, line, len);
+    b->data[b->len + len] = '\n';
+    b->len += len + 1;
+    return 0;
+}
+
+/* After a line went into the filling block: hands it over once full. */
+static int filled(event_writer *w, int rc)
+{
+    if (rc < 0) {
+        w->status = -2;
+        return 1;
+    }
+    if (w->fill.len >= BLOCK_BYTES)
+        hand_over(w);
+    return w->status ? 1 : 0;
 }
 
 int event_writer_put(void *writer, const tlv_event *ev)
@@ -251,13 +214,21 @@ int event_writer_put(void *writer, const tlv_event *ev)
         w->status = write_line(w, ev);
         return w->status ? 1 : 0;
     }
-    if (put_record(&w->fill, ev) < 0) {
-        w->status = -2;
+    return filled(w, put_formatted(&w->fill, ev, w->radix));
+}
+
+int event_writer_put_line(void *writer, const tlv_event *ev, const char *line, size_t len)
+{
+    event_writer *w = writer;
+    (void)ev;
+    if (w->status)
         return 1;
+    if (!w->threaded) {
+        if (write_bytes(w, line, len) < 0 || write_bytes(w, "\n", 1) < 0)
+            w->status = -1;
+        return w->status ? 1 : 0;
     }
-    if (w->fill.len >= BLOCK_BYTES)
-        hand_over(w);
-    return w->status ? 1 : 0;
+    return filled(w, put_text(&w->fill, line, len));
 }
 
 static void stop_thread(event_writer *w);
@@ -303,6 +274,5 @@ void event_writer_free(event_writer *w)
     free(w->fill.data);
     free(w->work.data);
     free(w->line);
-    free(w->args);
     free(w);
 }

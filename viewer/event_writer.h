@@ -1,11 +1,11 @@
 /*
  * event_writer.h — `tlv convert`'s output: every event as its standard-form
  * line (tlv_event_format), in order. Threaded, the converting thread only
- * copies each event into a block of records and a writer thread of its own
- * formats and writes the blocks: formatting times and escaping values is
- * about a sixth of a conversion, and on two cores it then overlaps with the
- * state-keeping part instead of adding to it. The bytes written are the same
- * either way.
+ * appends each line to a block of text and a writer thread of its own
+ * writes the blocks, so writing overlaps with converting. The lines come
+ * from the converter (event_writer_put_line, a tlv_line_fn: mostly a copy
+ * of a remembered text) or are formatted from the event (event_writer_put).
+ * The bytes written are the same either way.
  */
 #ifndef TLV_EVENT_WRITER_H
 #define TLV_EVENT_WRITER_H
@@ -25,6 +25,10 @@ event_writer *event_writer_new(FILE *f, int radix, int threaded);
 /* A tlv_event_fn: takes one event. Returns 0, or 1 (stop converting) once
  * writing failed or memory ran out. */
 int event_writer_put(void *writer, const tlv_event *ev);
+
+/* A tlv_line_fn: takes one event's line (without line end). Returns as
+ * event_writer_put. */
+int event_writer_put_line(void *writer, const tlv_event *ev, const char *line, size_t len);
 
 /* Writes everything taken so far and stops the thread. Returns 0, -1 when
  * writing failed, -2 when memory ran out. */

@@ -40,6 +40,8 @@
 
 enum { LINE_HELD, LINE_TOO_LONG, LINE_NO_MEMORY };
 #define MAX_ARGS STD_MAX_ARGS
+/* "[time]" of a line: radix 2 needs the most, 129 bytes (tlv.h) */
+#define LINE_TIME_MAX 140
 
 struct tlv_converter {
     const struct tlv_rules *rules;
@@ -50,6 +52,13 @@ struct tlv_converter {
     void *user;
     tlv_event_fn sink;
     void *sink_user;
+    tlv_line_fn line_fn;
+    void *line_user;
+    buf line;           /* the event's standard-form line for line_fn */
+    size_t line_head;   /* its "[time]" part's length */
+    tlv_time line_time; /* the time last formatted, and its "[time]": */
+    char line_time_text[LINE_TIME_MAX]; /* events come in runs of one time */
+    size_t line_time_len; /* 0: none yet */
     rm_matcher matcher; /* the serial path's */
     rm_batch one;       /* the serial path's line and its matches */
     match_list cur;     /* the matches being applied (a view into a batch) */
@@ -140,6 +149,7 @@ void tlv_converter_free(tlv_converter *c)
     buf_free(&c->scratch);
     buf_free(&c->evtext);
     buf_free(&c->condtext);
+    buf_free(&c->line);
     free(c->targets.items);
     free(c->rule_matches);
     free(c->tail_warned);
@@ -160,6 +170,12 @@ void tlv_converter_set_event_fn(tlv_converter *c, tlv_event_fn fn, void *user)
 {
     c->fn = fn;
     c->user = user;
+}
+
+void tlv_converter_set_line_fn(tlv_converter *c, tlv_line_fn fn, void *user)
+{
+    c->line_fn = fn;
+    c->line_user = user;
 }
 
 world *converter_world(tlv_converter *c) { return &c->w; }
@@ -212,13 +228,60 @@ static tlv_status refuse_stopped(tlv_converter *c)
 /* A conversion error for the current line: "rule "REGEX": why". */
 static void line_error(tlv_converter *c, const char *why) { line_diag(c, TLV_SEV_ERROR, 0, why); }
 
-static int deliver(tlv_converter *c, const rt_resource *r, const tlv_event *proto)
+/* The event's line, as tlv_event_format writes it, in c->line: "[time]"
+ * (kept from the event before when the time is the same) and the tail,
+ * remembered with the event text (e->tail) or formatted. Returns 0, or -1
+ * with c->err set when memory ran out. */
+static int format_line(tlv_converter *c, const tlv_event *ev, const cached_event *e)
+{
+    if (!c->line_time_len || ev->time.ticks != c->line_time.ticks ||
+        ev->time.frac != c->line_time.frac) {
+        char *t = c->line_time_text;
+        size_t n = tlv_time_format(ev->time, c->w.radix, t + 1, sizeof c->line_time_text - 2);
+        if (n + 2 >= sizeof c->line_time_text) { /* cannot happen: every radix fits */
+            c->line_time_len = 0;
+            goto no_memory;
+        }
+        t[0] = '[';
+        t[n + 1] = ']';
+        c->line_time = ev->time;
+        c->line_time_len = n + 2;
+    }
+    buf_clear(&c->line);
+    if (buf_append(&c->line, c->line_time_text, c->line_time_len) < 0)
+        goto no_memory;
+    c->line_head = c->line_time_len;
+    int rc;
+    if (e && e->tail)
+        rc = buf_append(&c->line, e->tail, e->tail_len);
+    else if (ev->kind == TLV_EVENT_ATTRIBUTE)
+        rc = std_format_attr_tail(&c->line, ev->resource, ev->name, ev->value);
+    else
+        rc = std_format_behavior_tail(&c->line, ev->resource, ev->name, ev->args, ev->nargs);
+    if (rc == 0)
+        return 0;
+no_memory:
+    buf_clear(&c->err);
+    buf_puts(&c->err, "out of memory");
+    return -1;
+}
+
+/* Hands the event on: the event function, the line function, the sink. e:
+ * the remembered event text it came from, if any. */
+static int deliver(tlv_converter *c, const rt_resource *r, const tlv_event *proto,
+                   const cached_event *e)
 {
     tlv_event ev = *proto;
     ev.resource = r->name;
     ev.input_line = c->stats.lines_read;
     ev.seq = c->stats.events++;
-    if ((c->fn && c->fn(c->user, &ev) != 0) || (c->sink && c->sink(c->sink_user, &ev) != 0)) {
+    int stop = c->fn && c->fn(c->user, &ev) != 0;
+    if (!stop && c->line_fn) {
+        if (format_line(c, &ev, e) < 0)
+            return -1;
+        stop = c->line_fn(c->line_user, &ev, c->line.data, c->line.len) != 0;
+    }
+    if (stop || (c->sink && c->sink(c->sink_user, &ev) != 0)) {
         c->stopped = 1;
         last_error_set(&c->lasterr, TLV_ERR_USAGE,
                        "the event function stopped the conversion at input line %llu",
@@ -289,7 +352,7 @@ static int apply_to(tlv_converter *c, size_t res, const tlv_event *ev)
                    (int)s->name.n, s->name.s);
         return -1;
     }
-    return deliver(c, r, ev);
+    return deliver(c, r, ev, NULL);
 }
 
 /* Applies a remembered event text at time t, as apply_to would. */
@@ -308,7 +371,7 @@ static int apply_cached(tlv_converter *c, const cached_event *e, tlv_time t)
         buf_puts(&c->err, "out of memory");
         return -1;
     }
-    return deliver(c, &c->w.res[e->res], &ev);
+    return deliver(c, &c->w.res[e->res], &ev, e);
 }
 
 /* Remembers what apply_to resolved for the text after the time. */
@@ -325,6 +388,11 @@ static void remember_event(tlv_converter *c, const char *key, size_t n, const tl
         return;
     for (size_t i = 0; i < ev->nargs; i++)
         e->args[i] = ev->args[i];
+    e->tail = NULL; /* the line apply_to just made for it, after its time */
+    if (c->line_fn && c->line.len >= c->line_head) {
+        e->tail = c->line.data + c->line_head;
+        e->tail_len = c->line.len - c->line_head;
+    }
     evcache_put(c->events, key, n, e);
 }
 
@@ -929,12 +997,16 @@ size_t tlv_event_format(const tlv_event *ev, int radix, char *out, size_t size)
 {
     char mem[512];
     buf b;
-    buf_init_borrowed(&b, mem, sizeof mem);
+    /* straight into the caller's memory; a longer line moves to the heap */
+    if (size >= 2)
+        buf_init_borrowed(&b, out, size);
+    else
+        buf_init_borrowed(&b, mem, sizeof mem);
     if (ev->kind == TLV_EVENT_ATTRIBUTE)
         std_format_attr(&b, ev->time, radix, ev->resource, ev->name, ev->value);
     else
         std_format_behavior(&b, ev->time, radix, ev->resource, ev->name, ev->args, ev->nargs);
-    size_t n = buf_copy_out(&b, out, size);
+    size_t n = b.data == out ? b.len : buf_copy_out(&b, out, size);
     buf_free(&b);
     return n;
 }

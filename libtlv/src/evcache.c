@@ -61,6 +61,8 @@ void evcache_put(evcache *c, const char *key, size_t n, const cached_event *ev)
     size_t need = n + strlen(ev->name) + 1 + (ev->value_text ? strlen(ev->value_text) + 1 : 0);
     for (size_t i = 0; i < ev->nargs; i++)
         need += strlen(ev->args[i]) + 1;
+    if (ev->tail)
+        need += ev->tail_len + 1;
     uint64_t h = hash_fast(key, n);
     slot *s = &c->slots[h % EVCACHE_SLOTS];
     free(s->blob);
@@ -76,4 +78,9 @@ void evcache_put(evcache *c, const char *key, size_t n, const cached_event *ev)
     s->ev.value_text = ev->value_text ? put_str(&at, ev->value_text) : NULL;
     for (size_t i = 0; i < ev->nargs; i++)
         s->ev.args[i] = put_str(&at, ev->args[i]);
+    if (ev->tail) {
+        memcpy(at, ev->tail, ev->tail_len);
+        at[ev->tail_len] = '\0';
+        s->ev.tail = at;
+    }
 }

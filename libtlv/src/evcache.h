@@ -24,6 +24,8 @@ typedef struct cached_event {
     const char *value_text; /* attributes */
     const char *args[EVCACHE_MAX_ARGS];
     size_t nargs;
+    const char *tail;      /* the event's standard-form line after "[time]" (NULL: not kept) */
+    size_t tail_len;
 } cached_event;
 
 typedef struct evcache evcache;
@@ -34,7 +36,7 @@ void evcache_free(evcache *c);
 /* The entry for `key`, or NULL. Valid until the next evcache_put. */
 const cached_event *evcache_find(const evcache *c, const char *key, size_t n);
 
-/* Remembers ev (its strings are copied) for `key`, replacing what shared its
+/* Remembers ev (its strings, and its tail when not NULL, are copied) for `key`, replacing what shared its
  * slot. Events with more than EVCACHE_MAX_ARGS arguments are not kept; out
  * of memory, nothing is kept. */
 void evcache_put(evcache *c, const char *key, size_t n, const cached_event *ev);

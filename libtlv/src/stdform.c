@@ -428,16 +428,41 @@ static int put_text_escaped(buf *b, const char *s)
     return s ? std_escape(b, s, strlen(s)) : 0;
 }
 
-/* Writes "[time]res." — the part both line kinds share. */
-static int put_event_head(buf *b, tlv_time t, int radix, const char *res)
+/* Writes "[time]" — what every line begins with. */
+static int put_time(buf *b, tlv_time t, int radix)
 {
     char text[160];
     size_t n = tlv_time_format(t, radix, text, sizeof text);
     if (n >= sizeof text)
         return -1;
-    if (buf_putc(b, '[') < 0 || buf_append(b, text, n) < 0 || buf_putc(b, ']') < 0 ||
-        buf_puts(b, res ? res : "") < 0 || buf_putc(b, '.') < 0)
+    if (buf_putc(b, '[') < 0 || buf_append(b, text, n) < 0 || buf_putc(b, ']') < 0)
         return -1;
+    return 0;
+}
+
+int std_format_attr_tail(buf *b, const char *res, const char *attr, const char *value)
+{
+    size_t mark = b->len;
+    if (buf_puts(b, res ? res : "") < 0 || buf_putc(b, '.') < 0 ||
+        buf_puts(b, attr ? attr : "") < 0 || buf_putc(b, '=') < 0 ||
+        put_text_escaped(b, value) < 0)
+        return undo(b, mark);
+    return 0;
+}
+
+int std_format_behavior_tail(buf *b, const char *res, const char *behavior,
+                             const char *const *args, size_t nargs)
+{
+    size_t mark = b->len;
+    if (buf_puts(b, res ? res : "") < 0 || buf_putc(b, '.') < 0 ||
+        buf_puts(b, behavior ? behavior : "") < 0 || buf_putc(b, '(') < 0)
+        return undo(b, mark);
+    for (size_t i = 0; i < nargs; i++) {
+        if ((i > 0 && buf_putc(b, ',') < 0) || put_text_escaped(b, args[i]) < 0)
+            return undo(b, mark);
+    }
+    if (buf_putc(b, ')') < 0)
+        return undo(b, mark);
     return 0;
 }
 
@@ -445,8 +470,7 @@ int std_format_attr(buf *b, tlv_time t, int radix, const char *res,
                     const char *attr, const char *value)
 {
     size_t mark = b->len;
-    if (put_event_head(b, t, radix, res) < 0 || buf_puts(b, attr ? attr : "") < 0 ||
-        buf_putc(b, '=') < 0 || put_text_escaped(b, value) < 0)
+    if (put_time(b, t, radix) < 0 || std_format_attr_tail(b, res, attr, value) < 0)
         return undo(b, mark);
     return 0;
 }
@@ -456,14 +480,7 @@ int std_format_behavior(buf *b, tlv_time t, int radix, const char *res,
                         size_t nargs)
 {
     size_t mark = b->len;
-    if (put_event_head(b, t, radix, res) < 0 || buf_puts(b, behavior ? behavior : "") < 0 ||
-        buf_putc(b, '(') < 0)
-        return undo(b, mark);
-    for (size_t i = 0; i < nargs; i++) {
-        if ((i > 0 && buf_putc(b, ',') < 0) || put_text_escaped(b, args[i]) < 0)
-            return undo(b, mark);
-    }
-    if (buf_putc(b, ')') < 0)
+    if (put_time(b, t, radix) < 0 || std_format_behavior_tail(b, res, behavior, args, nargs) < 0)
         return undo(b, mark);
     return 0;
 }

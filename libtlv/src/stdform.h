@@ -88,4 +88,11 @@ int std_format_behavior(buf *b, tlv_time t, int radix, const char *res,
                         const char *behavior, const char *const *args,
                         size_t nargs);
 
+/* The same lines without "[time]": "res.attr=value", "res.behavior(a,b,c)"
+ * (a line is "[" time "]" then this; the converter keeps the tails of the
+ * event texts it remembers, evcache.h). */
+int std_format_attr_tail(buf *b, const char *res, const char *attr, const char *value);
+int std_format_behavior_tail(buf *b, const char *res, const char *behavior,
+                             const char *const *args, size_t nargs);
+
 #endif

@@ -6,6 +6,8 @@
  * strings and events of many arguments; a failing write stops the
  * conversion (event_writer_put returns 1) and is reported with the write's
  * errno; the writer thread's CPU time is reported, the inline writer's is 0.
+ * Lines given formatted (event_writer_put_line, as `tlv convert` gives
+ * them) come out the same as events formatted by the writer.
  * Runs under ThreadSanitizer in CI (scripts/test.sh).
  */
 #include "check.h"
@@ -39,8 +41,18 @@ static void make_event(size_t i, tlv_event *ev, const char **args, char *value, 
     }
 }
 
+/* Gives the event to w as a line (event_writer_put_line), or as an event. */
+static int put(event_writer *w, const tlv_event *ev, int by_line)
+{
+    if (!by_line)
+        return event_writer_put(w, ev);
+    char line[1024];
+    size_t n = tlv_event_format(ev, 10, line, sizeof line);
+    return event_writer_put_line(w, ev, line, n);
+}
+
 /* Writes the sequence with a writer; returns the bytes written (malloc'd). */
-static char *write_all(int threaded, size_t *len, uint64_t *cpu_ns)
+static char *write_all(int threaded, int by_line, size_t *len, uint64_t *cpu_ns)
 {
     char *text = NULL;
     FILE *f = open_memstream(&text, len);
@@ -51,7 +63,7 @@ static char *write_all(int threaded, size_t *len, uint64_t *cpu_ns)
     for (size_t i = 0; i < NEVENTS; i++) {
         tlv_event ev;
         make_event(i, &ev, args, value, sizeof value);
-        CHECK_INT(event_writer_put(w, &ev), 0);
+        CHECK_INT(put(w, &ev, by_line), 0);
     }
     CHECK_INT(event_writer_finish(w), 0);
     *cpu_ns = event_writer_cpu_ns(w);
@@ -64,8 +76,8 @@ static void same_bytes_threaded_or_not(void)
 {
     size_t n1, n2;
     uint64_t cpu1, cpu2;
-    char *inline_text = write_all(0, &n1, &cpu1);
-    char *thread_text = write_all(1, &n2, &cpu2);
+    char *inline_text = write_all(0, 0, &n1, &cpu1);
+    char *thread_text = write_all(1, 0, &n2, &cpu2);
     CHECK(n1 > 4 * BLOCK_BYTES); /* the records crossed several hand-overs */
     CHECK_INT(n2, n1);
     CHECK(n1 == n2 && memcmp(inline_text, thread_text, n1) == 0);
@@ -78,12 +90,21 @@ static void same_bytes_threaded_or_not(void)
     CHECK(strstr(inline_text, "\n[-26]InterruptHandler2.str(arg,x\\, \\(y\\))\n") != NULL);
     CHECK(strstr(inline_text, "\n[11]Task1.leaveSVC=v3\\,\\(a\\)\\\\b\n") != NULL);
     CHECK(strstr(inline_text, "\n[48]InterruptHandler2.state(arg,x\\, \\(y\\),arg,)\n") != NULL);
+    /* the same lines given formatted, inline and threaded */
+    for (int threaded = 0; threaded <= 1; threaded++) {
+        size_t n3;
+        uint64_t cpu3;
+        char *lines = write_all(threaded, 1, &n3, &cpu3);
+        CHECK_INT(n3, n1);
+        CHECK(n3 == n1 && memcmp(inline_text, lines, n1) == 0);
+        free(lines);
+    }
     free(inline_text);
     free(thread_text);
 }
 
 /* A failing output stops the producer and says why, on either path. */
-static void write_failure(int threaded)
+static void write_failure(int threaded, int by_line)
 {
     FILE *f = fopen("/dev/full", "w");
     if (!f) {
@@ -99,7 +120,7 @@ static void write_failure(int threaded)
     for (; i < 10 * NEVENTS && !stopped; i++) {
         tlv_event ev;
         make_event(i, &ev, args, value, sizeof value);
-        stopped = event_writer_put(w, &ev);
+        stopped = put(w, &ev, by_line);
     }
     CHECK(stopped);
     if (!threaded)
@@ -109,7 +130,7 @@ static void write_failure(int threaded)
     CHECK_INT(errno, ENOSPC);
     tlv_event ev;
     make_event(0, &ev, args, value, sizeof value);
-    CHECK_INT(event_writer_put(w, &ev), 1); /* still stopped */
+    CHECK_INT(put(w, &ev, by_line), 1); /* still stopped */
     event_writer_free(w);
     fclose(f);
 }
@@ -117,7 +138,9 @@ static void write_failure(int threaded)
 int main(void)
 {
     same_bytes_threaded_or_not();
-    write_failure(0);
-    write_failure(1);
+    for (int by_line = 0; by_line <= 1; by_line++) {
+        write_failure(0, by_line);
+        write_failure(1, by_line);
+    }
     return check_failures ? 1 : 0;
 }

@@ -9,7 +9,9 @@
  * and the default number of lines (small batches cross many batch
  * boundaries), each pushed whole, in two pieces and in 97-byte pieces (lines
  * split across pushes), and once more with the event function stopping the
- * conversion half-way. Inputs:
+ * conversion half-way; and each way once more serially and pipelined with a
+ * line function (tlv_converter_set_line_fn) instead, whose lines must be
+ * tlv_event_format's and the same as the event function's. Inputs:
  *   1. a synthetic log against rules of its own: CRLF, bare CR, blank lines,
  *      bytes that are not text, unmatched lines, macro errors, a regex that
  *      hits the match limit, several matches on a line, the tail trap;
@@ -54,6 +56,23 @@ static int on_event(void *user, const tlv_event *ev)
     return r->stop_at && ev->seq + 1 == r->stop_at;
 }
 
+/* The line function (tlv_converter_set_line_fn) records the same text as
+ * on_event: its line must be tlv_event_format's. */
+static int on_line(void *user, const tlv_event *ev, const char *text, size_t len)
+{
+    record *r = user;
+    char line[8192];
+    size_t n = tlv_event_format(ev, r->radix, line, sizeof line);
+    if (n != len || strlen(text) != len || memcmp(line, text, n < sizeof line ? n : 0) != 0) {
+        if (check_failures++ < 5)
+            fprintf(stderr, "line function's line differs from tlv_event_format's:\n  %.*s\n  %.*s\n",
+                    (int)len, text, (int)(n < sizeof line ? n : sizeof line - 1), line);
+    }
+    add(r, "%llu #%llu %.*s\n", (unsigned long long)ev->input_line, (unsigned long long)ev->seq,
+        (int)len, text);
+    return r->stop_at && ev->seq + 1 == r->stop_at;
+}
+
 static void on_unmatched(void *user, uint64_t line, const char *text, size_t len)
 {
     record *r = user;
@@ -67,6 +86,7 @@ typedef struct way {
     size_t batch_lines; /* 0: the default (and only runs of 16 KB or more) */
     size_t piece;       /* push in pieces of this many bytes; 0: whole */
     size_t split;       /* or in two pieces, the first this long; 0: not */
+    int by_line;        /* events taken by a line function, not an event function */
 } way;
 
 /* Converts data one way and returns everything it produced, as text. Checks
@@ -82,7 +102,10 @@ static char *convert(const tlv_rules *rules, const char *data, size_t len, way w
         exit(1);
     tlv_converter_set_threads(conv, w.threads);
     converter_set_batch_lines(conv, w.batch_lines);
-    tlv_converter_set_event_fn(conv, on_event, &r);
+    if (w.by_line)
+        tlv_converter_set_line_fn(conv, on_line, &r);
+    else
+        tlv_converter_set_event_fn(conv, on_event, &r);
     tlv_converter_set_unmatched_fn(conv, on_unmatched, &r);
     size_t piece = w.piece ? w.piece : w.split ? w.split : len;
     for (size_t at = 0, k = 0; at < len; k++) {
@@ -143,9 +166,10 @@ static void report_difference(const char *what, way w, const char *serial, const
     while (b > piped && b[-1] != '\n')
         b--;
     fprintf(stderr,
-            "%s: batches of %zu lines, pieces of %zu, split at %zu: the pipeline differs at "
-            "output line %zu:\n  serial:    %.*s\n  pipelined: %.*s\n",
-            what, w.batch_lines, w.piece, w.split, line, (int)strcspn(a, "\n"), a,
+            "%s: %d thread(s), batches of %zu lines, pieces of %zu, split at %zu%s: differs "
+            "from the serial path with an event function at output line %zu:\n  serial:    "
+            "%.*s\n  this way:  %.*s\n",
+            what, w.threads, w.batch_lines, w.piece, w.split, w.by_line ? ", by line" : "", line, (int)strcspn(a, "\n"), a,
             (int)strcspn(b, "\n"), b);
     check_failures++;
 }
@@ -155,7 +179,7 @@ static void report_difference(const char *what, way w, const char *serial, const
 static size_t agree(const char *what, const tlv_rules *rules, const char *data, size_t len)
 {
     static const size_t batches[] = {1, 3, 0};
-    way pushes[] = {{1, 0, 0, 0}, {1, 0, 0, len / 3 + 1}, {1, 0, 97, 0}};
+    way pushes[] = {{1, 0, 0, 0, 0}, {1, 0, 0, len / 3 + 1, 0}, {1, 0, 97, 0, 0}};
     size_t events = 0;
     current_input = what;
     for (size_t p = 0; p < sizeof pushes / sizeof *pushes; p++) {
@@ -177,17 +201,32 @@ static size_t agree(const char *what, const tlv_rules *rules, const char *data, 
                 report_difference(what, w, serial, piped);
             free(piped);
         }
+        /* the line function gives the same, serially and pipelined */
+        for (int threads = 1; threads <= 2; threads++) {
+            way w = pushes[p];
+            w.threads = threads;
+            w.batch_lines = threads == 2 ? 3 : 0;
+            w.by_line = 1;
+            char *lines = convert(rules, data, len, w, 0);
+            if (strcmp(serial, lines) != 0)
+                report_difference(what, w, serial, lines);
+            free(lines);
+        }
         free(serial);
     }
     if (events > 1) { /* the event function stops half-way */
-        way one = {1, 0, 0, 0}, two = {2, 2, 0, 0};
+        way one = {1, 0, 0, 0, 0}, two = {2, 2, 0, 0, 0}, lines = {2, 2, 0, 0, 1};
         char *serial = convert(rules, data, len, one, events / 2);
         char *piped = convert(rules, data, len, two, events / 2);
+        char *by_line = convert(rules, data, len, lines, events / 2);
         if (strcmp(serial, piped) != 0)
             report_difference(what, two, serial, piped);
+        if (strcmp(serial, by_line) != 0)
+            report_difference(what, lines, serial, by_line);
         CHECK(strstr(serial, "the event function stopped the conversion") != NULL);
         free(serial);
         free(piped);
+        free(by_line);
     }
     return events;
 }
@@ -211,6 +250,8 @@ static const char syn_cnv[] =
     "  \"x(?<n>\\\\d)\": \"[${n}]TASK1.note(x${n})\",\n"
     "  \"^\\\\[(?<t>\\\\d+)\\\\] say (?<w>.*)$\": \"[${t}]TASK1.note(${w})\",\n"
     "  \"^\\\\[(?<t>\\\\d+)\\\\] bad$\": \"[${t}]TASK1.nosuch=1\",\n"
+    /* an event for every resource a condition selects (not remembered) */
+    "  \"^\\\\[(?<t>\\\\d+)\\\\] all (?<s>\\\\w+)$\": \"[${t}]Task(state==${s}).note(all)\",\n"
     /* templates the matching thread expands up to their macros (rawmatch.c):
      * a guard with an optional group, text before the match */
     "  \"^\\\\[(?<t>\\\\d+)\\\\] guard (?<id>\\\\d+)( (?<o>\\\\w+))?\": {\"$EXIST{Task(id==${id})}\":\n"
@@ -237,6 +278,7 @@ static char *synthetic_log(size_t *len)
         "[%d] say nul\0here\n",               /* a NUL (written with its length) */
         "x1 x2 x3 tail %d\n",                 /* three matches, and a tail */
         "[%d] bad\n",                         /* no such attribute */
+        "[%d] all RUNNING\n", "[%d] all DORMANT\n",
         "[%d] say a,b(c)\\d\n",
         "[%d] guard 1\n", "[%d] guard 2 x\n", "[%d] guard 9 y\n", "[%d] guard 1 z tail\n",
         "[%d] who 2\n", "[%d] who 7\n",
@@ -287,12 +329,13 @@ static void test_synthetic(void)
     char *log = synthetic_log(&len);
     CHECK(agree("synthetic log", rules, log, len) > 1000);
     /* the kinds of lines really occurred: one serial conversion says so */
-    char *serial = convert(rules, log, len, (way){1, 0, 0, 0}, 0);
+    char *serial = convert(rules, log, len, (way){1, 0, 0, 0, 0}, 0);
     CHECK(strstr(serial, "match limit") != NULL);
     CHECK(strstr(serial, "not text (invalid UTF-8 or NUL)") != NULL);
     CHECK(strstr(serial, "has no attribute 'nosuch'") != NULL);
     CHECK(strstr(serial, "unmatched ") != NULL);
     CHECK(strstr(serial, "is kept after each of its outputs") != NULL);
+    CHECK(strstr(serial, ".note(all)") != NULL);
     CHECK(strstr(serial, "#0 [10]") != NULL || strstr(serial, " #0 [") != NULL);
     free(serial);
     free(log);

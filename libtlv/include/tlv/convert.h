@@ -54,6 +54,20 @@ TLV_API void tlv_converter_set_source_name(tlv_converter *conv, const char *name
  * update the state). */
 TLV_API void tlv_converter_set_event_fn(tlv_converter *conv, tlv_event_fn fn, void *user);
 
+/* Receives each event together with its standard-form line: exactly what
+ * tlv_event_format() writes for it (with the rules' time radix), `len`
+ * bytes without line end, NUL-terminated, valid only during the call.
+ * Return 0 to go on; any other value stops the conversion, as for a
+ * tlv_event_fn. */
+typedef int (*tlv_line_fn)(void *user, const tlv_event *event, const char *line, size_t len);
+
+/* Sets the function that receives each event as its line (none by default),
+ * called after the event function when both are set. For writing a trace:
+ * the converter keeps the line's text after the time with each event text
+ * it remembers, so most lines cost a copy rather than formatting the
+ * event's parts again. */
+TLV_API void tlv_converter_set_line_fn(tlv_converter *conv, tlv_line_fn fn, void *user);
+
 /* Converts one input line (without its line end; a trailing CR is ignored).
  * Bytes that are not text (invalid UTF-8, NUL) are read as U+FFFD, with a
  * warning naming the line and the column of the first (the first 100 such
