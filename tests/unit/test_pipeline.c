@@ -68,8 +68,8 @@ static int on_line(void *user, const tlv_event *ev, const char *text, size_t len
             fprintf(stderr, "line function's line differs from tlv_event_format's:\n  %.*s\n  %.*s\n",
                     (int)len, text, (int)(n < sizeof line ? n : sizeof line - 1), line);
     }
-    add(r, "%llu #%llu %.*s\n", (unsigned long long)ev->input_line, (unsigned long long)ev->seq,
-        (int)len, text);
+    text_add(&r->out, "%llu #%llu %.*s\n", (unsigned long long)ev->input_line,
+             (unsigned long long)ev->seq, (int)len, text);
     return r->stop_at && ev->seq + 1 == r->stop_at;
 }
 
