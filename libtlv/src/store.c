@@ -61,6 +61,13 @@
  * candidates meet; a pyramid column asks only whether some bucket would
  * vote.
  *
+ * Threads. Rows are independent once the shapes are added: sorting a row,
+ * its search tree, its order by end and its pyramid read the shapes and
+ * write only the row's own slices, so store_freeze does them row by row on
+ * store_set_threads threads (parfor.h), longest rows first; packing goes by
+ * pieces of positions the same way. Nothing depends on which thread did
+ * what: the frozen store is the same on any number (store_digest).
+ *
  * Times become doubles with tlv_time_to_double in the radix store_set_radix
  * gave (10 by default). A summary asked in another radix, for a row with
  * fractional times, cannot use the pyramid and is computed exactly from the
@@ -70,6 +77,7 @@
 
 #include "buf.h"
 #include "bulk.h"
+#include "parfor.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -195,6 +203,8 @@ struct store {
     size_t frac_cap;      /* shapes frac has room for */
     int frozen;
     int radix;
+    int threads;          /* store_set_threads */
+    uint32_t *row_order;  /* while freezing: the rows, longest first */
     size_t file_min;      /* packed shapes this large go to a file (store_set_file_min) */
     uint32_t nrows;
     row_index *rows;
@@ -373,6 +383,7 @@ store *store_new(void)
     store *s = calloc(1, sizeof *s);
     if (s) {
         s->radix = DEFAULT_RADIX;
+        s->threads = 1;
         s->file_min = BULK_MIN_BYTES;
     }
     return s;
@@ -383,8 +394,10 @@ store *store_new_view(const store *base)
     if (!base || !base->frozen || base->base)
         return NULL;
     store *s = store_new();
-    if (s)
+    if (s) {
         s->base = base;
+        s->threads = base->threads;
+    }
     return s;
 }
 
@@ -413,6 +426,14 @@ void store_set_radix(store *s, int radix)
         s->radix = radix;
 }
 
+void store_set_threads(store *s, int threads)
+{
+    if (s && !s->frozen)
+        s->threads = threads > 1 ? threads : 1;
+}
+
+int store_threads(const store *s) { return s ? s->threads : 1; }
+
 /* Frees what store_freeze builds over the shapes; a store whose shapes are
  * packed keeps its rows, which say where they are. */
 static void drop_index(store *s)
@@ -432,6 +453,8 @@ static void drop_index(store *s)
     free(s->by_end);
     free(s->fill);
     free(s->pyramids);
+    free(s->row_order);
+    s->row_order = NULL;
     s->tree_shape = s->tree_min = s->by_end = s->fill = NULL;
     s->pyramids = NULL;
     s->nfill = 0;
@@ -600,6 +623,126 @@ static void sort_keys(sort_key *keys, sort_key *tmp, size_t n)
         memcpy(keys, src, n * sizeof *keys);
 }
 
+/* ---- per row, on several threads -------------------------------------------- */
+
+/* The steps of a freeze that go row by row (sorting a row, its search tree,
+ * its pyramid) read the shapes and write only the row's own positions of the
+ * shared arrays (and its row_index), so the rows are handed to parfor_run's
+ * workers (store_set_threads), longest first; each worker grows scratch
+ * space of its own. What a row gets does not depend on which thread made
+ * it, so the frozen store is the same on any number of threads. */
+typedef struct bucket bucket;
+typedef struct cover cover;
+
+typedef struct scratch {
+    sort_key *keys, *tmp;
+    uint32_t *run;
+    size_t len;   /* keys, tmp and run hold this many */
+    bucket *node;
+    cover *full;
+    size_t nodes; /* node and full hold this many */
+} scratch;
+
+/* Makes keys, tmp and run hold at least len. */
+static int scratch_for_row(scratch *sc, size_t len)
+{
+    if (len <= sc->len)
+        return 0;
+    free(sc->keys);
+    free(sc->tmp);
+    free(sc->run);
+    sc->keys = malloc(len * sizeof *sc->keys);
+    sc->tmp = malloc(len * sizeof *sc->tmp);
+    sc->run = malloc(len * sizeof *sc->run);
+    sc->len = sc->keys && sc->tmp && sc->run ? len : 0;
+    return sc->len ? 0 : -1;
+}
+
+static void scratch_free(scratch *sc)
+{
+    free(sc->keys);
+    free(sc->tmp);
+    free(sc->run);
+    free(sc->node);
+    free(sc->full);
+}
+
+/* A step applied to one row: 0, or -1 (no memory). */
+typedef int (*row_step)(store *s, row_index *r, scratch *sc, void *arg);
+
+typedef struct row_pass {
+    store *s;
+    row_step step;
+    void *arg;
+    scratch *sc; /* per worker */
+} row_pass;
+
+static int row_piece(void *ctx, size_t item, int worker)
+{
+    row_pass *p = ctx;
+    return p->step(p->s, &p->s->rows[p->s->row_order[item]], &p->sc[worker], p->arg);
+}
+
+static int longer_row(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* s->row_order: the rows by count, longest first (equal counts by index). */
+static int order_rows(store *s)
+{
+    uint64_t *keys = malloc((s->nrows ? s->nrows : 1) * sizeof *keys);
+    s->row_order = malloc((s->nrows ? s->nrows : 1) * sizeof *s->row_order);
+    if (!keys || !s->row_order) {
+        free(keys);
+        return -1;
+    }
+    for (uint32_t r = 0; r < s->nrows; r++)
+        keys[r] = (uint64_t)(UINT32_MAX - s->rows[r].count) << 32 | r;
+    qsort(keys, s->nrows, sizeof *keys, longer_row);
+    for (uint32_t r = 0; r < s->nrows; r++)
+        s->row_order[r] = (uint32_t)keys[r];
+    free(keys);
+    return 0;
+}
+
+/* Applies step to every row, on the store's threads. */
+static int for_each_row(store *s, row_step step, void *arg)
+{
+    if (!s->row_order && order_rows(s) < 0)
+        return -1;
+    int workers = parfor_workers(s->threads, s->nrows);
+    scratch *sc = calloc((size_t)workers, sizeof *sc);
+    if (!sc)
+        return -1;
+    row_pass p = {s, step, arg, sc};
+    int rc = parfor_run(s->threads, s->nrows, row_piece, &p);
+    for (int i = 0; i < workers; i++)
+        scratch_free(&sc[i]);
+    free(sc);
+    return rc;
+}
+
+/* Sorts a row's part of perm (positions in the order added) by (from,
+ * order, position added). */
+static int sort_row(store *s, row_index *row, scratch *sc, void *arg)
+{
+    uint32_t *perm = arg;
+    if (scratch_for_row(sc, row->count) < 0)
+        return -1;
+    sort_key *keys = sc->keys;
+    for (uint32_t j = 0; j < row->count; j++) {
+        uint32_t i = perm[row->first + j];
+        keys[j] = (sort_key){s->shapes[i].from, s->frac ? s->frac[2 * (size_t)i] : 0, 0,
+                             s->shapes[i].order, i};
+    }
+    sort_keys(keys, sc->tmp, row->count);
+    for (uint32_t j = 0; j < row->count; j++)
+        perm[row->first + j] = keys[j].pos;
+    return 0;
+}
+
 /* Canonical order, found without a second copy of the shapes: a counting
  * sort by row into `perm` (positions in the order added), then each row's
  * part sorted by (from, order, position added), with keys for the longest
@@ -616,34 +759,17 @@ static int sort_canonical(store *s, uint32_t *perm)
     s->nrows = nrows;
     for (size_t i = 0; i < s->n; i++)
         s->rows[s->shapes[i].row].count++;
-    uint32_t next = 0, longest = 0;
+    uint32_t next = 0;
     for (uint32_t r = 0; r < nrows; r++) {
         s->rows[r].first = next; /* an empty row's too: `first` never decreases */
         next += s->rows[r].count;
-        longest = s->rows[r].count > longest ? s->rows[r].count : longest;
         s->rows[r].count = 0;
     }
     for (size_t i = 0; i < s->n; i++) {
         row_index *r = &s->rows[s->shapes[i].row];
         perm[r->first + r->count++] = (uint32_t)i;
     }
-    sort_key *keys = malloc((longest ? longest : 1) * sizeof *keys);
-    sort_key *tmp = malloc((longest ? longest : 1) * sizeof *tmp);
-    int rc = keys && tmp ? 0 : -1;
-    for (uint32_t r = 0; rc == 0 && r < nrows; r++) {
-        const row_index *row = &s->rows[r];
-        for (uint32_t j = 0; j < row->count; j++) {
-            uint32_t i = perm[row->first + j];
-            keys[j] = (sort_key){s->shapes[i].from, s->frac ? s->frac[2 * (size_t)i] : 0, 0,
-                                 s->shapes[i].order, i};
-        }
-        sort_keys(keys, tmp, row->count);
-        for (uint32_t j = 0; j < row->count; j++)
-            perm[row->first + j] = keys[j].pos;
-    }
-    free(keys);
-    free(tmp);
-    return rc;
+    return for_each_row(s, sort_row, perm);
 }
 
 /* Allocates the columns for n shapes whose prim, rule, event and resource
@@ -665,24 +791,56 @@ static int alloc_columns(columns_of_shapes *c, size_t n, const uint32_t top[4])
     return ok ? 0 : -1;
 }
 
-/* Sets the base of every block of positions, marks the blocks whose times
- * do not fit 32-bit offsets from it, and makes room for those. */
-static int place_blocks(store *s, const uint32_t *perm)
+/* Packing goes by pieces of this many positions (whole blocks), on the
+ * store's threads: each piece writes only its own positions and blocks. */
+#define PACK_PIECE_BLOCKS 256u
+#define PACK_PIECE ((size_t)TIME_BLOCK * PACK_PIECE_BLOCKS)
+
+typedef struct pack_work {
+    store *s;
+    const uint32_t *perm; /* position -> the shape added that goes there */
+    uint64_t *frac;       /* the fractions in canonical order, or NULL */
+} pack_work;
+
+static size_t pack_pieces(size_t n) { return (n + PACK_PIECE - 1) / PACK_PIECE; }
+
+/* Sets the base of each block of a piece, and marks (0) those whose times
+ * do not fit 32-bit offsets from it. */
+static int measure_blocks(void *ctx, size_t piece, int worker)
 {
-    columns_of_shapes *c = &s->col;
-    size_t nwide = 0;
-    for (size_t b = 0; b * TIME_BLOCK < s->n; b++) {
+    (void)worker;
+    const pack_work *pw = ctx;
+    const store *s = pw->s;
+    const columns_of_shapes *c = &s->col;
+    for (size_t b = piece * PACK_PIECE_BLOCKS;
+         b < (piece + 1) * PACK_PIECE_BLOCKS && b * TIME_BLOCK < s->n; b++) {
         size_t end = (b + 1) * TIME_BLOCK < s->n ? (b + 1) * TIME_BLOCK : s->n;
         int64_t lo = INT64_MAX, hi = INT64_MIN;
         for (size_t i = b * TIME_BLOCK; i < end; i++) {
-            const kept_shape *k = &s->shapes[perm[i]];
+            const kept_shape *k = &s->shapes[pw->perm[i]];
             int64_t a = k->from < k->to ? k->from : k->to, z = k->from < k->to ? k->to : k->from;
             lo = a < lo ? a : lo;
             hi = z > hi ? z : hi;
         }
         c->base[b] = lo;
-        c->wide_at[b] = (uint64_t)hi - (uint64_t)lo > UINT32_MAX ? (uint32_t)(nwide++ * 2 * TIME_BLOCK)
-                                                                   : NOT_WIDE;
+        c->wide_at[b] = (uint64_t)hi - (uint64_t)lo > UINT32_MAX ? 0 : NOT_WIDE;
+    }
+    return 0;
+}
+
+/* Sets the base of every block of positions, marks the blocks whose times
+ * do not fit 32-bit offsets from it, and makes room for those. */
+static int place_blocks(store *s, const uint32_t *perm)
+{
+    columns_of_shapes *c = &s->col;
+    pack_work pw = {s, perm, NULL};
+    if (parfor_run(s->threads, pack_pieces(s->n), measure_blocks, &pw) < 0)
+        return -1;
+    size_t nwide = 0;
+    for (size_t b = 0; b * TIME_BLOCK < s->n; b++) {
+        if (c->wide_at[b] == NOT_WIDE)
+            continue;
+        c->wide_at[b] = (uint32_t)(nwide++ * 2 * TIME_BLOCK);
         if (nwide * 2 * TIME_BLOCK >= UINT32_MAX)
             return -1;
     }
@@ -711,6 +869,24 @@ static void pack_one(store *s, size_t i, const kept_shape *k)
     packed_set(&c->rule, i, k->rule);
     packed_set(&c->event, i, k->event);
     packed_set(&c->resource, i, k->resource);
+}
+
+/* Packs a piece's positions (and their fractions). */
+static int pack_piece(void *ctx, size_t piece, int worker)
+{
+    (void)worker;
+    const pack_work *pw = ctx;
+    store *s = pw->s;
+    size_t end = (piece + 1) * PACK_PIECE < s->n ? (piece + 1) * PACK_PIECE : s->n;
+    for (size_t i = piece * PACK_PIECE; i < end; i++) {
+        size_t from = pw->perm[i];
+        pack_one(s, i, &s->shapes[from]);
+        if (pw->frac) {
+            pw->frac[2 * i] = s->frac[2 * from];
+            pw->frac[2 * i + 1] = s->frac[2 * from + 1];
+        }
+    }
+    return 0;
 }
 
 /* The largest v + 1 of the shapes' prim, rule, event and resource. */
@@ -750,13 +926,8 @@ static int pack_shapes(store *s)
         s->nrows = 0;
         return -1;
     }
-    for (size_t i = 0; i < s->n; i++) {
-        pack_one(s, i, &s->shapes[perm[i]]);
-        if (frac) {
-            frac[2 * i] = s->frac[2 * (size_t)perm[i]];
-            frac[2 * i + 1] = s->frac[2 * (size_t)perm[i] + 1];
-        }
-    }
+    pack_work pw = {s, perm, frac};
+    parfor_run(s->threads, pack_pieces(s->n), pack_piece, &pw); /* cannot fail */
     free(perm);
     free_added(s);
     s->cap = s->n;
@@ -899,15 +1070,6 @@ static int index_rows(store *s)
     return 0;
 }
 
-static uint32_t longest_row(const store *s)
-{
-    uint32_t longest = 0;
-    for (uint32_t r = 0; r < s->nrows; r++)
-        if (s->rows[r].count > longest)
-            longest = s->rows[r].count;
-    return longest;
-}
-
 /* ---- the search tree --------------------------------------------------------- */
 
 /* Nodes in the subtree of `node` in a complete tree of m nodes. */
@@ -963,41 +1125,42 @@ static void sort_ends(store *s, const row_index *r, sort_key *keys, sort_key *tm
         s->by_end[r->first + i] = keys[i].pos;
 }
 
+static int tree_row(store *s, row_index *r, scratch *sc, void *arg)
+{
+    (void)arg;
+    if (scratch_for_row(sc, r->count) < 0)
+        return -1;
+    build_tree(s, r, sc->run);
+    sort_ends(s, r, sc->keys, sc->tmp);
+    return 0;
+}
+
 static int build_trees(store *s)
 {
-    size_t n = s->n ? s->n : 1, longest = longest_row(s);
+    size_t n = s->n ? s->n : 1;
     s->tree_shape = malloc(n * sizeof *s->tree_shape);
     s->tree_min = malloc(n * sizeof *s->tree_min);
     s->by_end = malloc(n * sizeof *s->by_end);
-    uint32_t *run = malloc((longest ? longest : 1) * sizeof *run);
-    sort_key *keys = malloc((longest ? longest : 1) * sizeof *keys);
-    sort_key *tmp = malloc((longest ? longest : 1) * sizeof *tmp);
-    int ok = s->tree_shape && s->tree_min && s->by_end && run && keys && tmp;
-    for (uint32_t r = 0; ok && r < s->nrows; r++) {
-        build_tree(s, &s->rows[r], run);
-        sort_ends(s, &s->rows[r], keys, tmp);
-    }
-    free(run);
-    free(keys);
-    free(tmp);
-    return ok ? 0 : -1;
+    if (!s->tree_shape || !s->tree_min || !s->by_end)
+        return -1;
+    return for_each_row(s, tree_row, NULL);
 }
 
 /* ---- summary grids ----------------------------------------------------------- */
 
 /* A bucket while candidates are added; parts in fractions of the bucket. */
-typedef struct bucket {
+struct bucket {
     double w0, w1; /* the winner's part */
     double o0, o1; /* the hull of every candidate's part */
     uint32_t order;
     uint32_t color; /* 0 = no candidate yet */
-} bucket;
+};
 
 /* The latest-drawn shape covering a bucket whole. */
-typedef struct cover {
+struct cover {
     uint32_t order;
     uint32_t color;
-} cover;
+};
 
 /* Buckets at every level in segment-tree layout: node 1 is the whole range,
  * level L bucket j is node (nb >> L) + j. A shape covering buckets whole is
@@ -1178,13 +1341,20 @@ static kept_bucket keep(const bucket *b)
                          sixteenths(b->o1), b->order, b->color};
 }
 
-/* Scratch space for building the widest pyramid. */
-typedef struct workspace {
-    bucket *node;
-    cover *full;
-} workspace;
+/* Makes node and full hold at least `nodes`. */
+static int scratch_for_nodes(scratch *sc, size_t nodes)
+{
+    if (nodes <= sc->nodes)
+        return 0;
+    free(sc->node);
+    free(sc->full);
+    sc->node = malloc(nodes * sizeof *sc->node);
+    sc->full = malloc(nodes * sizeof *sc->full);
+    sc->nodes = sc->node && sc->full ? nodes : 0;
+    return sc->nodes ? 0 : -1;
+}
 
-static void build_pyramid(const store *s, row_index *r, workspace *w)
+static void build_pyramid(const store *s, row_index *r, scratch *w)
 {
     double base = tlv_time_to_double(from_at(s, r->first), s->radix);
     double span = row_end(s, r) - base;
@@ -1238,28 +1408,48 @@ static uint32_t single_fill(const store *s, const row_index *r)
     return one;
 }
 
-static int build_pyramids(store *s)
+/* Whether the row gets a pyramid, its size and whether it is slim. */
+static int plan_pyramid(store *s, row_index *r, scratch *sc, void *arg)
 {
-    size_t total = 0;
-    uint32_t widest = 0;
-    for (uint32_t i = 0; i < s->nrows; i++) {
-        row_index *r = &s->rows[i];
-        if (!r->count || !row_has_fill(s, r))
-            continue;
+    (void)sc;
+    (void)arg;
+    if (r->count && row_has_fill(s, r)) {
         r->nbuckets = bucket_count(r->count);
         r->color = single_fill(s, r);
-        total += 2 * (size_t)r->nbuckets * (r->color ? sizeof(slim_bucket) : sizeof(kept_bucket));
-        if (r->nbuckets > widest)
-            widest = r->nbuckets;
     }
+    return 0;
+}
+
+static int pyramid_row(store *s, row_index *r, scratch *sc, void *arg)
+{
+    (void)arg;
+    if (!r->nbuckets)
+        return 0;
+    if (scratch_for_nodes(sc, 2 * (size_t)r->nbuckets) < 0)
+        return -1;
+    build_pyramid(s, r, sc);
+    return 0;
+}
+
+static size_t pyramid_bytes(const row_index *r)
+{
+    return 2 * (size_t)r->nbuckets * (r->color ? sizeof(slim_bucket) : sizeof(kept_bucket));
+}
+
+static int build_pyramids(store *s)
+{
+    if (for_each_row(s, plan_pyramid, NULL) < 0)
+        return -1;
+    size_t total = 0;
+    for (uint32_t i = 0; i < s->nrows; i++)
+        total += pyramid_bytes(&s->rows[i]);
     if (!total)
         return 0;
     s->pyramids = malloc(total); /* sizes are multiples of 16 bytes: aligned for both */
-    workspace w = {malloc(2 * (size_t)widest * sizeof *w.node),
-                   malloc(2 * (size_t)widest * sizeof *w.full)};
-    int ok = s->pyramids && w.node && w.full;
+    if (!s->pyramids)
+        return -1;
     unsigned char *next = s->pyramids;
-    for (uint32_t i = 0; ok && i < s->nrows; i++) {
+    for (uint32_t i = 0; i < s->nrows; i++) {
         row_index *r = &s->rows[i];
         if (!r->nbuckets)
             continue;
@@ -1267,12 +1457,9 @@ static int build_pyramids(store *s)
             r->slim = (slim_bucket *)(void *)next;
         else
             r->pyramid = (kept_bucket *)(void *)next;
-        next += 2 * (size_t)r->nbuckets * (r->color ? sizeof(slim_bucket) : sizeof(kept_bucket));
-        build_pyramid(s, r, &w);
+        next += pyramid_bytes(r);
     }
-    free(w.node);
-    free(w.full);
-    return ok ? 0 : -1;
+    return for_each_row(s, pyramid_row, NULL);
 }
 
 int store_freeze(store *s, const uint32_t *prim_fill, size_t nprims)
@@ -1288,6 +1475,8 @@ int store_freeze(store *s, const uint32_t *prim_fill, size_t nprims)
         drop_index(s);
         return -1;
     }
+    free(s->row_order); /* needed while freezing only */
+    s->row_order = NULL;
     free(s->sel_row); /* the row index knows the rows now */
     s->sel_row = NULL;
     s->frozen = 1;
@@ -1296,6 +1485,40 @@ int store_freeze(store *s, const uint32_t *prim_fill, size_t nprims)
 }
 
 /* ---- reading ----------------------------------------------------------------- */
+
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+uint64_t store_digest(const store *s)
+{
+    if (!s || !s->frozen)
+        return 0;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < s->n; i++) {
+        shape sh = shape_at(s, i);
+        h = hash_bytes(h, &sh, sizeof sh); /* no padding: 2 times and 6 uint32_t */
+    }
+    for (uint32_t i = 0; i < s->nrows; i++) {
+        const row_index *r = &s->rows[i];
+        uint32_t fields[5] = {r->first, r->count, (uint32_t)r->has_fraction, r->color,
+                              r->nbuckets};
+        double at[2] = {r->base, r->bucket_width};
+        h = hash_bytes(h, fields, sizeof fields);
+        h = hash_bytes(h, at, r->nbuckets ? sizeof at : 0);
+        for (size_t b = 0; b < 2 * (size_t)r->nbuckets; b++) {
+            kept_bucket k = bucket_of(r, b);
+            h = hash_bytes(h, &k, sizeof k);
+        }
+    }
+    h = hash_bytes(h, s->tree_shape, s->n * sizeof *s->tree_shape);
+    h = hash_bytes(h, s->tree_min, s->n * sizeof *s->tree_min);
+    return hash_bytes(h, s->by_end, s->n * sizeof *s->by_end);
+}
 
 size_t store_count(const store *s) { return s ? s->n : 0; }
 

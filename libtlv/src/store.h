@@ -61,6 +61,13 @@ void store_set_file_min(store *s, size_t bytes);
  * another radix is still right, but computed from the shapes. */
 void store_set_radix(store *s, int radix);
 
+/* The threads store_freeze sorts, indexes and summarises on, row by row
+ * (parfor.h); 1 (the default) is the calling thread alone. The frozen store
+ * is the same on any number. A view (store_new_view) starts with its base's.
+ * Before store_freeze. */
+void store_set_threads(store *s, int threads);
+int store_threads(const store *s);
+
 /* Sorts and indexes. `prim_fill` gives, per primitive index, the value (an
  * ARGB color, or a look id of summary.h) a summary should show for it (0 =
  * draws nothing worth summarising, e.g. text), used to build the per-row
@@ -82,6 +89,12 @@ typedef struct store_bytes {
     size_t shapes, index, pyramids, file;
 } store_bytes;
 void store_count_bytes(const store *s, store_bytes *out);
+
+/* A hash of everything store_freeze made: the shapes in canonical order,
+ * the rows, the search trees, the order by end and the pyramids. Equal for
+ * stores frozen from the same shapes alike (tests compare freezes on one
+ * and on several threads). 0 when not frozen. */
+uint64_t store_digest(const store *s);
 
 size_t store_count(const store *s);
 /* Shape i in canonical order (by row, then from, then order), copied into

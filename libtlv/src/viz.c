@@ -129,6 +129,12 @@ static int list_rules(builder *b)
 
 
 
+int viz_threads(const tlv_shapes_options *o)
+{
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return o->threads > 0 ? o->threads : online > 1 ? (int)online : 1;
+}
+
 tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
                             tlv_shapes **out)
 {
@@ -185,7 +191,7 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
     }
     if (opts->cpu_attribute && !viz_is_skipped(opts, "perCpu"))
         viz_draw_running(&b);
-    int threads = opts->threads > 0 ? opts->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = viz_threads(opts);
     if (threads > 1 && viz_parallel_ok(&b)) {
         if (viz_apply_parallel(&b, threads) < 0)
             st = TLV_ERR_NOMEM;

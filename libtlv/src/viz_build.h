@@ -318,6 +318,9 @@ int viz_apply_parallel(builder *b, int threads);
 /* Whether the rules can be applied in parallel: not when some rule uses
  * $CLOCK{} (whose midnight-wrap state runs from one use to the next). */
 int viz_parallel_ok(const builder *b);
+/* The threads the shapes are built on: tlv_shapes_options.threads, or the
+ * processors online (its default). The store is frozen on as many. */
+int viz_threads(const tlv_shapes_options *o);
 /* A worker's hooks: a shape into its unit; a primitive key used in its
  * unit (0 or -1); the primitives made for a key; an error into its unit. */
 int viz_unit_add_shape(builder *b, tlv_time from, tlv_time to, uint32_t row, uint32_t prim,

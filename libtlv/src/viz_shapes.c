@@ -243,6 +243,7 @@ int viz_finish_shapes(builder *b)
     SHRINK(s->values, s->values_cap, s->nvalues);
     SHRINK(s->events, s->events_cap, 2 * s->nvalues);
     SHRINK(s->prims, s->prims_cap, s->nprims);
+    store_set_threads(s->store, viz_threads(b->opts)); /* the layers' too: a view's are its base's */
     if (summary_freeze(s->store, s->radix, s->prims, s->nprims, &s->looks) < 0)
         return -1;
     return sort_for_output(s);

@@ -4,7 +4,9 @@
  * short, zero-length and reversed intervals, fractional times), visited in
  * drawing order; empty rows and rows past the end; summary colors, both the
  * exact ones and those read from the pyramid, on constructed rows and
- * against a brute-force rule on random rows; a 100,000-shape row zoomed out.
+ * against a brute-force rule on random rows; a 100,000-shape row zoomed out;
+ * the same store frozen on one thread and on four (only this part runs
+ * under ThreadSanitizer in CI).
  */
 #include "check.h"
 
@@ -824,8 +826,63 @@ static void test_packed_fields(int in_file)
     free(all);
 }
 
+/* Frozen on several threads (store_set_threads), a store is the one frozen
+ * on one: the same digest (shapes in canonical order, rows, trees, order by
+ * end, pyramids), shape for shape and summary for summary; with more shapes
+ * than one piece of packing (store.c: PACK_PIECE), rows of very different
+ * lengths, fractional times, blocks too wide for 32-bit offsets, and a view
+ * over it frozen on as many threads as its base. */
+static void test_threads_same(void)
+{
+    size_t n = 60000;
+    store *s[2] = {store_new(), store_new()};
+    store_set_threads(s[1], 4);
+    CHECK_INT(store_threads(s[1]), 4);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t row = (uint32_t)(below(4) ? below(3) : 3 + below(40));
+        int64_t from = (int64_t)below(1000000) * (row == 5 ? 100000 : 1);
+        tlv_time t0 = at(from, below(50) ? 0 : below(SCALE10));
+        tlv_time t1 = at(from + (int64_t)below(row == 7 ? (uint64_t)1 << 40 : 500), 0);
+        uint32_t prim = row == 2 ? P_RED : (uint32_t)below(NPRIMS);
+        uint32_t order = (uint32_t)below(1000);
+        for (int k = 0; k < 2; k++)
+            add(s[k], row, t0, t1, prim, order);
+    }
+    for (int k = 0; k < 2; k++)
+        frozen(s[k]);
+    CHECK(store_digest(s[0]) != 0);
+    CHECK(store_digest(s[0]) == store_digest(s[1]));
+    for (size_t i = 0; i < n; i += 997)
+        CHECK(compare_all_fields(GET(s[0], i), GET(s[1], i)) == 0);
+    for (uint32_t row = 0; row < store_rows(s[0]); row++) {
+        uint32_t a[300], b[300];
+        store_summary(s[0], row, 0, 1e6, 10, a, 300);
+        store_summary(s[1], row, 0, 1e6, 10, b, 300);
+        CHECK(memcmp(a, b, sizeof a) == 0);
+    }
+    store *view[2];
+    for (int k = 0; k < 2; k++) {
+        view[k] = store_new_view(s[k]);
+        CHECK_INT(store_threads(view[k]), k ? 4 : 1);
+        for (size_t i = 0; i < n; i++)
+            CHECK_INT(store_add_ref(view[k], i, GET(s[k], i)->row * NPRIMS + GET(s[k], i)->prim), 0);
+        CHECK_INT(store_freeze(view[k], fills, NPRIMS), 0);
+    }
+    CHECK(store_digest(view[0]) != 0);
+    CHECK(store_digest(view[0]) == store_digest(view[1]));
+    CHECK(store_digest(view[0]) != store_digest(s[0])); /* the digest does tell stores apart */
+    for (int k = 0; k < 2; k++) {
+        store_free(view[k]);
+        store_free(s[k]);
+    }
+}
+
 int main(void)
 {
+    test_threads_same();
+    const char *tsan = getenv("TLV_TSAN"); /* CI: only the threads under ThreadSanitizer */
+    if (tsan && strcmp(tsan, "1") == 0)
+        return CHECK_DONE();
     test_packed_fields(0);
     test_packed_fields(1);
     test_empty_and_missing_rows();

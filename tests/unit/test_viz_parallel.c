@@ -8,11 +8,16 @@
  * resource) over many targets; on the project's samples (TOPPERS ASP and
  * FMP, plain and per-CPU, and the Linux rule sets); and on every log of
  * ../shared/corpus with its resource file (skipped without the corpus).
+ * The frozen store, made on as many threads (store.c: sorted, indexed and
+ * summarised row by row), is compared too: its digest (every shape in
+ * canonical order, the rows, search trees, order by end and summary
+ * pyramids), and the summary layers' looks, rows and digest.
  * Runs under ThreadSanitizer in CI (scripts/test.sh), without the corpus.
  */
 #include "check.h"
 #include "scratch.h"
 #include "text.h"
+#include "viz_impl.h"
 
 #include <tlv/tlv.h>
 
@@ -65,6 +70,16 @@ static void dump(const tlv_shapes *s, text *t)
         text_add(t, "diag %s\n", line);
     }
     text_add(t, "error %s\n", tlv_shapes_last_error(s));
+    const summary_looks *lk = &s->looks;
+    text_add(t, "store %zu shapes, %u rows, digest %016llx\n", store_count(s->store),
+             store_rows(s->store), (unsigned long long)store_digest(s->store));
+    text_add(t, "layers %zu looks, %u rows, digest %016llx\n", lk->n, store_rows(lk->layers),
+             (unsigned long long)store_digest(lk->layers));
+    for (size_t i = 0; i < lk->n; i++)
+        text_add(t, "look %zu %08x %u\n", i + 1, (unsigned)lk->look[i].color, lk->look[i].prim);
+    for (uint32_t r = 0; r < lk->nrows; r++)
+        for (uint32_t k = lk->row_first[r]; k < lk->row_first[r + 1]; k++)
+            text_add(t, "layer %u: row %u look %u\n", k, r, lk->layer_look[k]);
 }
 
 /* The dump of the shapes built on `threads` threads; *status their status. */
@@ -79,6 +94,8 @@ static char *build_dump(const tlv_trace *trace, const char *cpu, int threads, tl
     text_add(&t, "status %d\n", (int)*status);
     if (s)
         dump(s, &t);
+    if (s && (*status == TLV_OK || *status == TLV_ERR_RULE)) /* frozen: a digest to compare */
+        CHECK(store_digest(s->store) != 0 && store_digest(s->looks.layers) != 0);
     tlv_shapes_free(s);
     return t.s;
 }
