@@ -39,6 +39,18 @@
 #define MAX_LINE ((size_t)64 << 20)
 
 enum { LINE_HELD, LINE_TOO_LONG, LINE_NO_MEMORY };
+
+/* A condition of a choice, after substitution and macros, is a text such as
+ * "RUNNING==DORMANT && RUNNABLE==RUNNABLE" whose value depends on nothing
+ * else; each condition template remembers its last text and value, which
+ * the next line mostly repeats (the TOPPERS task rule has 13 conditions). */
+#define COND_MEMO_BITS 8
+typedef struct cond_memo {
+    const tmpl *t; /* NULL: empty */
+    uint32_t n;
+    int value;     /* 0 or 1 */
+    char text[64];
+} cond_memo;
 #define MAX_ARGS STD_MAX_ARGS
 /* "[time]" of a line: radix 2 needs the most, 129 bytes (tlv.h) */
 #define LINE_TIME_MAX 140
@@ -93,6 +105,7 @@ struct tlv_converter {
     const script_rule *script; /* the script whose output is being read */
     uint64_t script_line;
     tlv_convert_stats stats;
+    cond_memo cond_memo[1 << COND_MEMO_BITS];
     int stopped;
     int pending_cr; /* the last byte pushed was CR: a following LF ends nothing */
     buf text;       /* a line whose non-text bytes were read as U+FFFD */
@@ -511,6 +524,25 @@ static int expand_template(tlv_converter *c, const tmpl *t, const char *line, si
     return macro_expand(&c->host, c->memo, buf_str(&c->sub), c->sub.len, out, &c->err);
 }
 
+/* The slot of a choice's condition template in the converter's memo. */
+static cond_memo *cond_memo_of(tlv_converter *c, const tmpl *t)
+{
+    uint64_t h = (uint64_t)(uintptr_t)t * 0x9e3779b97f4a7c15ULL;
+    return &c->cond_memo[h >> (64 - COND_MEMO_BITS)];
+}
+
+static void cond_memo_put(cond_memo *m, const tmpl *t, const buf *text, int value)
+{
+    if (text->len > sizeof m->text) {
+        m->t = NULL;
+        return;
+    }
+    m->t = t;
+    m->n = (uint32_t)text->len;
+    memcpy(m->text, text->data, text->len);
+    m->value = value;
+}
+
 static int emit(tlv_converter *c, const out_node *o, const char *line, size_t len)
 {
     switch (o->kind) {
@@ -535,9 +567,18 @@ static int emit(tlv_converter *c, const out_node *o, const char *line, size_t le
             /* Substituted conditions repeat ("RUNNING==DORMANT && ..."): compile each
              * distinct text once through the world's cache. */
             char why[200];
-            const cond *k = world_cond(&c->w, buf_str(&c->condtext), c->condtext.len, why,
-                                       sizeof why);
-            int v = k ? cond_eval(k, NULL, NULL) : -1;
+            cond_memo *m = cond_memo_of(c, &o->conds[i]);
+            int v = !c->slow && m->t == &o->conds[i] && m->n == c->condtext.len &&
+                            memcmp(m->text, c->condtext.data, m->n) == 0
+                        ? m->value
+                        : -1;
+            if (v < 0) {
+                const cond *k = world_cond(&c->w, buf_str(&c->condtext), c->condtext.len, why,
+                                           sizeof why);
+                v = k ? cond_eval(k, NULL, NULL) : -1;
+                if (v >= 0)
+                    cond_memo_put(m, &o->conds[i], &c->condtext, v);
+            }
             if (v < 0) {
                 buf_clear(&c->err);
                 buf_printf(&c->err, "condition \"%s\" (from \"%s\"): %s",
