@@ -45,6 +45,7 @@ enum { LINE_HELD, LINE_TOO_LONG, LINE_NO_MEMORY };
  * else; each condition template remembers its last text and value, which
  * the next line mostly repeats (the TOPPERS task rule has 13 conditions). */
 #define COND_MEMO_BITS 8
+#define EVENT_HINT_BITS 8
 typedef struct cond_memo {
     const tmpl *t; /* NULL: empty */
     uint32_t n;
@@ -106,6 +107,7 @@ struct tlv_converter {
     uint64_t script_line;
     tlv_convert_stats stats;
     cond_memo cond_memo[1 << COND_MEMO_BITS];
+    uint32_t event_hint[1 << EVENT_HINT_BITS]; /* by template: evcache_find_hinted's hint */
     int stopped;
     int pending_cr; /* the last byte pushed was CR: a following LF ends nothing */
     buf text;       /* a line whose non-text bytes were read as U+FFFD */
@@ -412,7 +414,8 @@ static void remember_event(tlv_converter *c, const char *key, size_t n, const tl
 /* Parses one standard-form event line and applies it. ahead: the template
  * it was expanded from as the matching side left it, whose time may be read
  * already (rm_pre.timed), or NULL. */
-static int apply_std_text(tlv_converter *c, const char *text, size_t len, const rm_pre *ahead)
+static int apply_std_text(tlv_converter *c, const char *text, size_t len, const rm_pre *ahead,
+                          uint32_t *hint)
 {
     const char *why;
     size_t col, rest = 0;
@@ -425,7 +428,9 @@ static int apply_std_text(tlv_converter *c, const char *text, size_t len, const 
             rest = ahead->rest;
         }
         if (timed || std_parse_time(text, len, c->w.radix, &c->time_memo, &t, &rest) == 0) {
-            const cached_event *e = evcache_find(c->events, text + rest, len - rest);
+            const cached_event *e =
+                hint ? evcache_find_hinted(c->events, text + rest, len - rest, hint)
+                     : evcache_find(c->events, text + rest, len - rest);
             if (e)
                 return apply_cached(c, e, t);
             keep = 1;
@@ -552,7 +557,10 @@ static int emit(tlv_converter *c, const out_node *o, const char *line, size_t le
             return -1;
         if (is_blank(buf_str(&c->expanded), c->expanded.len))
             return 0;
-        return apply_std_text(c, buf_str(&c->expanded), c->expanded.len, ahead);
+        /* a template's texts repeat: where its last one was remembered */
+        uint64_t h = (uint64_t)(uintptr_t)&o->t * 0x9e3779b97f4a7c15ULL;
+        return apply_std_text(c, buf_str(&c->expanded), c->expanded.len, ahead,
+                              &c->event_hint[h >> (64 - EVENT_HINT_BITS)]);
     }
     case OUT_LIST:
         for (size_t i = 0; i < o->n; i++)
@@ -673,7 +681,7 @@ static tlv_status convert_std_line(tlv_converter *c, const char *line, size_t le
     c->rule = NULL;
     if (is_blank(line, len))
         return TLV_OK;
-    if (apply_std_text(c, line, len, NULL) < 0) {
+    if (apply_std_text(c, line, len, NULL, NULL) < 0) {
         if (c->stopped)
             return TLV_ERR_USAGE;
         line_error(c, buf_str(&c->err));
