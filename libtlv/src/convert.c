@@ -581,9 +581,14 @@ static int emit(tlv_converter *c, const out_node *o, const char *line, size_t le
                         ? m->value
                         : -1;
             if (v < 0) {
-                const cond *k = world_cond(&c->w, buf_str(&c->condtext), c->condtext.len, why,
-                                           sizeof why);
-                v = k ? cond_eval(k, NULL, NULL) : -1;
+                why[0] = '\0';
+                v = c->slow ? -1 : world_cond_value(&c->w, buf_str(&c->condtext), c->condtext.len,
+                                                    why, sizeof why);
+                if (c->slow) {
+                    const cond *k = world_cond(&c->w, buf_str(&c->condtext), c->condtext.len,
+                                               why, sizeof why);
+                    v = k ? cond_eval(k, NULL, NULL) : -1;
+                }
                 if (v >= 0)
                     cond_memo_put(m, &o->conds[i], &c->condtext, v);
             }
