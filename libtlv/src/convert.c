@@ -510,7 +510,7 @@ static int expand_template(tlv_converter *c, const tmpl *t, const char *line, si
     if (t->plan && c->line_plain && c->cur.nmatch == 1) {
         buf_clear(&c->err);
         const rm_pre *p = rm_pre_of(c->hit_batch, c->hit, &c->matcher.pre[c->hit->rule],
-                                    xplan_first_site(t->plan));
+                                    t->plan_site0);
         if (p && ahead)
             *ahead = p;
         if (p) /* the stateless half was done by rawmatch.c, maybe on the matching thread */
