@@ -31,7 +31,7 @@ RES="$SRC/samples/asp/sample.res"
 export SDL_VIDEODRIVER=dummy SDL_RENDER_DRIVER=software SDL_AUDIODRIVER=dummy TLV_RULES_PATH=
 # As tests/oom/sweep.sh: fontconfig, FreeType and HarfBuzz, and SDL while it
 # opens its video, do not cope with a failed allocation (docs/robustness.md).
-export TLV_FAILALLOC_SKIP=libfontconfig,libexpat,libfreetype,libharfbuzz,libSDL2-2.0
+export TLV_FAILALLOC_SKIP=libfontconfig,libexpat,libfreetype,libharfbuzz,libSDL2-2.0,libudev
 cd "$TMP" || exit 1
 head -40 "$SRC/samples/asp/sample.log" >small.log
 printf 'wait 2\nkey Right\nkey c\nscreenshot shot.png\nwait 1\ndump-state state.json\nquit\n' >view.script
