@@ -36,6 +36,33 @@ int buf_grow(buf *b, size_t extra); /* the slow path of buf_reserve */
 
 #include <string.h>
 
+/* Copies n bytes: the short copies of the conversion's hot paths (a
+ * template's literal, a group, a macro's value) without a call into memcpy,
+ * with two overlapping loads and stores that stay within both ranges. */
+static inline void copy_short(char *d, const char *s, size_t n)
+{
+    if (n > 16) {
+        memcpy(d, s, n);
+    } else if (n >= 8) {
+        unsigned long long a, z;
+        memcpy(&a, s, 8);
+        memcpy(&z, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &z, 8);
+    } else if (n >= 4) {
+        unsigned a, z;
+        memcpy(&a, s, 4);
+        memcpy(&z, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &z, 4);
+    } else if (n) {
+        char a = s[0], m = s[n / 2], z = s[n - 1];
+        d[0] = a;
+        d[n / 2] = m;
+        d[n - 1] = z;
+    }
+}
+
 /* These run for every character of every converted line: inline fast paths. */
 static inline int buf_reserve(buf *b, size_t extra)
 {
@@ -46,8 +73,7 @@ static inline int buf_append(buf *b, const char *s, size_t n)
 {
     if (buf_reserve(b, n) < 0)
         return -1;
-    if (n)
-        memcpy(b->data + b->len, s, n);
+    copy_short(b->data + b->len, s, n);
     b->len += n;
     b->data[b->len] = '\0';
     return 0;

@@ -396,15 +396,22 @@ static void remember_event(tlv_converter *c, const char *key, size_t n, const tl
     evcache_put(c->events, key, n, e);
 }
 
-/* Parses one standard-form event line and applies it. */
-static int apply_std_text(tlv_converter *c, const char *text, size_t len)
+/* Parses one standard-form event line and applies it. ahead: the template
+ * it was expanded from as the matching side left it, whose time may be read
+ * already (rm_pre.timed), or NULL. */
+static int apply_std_text(tlv_converter *c, const char *text, size_t len, const rm_pre *ahead)
 {
     const char *why;
     size_t col, rest = 0;
     int keep = 0;
     if (!c->slow && c->events) {
         tlv_time t;
-        if (std_parse_time(text, len, c->w.radix, &c->time_memo, &t, &rest) == 0) {
+        int timed = ahead && ahead->timed;
+        if (timed) {
+            t = ahead->time;
+            rest = ahead->rest;
+        }
+        if (timed || std_parse_time(text, len, c->w.radix, &c->time_memo, &t, &rest) == 0) {
             const cached_event *e = evcache_find(c->events, text + rest, len - rest);
             if (e)
                 return apply_cached(c, e, t);
@@ -475,14 +482,19 @@ static int is_blank(const char *s, size_t n)
     return 1;
 }
 
-/* Template → substitution → macros → events. */
+/* Template → substitution → macros → events. *ahead (when not NULL): what
+ * the matching side did of it, or NULL. */
 static int expand_template(tlv_converter *c, const tmpl *t, const char *line, size_t len,
-                           buf *out)
+                           buf *out, const rm_pre **ahead)
 {
+    if (ahead)
+        *ahead = NULL;
     if (t->plan && c->line_plain && c->cur.nmatch == 1) {
         buf_clear(&c->err);
         const rm_pre *p = rm_pre_of(c->hit_batch, c->hit, &c->matcher.pre[c->hit->rule],
                                     xplan_first_site(t->plan));
+        if (p && ahead)
+            *ahead = p;
         if (p) /* the stateless half was done by rawmatch.c, maybe on the matching thread */
             return xplan_finish(t, &c->host, c->memo, c->hit_batch->pretext.data + p->off,
                                 p->len, c->hit_batch->spans + p->spans, out, &c->err);
@@ -502,12 +514,14 @@ static int expand_template(tlv_converter *c, const tmpl *t, const char *line, si
 static int emit(tlv_converter *c, const out_node *o, const char *line, size_t len)
 {
     switch (o->kind) {
-    case OUT_TEMPLATE:
-        if (expand_template(c, &o->t, line, len, &c->expanded) < 0)
+    case OUT_TEMPLATE: {
+        const rm_pre *ahead;
+        if (expand_template(c, &o->t, line, len, &c->expanded, &ahead) < 0)
             return -1;
         if (is_blank(buf_str(&c->expanded), c->expanded.len))
             return 0;
-        return apply_std_text(c, buf_str(&c->expanded), c->expanded.len);
+        return apply_std_text(c, buf_str(&c->expanded), c->expanded.len, ahead);
+    }
     case OUT_LIST:
         for (size_t i = 0; i < o->n; i++)
             if (emit(c, &o->items[i], line, len) < 0)
@@ -516,7 +530,7 @@ static int emit(tlv_converter *c, const out_node *o, const char *line, size_t le
     case OUT_CHOICE:
         for (size_t i = 0; i < o->n; i++) {
             /* the condition is consumed before emit() recurses, so one buffer serves */
-            if (expand_template(c, &o->conds[i], line, len, &c->condtext) < 0)
+            if (expand_template(c, &o->conds[i], line, len, &c->condtext, NULL) < 0)
                 return -1;
             /* Substituted conditions repeat ("RUNNING==DORMANT && ..."): compile each
              * distinct text once through the world's cache. */
@@ -618,7 +632,7 @@ static tlv_status convert_std_line(tlv_converter *c, const char *line, size_t le
     c->rule = NULL;
     if (is_blank(line, len))
         return TLV_OK;
-    if (apply_std_text(c, line, len) < 0) {
+    if (apply_std_text(c, line, len, NULL) < 0) {
         if (c->stopped)
             return TLV_ERR_USAGE;
         line_error(c, buf_str(&c->err));

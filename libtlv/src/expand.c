@@ -341,25 +341,25 @@ static int pre_pieces(const xplan *p, const char *subject, size_t len, const PCR
     if (buf_reserve(text, need) < 0)
         return -1;
     char *base = text->data + text->len, *d = base;
-    memcpy(d, subject, ov[0]);
+    copy_short(d, subject, ov[0]);
     d += ov[0];
     for (size_t i = 0; i < p->npieces; i++) {
         const piece *pc = &p->pieces[i];
         if (pc->len) {
-            memcpy(d, p->text + pc->off, pc->len);
+            copy_short(d, p->text + pc->off, pc->len);
             d += pc->len;
         }
         if (pc->action >= 0) {
             PCRE2_SIZE a = ov[2 * pc->action], b = ov[2 * pc->action + 1];
             if (a != PCRE2_UNSET && b >= a) {
-                memcpy(d, subject + a, b - a);
+                copy_short(d, subject + a, b - a);
                 d += b - a;
             }
         } else if (pc->action != P_NONE) { /* a macro's argument begins or ends */
             *spans++ = (uint32_t)(d - base);
         }
     }
-    memcpy(d, subject + ov[1], len - ov[1]);
+    copy_short(d, subject + ov[1], len - ov[1]);
     d += len - ov[1];
     *d = '\0';
     text->len = (size_t)(d - text->data);

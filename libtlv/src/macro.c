@@ -74,7 +74,7 @@ long macro_find_call(const char *text, size_t len, size_t from, const char **nam
 /* Rule outputs ask the same question many times per line (the TOPPERS task
  * rule evaluates $ATTR{Task(id==N).state} in 13 conditions). An answer stays
  * right until the state changes, i.e. while world.next_seq is unchanged. */
-#define MEMO_SLOTS 64
+#define MEMO_SLOTS 256
 
 typedef struct memo_entry {
     uint64_t hash;
@@ -90,7 +90,9 @@ typedef struct memo_entry {
 
 struct macro_memo {
     memo_entry slots[MEMO_SLOTS];
-    memo_entry *sites;      /* one per macro of the compiled plans (expand.h) */
+    /* One per macro of the compiled plans (expand.h): the slot (+ 1; 0 none)
+     * its last answer is in, checked without hashing the argument. */
+    uint32_t *sites;
     size_t nsites;
 };
 
@@ -103,10 +105,6 @@ void macro_memo_free(macro_memo *m)
     for (size_t i = 0; i < MEMO_SLOTS; i++) {
         buf_free(&m->slots[i].arg);
         buf_free(&m->slots[i].result);
-    }
-    for (size_t i = 0; i < m->nsites; i++) {
-        buf_free(&m->sites[i].arg);
-        buf_free(&m->sites[i].result);
     }
     free(m->sites);
     free(m);
@@ -152,20 +150,6 @@ static void memo_store(macro_memo *m, const macro_host *host, int id, const char
                        uint64_t h, const buf *val)
 {
     memo_fill(&m->slots[h % MEMO_SLOTS], host, id, arg, n, h, val);
-}
-
-/* Makes dst a copy of src, in dst's own buffers (dst unused if memory ran out). */
-static void memo_copy(memo_entry *dst, const memo_entry *src)
-{
-    buf arg = dst->arg, result = dst->result;
-    buf_clear(&arg);
-    buf_clear(&result);
-    int ok = buf_append(&arg, buf_str(&src->arg), src->arg.len) == 0 &&
-             buf_append(&result, buf_str(&src->result), src->result.len) == 0;
-    *dst = *src;
-    dst->arg = arg;
-    dst->result = result;
-    dst->used = ok;
 }
 
 typedef struct frame {
@@ -330,7 +314,7 @@ int macro_eval_site(const macro_host *host, macro_memo *memo, size_t site, int i
         return evaluate(host, id, arg, n, val, err);
     if (site >= memo->nsites) {
         size_t want = site + 16;
-        memo_entry *p = realloc(memo->sites, want * sizeof *p);
+        uint32_t *p = realloc(memo->sites, want * sizeof *p);
         if (!p) {
             buf_puts(err, "out of memory");
             return -1;
@@ -339,23 +323,26 @@ int macro_eval_site(const macro_host *host, macro_memo *memo, size_t site, int i
         memo->sites = p;
         memo->nsites = want;
     }
-    memo_entry *e = &memo->sites[site];
-    /* A site always asks with the same macro: comparing the argument is enough. */
-    if (e->used && e->arg.len == n && memcmp(e->arg.data, arg, n) == 0 && memo_current(e, host))
-        return buf_append(val, buf_str(&e->result), e->result.len);
-    /* A site sees one argument at a time; the shared memo keeps the others
-     * (the task rule asks about Task(id==1), then id==2, ...). */
-    uint64_t h = hash_fast(arg, n) ^ (uint64_t)id;
-    const memo_entry *m = memo_find(memo, host, id, arg, n, h);
-    if (m) {
-        memo_copy(e, m);
-        return buf_append(val, buf_str(&m->result), m->result.len);
+    /* A site usually asks what it asked last time: its slot, if it still
+     * holds that question, answers without hashing the argument. */
+    uint32_t k = memo->sites[site];
+    if (k) {
+        const memo_entry *e = &memo->slots[k - 1];
+        if (e->used && e->id == id && e->arg.len == n && memcmp(e->arg.data, arg, n) == 0 &&
+            memo_current(e, host))
+            return buf_append(val, buf_str(&e->result), e->result.len);
     }
+    /* Else the shared memo may know it (the task rule asks about
+     * Task(id==1), then id==2, ...). */
+    uint64_t h = hash_fast(arg, n) ^ (uint64_t)id;
+    memo->sites[site] = (uint32_t)(h % MEMO_SLOTS) + 1;
+    const memo_entry *m = memo_find(memo, host, id, arg, n, h);
+    if (m)
+        return buf_append(val, buf_str(&m->result), m->result.len);
     *host->read_dynamic = 0;
     if (evaluate(host, id, arg, n, val, err) < 0)
         return -1;
     memo_store(memo, host, id, arg, n, h, val);
-    memo_fill(e, host, id, arg, n, h, val);
     return 0;
 }
 

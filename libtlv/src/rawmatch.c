@@ -177,11 +177,22 @@ static int add_hit(rm_batch *b, size_t rule, int n, const match_list *ml)
     return 0;
 }
 
+/* Reads the event's time from text[0, before), the expansion before its
+ * first macro, when it is all there. */
+static void time_ahead(rm_matcher *m, rm_pre *p, const char *text, size_t before)
+{
+    size_t rest;
+    if (std_parse_time(text, before, m->rules->radix, &m->time_memo, &p->time, &rest) == 0) {
+        p->timed = 1;
+        p->rest = (uint32_t)rest;
+    }
+}
+
 /* Expands the rule's templates up to their macros for its one match ov
  * (xplan_pre), for the applier to finish (xplan_finish). Memory running out
  * only leaves a template to be expanded whole. */
-static void expand_ahead(const rm_rule_pre *rp, rm_batch *b, rm_hit *h, const char *line,
-                         size_t len, const PCRE2_SIZE *ov)
+static void expand_ahead(rm_matcher *m, const rm_rule_pre *rp, rm_batch *b, rm_hit *h,
+                         const char *line, size_t len, const PCRE2_SIZE *ov)
 {
     if (b->pretext.len > UINT32_MAX / 2 || b->nspans > UINT32_MAX / 2 ||
         GROW(b->pre, b->pre_cap, b->npre + rp->nplans) < 0 ||
@@ -190,9 +201,12 @@ static void expand_ahead(const rm_rule_pre *rp, rm_batch *b, rm_hit *h, const ch
     rm_pre *pre = b->pre + b->npre;
     for (size_t i = 0; i < rp->nplans; i++) {
         size_t off = b->pretext.len;
-        int ok = xplan_pre(rp->plans[i], line, len, ov, &b->pretext, b->spans + b->nspans) == 0;
+        uint32_t *spans = b->spans + b->nspans;
+        int ok = xplan_pre(rp->plans[i], line, len, ov, &b->pretext, spans) == 0;
         pre[i] = (rm_pre){(uint32_t)off, (uint32_t)(b->pretext.len - off), (uint32_t)b->nspans,
-                          (uint32_t)ok};
+                          (uint32_t)ok, 0, 0, {0, 0}};
+        if (ok)
+            time_ahead(m, &pre[i], b->pretext.data + off, rp->site_count[i] ? spans[0] : pre[i].len);
         b->nspans += 2 * rp->site_count[i];
     }
     h->pre0 = (uint32_t)b->npre;
@@ -225,7 +239,7 @@ static void match_rules(rm_matcher *m, rm_batch *b, rm_line *l, const char *line
         if (n < 0)
             return;
         if (m->ahead && n == 1 && l->plain && m->pre[i].nplans)
-            expand_ahead(&m->pre[i], b, &b->hits[b->nhits - 1], line, l->len, m->ml.ov);
+            expand_ahead(m, &m->pre[i], b, &b->hits[b->nhits - 1], line, l->len, m->ml.ov);
     }
 }
 

@@ -12,6 +12,7 @@
 #define TLV_RAWMATCH_H
 
 #include "buf.h"
+#include "stdform.h"
 #include "template.h"
 
 #include <stddef.h>
@@ -35,11 +36,17 @@ typedef struct rm_hit {
 
 /* A template of the hit's rule expanded up to its macros (xplan_pre): the
  * text at batch.pretext + off, its macros' argument spans at batch.spans +
- * spans. */
+ * spans. When the event's "[time]" comes whole before the first macro (as
+ * in "[${time}]$RES_NAME{...}.enter()"), it is read here too (std_parse_time
+ * of the text up to the first macro reads what it would read of the whole
+ * expansion): its time, and where the text after it begins. */
 typedef struct rm_pre {
     uint32_t off, len;
     uint32_t spans;
     uint32_t ok;          /* 0: not expanded ahead (the applier expands it whole) */
+    uint32_t timed;       /* time and rest hold the event's time */
+    uint32_t rest;
+    tlv_time time;
 } rm_pre;
 
 /* One line and its hits, in rule order. */
@@ -95,6 +102,7 @@ typedef struct rm_matcher {
     int slow;             /* fast paths off: no JIT, no literal skipping, no plain lines */
     int ahead;            /* expand templates ahead (rm_pre): only worth it on another
                              thread than the applier's, which would otherwise do it */
+    std_time_memo time_memo; /* reading the times ahead */
 } rm_matcher;
 
 /* Returns 0, or -1 when memory ran out (then rm_matcher_free is still due). */
