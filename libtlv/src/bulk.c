@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #include "bulk.h"
 
+#include "buf.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -158,4 +160,59 @@ void bulk_free(bulk *b)
     b->at = NULL;
     b->bytes = 0;
     b->fd = -1;
+}
+
+/* ---- growing arrays ------------------------------------------------------------- */
+
+int bulk_grow(bulk *f, void **at, size_t *cap, size_t need, size_t size, size_t min_bytes)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap : 8;
+    while (n < need && n <= SIZE_MAX / 4 / size)
+        n *= 2;
+    if (n < need)
+        return -1;
+    if (f->at && bulk_resize(f, n * size) == 0) {
+        *at = f->at;
+        *cap = n;
+        return 0;
+    }
+    if (f->at) { /* the disk is full: on in memory */
+        void *mem = malloc(n * size);
+        if (!mem)
+            return -1;
+        memcpy(mem, *at, *cap * size);
+        bulk_free(f);
+        *at = mem;
+        *cap = n;
+        return 0;
+    }
+    if (n * size < min_bytes || bulk_new(f, n * size) < 0) /* small, or no file */
+        return grow_array(at, cap, need, size);
+    if (*cap)
+        memcpy(f->at, *at, *cap * size);
+    free(*at);
+    *at = f->at;
+    *cap = n;
+    return 0;
+}
+
+void bulk_shrink(bulk *f, void **at, size_t *cap, size_t n, size_t size)
+{
+    if (!f->at) {
+        shrink_array(at, cap, n, size);
+    } else if (n && n < *cap && bulk_resize(f, n * size) == 0) {
+        *at = f->at;
+        *cap = n;
+    }
+}
+
+void bulk_release(bulk *f, void **at)
+{
+    if (f->at)
+        bulk_free(f);
+    else
+        free(*at);
+    *at = NULL;
 }

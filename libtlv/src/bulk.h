@@ -48,4 +48,23 @@ size_t bulk_offset(const size_t *sizes, size_t i);
 /* Unmaps (the file goes with it). */
 void bulk_free(bulk *b);
 
+/* A growing array *at of *cap elements of `size` bytes: makes room for
+ * `need` (doubling). While smaller than `min_bytes` it is malloc'd; past
+ * that it moves to f's temporary file and grows there (doubling reserves
+ * disk blocks, not memory), or stays in memory when no file can be had or
+ * the disk is full. Returns 0, or -1 (no memory; the array as it was). */
+int bulk_grow(bulk *f, void **at, size_t *cap, size_t need, size_t size, size_t min_bytes);
+
+/* Gives back what growing reserved past n elements (at least 1), in memory
+ * or in the file. */
+void bulk_shrink(bulk *f, void **at, size_t *cap, size_t n, size_t size);
+
+/* Frees an array of bulk_grow, in memory or in its file; *at becomes NULL. */
+void bulk_release(bulk *f, void **at);
+
+#define BULK_GROW(f, arr, cap, need, min) \
+    bulk_grow(&(f), (void **)&(arr), &(cap), (need), sizeof *(arr), (min))
+#define BULK_SHRINK(f, arr, cap, n) bulk_shrink(&(f), (void **)&(arr), &(cap), (n), sizeof *(arr))
+#define BULK_RELEASE(f, arr) bulk_release(&(f), (void **)&(arr))
+
 #endif

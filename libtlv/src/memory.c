@@ -81,7 +81,11 @@ TLV_API size_t tlv_shapes_memory(const tlv_shapes *s, tlv_memory_fn fn, void *us
     add(&t, "summary pyramids", layers.pyramids);
     add(&t, "shape events and values",
         (s->order ? (store_count(s->store) + 1) * sizeof *s->order : 0) +
-            s->values_cap * sizeof *s->values + s->events_cap * sizeof *s->events + s->nwhen * sizeof *s->when_keys);
+            (s->values_file.at ? 0 : s->values_cap * sizeof *s->values) +
+            (s->events_file.at ? 0 : s->events_cap * sizeof *s->events) + s->nwhen * sizeof *s->when_keys);
+    if (s->values_file.at || s->events_file.at)
+        add(&t, "shape events and values" TLV_MEMORY_FILE_BACKED,
+            s->values_file.bytes + s->events_file.bytes);
     add(&t, "names and joined values", intern_bytes(s->names) + intern_bytes(s->joined) +
                                            s->nrules * (2 * sizeof *s->rule_name + sizeof *s->rule_skipped));
     add(&t, "primitives and rows", sizeof *s + prim_bytes(s) + row_bytes(s));

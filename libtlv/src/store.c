@@ -222,8 +222,6 @@ struct store {
     uint32_t *sel, *sel_row;
 };
 
-static void free_added(store *s);
-
 /* Where shape i of the store is kept: in the store's own arrays, or in
  * its base's at a position of its own. */
 static inline const store *keeper(const store *s) { return s->base ? s->base : s; }
@@ -467,7 +465,7 @@ void store_free(store *s)
     free_columns(&s->col); /* first: drop_index keeps the rows of packed shapes */
     drop_index(s);
     free(s->extent);
-    free_added(s);
+    BULK_RELEASE(s->added_file, s->shapes);
     free(s->frac);
     free(s->sel);
     free(s->sel_row);
@@ -489,57 +487,16 @@ static int keep_fractions(store *s)
     return 0;
 }
 
-/* Room for one more shape added. Past file_min bytes the shapes grow in a
- * temporary file (bulk.h), as a trace's events do: doubling reserves disk
- * blocks, not memory, and the kernel can write the pages out and drop them
- * (at 100M lines they are 4.7 GB, which anonymous memory without swap must
- * hold to the end of the freeze). In memory when no file can be had. */
-static int grow_added(store *s)
-{
-    if (s->n < s->cap)
-        return 0;
-    size_t cap = s->cap ? 2 * s->cap : 64;
-    if (cap * sizeof *s->shapes < s->file_min || cap > SIZE_MAX / 2 / sizeof *s->shapes)
-        return GROW(s->shapes, s->cap, s->n + 1);
-    if (s->added_file.at) {
-        if (bulk_resize(&s->added_file, cap * sizeof *s->shapes) < 0) { /* disk full: memory */
-            kept_shape *k = malloc(cap * sizeof *k);
-            if (!k)
-                return -1;
-            memcpy(k, s->shapes, s->n * sizeof *k);
-            bulk_free(&s->added_file);
-            s->shapes = k;
-            s->cap = cap;
-            return 0;
-        }
-    } else {
-        if (bulk_new(&s->added_file, cap * sizeof *s->shapes) < 0)
-            return GROW(s->shapes, s->cap, s->n + 1);
-        memcpy(s->added_file.at, s->shapes, s->n * sizeof *s->shapes);
-        free(s->shapes);
-    }
-    s->shapes = s->added_file.at;
-    s->cap = cap;
-    return 0;
-}
-
-/* Frees the shapes as added, in memory or in their file. */
-static void free_added(store *s)
-{
-    if (s->added_file.at)
-        bulk_free(&s->added_file);
-    else
-        free(s->shapes);
-    s->shapes = NULL;
-}
-
 int store_add(store *s, const shape *sh)
 {
     /* Positions are 32-bit, and UINT32_MAX is no row. */
     if (!s || s->frozen || s->base || s->col.order || s->n >= UINT32_MAX - 1 ||
         sh->row == UINT32_MAX)
         return -1;
-    if (grow_added(s) < 0)
+    /* Past file_min bytes the shapes as added grow in a temporary file
+     * (bulk.h), as a trace's events do: at 100M lines they are 4.7 GB,
+     * which anonymous memory (no swap) would hold to the end of the freeze. */
+    if (BULK_GROW(s->added_file, s->shapes, s->cap, s->n + 1, s->file_min) < 0)
         return -1;
     if ((s->frac || sh->from.frac || sh->to.frac) && keep_fractions(s) < 0)
         return -1;
@@ -929,7 +886,7 @@ static int pack_shapes(store *s)
     pack_work pw = {s, perm, frac};
     parfor_run(s->threads, pack_pieces(s->n), pack_piece, &pw); /* cannot fail */
     free(perm);
-    free_added(s);
+    BULK_RELEASE(s->added_file, s->shapes);
     s->cap = s->n;
     if (s->frac) {
         free(s->frac);

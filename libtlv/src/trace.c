@@ -39,43 +39,11 @@ static int keep_fraction(tlv_trace *t, size_t order, uint64_t frac)
  * drop them when it needs the room. In memory when no file can be had. */
 static int grow_events(tlv_trace *t)
 {
-    if (t->nev < t->cap)
-        return 0;
-    size_t cap = t->cap ? 2 * t->cap : 64;
-    if (cap * sizeof *t->ev < t->file_min || cap > SIZE_MAX / 2 / sizeof *t->ev)
-        return GROW(t->ev, t->cap, t->nev + 1);
-    if (t->ev_file.at) {
-        if (bulk_resize(&t->ev_file, cap * sizeof *t->ev) < 0) { /* the disk is full: memory */
-            trace_event *ev = malloc(cap * sizeof *ev);
-            if (!ev)
-                return -1;
-            memcpy(ev, t->ev, t->nev * sizeof *ev);
-            bulk_free(&t->ev_file);
-            t->ev = ev;
-            t->cap = cap;
-            return 0;
-        }
-    } else {
-        if (bulk_new(&t->ev_file, cap * sizeof *t->ev) < 0)
-            return GROW(t->ev, t->cap, t->nev + 1);
-        memcpy(t->ev_file.at, t->ev, t->nev * sizeof *t->ev);
-        free(t->ev);
-    }
-    t->ev = t->ev_file.at;
-    t->cap = cap;
-    return 0;
+    return BULK_GROW(t->ev_file, t->ev, t->cap, t->nev + 1, t->file_min);
 }
 
 /* Gives back what growing reserved, in memory or in the file. */
-static void shrink_events(tlv_trace *t)
-{
-    if (!t->ev_file.at) {
-        SHRINK(t->ev, t->cap, t->nev);
-    } else if (t->nev && t->nev < t->cap && bulk_resize(&t->ev_file, t->nev * sizeof *t->ev) == 0) {
-        t->ev = t->ev_file.at;
-        t->cap = t->nev;
-    }
-}
+static void shrink_events(tlv_trace *t) { BULK_SHRINK(t->ev_file, t->ev, t->cap, t->nev); }
 
 static int record_event(void *user, const tlv_event *e)
 {
@@ -143,10 +111,7 @@ void tlv_trace_free(tlv_trace *t)
     if (!t)
         return;
     tlv_converter_free(t->conv);
-    if (t->ev_file.at)
-        bulk_free(&t->ev_file);
-    else
-        free(t->ev);
+    BULK_RELEASE(t->ev_file, t->ev);
     free(t->frac);
     numcol_free(&t->lines);
     numcol_free(&t->seqs);

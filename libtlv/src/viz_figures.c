@@ -142,8 +142,10 @@ int viz_store_shape(builder *b, tlv_time from, tlv_time to, uint32_t row, uint32
     if (b->unit) /* a worker's: into its unit, merged in order later */
         return viz_unit_add_shape(b, from, to, row, prim, rule, event, res);
     struct tlv_shapes *s = b->s;
-    if (GROW(s->values, s->values_cap, (size_t)b->next_order + 1) < 0 ||
-        GROW(s->events, s->events_cap, 2 * (size_t)b->next_order + 2) < 0)
+    /* Read back only when a shape is asked about: once large, in files. */
+    size_t min = b->t->file_min;
+    if (BULK_GROW(s->values_file, s->values, s->values_cap, (size_t)b->next_order + 1, min) < 0 ||
+        BULK_GROW(s->events_file, s->events, s->events_cap, 2 * (size_t)b->next_order + 2, min) < 0)
         return -1;
     s->values[b->next_order] = b->cur_value;
     s->events[2 * (size_t)b->next_order] = b->cur_events[0];

@@ -55,6 +55,8 @@ struct tlv_shapes {
                               opened and closed it, or UINT32_MAX */
     size_t events_cap;
     size_t nvalues, values_cap;
+    bulk values_file, events_file; /* values and events, once large, in
+                              temporary files (bulk.h), or nothing */
     uint64_t *when_keys;   /* sorted (rule name id << 32 | event name id) of the
                               When events, to tell their shapes apart */
     size_t nwhen;

@@ -240,8 +240,8 @@ int viz_finish_shapes(builder *b)
 {
     struct tlv_shapes *s = b->s;
     /* Every shape is made: what growing reserved is waste from here on. */
-    SHRINK(s->values, s->values_cap, s->nvalues);
-    SHRINK(s->events, s->events_cap, 2 * s->nvalues);
+    BULK_SHRINK(s->values_file, s->values, s->values_cap, s->nvalues);
+    BULK_SHRINK(s->events_file, s->events, s->events_cap, 2 * s->nvalues);
     SHRINK(s->prims, s->prims_cap, s->nprims);
     store_set_threads(s->store, viz_threads(b->opts)); /* the layers' too: a view's are its base's */
     if (summary_freeze(s->store, s->radix, s->prims, s->nprims, &s->looks) < 0)
@@ -265,8 +265,8 @@ void tlv_shapes_free(tlv_shapes *s)
     summary_looks_free(&s->looks);
     free(s->order);
     free(s->when_keys);
-    free(s->values);
-    free(s->events);
+    BULK_RELEASE(s->values_file, s->values);
+    BULK_RELEASE(s->events_file, s->events);
     free(s->flows);
     free(s->rule_name);
     free(s->rule_display);

@@ -23,7 +23,7 @@
 #define MAX_BYTES_PER_EVENT 94
 
 typedef struct parts {
-    size_t sum, events, layers, shapes;
+    size_t sum, events, layers, shapes, values, values_file;
     int n;
 } parts;
 
@@ -38,6 +38,10 @@ static void note_part(void *user, const char *part, size_t bytes)
         p->layers = bytes;
     else if (strcmp(part, "shapes") == 0)
         p->shapes = bytes;
+    else if (strcmp(part, "shape events and values") == 0)
+        p->values = bytes;
+    else if (strcmp(part, "shape events and values" TLV_MEMORY_FILE_BACKED) == 0)
+        p->values_file = bytes;
 }
 
 static double per_event(const tlv_trace *trace, const tlv_shapes *shapes, const char *what)
@@ -132,6 +136,71 @@ static void trim_while_open(const tlv_rules *rules, const char *log)
     free(text);
 }
 
+static int same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Whether shape i of a and of b are the same in every field. */
+static int same_shape(const tlv_shapes *a, const tlv_shapes *b, size_t i)
+{
+    tlv_shape_info x, y;
+    tlv_shapes_get(a, i, &x);
+    tlv_shapes_get(b, i, &y);
+    return same_text(x.rule, y.rule) && same_text(x.event, y.event) &&
+           same_text(x.resource, y.resource) && x.row == y.row &&
+           tlv_time_cmp(x.from, y.from) == 0 && tlv_time_cmp(x.to, y.to) == 0 &&
+           same_text(x.type, y.type) && same_text(x.text, y.text) && x.fill == y.fill &&
+           x.has_fill == y.has_fill && x.pen == y.pen && x.has_pen == y.has_pen &&
+           x.is_when == y.is_when && same_text(x.value, y.value) &&
+           x.from_event == y.from_event && x.to_event == y.to_event;
+}
+
+static tlv_trace *load_with_file_min(const tlv_rules *rules, const char *log, size_t file_min)
+{
+    tlv_trace *trace = NULL;
+    CHECK_INT(tlv_trace_new(rules, &trace), TLV_OK);
+    trace->file_min = file_min;
+    CHECK_INT(tlv_trace_load_file(trace, log), TLV_OK);
+    return trace;
+}
+
+/* The arrays the shape build grows or sizes by the events (the builder's
+ * copy of the events, its lists and index, the shapes as added, their
+ * values and events) go to temporary files past the trace's file_min: built
+ * so, on one thread and on three, the shapes are the in-memory build's,
+ * field by field, and the shapes' values and events are counted as a
+ * file-backed part, their bytes no longer in memory. */
+static void filed_build(const tlv_rules *rules, const char *log)
+{
+    tlv_trace *mem = load_with_file_min(rules, log, SIZE_MAX);
+    tlv_trace *filed = load_with_file_min(rules, log, 4096);
+    tlv_shapes_options so = TLV_SHAPES_OPTIONS_INIT;
+    tlv_shapes *a = NULL;
+    CHECK_INT(tlv_shapes_build(mem, &so, &a), TLV_OK);
+    for (int threads = 1; threads <= 3; threads += 2) {
+        so.threads = threads;
+        tlv_shapes *b = NULL;
+        CHECK_INT(tlv_shapes_build(filed, &so, &b), TLV_OK);
+        size_t n = tlv_shapes_count(a), differ = 0;
+        CHECK_INT(tlv_shapes_count(b), n);
+        for (size_t i = 0; i < n && i < tlv_shapes_count(b); i++)
+            differ += !same_shape(a, b, i);
+        CHECK_INT(differ, 0);
+        parts pa = {0}, pb = {0};
+        tlv_shapes_memory(a, note_part, &pa);
+        tlv_shapes_memory(b, note_part, &pb);
+        CHECK_INT(pa.values_file, 0);
+        /* two 32-bit events and one value a shape, in the file */
+        CHECK(pb.values_file >= n * 3 * sizeof(uint32_t));
+        CHECK(pb.values + n * 3 * sizeof(uint32_t) <= pa.values);
+        tlv_shapes_free(b);
+    }
+    tlv_shapes_free(a);
+    tlv_trace_free(filed);
+    tlv_trace_free(mem);
+}
+
 /* Generates a log of `lines` lines of `kernel` with tlv-gen, converts it
  * with the corpus rules and resource file samples/gen/RES, builds its shapes
  * (per processor when cpu_attribute is set) and checks the accounting. */
@@ -162,8 +231,10 @@ static void measure(const char *gen, const char *src, const char *rules_dir, con
     per_event(trace, shapes, cpu_attribute ? "fmp, per CPU" : "asp, per resource");
     tlv_shapes_free(shapes);
     tlv_trace_free(trace);
-    if (!cpu_attribute)
+    if (!cpu_attribute) {
         trim_while_open(rules, log);
+        filed_build(rules, log);
+    }
     tlv_rules_free(rules);
 }
 
