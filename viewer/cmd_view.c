@@ -334,7 +334,10 @@ static void run(view_app *a, int until_loaded)
         if (live_poll(a))
             view_dirty(a);
         if (scripted) {
-            int r = script_step(a);
+            /* Out of memory ends a scripted view as it ends every command:
+             * the script's later steps (a dump-state after a screenshot
+             * that failed) would write what looks like a good run's output. */
+            int r = nomem_reported() ? 0 : script_step(a);
             if (r < 0)
                 a->exit_code = EXIT_USAGE;
             if (r <= 0)

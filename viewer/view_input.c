@@ -143,7 +143,8 @@ static void take_screenshot(view_app *a)
     base = base ? base + 1 : a->opts.input;
     snprintf(path, sizeof path, "%s-view-%u.png", strcmp(base, "-") ? base : "stdin", ++a->shot_count);
     free(a->shot_path);
-    a->shot_path = strdup(path);
+    if (!(a->shot_path = strdup(path))) /* else the key would do nothing, without a word */
+        report_nomem("taking a screenshot of", a->opts.input);
 }
 
 /* Keys of live logs and reloading (view_live.c). Returns 1 when `key` was one. */

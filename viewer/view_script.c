@@ -402,7 +402,8 @@ static int run_command(view_app *a, char **w, int n)
         return cmd_resize(a, w, n);
     } else if (strcmp(w[0], "screenshot") == 0 && n == 2) {
         free(a->shot_path);
-        a->shot_path = strdup(w[1]);
+        if (!(a->shot_path = strdup(w[1]))) /* else no screenshot and no word */
+            return report_nomem("taking a screenshot of", a->opts.input), -2;
     } else if (strcmp(w[0], "dump-state") == 0 && n == 2) {
         return state_dump(a, w[1]) == 0 ? 0 : -2;
     } else if (strcmp(w[0], "wait") == 0 && n == 2) {

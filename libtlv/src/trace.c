@@ -76,13 +76,22 @@ static int record_event(void *user, const tlv_event *e)
     te->kind = (uint8_t)e->kind & 0xFFu;
     te->name = intern_add(w->values, e->name, strlen(e->name));
     te->order = (uint32_t)t->nev;
+    int lost = te->name == UINT32_MAX; /* a name or value not interned: out of memory */
     if (e->kind == TLV_EVENT_ATTRIBUTE) {
         te->value = intern_add(w->values, e->value, strlen(e->value));
+        lost |= te->value == UINT32_MAX;
     } else {
         te->value = (uint32_t)t->nargs;
         te->nargs = (uint32_t)e->nargs & TRACE_MAX_ARGS;
-        for (size_t i = 0; i < e->nargs; i++)
-            t->args[t->nargs++] = intern_add(w->values, e->args[i], strlen(e->args[i]));
+        for (size_t i = 0; i < e->nargs; i++) {
+            uint32_t id = intern_add(w->values, e->args[i], strlen(e->args[i]));
+            lost |= id == UINT32_MAX;
+            t->args[t->nargs++] = id;
+        }
+    }
+    if (lost) { /* an event without its text: the trace is incomplete, as above */
+        t->record_nomem = 1;
+        return 1;
     }
     t->nev++;
     return 0;

@@ -200,14 +200,21 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
             if (!viz_is_skipped(opts, b.rules[i].name)) /* rows were made for it all the same */
                 apply_rule(&b, &b.rules[i]);
     }
-    /* The freeze reads only the shapes: what found the events goes first,
-     * so that its memory is not held at the same time as the freeze's. */
-    viz_free_events(&b);
-    viz_free_absent(&b);
-    viz_free_cpu_segments(&b);
-    viz_fit_values(&b);
-    if (viz_finish_shapes(&b) < 0 || viz_finish_flows(s) < 0)
+    /* A name that could not be interned left shapes naming id UINT32_MAX
+     * (viz_draw_running, the parallel workers): finishing would index the
+     * name ranks with it, so a failed build stops here. */
+    if (st == TLV_OK && ALLOC_FAILED_SINCE())
         st = TLV_ERR_NOMEM;
+    if (st == TLV_OK) {
+        /* The freeze reads only the shapes: what found the events goes first,
+         * so that its memory is not held at the same time as the freeze's. */
+        viz_free_events(&b);
+        viz_free_absent(&b);
+        viz_free_cpu_segments(&b);
+        viz_fit_values(&b);
+        if (viz_finish_shapes(&b) < 0 || viz_finish_flows(s) < 0)
+            st = TLV_ERR_NOMEM;
+    }
 done:
     builder_free(&b);
     atomic_store(building, false);

@@ -198,9 +198,13 @@ static int sort_for_output(struct tlv_shapes *s)
     int rc = -1;
     if (!name_rank || !res_rank || !group || !s->order)
         goto out;
+    uint32_t nnames = intern_count(s->names), nres = (uint32_t)s->trace->w->nres;
     for (size_t i = 0; i < n; i++) { /* each shape's group, and the groups' sizes */
         shape copy;
         const shape *sh = store_get(s->store, i, &copy);
+        if (sh->rule >= nnames || sh->event >= nnames ||
+            (sh->resource != UINT32_MAX && sh->resource >= nres))
+            goto out; /* a name that could not be interned (out of memory) */
         group[i] = group_of(&g, name_rank[sh->rule], name_rank[sh->event],
                             sh->resource == UINT32_MAX ? 0 : res_rank[sh->resource]);
         if (group[i] == UINT32_MAX)

@@ -39,7 +39,9 @@ run_capped() {
     argv+=("$w")
   done
   rm -f out out.tmp.* out-journal
-  if [ "$1" = 0 ]; then "${argv[@]}" >stdout 2>stderr; else (ulimit -v "$1"; "${argv[@]}") >stdout 2>stderr; fi
+  # The time limit catches a hang; it is far above a run's time (about a
+  # second) so that a loaded machine cannot trip it.
+  if [ "$1" = 0 ]; then timeout 300 "${argv[@]}" >stdout 2>stderr; else (ulimit -v "$1"; timeout 300 "${argv[@]}") >stdout 2>stderr; fi
   status=$?
 }
 
@@ -73,6 +75,8 @@ for c in convert shapes render export export-sqlite stats query view; do
       grep -qE "^tlv( [a-z]+)?: out of memory while .*'(gen\.log|.*sample\.res)'|^tlv: out of memory while opening the output 'out'" stderr ||
         fail "$what: exit 2 without 'out of memory while ... gen.log': $(head -c 400 stderr)"
       [ ! -e out ] || [ "$c" = view ] || fail "$what: exit 2 but the output file was written"
+    elif [ "$status" = 124 ]; then
+      fail "$what: no end after 300 s (a hang?)"
     else
       fail "$what: exit status $status: $(tail -c 400 stderr)"
     fi

@@ -23,6 +23,17 @@
  *                            (tlv-match: the converter's matching thread,
  *                            libtlv/src/pipeline.c), whoever makes them
  *                            (tlv's or PCRE2's)
+ *   TLV_FAILALLOC_FROM=A+S,.. only allocations made while a function of the
+ *                            program is running count: one whose call stack
+ *                            (its innermost 16 frames) returns into
+ *                            [A, A+S) of the main executable (hex, relative
+ *                            to where it is loaded, as `nm -S` prints a
+ *                            function: address and size). So a test fails
+ *                            the K-th allocation of one function (and of
+ *                            what it calls: libc's fopen, libpng, libtlv),
+ *                            whichever thread runs it and however many
+ *                            allocations the other threads make meanwhile
+ *                            (tests/e2e/test_oom_view.sh)
  *
  * Counting starts when main() does (the shim wraps __libc_start_main):
  * libraries' constructors (GLib's, which aborts on a failed allocation by
@@ -39,6 +50,8 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
+#include <link.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,6 +76,12 @@ static const char *report_path;
 static char skip[256];
 static char only_thread[16];
 static _Thread_local int in_dladdr;
+/* TLV_FAILALLOC_FROM: the ranges, relative to the executable's base. */
+#define MAX_FROM 16
+static struct { uintptr_t lo, hi; } from[MAX_FROM];
+static int nfrom;
+static uintptr_t exe_base;
+static _Thread_local int in_backtrace;
 static int ready;
 static atomic_int armed; /* main() has started */
 
@@ -97,6 +116,57 @@ static void write_report(void)
     fclose(f);
 }
 
+/* The first object dl_iterate_phdr reports is the main program. */
+static int note_exe_base(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    (void)data;
+    exe_base = (uintptr_t)info->dlpi_addr;
+    return 1;
+}
+
+/* TLV_FAILALLOC_FROM: "A+S,A+S,..." in hex. */
+static void parse_from(const char *spec)
+{
+    if (!spec || !*spec)
+        return;
+    dl_iterate_phdr(note_exe_base, NULL);
+    while (*spec && nfrom < MAX_FROM) {
+        char *end;
+        uintptr_t lo = (uintptr_t)strtoull(spec, &end, 16), size = 0;
+        if (*end == '+')
+            size = (uintptr_t)strtoull(end + 1, &end, 16);
+        from[nfrom].lo = lo;
+        from[nfrom].hi = lo + size;
+        nfrom++;
+        spec = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            break;
+    }
+    if (nfrom == 0) /* nothing parsed: match nothing rather than everything */
+        nfrom = 1, from[0].lo = from[0].hi = 0;
+}
+
+/* Whether the calling thread is inside a function of TLV_FAILALLOC_FROM. */
+static int outside_from(void)
+{
+    if (!nfrom)
+        return 0;
+    if (in_backtrace) /* backtrace's own first allocations (it loads libgcc_s) */
+        return 1;
+    void *frames[16];
+    in_backtrace = 1;
+    int n = backtrace(frames, 16);
+    in_backtrace = 0;
+    for (int i = 0; i < n; i++) {
+        uintptr_t off = (uintptr_t)frames[i] - exe_base;
+        for (int k = 0; k < nfrom; k++)
+            if (off > from[k].lo && off <= from[k].hi) /* a return address: after the call */
+                return 0;
+    }
+    return 1;
+}
+
 static void init(void)
 {
     if (ready || in_init)
@@ -119,6 +189,7 @@ static void init(void)
     const char *th = getenv("TLV_FAILALLOC_THREAD");
     if (th)
         snprintf(only_thread, sizeof only_thread, "%s", th);
+    parse_from(getenv("TLV_FAILALLOC_FROM"));
     report_path = getenv("TLV_FAILALLOC_REPORT");
     if (report_path && *report_path)
         atexit(write_report);
@@ -182,7 +253,8 @@ static int other_thread(void)
 #define should_fail() should_fail_from(__builtin_return_address(0))
 static int should_fail_from(const void *caller)
 {
-    if (!ready || !atomic_load_explicit(&armed, memory_order_relaxed) || other_thread() || skipped(caller))
+    if (!ready || !atomic_load_explicit(&armed, memory_order_relaxed) || other_thread() || skipped(caller) ||
+        outside_from())
         return 0;
     unsigned long k = atomic_fetch_add(&count, 1) + 1;
     if (fail_at == 0 || k < fail_at || (k > fail_at && !fail_all))

@@ -2,8 +2,9 @@
  * oom_api.c — the library's entry points under allocation failure, for
  * tests/oom/sweep.sh (case "api"): loads the rules, converts LOG line by
  * line through a converter and whole through a trace, builds the shapes,
- * computes statistics, counters and a breakdown, checks the rules, and draws
- * a frame, through the public API only. Every call either succeeds or
+ * computes statistics, counters and a breakdown, checks the rules, draws a
+ * frame, and converts LOG again pushed in pieces through a trace's converter
+ * (as the viewer's loader does), through the public API only. Every call either succeeds or
  * returns TLV_ERR_NOMEM with a last error (or a diagnostic) saying "out of
  * memory while ..."; the sweep compares what a successful run writes to OUT
  * with a run without failures, and checks a failed run's message.
@@ -47,6 +48,30 @@ static const char *nomem_diag(const tlv_diags *d)
         if (strstr(tlv_diags_get(d, i)->message, "out of memory while"))
             return tlv_diags_get(d, i)->message;
     return "";
+}
+
+/* The log pushed through a trace's converter, as a reader on its own
+ * thread does (the viewer's loader): the pushes' statuses are not looked at,
+ * so an event the trace could not keep must come out of tlv_trace_finish. */
+static int pushed_trace(const tlv_rules *rules, FILE *out)
+{
+    tlv_trace *trace;
+    if (tlv_trace_new(rules, &trace) != TLV_OK)
+        return outcome("tlv_trace_new", TLV_ERR_NOMEM, "out of memory while making a trace");
+    FILE *f = fopen(log_path, "rb");
+    int rc = f ? 0 : outcome("fopen", TLV_ERR_NOMEM, "out of memory while opening the log");
+    char chunk[512];
+    size_t n;
+    while (!rc && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        (void)tlv_converter_push_bytes(tlv_trace_converter(trace), chunk, n);
+    if (f)
+        fclose(f);
+    if (!rc)
+        rc = outcome("tlv_trace_finish", tlv_trace_finish(trace), tlv_trace_last_error(trace));
+    if (!rc)
+        fprintf(out, "pushed trace: %zu events\n", tlv_trace_event_count(trace));
+    tlv_trace_free(trace);
+    return rc;
 }
 
 static int count_event(void *user, const tlv_event *ev)
@@ -200,6 +225,8 @@ int main(int argc, char **argv)
     if (!rc)
         rc = shapes_and_frame(trace, out);
     tlv_trace_free(trace);
+    if (!rc)
+        rc = pushed_trace(rules, out);
     tlv_rules_free(rules);
     if (out && fclose(out) != 0 && !rc)
         rc = outcome("fclose", TLV_ERR_NOMEM, "out of memory while writing the output");
