@@ -43,21 +43,7 @@ tail -n +260001 "$D/g.log" >"$D/g3.log"
 head -n 100000 "$D/r.log" >"$D/r1.log"
 tail -n +100001 "$D/r.log" >"$D/r2.log"
 
-{
-  for k in 1 2 3 4 5 6; do
-    [ "$k" = 3 ] && echo "live-hold" # the burst is all there at the next look
-    echo "wait-file $D/go$k $WAIT"
-    [ "$k" = 3 ] && echo "live-release"
-    echo "wait-live-idle $WAIT"
-    echo "write-trace $D/t$k.txt"
-    echo "dump-state $D/d$k.json"
-  done
-} >"$D/script.txt"
-
-: >"$L"
-xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view -r "$RES" --no-session --size 900x500 \
-  --script "$D/script.txt" "$L" >"$TMP/out" 2>"$TMP/err" &
-pid=$!
+live_start 6 3 # phase 3's burst is all there at its next look
 
 cat "$D/g1.log" >>"$L"
 live_phase 1

@@ -43,24 +43,9 @@ head -n $((cut_line - 1)) "$D/a.log" >"$D/a1.log"
 sed -n "${cut_line}p" "$D/a.log" | head -c -3 >"$D/a2.part"    # "... dlytim=1"
 tail -n +"$cut_line" "$D/a.log" | tail -c +"$(($(wc -c <"$D/a2.part") + 1))" >"$D/a3.part"
 
-{
-  for k in 1 2 3 4 5 6 7 8; do
-    # (bounds only: a rebuild of the shapes waits 4 times the last one's
-    # cost, which after the burst is seconds on a loaded machine)
-    [ "$k" = 7 ] && echo "live-hold" # the burst is all there at the next look
-    echo "wait-file $D/go$k $WAIT"
-    [ "$k" = 7 ] && echo "live-release"
-    echo "wait-live-idle $WAIT"
-    echo "write-trace $D/t$k.txt"
-    echo "dump-state $D/d$k.json"
-  done
-  echo "screenshot $D/final.png"
-} >"$D/script.txt"
-
-: >"$L"
-xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view -r "$RES" --no-session --size 900x500 \
-  --script "$D/script.txt" "$L" >"$TMP/out" 2>"$TMP/err" &
-pid=$!
+# (WAIT bounds only: a rebuild of the shapes waits 4 times the last one's
+# cost, which after the burst is seconds on a loaded machine)
+live_start 8 7 "screenshot $D/final.png" # phase 7's burst is all there at its next look
 
 cat "$D/a1.log" >>"$L"
 live_phase 1

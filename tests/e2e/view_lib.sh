@@ -11,7 +11,7 @@
 #     as far as those bounds let it); a test may add to JQ_DEFS;
 #   - expect_count WHAT PNG X0 Y0 X1 Y1 COLOR MIN [MAX]: MIN to MAX pixels of
 #     COLOR in the rectangle of a screenshot (png_probe);
-#   - live_phase, live_oneshot, live_compare: following a log that the test
+#   - live_start, live_phase, live_oneshot, live_compare: following a log that the test
 #     writes in phases (test_view_soak.sh, test_view_live_big.sh; below).
 if ! command -v xvfb-run >/dev/null || ! command -v jq >/dev/null; then
   [ "$failures" -gt 0 ] && finish
@@ -57,6 +57,28 @@ expect_count() {
 # phase K, waits for the file $D/goK, then until the log is read to its end
 # (wait-live-idle), then writes its trace to $D/tK.txt (write-trace) and its
 # state to $D/dK.json.
+# live_start N HOLD [LINE...]: writes that script for phases 1..N (phase
+# HOLD's data all there at its next look: live-hold until goHOLD; 0: none),
+# then the LINEs, and starts the viewer on $L, empty ($pid).
+live_start() {
+  local n=$1 hold=$2 k
+  shift 2
+  {
+    for k in $(seq "$n"); do
+      [ "$k" = "$hold" ] && echo "live-hold"
+      echo "wait-file $D/go$k $WAIT"
+      [ "$k" = "$hold" ] && echo "live-release"
+      echo "wait-live-idle $WAIT"
+      echo "write-trace $D/t$k.txt"
+      echo "dump-state $D/d$k.json"
+    done
+    for k in "$@"; do echo "$k"; done
+  } >"$D/script.txt"
+  : >"$L"
+  xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view -r "$RES" --no-session --size 900x500 \
+    --script "$D/script.txt" "$L" >"$TMP/out" 2>"$TMP/err" &
+  pid=$!
+}
 # live_phase K: the log as it is now kept as $D/snapK, the viewer told to
 # look; returns once dK.json is there (or the viewer is gone, or $WAIT s).
 live_phase() {

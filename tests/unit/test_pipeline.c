@@ -24,6 +24,7 @@
  */
 #include "check.h"
 #include "scratch.h"
+#include "text.h"
 
 #include "convert_impl.h"
 #include "tlv/tlv.h"
@@ -40,40 +41,18 @@
 /* ---- recording a conversion --------------------------------------------------------- */
 
 typedef struct record {
-    char *text;
-    size_t len, cap;
+    text out;
     int radix;
     uint64_t stop_at; /* the event function stops at this event (1-based); 0: never */
 } record;
-
-static void add(record *r, const char *fmt, ...)
-{
-    char line[9000];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n >= sizeof line)
-        n = sizeof line - 1;
-    if (r->len + (size_t)n + 1 > r->cap) {
-        r->cap = (r->len + (size_t)n + 1) * 2;
-        r->text = realloc(r->text, r->cap);
-        if (!r->text)
-            exit(1);
-    }
-    memcpy(r->text + r->len, line, (size_t)n + 1);
-    r->len += (size_t)n;
-}
 
 static int on_event(void *user, const tlv_event *ev)
 {
     record *r = user;
     char line[8192];
     size_t n = tlv_event_format(ev, r->radix, line, sizeof line);
-    add(r, "%llu #%llu %.*s\n", (unsigned long long)ev->input_line, (unsigned long long)ev->seq,
-        (int)(n < sizeof line ? n : sizeof line - 1), line);
+    text_add(&r->out, "%llu #%llu %.*s\n", (unsigned long long)ev->input_line,
+             (unsigned long long)ev->seq, (int)(n < sizeof line ? n : sizeof line - 1), line);
     return r->stop_at && ev->seq + 1 == r->stop_at;
 }
 
@@ -89,14 +68,15 @@ static int on_line(void *user, const tlv_event *ev, const char *text, size_t len
             fprintf(stderr, "line function's line differs from tlv_event_format's:\n  %.*s\n  %.*s\n",
                     (int)len, text, (int)(n < sizeof line ? n : sizeof line - 1), line);
     }
-    add(r, "%llu #%llu %.*s\n", (unsigned long long)ev->input_line, (unsigned long long)ev->seq,
-        (int)len, text);
+    text_add(&r->out, "%llu #%llu %.*s\n", (unsigned long long)ev->input_line,
+             (unsigned long long)ev->seq, (int)len, text);
     return r->stop_at && ev->seq + 1 == r->stop_at;
 }
 
 static void on_unmatched(void *user, uint64_t line, const char *text, size_t len)
 {
-    add(user, "unmatched %llu: %.*s\n", (unsigned long long)line, (int)len, text);
+    record *r = user;
+    text_add(&r->out, "unmatched %llu: %.*s\n", (unsigned long long)line, (int)len, text);
 }
 
 static const char *current_input; /* for messages */
@@ -117,7 +97,6 @@ static char *convert(const tlv_rules *rules, const char *data, size_t len, way w
     record r = {0};
     r.radix = tlv_rules_time_radix(rules);
     r.stop_at = stop_at;
-    add(&r, "");
     tlv_converter *conv = NULL;
     if (tlv_converter_new(rules, &conv) != TLV_OK)
         exit(1);
@@ -135,24 +114,25 @@ static char *convert(const tlv_rules *rules, const char *data, size_t len, way w
             n = len - at;
         tlv_status st = tlv_converter_push_bytes(conv, data + at, n);
         if (st != TLV_OK)
-            add(&r, "push at %zu: %d %s\n", at, (int)st, tlv_converter_last_error(conv));
+            text_add(&r.out, "push at %zu: %d %s\n", at, (int)st, tlv_converter_last_error(conv));
         at += n;
     }
     tlv_status st = tlv_converter_finish(conv);
-    add(&r, "finish: %d %s\n", (int)st, tlv_converter_last_error(conv));
+    text_add(&r.out, "finish: %d %s\n", (int)st, tlv_converter_last_error(conv));
     const tlv_diags *d = tlv_converter_diags(conv);
     for (size_t i = 0; i < tlv_diags_count(d); i++) {
         char text[4096];
         tlv_diag_format(tlv_diags_get(d, i), text, sizeof text);
-        add(&r, "diag %s\n", text);
+        text_add(&r.out, "diag %s\n", text);
     }
     tlv_convert_stats s;
     tlv_converter_stats(conv, &s);
-    add(&r, "stats %llu %llu %llu %llu %llu\n", (unsigned long long)s.bytes_read,
+    text_add(&r.out, "stats %llu %llu %llu %llu %llu\n", (unsigned long long)s.bytes_read,
         (unsigned long long)s.lines_read, (unsigned long long)s.lines_matched,
         (unsigned long long)s.events, (unsigned long long)s.error_lines);
     for (size_t i = 0; i < tlv_rules_cnv_rule_count(rules); i++)
-        add(&r, "rule %zu: %llu\n", i, (unsigned long long)tlv_converter_rule_matches(conv, i));
+        text_add(&r.out, "rule %zu: %llu\n", i,
+                 (unsigned long long)tlv_converter_rule_matches(conv, i));
     uint64_t piped = converter_piped_lines(conv);
     int want; /* -1: none, 1: some, 0: either */
     if (w.threads == 1 || tlv_rules_is_standard_form(rules))
@@ -171,7 +151,7 @@ static char *convert(const tlv_rules *rules, const char *data, size_t len, way w
         check_failures++;
     }
     tlv_converter_free(conv);
-    return r.text;
+    return r.out.s;
 }
 
 /* The first line where the pipelined output differs, for the message. */

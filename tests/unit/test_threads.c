@@ -15,6 +15,7 @@
  */
 #include "check.h"
 #include "scratch.h"
+#include "text.h"
 
 #include <tlv/render.h>
 #include <tlv/tlv.h>
@@ -32,31 +33,6 @@
 #define PAINT_ITERATIONS 25 /* renderers made and freed by each drawing thread */
 #define NFRAMES 3 /* frames drawn by each renderer */
 
-typedef struct text {
-    char *s;
-    size_t n, cap;
-} text;
-
-static void append(text *t, const char *fmt, ...)
-{
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if (t->n + (size_t)n + 1 > t->cap) {
-        t->cap = (t->n + (size_t)n + 1) * 2;
-        t->s = realloc(t->s, t->cap);
-        if (!t->s)
-            abort();
-    }
-    memcpy(t->s + t->n, line, (size_t)n + 1);
-    t->n += (size_t)n;
-}
-
-/* The mini log's scenario repeated with shifted times. */
 static void make_log(text *log, int rounds)
 {
     static const char *const steps[] = {
@@ -68,7 +44,7 @@ static void make_log(text *log, int rounds)
     size_t nsteps = sizeof steps / sizeof *steps;
     for (int r = 0; r < rounds; r++)
         for (size_t i = 0; i < nsteps; i++)
-            append(log, "[%ld] %s\n", 1000L * r + 50L * (long)i, steps[i]);
+            text_add(log, "[%ld] %s\n", 1000L * r + 50L * (long)i, steps[i]);
 }
 
 typedef struct job {
@@ -87,12 +63,12 @@ static void describe_shapes(const tlv_shapes *s, text *out)
     for (size_t i = 0; i < tlv_shapes_row_count(s); i++) {
         tlv_row_info row;
         tlv_shapes_row(s, i, &row);
-        append(out, "row %s %s\n", row.label, row.group);
+        text_add(out, "row %s %s\n", row.label, row.group);
     }
     for (size_t i = 0; i < tlv_shapes_count(s); i++) {
         tlv_shape_info sh;
         tlv_shapes_get(s, i, &sh);
-        append(out, "%s/%s %s %zu %lld-%lld %s %s\n", sh.rule, sh.event,
+        text_add(out, "%s/%s %s %zu %lld-%lld %s %s\n", sh.rule, sh.event,
                sh.resource ? sh.resource : "-", sh.row, (long long)sh.from.ticks,
                (long long)sh.to.ticks, sh.type, sh.text ? sh.text : "");
     }
@@ -126,7 +102,7 @@ static void *convert(void *arg)
         char line[512];
         tlv_trace_event(trace, i, &e);
         tlv_event_format(&e, 10, line, sizeof line);
-        append(&j->out, "%s\n", line);
+        text_add(&j->out, "%s\n", line);
     }
     if (!j->failed)
         describe_shapes(shapes, &j->out);

@@ -16,6 +16,7 @@
  */
 #include "check.h"
 #include "scratch.h"
+#include "text.h"
 #include "viz_impl.h"
 
 #include <tlv/tlv.h>
@@ -25,34 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct text {
-    char *s;
-    size_t n, cap;
-} text;
-
-static void put(text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        abort();
-    if (t->n + (size_t)n + 1 > t->cap) {
-        t->cap = (t->n + (size_t)n + 1) * 2;
-        t->s = realloc(t->s, t->cap);
-        if (!t->s)
-            abort();
-    }
-    va_start(ap, fmt);
-    vsnprintf(t->s + t->n, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    t->n += (size_t)n;
-}
-
 static void put_shape(text *t, const tlv_shape_info *sh)
 {
-    put(t, "%s|%s|%s|%zu|%lld.%llu|%lld.%llu|%s|%s|%d:%08x|%d:%08x|%d|%s|%zu|%zu\n", sh->rule,
+    text_add(t, "%s|%s|%s|%zu|%lld.%llu|%lld.%llu|%s|%s|%d:%08x|%d:%08x|%d|%s|%zu|%zu\n", sh->rule,
         sh->event, sh->resource ? sh->resource : "-", sh->row, (long long)sh->from.ticks,
         (unsigned long long)sh->from.frac, (long long)sh->to.ticks,
         (unsigned long long)sh->to.frac, sh->type, sh->text ? sh->text : "-", sh->has_fill,
@@ -78,32 +54,32 @@ static void dump(const tlv_shapes *s, text *t)
     for (size_t r = 0; r < tlv_shapes_row_count(s); r++) {
         tlv_row_info ri;
         tlv_shapes_row(s, r, &ri);
-        put(t, "row %zu %s %s %s\n", r, ri.label, ri.resource ? ri.resource : "-", ri.group);
+        text_add(t, "row %zu %s %s %s\n", r, ri.label, ri.resource ? ri.resource : "-", ri.group);
         tlv_shapes_query(s, r, lo, hi, put_visited, t);
     }
     for (size_t i = 0; i < tlv_shapes_flow_count(s); i++) {
         tlv_flow_info f;
         tlv_shapes_flow(s, i, &f);
-        put(t, "flow %s %s %s %lld %s>%s %zu>%zu\n", f.rule, f.name, f.display_name,
+        text_add(t, "flow %s %s %s %lld %s>%s %zu>%zu\n", f.rule, f.name, f.display_name,
             (long long)f.time.ticks, f.from_resource, f.to_resource, f.from_row, f.to_row);
     }
     const tlv_diags *d = tlv_shapes_diags(s);
     for (size_t i = 0; i < tlv_diags_count(d); i++) {
         char line[2048];
         tlv_diag_format(tlv_diags_get(d, i), line, sizeof line);
-        put(t, "diag %s\n", line);
+        text_add(t, "diag %s\n", line);
     }
-    put(t, "error %s\n", tlv_shapes_last_error(s));
+    text_add(t, "error %s\n", tlv_shapes_last_error(s));
     const summary_looks *lk = &s->looks;
-    put(t, "store %zu shapes, %u rows, digest %016llx\n", store_count(s->store),
-        store_rows(s->store), (unsigned long long)store_digest(s->store));
-    put(t, "layers %zu looks, %u rows, digest %016llx\n", lk->n, store_rows(lk->layers),
-        (unsigned long long)store_digest(lk->layers));
+    text_add(t, "store %zu shapes, %u rows, digest %016llx\n", store_count(s->store),
+             store_rows(s->store), (unsigned long long)store_digest(s->store));
+    text_add(t, "layers %zu looks, %u rows, digest %016llx\n", lk->n, store_rows(lk->layers),
+             (unsigned long long)store_digest(lk->layers));
     for (size_t i = 0; i < lk->n; i++)
-        put(t, "look %zu %08x %u\n", i + 1, (unsigned)lk->look[i].color, lk->look[i].prim);
+        text_add(t, "look %zu %08x %u\n", i + 1, (unsigned)lk->look[i].color, lk->look[i].prim);
     for (uint32_t r = 0; r < lk->nrows; r++)
         for (uint32_t k = lk->row_first[r]; k < lk->row_first[r + 1]; k++)
-            put(t, "layer %u: row %u look %u\n", k, r, lk->layer_look[k]);
+            text_add(t, "layer %u: row %u look %u\n", k, r, lk->layer_look[k]);
 }
 
 /* The dump of the shapes built on `threads` threads; *status their status. */
@@ -115,7 +91,7 @@ static char *build_dump(const tlv_trace *trace, const char *cpu, int threads, tl
     tlv_shapes *s = NULL;
     *status = tlv_shapes_build(trace, &o, &s);
     text t = {0};
-    put(&t, "status %d\n", (int)*status);
+    text_add(&t, "status %d\n", (int)*status);
     if (s)
         dump(s, &t);
     if (s && (*status == TLV_OK || *status == TLV_ERR_RULE)) /* frozen: a digest to compare */
@@ -212,23 +188,23 @@ static void write_log(void)
     long time = 0;
     for (int round = 0; round < 60; round++)
         for (int k = 0; k < 10; k++) {
-            put(&t, "[%ld]T%d.state=RUN\n", time += 3, k);
-            put(&t, "[%ld]T%d.enter(op%d,%d)\n", time += 2, k, round % 4, (round + k) % 13);
-            put(&t, "[%ld]T%d.send(%d,T%d)\n", time += 1, k, round % 7, (k + round) % 12);
-            put(&t, "[%ld]T%d.leave(op%d,ok)\n", time += 2, k, round % 4);
-            put(&t, "[%ld]T%d.state=%s\n", time += 1, k, round % 3 ? "WAIT" : "IDLE");
+            text_add(&t, "[%ld]T%d.state=RUN\n", time += 3, k);
+            text_add(&t, "[%ld]T%d.enter(op%d,%d)\n", time += 2, k, round % 4, (round + k) % 13);
+            text_add(&t, "[%ld]T%d.send(%d,T%d)\n", time += 1, k, round % 7, (k + round) % 12);
+            text_add(&t, "[%ld]T%d.leave(op%d,ok)\n", time += 2, k, round % 4);
+            text_add(&t, "[%ld]T%d.state=%s\n", time += 1, k, round % 3 ? "WAIT" : "IDLE");
         }
     write_file("p.std", t.s);
     free(t.s);
     write_file("p.resh", resh);
     write_file("p.viz", viz);
     text r = {0};
-    put(&r, "{\"TimeScale\":\"us\",\"ConvertRules\":[],\"ResourceHeaders\":[\"p\"],"
+    text_add(&r, "{\"TimeScale\":\"us\",\"ConvertRules\":[],\"ResourceHeaders\":[\"p\"],"
             "\"VisualizeRules\":[\"p\"],\"Resources\":{");
     for (int k = 0; k < 10; k++)
-        put(&r, "%s\"T%d\":{\"Type\":\"Task\",\"Attributes\":{\"cpu\":%d,\"id\":%d}}", k ? "," : "", k,
-            1 + k % 2, k);
-    put(&r, "}}");
+        text_add(&r, "%s\"T%d\":{\"Type\":\"Task\",\"Attributes\":{\"cpu\":%d,\"id\":%d}}",
+                 k ? "," : "", k, 1 + k % 2, k);
+    text_add(&r, "}}");
     write_file("p.res", r.s);
     free(r.s);
 }
