@@ -11,6 +11,8 @@
  * shapes built in <= 1x the conversion time. Run by tests/bench/bench_mem.sh
  * (and tests/bench/bench_scale.sh); not a unit test.
  */
+#include "bench_util.h"
+
 #include <tlv/tlv.h>
 
 #include <malloc.h>
@@ -20,13 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Bytes malloc has handed out and not had back (glibc). */
 static size_t heap_in_use(void)
@@ -111,15 +106,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_mem [-R DIR]... -r FILE.res [--per-cpu] LOG\n");
         return 2;
     }
-    tlv_rules_options o;
-    tlv_rules_options_init(&o);
-    o.search_dirs = dirs;
-    o.n_search_dirs = ndirs;
-    tlv_rules *rules;
-    if (tlv_rules_load(res, &o, &rules) != TLV_OK) {
-        fprintf(stderr, "bench_mem: the rules do not load (run tlv check)\n");
-        return 2;
-    }
+    tlv_rules *rules = bench_load_rules("bench_mem", res, dirs, ndirs);
     size_t heap0 = heap_in_use();
     sampler peak = {0};
     pthread_t sampler_thread;

@@ -12,6 +12,8 @@
  * in at most the conversion's time; the serial build (threads = 1) is built
  * first and printed as the baseline of the parallel one. Run by tests/bench/bench_viz.sh; not a unit test.
  */
+#include "bench_util.h"
+
 #include <tlv/render.h>
 #include <tlv/tlv.h>
 
@@ -20,13 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -74,15 +69,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_viz [-R DIR]... -r FILE.res LOG [frames]\n");
         return 2;
     }
-    tlv_rules_options o;
-    tlv_rules_options_init(&o);
-    o.search_dirs = dirs;
-    o.n_search_dirs = ndirs;
-    tlv_rules *rules;
-    if (tlv_rules_load(res, &o, &rules) != TLV_OK) {
-        fprintf(stderr, "bench_viz: the rules do not load (run tlv check)\n");
-        return 2;
-    }
+    tlv_rules *rules = bench_load_rules("bench_viz", res, dirs, ndirs);
     tlv_trace *trace;
     tlv_trace_new(rules, &trace);
     double t0 = now();
