@@ -16,9 +16,10 @@
  *                            was injected, 0 when the run ended before N
  *   TLV_FAILALLOC_SKIP=A,B   allocations called from a library whose file
  *                            name contains A or B are neither counted nor
- *                            failed (sweep.sh: libfontconfig and libexpat,
- *                            which crash on a failed allocation of their
- *                            own; see docs/robustness.md)
+ *                            failed, nor those the C library makes for it
+ *                            (opendir, fopen) (sweep.sh: libfontconfig and
+ *                            libexpat, which crash on a failed allocation
+ *                            of their own; see docs/robustness.md)
  *   TLV_FAILALLOC_THREAD=T   only allocations of threads named T count
  *                            (tlv-match: the converter's matching thread,
  *                            libtlv/src/pipeline.c), whoever makes them
@@ -220,21 +221,44 @@ int __libc_start_main(main_fn main, int argc, char **argv, void (*init_fn)(void)
     return next(armed_main, argc, argv, init_fn, fini, rtld_fini, stack_end);
 }
 
-/* Whether the code at `caller` is in a library of TLV_FAILALLOC_SKIP. */
-static int skipped(const void *caller)
+/* Whether the code at `code` is in a library of TLV_FAILALLOC_SKIP; *is_libc
+ * (when not NULL) says whether it is in the C library. */
+static int in_skipped_lib(const void *code, int *is_libc)
 {
-    if (!skip[0] || in_dladdr)
-        return 0;
     in_dladdr = 1;
     Dl_info info;
-    int found = dladdr(caller, &info) && info.dli_fname;
+    int found = dladdr(code, &info) && info.dli_fname;
     in_dladdr = 0;
     if (!found)
         return 0;
+    if (is_libc)
+        *is_libc = strstr(info.dli_fname, "/libc.so") != NULL;
     char list[sizeof skip];
     memcpy(list, skip, sizeof list);
     for (char *save = NULL, *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save))
         if (*name && strstr(info.dli_fname, name))
+            return 1;
+    return 0;
+}
+
+/* Whether the code at `caller` is in a library of TLV_FAILALLOC_SKIP, or is
+ * the C library allocating for one (fontconfig's opendir: a failure there
+ * made it drop fonts quietly, and the view's layout changed with exit 0). */
+static int skipped(const void *caller)
+{
+    if (!skip[0] || in_dladdr)
+        return 0;
+    int is_libc = 0;
+    if (in_skipped_lib(caller, &is_libc))
+        return 1;
+    if (!is_libc)
+        return 0;
+    void *frames[10];
+    in_backtrace = 1;
+    int n = backtrace(frames, 10);
+    in_backtrace = 0;
+    for (int i = 0; i < n; i++)
+        if (in_skipped_lib(frames[i], NULL))
             return 1;
     return 0;
 }
@@ -253,7 +277,8 @@ static int other_thread(void)
 #define should_fail() should_fail_from(__builtin_return_address(0))
 static int should_fail_from(const void *caller)
 {
-    if (!ready || !atomic_load_explicit(&armed, memory_order_relaxed) || other_thread() || skipped(caller) ||
+    if (!ready || in_backtrace || !atomic_load_explicit(&armed, memory_order_relaxed) || other_thread() ||
+        skipped(caller) ||
         outside_from())
         return 0;
     unsigned long k = atomic_fetch_add(&count, 1) + 1;

@@ -171,6 +171,17 @@ static void check_fills_up(void)
     CHECK_INT(bulk_new(&f, 1 << 20), -1); /* ENOSPC reserving the blocks */
 }
 
+/* A build with file_min 4 KB under the current TMPDIR equals ref; its
+ * arrays were in a file or not, as `file_backed` says (-1: either). */
+static void check_build(const tlv_rules *rules, const built *ref, int file_backed, const char *what)
+{
+    built b = build(rules, 4096);
+    if (file_backed >= 0)
+        CHECK_INT(b.file_backed, file_backed);
+    check_same(ref, &b, what);
+    built_free(&b);
+}
+
 static int on_disk(const char *dir)
 {
     struct statfs fs;
@@ -206,10 +217,7 @@ int main(void)
     /* Control: a directory on disk takes the arrays. */
     if (on_disk(disk)) {
         setenv("TMPDIR", disk, 1);
-        built b = build(rules, 4096);
-        CHECK(b.file_backed);
-        check_same(&ref, &b, "TMPDIR on disk");
-        built_free(&b);
+        check_build(rules, &ref, 1, "TMPDIR on disk");
     } else {
         printf("control skipped: %s is not on disk\n", disk);
     }
@@ -217,10 +225,7 @@ int main(void)
     /* No temporary directory at all: TMPDIR missing, the others tmpfs. */
     setenv("TMPDIR", "/nonexistent/tlv-bulk", 1);
     check_no_file("no temp dir");
-    built none = build(rules, 4096);
-    CHECK(!none.file_backed);
-    check_same(&ref, &none, "no temporary directory");
-    built_free(&none);
+    check_build(rules, &ref, 0, "no temporary directory");
     unsetenv("TMPDIR");
     check_no_file("TMPDIR unset, /var/tmp and /tmp tmpfs");
 
@@ -230,10 +235,7 @@ int main(void)
         mount(NULL, "/tmp/ro", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) == 0) {
         setenv("TMPDIR", "/tmp/ro", 1);
         check_no_file("read-only");
-        built ro = build(rules, 4096);
-        CHECK(!ro.file_backed);
-        check_same(&ref, &ro, "read-only TMPDIR");
-        built_free(&ro);
+        check_build(rules, &ref, 0, "read-only TMPDIR");
     } else {
         printf("read-only case skipped: cannot bind-mount %s read-only\n", disk);
     }
@@ -248,9 +250,7 @@ int main(void)
         CHECK(statfs("/tmp/full", &fs) == 0 && fs.f_type == OVERLAY_MAGIC);
         setenv("TMPDIR", "/tmp/full", 1);
         check_fills_up();
-        built full = build(rules, 4096);
-        check_same(&ref, &full, "full disk");
-        built_free(&full);
+        check_build(rules, &ref, -1, "full disk");
     } else {
         printf("full-disk case skipped: cannot mount an overlay on a small tmpfs: %s\n",
                strerror(errno));
