@@ -39,6 +39,19 @@
 #define MAX_LINE ((size_t)64 << 20)
 
 enum { LINE_HELD, LINE_TOO_LONG, LINE_NO_MEMORY };
+
+/* A condition of a choice, after substitution and macros, is a text such as
+ * "RUNNING==DORMANT && RUNNABLE==RUNNABLE" whose value depends on nothing
+ * else; each condition template remembers its last text and value, which
+ * the next line mostly repeats (the TOPPERS task rule has 13 conditions). */
+#define COND_MEMO_BITS 8
+#define EVENT_HINT_BITS 8
+typedef struct cond_memo {
+    const tmpl *t; /* NULL: empty */
+    uint32_t n;
+    int value;     /* 0 or 1 */
+    char text[64];
+} cond_memo;
 #define MAX_ARGS STD_MAX_ARGS
 /* "[time]" of a line: radix 2 needs the most, 129 bytes (tlv.h) */
 #define LINE_TIME_MAX 140
@@ -93,6 +106,8 @@ struct tlv_converter {
     const script_rule *script; /* the script whose output is being read */
     uint64_t script_line;
     tlv_convert_stats stats;
+    cond_memo cond_memo[1 << COND_MEMO_BITS];
+    uint32_t event_hint[1 << EVENT_HINT_BITS]; /* by template: evcache_find_hinted's hint */
     int stopped;
     int pending_cr; /* the last byte pushed was CR: a following LF ends nothing */
     buf text;       /* a line whose non-text bytes were read as U+FFFD */
@@ -399,7 +414,8 @@ static void remember_event(tlv_converter *c, const char *key, size_t n, const tl
 /* Parses one standard-form event line and applies it. ahead: the template
  * it was expanded from as the matching side left it, whose time may be read
  * already (rm_pre.timed), or NULL. */
-static int apply_std_text(tlv_converter *c, const char *text, size_t len, const rm_pre *ahead)
+static int apply_std_text(tlv_converter *c, const char *text, size_t len, const rm_pre *ahead,
+                          uint32_t *hint)
 {
     const char *why;
     size_t col, rest = 0;
@@ -412,7 +428,9 @@ static int apply_std_text(tlv_converter *c, const char *text, size_t len, const 
             rest = ahead->rest;
         }
         if (timed || std_parse_time(text, len, c->w.radix, &c->time_memo, &t, &rest) == 0) {
-            const cached_event *e = evcache_find(c->events, text + rest, len - rest);
+            const cached_event *e =
+                hint ? evcache_find_hinted(c->events, text + rest, len - rest, hint)
+                     : evcache_find(c->events, text + rest, len - rest);
             if (e)
                 return apply_cached(c, e, t);
             keep = 1;
@@ -492,7 +510,7 @@ static int expand_template(tlv_converter *c, const tmpl *t, const char *line, si
     if (t->plan && c->line_plain && c->cur.nmatch == 1) {
         buf_clear(&c->err);
         const rm_pre *p = rm_pre_of(c->hit_batch, c->hit, &c->matcher.pre[c->hit->rule],
-                                    xplan_first_site(t->plan));
+                                    t->plan_site0);
         if (p && ahead)
             *ahead = p;
         if (p) /* the stateless half was done by rawmatch.c, maybe on the matching thread */
@@ -511,6 +529,25 @@ static int expand_template(tlv_converter *c, const tmpl *t, const char *line, si
     return macro_expand(&c->host, c->memo, buf_str(&c->sub), c->sub.len, out, &c->err);
 }
 
+/* The slot of a choice's condition template in the converter's memo. */
+static cond_memo *cond_memo_of(tlv_converter *c, const tmpl *t)
+{
+    uint64_t h = (uint64_t)(uintptr_t)t * 0x9e3779b97f4a7c15ULL;
+    return &c->cond_memo[h >> (64 - COND_MEMO_BITS)];
+}
+
+static void cond_memo_put(cond_memo *m, const tmpl *t, const buf *text, int value)
+{
+    if (text->len > sizeof m->text) {
+        m->t = NULL;
+        return;
+    }
+    m->t = t;
+    m->n = (uint32_t)text->len;
+    memcpy(m->text, text->data, text->len);
+    m->value = value;
+}
+
 static int emit(tlv_converter *c, const out_node *o, const char *line, size_t len)
 {
     switch (o->kind) {
@@ -520,7 +557,10 @@ static int emit(tlv_converter *c, const out_node *o, const char *line, size_t le
             return -1;
         if (is_blank(buf_str(&c->expanded), c->expanded.len))
             return 0;
-        return apply_std_text(c, buf_str(&c->expanded), c->expanded.len, ahead);
+        /* a template's texts repeat: where its last one was remembered */
+        uint64_t h = (uint64_t)(uintptr_t)&o->t * 0x9e3779b97f4a7c15ULL;
+        return apply_std_text(c, buf_str(&c->expanded), c->expanded.len, ahead,
+                              &c->event_hint[h >> (64 - EVENT_HINT_BITS)]);
     }
     case OUT_LIST:
         for (size_t i = 0; i < o->n; i++)
@@ -535,9 +575,23 @@ static int emit(tlv_converter *c, const out_node *o, const char *line, size_t le
             /* Substituted conditions repeat ("RUNNING==DORMANT && ..."): compile each
              * distinct text once through the world's cache. */
             char why[200];
-            const cond *k = world_cond(&c->w, buf_str(&c->condtext), c->condtext.len, why,
-                                       sizeof why);
-            int v = k ? cond_eval(k, NULL, NULL) : -1;
+            cond_memo *m = cond_memo_of(c, &o->conds[i]);
+            int v = !c->slow && m->t == &o->conds[i] && m->n == c->condtext.len &&
+                            memcmp(m->text, c->condtext.data, m->n) == 0
+                        ? m->value
+                        : -1;
+            if (v < 0) {
+                why[0] = '\0';
+                v = c->slow ? -1 : world_cond_value(&c->w, buf_str(&c->condtext), c->condtext.len,
+                                                    why, sizeof why);
+                if (c->slow) {
+                    const cond *k = world_cond(&c->w, buf_str(&c->condtext), c->condtext.len,
+                                               why, sizeof why);
+                    v = k ? cond_eval(k, NULL, NULL) : -1;
+                }
+                if (v >= 0)
+                    cond_memo_put(m, &o->conds[i], &c->condtext, v);
+            }
             if (v < 0) {
                 buf_clear(&c->err);
                 buf_printf(&c->err, "condition \"%s\" (from \"%s\"): %s",
@@ -632,7 +686,7 @@ static tlv_status convert_std_line(tlv_converter *c, const char *line, size_t le
     c->rule = NULL;
     if (is_blank(line, len))
         return TLV_OK;
-    if (apply_std_text(c, line, len, NULL) < 0) {
+    if (apply_std_text(c, line, len, NULL, NULL) < 0) {
         if (c->stopped)
             return TLV_ERR_USAGE;
         line_error(c, buf_str(&c->err));

@@ -44,6 +44,22 @@ const cached_event *evcache_find(const evcache *c, const char *key, size_t n)
     return &s->ev;
 }
 
+const cached_event *evcache_find_hinted(const evcache *c, const char *key, size_t n,
+                                        uint32_t *hint)
+{
+    if (*hint && *hint <= EVCACHE_SLOTS) {
+        const slot *s = &c->slots[*hint - 1];
+        if (s->blob && s->key_len == n && memcmp(s->blob, key, n) == 0)
+            return &s->ev;
+    }
+    uint64_t h = hash_fast(key, n);
+    *hint = (uint32_t)(h % EVCACHE_SLOTS) + 1;
+    const slot *s = &c->slots[h % EVCACHE_SLOTS];
+    if (!s->blob || s->hash != h || s->key_len != n || memcmp(s->blob, key, n) != 0)
+        return NULL;
+    return &s->ev;
+}
+
 /* Copies str to *at, NUL-terminated, and returns where it went. */
 static const char *put_str(char **at, const char *str)
 {

@@ -36,6 +36,12 @@ void evcache_free(evcache *c);
 /* The entry for `key`, or NULL. Valid until the next evcache_put. */
 const cached_event *evcache_find(const evcache *c, const char *key, size_t n);
 
+/* The same, first trying the slot *hint (a caller's guess: where the last
+ * text of the same template was; 0 none), which spares hashing the key when
+ * the text repeats; *hint becomes the key's slot. */
+const cached_event *evcache_find_hinted(const evcache *c, const char *key, size_t n,
+                                        uint32_t *hint);
+
 /* Remembers ev (its strings, and its tail when not NULL, are copied) for `key`, replacing what shared its
  * slot. Events with more than EVCACHE_MAX_ARGS arguments are not kept; out
  * of memory, nothing is kept. */

@@ -262,6 +262,7 @@ int xplan_build(tmpl *t, size_t *next_site)
     }
     *next_site = site;
     t->plan = p;
+    t->plan_site0 = p->site0;
     t->free_plan = xplan_free;
     return 0;
 }

@@ -250,7 +250,6 @@ int tmpl_find_matches(const pcre2_code *re, uint32_t ngroups, pcre2_match_data *
                       const char *subject, size_t len, match_list *ml,
                       pcre2_match_context *mctx, int jit, const char *literal)
 {
-    size_t literal_len = literal ? strlen(literal) : 0;
     ml->ngroups = ngroups;
     ml->nmatch = 0;
     size_t per = 2 * ((size_t)ngroups + 1);
@@ -277,8 +276,10 @@ int tmpl_find_matches(const pcre2_code *re, uint32_t ngroups, pcre2_match_data *
             break;
         if (start > len)
             break;
-        /* A further match lies after this one and holds the literal. */
-        if (literal_len && !memmem(subject + start, len - start, literal, literal_len))
+        /* A further match lies after this one and holds the literal (a match
+         * of the whole line, the usual case, leaves no room for one). */
+        if (literal && literal[0] &&
+            (start == len || !memmem(subject + start, len - start, literal, strlen(literal))))
             break;
     }
     return (int)ml->nmatch;

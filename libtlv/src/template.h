@@ -37,6 +37,7 @@ typedef struct tmpl {
     size_t nunknown;
     struct xplan *plan; /* the template with its macros, compiled (expand.h); or NULL */
     void (*free_plan)(struct xplan *); /* set with plan, by whoever made it */
+    size_t plan_site0;  /* xplan_first_site(plan), at hand for every line */
 } tmpl;
 
 /* Parses `text` for a rule whose regex is `re` (group names and count come

@@ -131,6 +131,12 @@ int world_set(world *w, size_t res, size_t attr, tlv_time t, uint32_t val);
  * values repeat). NULL with err filled when malformed. Owned by the world. */
 const cond *world_cond(world *w, const char *text, size_t n, char *err, size_t errsz);
 
+/* The value of the condition `text` alone (cond_eval with no resources:
+ * literals compared), 0 or 1, remembered with the compiled condition; -1
+ * with err filled when malformed (err untouched when it is the evaluation
+ * that failed, as cond_eval). */
+int world_cond_value(world *w, const char *text, size_t n, char *err, size_t errsz);
+
 /* Resolves `text`: an optional "[T]" time prefix, then a resource name, a
  * type name (every resource of the type), or Type(condition) evaluated at T
  * (or after every change). Returns 0, or -1 with a message in err (bad time,
