@@ -417,8 +417,16 @@ static int write_metadata(FILE *out, json_line *b, const tlv_shapes *shapes,
     return rc;
 }
 
-static int trace_event(FILE *out, json_line *b, const interval *iv, const chrome_layout *c,
-                       double us, int radix, int *first)
+/* "KEY":STRING for the strings of trace_event, names and texts printed
+ * millions of times: escaped once each (jl_memo); KEY is plain. */
+static void key_memo(json_line *b, jl_memo *m, const char *key_text, const char *value)
+{
+    jl_raw(b, key_text);
+    jl_string_memo(b, m, value);
+}
+
+static int trace_event(FILE *out, json_line *b, jl_memo *m, const interval *iv,
+                       const chrome_layout *c, double us, int radix, int *first)
 {
     const tlv_shape_info *sh = &iv->sh;
     /* What a reader looks for: the drawn text, else for an interval the value
@@ -426,8 +434,8 @@ static int trace_event(FILE *out, json_line *b, const interval *iv, const chrome
     const char *name = iv->text              ? iv->text
                        : sh->value && !sh->is_when ? sh->value
                                                    : sh->event;
-    key_string(b, "name", name, 1);
-    key_string(b, "cat", sh->rule, 0);
+    key_memo(b, m, "{\"name\":", name);
+    key_memo(b, m, ",\"cat\":", sh->rule);
     double ts = tlv_time_to_double(sh->from, radix) * us;
     if (is_instant(iv)) {
         key_string(b, "ph", "i", 0);
@@ -441,15 +449,14 @@ static int trace_event(FILE *out, json_line *b, const interval *iv, const chrome
     }
     key_number(b, "pid", (double)c->pid[sh->row], 0);
     key_number(b, "tid", (double)(c->first_tid[sh->row] + iv->lane), 0);
-    jl_raw(b, ",\"args\":");
-    key_string(b, "event", sh->event, 1);
+    key_memo(b, m, ",\"args\":{\"event\":", sh->event);
     if (sh->resource)
-        key_string(b, "resource", sh->resource, 0);
+        key_memo(b, m, ",\"resource\":", sh->resource);
     if (sh->value)
-        key_string(b, "value", sh->value, 0);
-    jl_key(b, "from", 0);
+        key_memo(b, m, ",\"value\":", sh->value);
+    jl_raw(b, ",\"from\":");
     jl_time(b, sh->from, radix);
-    jl_key(b, sh->is_when ? "next" : "to", 0);
+    jl_raw(b, sh->is_when ? ",\"next\":" : ",\"to\":");
     jl_time(b, sh->to, radix);
     jl_raw(b, "}}");
     return emit(out, b, first);
@@ -575,10 +582,15 @@ static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_trace *trac
     int radix = tlv_rules_time_radix(rules);
     int first = 1;
     json_line b = {0};
+    jl_memo *m = calloc(1, sizeof *m);
+    b.failed = !m;
     fputs("{\"traceEvents\":[", out);
     int rc = write_metadata(out, &b, shapes, &c, &first);
     for (size_t i = 0; i < l->n && rc == 0; i++)
-        rc = trace_event(out, &b, &l->v[i], &c, us, radix, &first);
+        rc = trace_event(out, &b, m, &l->v[i], &c, us, radix, &first);
+    if (m)
+        jl_memo_free(m);
+    free(m);
     if (rc == 0)
         rc = write_counters(out, &b, trace, shapes, &c, us, radix, &first);
     if (rc == 0)

@@ -64,30 +64,33 @@ static void put_row(json_line *b, size_t row)
         jl_number(b, (double)row);
 }
 
-static int print_shape(FILE *out, json_line *b, const tlv_shape_info *sh, int radix)
+/* The keys are plain: their printed form is written as is. The strings
+ * are the shapes' names and primitives' texts, few and printed millions of
+ * times: escaped once each (jl_memo). */
+static int print_shape(FILE *out, json_line *b, jl_memo *m, const tlv_shape_info *sh, int radix)
 {
-    jl_key(b, "rule", 1);
-    jl_string(b, sh->rule);
-    jl_key(b, "event", 0);
-    jl_string(b, sh->event);
-    jl_key(b, "resource", 0);
-    jl_string(b, sh->resource);
-    jl_key(b, "from", 0);
+    jl_raw(b, "{\"rule\":");
+    jl_string_memo(b, m, sh->rule);
+    jl_raw(b, ",\"event\":");
+    jl_string_memo(b, m, sh->event);
+    jl_raw(b, ",\"resource\":");
+    jl_string_memo(b, m, sh->resource);
+    jl_raw(b, ",\"from\":");
     jl_time(b, sh->from, radix);
-    jl_key(b, "to", 0);
+    jl_raw(b, ",\"to\":");
     jl_time(b, sh->to, radix);
-    jl_key(b, "type", 0);
-    jl_string(b, sh->type);
-    jl_key(b, "text", 0);
-    jl_string(b, sh->text);
-    jl_key(b, "fill", 0);
+    jl_raw(b, ",\"type\":");
+    jl_string_memo(b, m, sh->type);
+    jl_raw(b, ",\"text\":");
+    jl_string_memo(b, m, sh->text);
+    jl_raw(b, ",\"fill\":");
     put_color(b, sh->has_fill, sh->fill);
-    jl_key(b, "pen", 0);
+    jl_raw(b, ",\"pen\":");
     put_color(b, sh->has_pen, sh->pen);
-    jl_key(b, "row", 0);
+    jl_raw(b, ",\"row\":");
     jl_number(b, (double)sh->row);
     jl_raw(b, "}\n");
-    return jl_write(b, out);
+    return b->len >= 1 << 16 ? jl_write(b, out) : b->failed ? -1 : 0;
 }
 
 static int print_flow(FILE *out, json_line *b, const tlv_trace *trace, const tlv_flow_info *f,
@@ -142,7 +145,9 @@ static int write_shapes(FILE *out, const shapes_args *a, const tlv_trace *trace,
 {
     size_t n = a->flows ? tlv_shapes_flow_count(shapes) : tlv_shapes_count(shapes);
     json_line b = {0};
-    int rc = 0;
+    jl_memo *m = calloc(1, sizeof *m);
+    int rc = m ? 0 : -1;
+    b.failed = !m;
     for (size_t i = 0; i < n && rc == 0; i++) {
         if (a->flows) {
             tlv_flow_info f;
@@ -151,10 +156,15 @@ static int write_shapes(FILE *out, const shapes_args *a, const tlv_trace *trace,
         } else {
             tlv_shape_info sh;
             tlv_shapes_get(shapes, i, &sh);
-            rc = print_shape(out, &b, &sh, radix);
+            rc = print_shape(out, &b, m, &sh, radix);
         }
     }
+    if (rc == 0)
+        rc = jl_write(&b, out); /* what print_shape left in the buffer */
     int nomem = b.failed;
+    if (m)
+        jl_memo_free(m);
+    free(m);
     jl_free(&b);
     return nomem ? -2 : rc; /* -2: memory ran out (cmd_shapes reports it) */
 }

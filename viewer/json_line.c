@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +77,38 @@ void jl_string(json_line *b, const char *s)
         return;
     }
     print_item(b, &item, 6 * n + 8); /* every byte \u00XX at worst, quotes, NUL */
+}
+
+void jl_string_memo(json_line *b, jl_memo *m, const char *s)
+{
+    uintptr_t h = (uintptr_t)s;
+    size_t at = (size_t)((h >> 3) ^ (h >> 12)) % JL_MEMO_SLOTS;
+    if (s && m->slot[at].s == s) {
+        if (reserve(b, m->slot[at].len) == 0) {
+            memcpy(b->p + b->len, m->slot[at].text, m->slot[at].len);
+            b->len += m->slot[at].len;
+        }
+        return;
+    }
+    size_t start = b->len;
+    jl_string(b, s);
+    if (!s || b->failed)
+        return;
+    char *text = malloc(b->len - start); /* none: printed all the same, not kept */
+    if (text) {
+        memcpy(text, b->p + start, b->len - start);
+        free(m->slot[at].text);
+        m->slot[at].s = s;
+        m->slot[at].text = text;
+        m->slot[at].len = b->len - start;
+    }
+}
+
+void jl_memo_free(jl_memo *m)
+{
+    for (size_t i = 0; i < JL_MEMO_SLOTS; i++)
+        free(m->slot[i].text);
+    memset(m, 0, sizeof *m);
 }
 
 void jl_int(json_line *b, long long v)

@@ -32,6 +32,23 @@ void jl_int(json_line *b, long long v);
 void jl_number(json_line *b, double d);
 /* A trace time as an exact base-10 number (cli.h's time_text). */
 void jl_time(json_line *b, tlv_time t, int radix);
+/* Strings printed again and again (the names of a handle's tables, whose
+ * pointers stay put while the handle lives): the text printed for each
+ * pointer, kept once, so that the next time it is copied, not escaped
+ * again. The same pointer must keep the same text while the memo is used.
+ * Zero-initialise; jl_memo_free frees. */
+#define JL_MEMO_SLOTS 512
+typedef struct jl_memo {
+    struct {
+        const char *s;
+        char *text;
+        size_t len;
+    } slot[JL_MEMO_SLOTS];
+} jl_memo;
+/* As jl_string(b, s), remembered in m. */
+void jl_string_memo(json_line *b, jl_memo *m, const char *s);
+void jl_memo_free(jl_memo *m);
+
 /* Writes what the buffer holds to out and empties it. 0, or -1 (a write
  * failed, or memory ran out while building). */
 int jl_write(json_line *b, FILE *out);

@@ -1038,48 +1038,53 @@ static uint32_t subtree_size(uint64_t node, uint64_t m)
     return (uint32_t)size;
 }
 
-static uint32_t latest_ending(const store *s, const uint32_t *run, uint32_t len)
+/* Where in run[0..len) is the shape ending latest (the first of equals);
+ * end[p - first] is where the shape at position p ends. */
+static uint32_t latest_ending(const sort_key *end, uint32_t first, const uint32_t *run,
+                              uint32_t len)
 {
     uint32_t best = 0;
-    for (uint32_t i = 1; i < len; i++)
-        if (tlv_time_cmp(end_at(s, run[i]), end_at(s, run[best])) > 0)
+    const sort_key *b = &end[run[0] - first];
+    for (uint32_t i = 1; i < len; i++) {
+        const sort_key *e = &end[run[i] - first];
+        if (e->ticks > b->ticks || (e->ticks == b->ticks && e->frac > b->frac)) {
             best = i;
+            b = e;
+        }
+    }
     return best;
 }
 
 /* Fills the subtree of `node` with the positions in run[0..len), ascending;
  * len is the subtree's size. Scrambles run. */
-static void place_subtree(store *s, const row_index *r, uint32_t *run, uint32_t len,
-                          uint64_t node)
+static void place_subtree(store *s, const row_index *r, const sort_key *end, uint32_t *run,
+                          uint32_t len, uint64_t node)
 {
     if (!len)
         return;
     size_t at = r->first + node;
-    uint32_t top = latest_ending(s, run, len);
+    uint32_t top = latest_ending(end, r->first, run, len);
     s->tree_min[at] = run[0];
     s->tree_shape[at] = run[top];
     memmove(run + top, run + top + 1, (len - top - 1) * sizeof *run);
     uint32_t left = subtree_size(2 * node + 1, r->count);
-    place_subtree(s, r, run, left, 2 * node + 1);
-    place_subtree(s, r, run + left, len - 1 - left, 2 * node + 2);
+    place_subtree(s, r, end, run, left, 2 * node + 1);
+    place_subtree(s, r, end, run + left, len - 1 - left, 2 * node + 2);
 }
 
-static void build_tree(store *s, const row_index *r, uint32_t *run)
-{
-    for (uint32_t i = 0; i < r->count; i++)
-        run[i] = r->first + i;
-    place_subtree(s, r, run, r->count, 0);
-}
-
-static void sort_ends(store *s, const row_index *r, sort_key *keys, sort_key *tmp)
+/* The row's search tree, then its positions by end. The ends are worked
+ * out once, into keys: the tree compares them O(n log n) times. */
+static void build_tree_and_ends(store *s, const row_index *r, scratch *sc)
 {
     for (uint32_t i = 0; i < r->count; i++) {
         tlv_time end = end_at(s, r->first + i);
-        keys[i] = (sort_key){end.ticks, end.frac, 0, 0, r->first + i};
+        sc->keys[i] = (sort_key){end.ticks, end.frac, 0, 0, r->first + i};
+        sc->run[i] = r->first + i;
     }
-    sort_keys(keys, tmp, r->count);
+    place_subtree(s, r, sc->keys, sc->run, r->count, 0);
+    sort_keys(sc->keys, sc->tmp, r->count);
     for (uint32_t i = 0; i < r->count; i++)
-        s->by_end[r->first + i] = keys[i].pos;
+        s->by_end[r->first + i] = sc->keys[i].pos;
 }
 
 static int tree_row(store *s, row_index *r, scratch *sc, void *arg)
@@ -1087,8 +1092,7 @@ static int tree_row(store *s, row_index *r, scratch *sc, void *arg)
     (void)arg;
     if (scratch_for_row(sc, r->count) < 0)
         return -1;
-    build_tree(s, r, sc->run);
-    sort_ends(s, r, sc->keys, sc->tmp);
+    build_tree_and_ends(s, r, sc);
     return 0;
 }
 
@@ -1327,8 +1331,9 @@ static void build_pyramid(const store *s, row_index *r, scratch *w)
     memset(w->full, 0, nodes * sizeof *w->full);
     grid g = {w->node, w->full, r->nbuckets, r->levels};
     columns level0 = {base, r->bucket_width, r->nbuckets, s->radix};
-    for (uint32_t i = 0; i < r->count; i++) {
-        shape sh = shape_at(s, r->first + i);
+    for (size_t i = r->first; i < r->first + (size_t)r->count; i++) {
+        /* what add_shape reads: not the whole shape_at (its row is a search) */
+        shape sh = {from_at(s, i), to_at(s, i), 0, prim_at(s, i), 0, 0, 0, order_at(s, i)};
         add_shape(s, &g, &level0, &sh);
     }
     grid_finish(&g);
