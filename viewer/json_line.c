@@ -154,7 +154,8 @@ void jl_time(json_line *b, tlv_time t, int radix)
 
 int jl_write(json_line *b, FILE *out)
 {
-    int rc = b->failed || fwrite(b->p, 1, b->len, out) != b->len ? -1 : 0;
+    /* an empty buffer may have no storage yet, and fwrite's pointer must not be NULL */
+    int rc = b->failed || (b->len && fwrite(b->p, 1, b->len, out) != b->len) ? -1 : 0;
     b->len = 0;
     return rc;
 }
