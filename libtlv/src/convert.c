@@ -42,9 +42,13 @@ enum { LINE_HELD, LINE_TOO_LONG, LINE_NO_MEMORY };
 
 /* A condition of a choice, after substitution and macros, is a text such as
  * "RUNNING==DORMANT && RUNNABLE==RUNNABLE" whose value depends on nothing
- * else; each condition template remembers its last text and value, which
- * the next line mostly repeats (the TOPPERS task rule has 13 conditions). */
+ * else; each condition template remembers its last few texts and values,
+ * which the next lines mostly repeat (the TOPPERS task rule has 13
+ * conditions, whose texts take a handful of values: a task's state before
+ * and after). One text per template missed on about half of the "becomes"
+ * lines and hashed the text for the world's cache instead. */
 #define COND_MEMO_BITS 8
+#define COND_MEMO_WAYS 4
 #define EVENT_HINT_BITS 8
 typedef struct cond_memo {
     const tmpl *t; /* NULL: empty */
@@ -106,7 +110,7 @@ struct tlv_converter {
     const script_rule *script; /* the script whose output is being read */
     uint64_t script_line;
     tlv_convert_stats stats;
-    cond_memo cond_memo[1 << COND_MEMO_BITS];
+    cond_memo cond_memo[1 << COND_MEMO_BITS][COND_MEMO_WAYS]; /* most recent first */
     uint32_t event_hint[1 << EVENT_HINT_BITS]; /* by template: evcache_find_hinted's hint */
     int stopped;
     int pending_cr; /* the last byte pushed was CR: a following LF ends nothing */
@@ -529,23 +533,35 @@ static int expand_template(tlv_converter *c, const tmpl *t, const char *line, si
     return macro_expand(&c->host, c->memo, buf_str(&c->sub), c->sub.len, out, &c->err);
 }
 
-/* The slot of a choice's condition template in the converter's memo. */
+/* The set of a choice's condition template in the converter's memo
+ * (COND_MEMO_WAYS entries). */
 static cond_memo *cond_memo_of(tlv_converter *c, const tmpl *t)
 {
     uint64_t h = (uint64_t)(uintptr_t)t * 0x9e3779b97f4a7c15ULL;
-    return &c->cond_memo[h >> (64 - COND_MEMO_BITS)];
+    return c->cond_memo[h >> (64 - COND_MEMO_BITS)];
 }
 
-static void cond_memo_put(cond_memo *m, const tmpl *t, const buf *text, int value)
+/* The value remembered for template t's condition text, or -1. */
+static int cond_memo_get(const cond_memo *set, const tmpl *t, const buf *text)
 {
-    if (text->len > sizeof m->text) {
-        m->t = NULL;
-        return;
+    for (size_t k = 0; k < COND_MEMO_WAYS; k++) {
+        const cond_memo *m = &set[k];
+        if (m->t == t && m->n == text->len && memcmp(m->text, text->data, m->n) == 0)
+            return m->value;
     }
-    m->t = t;
-    m->n = (uint32_t)text->len;
-    memcpy(m->text, text->data, text->len);
-    m->value = value;
+    return -1;
+}
+
+/* Remembers the value as the set's most recent entry; the oldest goes. */
+static void cond_memo_put(cond_memo *set, const tmpl *t, const buf *text, int value)
+{
+    if (text->len > sizeof set->text)
+        return;
+    memmove(set + 1, set, (COND_MEMO_WAYS - 1) * sizeof *set);
+    set->t = t;
+    set->n = (uint32_t)text->len;
+    memcpy(set->text, text->data, text->len);
+    set->value = value;
 }
 
 static int emit(tlv_converter *c, const out_node *o, const char *line, size_t len)
@@ -576,10 +592,7 @@ static int emit(tlv_converter *c, const out_node *o, const char *line, size_t le
              * distinct text once through the world's cache. */
             char why[200];
             cond_memo *m = cond_memo_of(c, &o->conds[i]);
-            int v = !c->slow && m->t == &o->conds[i] && m->n == c->condtext.len &&
-                            memcmp(m->text, c->condtext.data, m->n) == 0
-                        ? m->value
-                        : -1;
+            int v = c->slow ? -1 : cond_memo_get(m, &o->conds[i], &c->condtext);
             if (v < 0) {
                 why[0] = '\0';
                 v = c->slow ? -1 : world_cond_value(&c->w, buf_str(&c->condtext), c->condtext.len,
