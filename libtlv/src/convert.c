@@ -76,6 +76,8 @@ struct tlv_converter {
     tlv_time line_time; /* the time last formatted, and its "[time]": */
     char line_time_text[LINE_TIME_MAX]; /* events come in runs of one time */
     size_t line_time_len; /* 0: none yet */
+    const char *time_head; /* the event's "[time]" as formatted, found by the matching */
+    size_t time_head_len;  /* side (rm_pre.head_canon); NULL: format it */
     rm_matcher matcher; /* the serial path's */
     rm_batch one;       /* the serial path's line and its matches */
     match_list cur;     /* the matches being applied (a view into a batch) */
@@ -256,6 +258,12 @@ static int format_line(tlv_converter *c, const tlv_event *ev, const cached_event
     if (!c->line_time_len || ev->time.ticks != c->line_time.ticks ||
         ev->time.frac != c->line_time.frac) {
         char *t = c->line_time_text;
+        if (c->time_head && c->time_head_len <= sizeof c->line_time_text) {
+            memcpy(t, c->time_head, c->time_head_len);
+            c->line_time = ev->time;
+            c->line_time_len = c->time_head_len;
+            goto head_done;
+        }
         size_t n = tlv_time_format(ev->time, c->w.radix, t + 1, sizeof c->line_time_text - 2);
         if (n + 2 >= sizeof c->line_time_text) { /* cannot happen: every radix fits */
             c->line_time_len = 0;
@@ -266,6 +274,7 @@ static int format_line(tlv_converter *c, const tlv_event *ev, const cached_event
         c->line_time = ev->time;
         c->line_time_len = n + 2;
     }
+head_done:
     buf_clear(&c->line);
     if (buf_append(&c->line, c->line_time_text, c->line_time_len) < 0)
         goto no_memory;
@@ -415,11 +424,27 @@ static void remember_event(tlv_converter *c, const char *key, size_t n, const tl
     evcache_put(c->events, key, n, e);
 }
 
+static int apply_std_text_as(tlv_converter *c, const char *text, size_t len, const rm_pre *ahead,
+                             uint32_t *hint);
+
 /* Parses one standard-form event line and applies it. ahead: the template
  * it was expanded from as the matching side left it, whose time may be read
  * already (rm_pre.timed), or NULL. */
 static int apply_std_text(tlv_converter *c, const char *text, size_t len, const rm_pre *ahead,
                           uint32_t *hint)
+{
+    if (!ahead || !ahead->head_canon || c->slow)
+        return apply_std_text_as(c, text, len, ahead, hint);
+    /* the expansion begins with the pre text up to its first macro, "[time]" included */
+    c->time_head = text;
+    c->time_head_len = ahead->rest;
+    int rc = apply_std_text_as(c, text, len, ahead, hint);
+    c->time_head = NULL;
+    return rc;
+}
+
+static int apply_std_text_as(tlv_converter *c, const char *text, size_t len, const rm_pre *ahead,
+                             uint32_t *hint)
 {
     const char *why;
     size_t col, rest = 0;
