@@ -211,7 +211,8 @@ int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_tr
 }
 
 int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cpu_attribute,
-                          tlv_rules **rules, tlv_trace **trace, tlv_shapes **shapes)
+                          int listing_only, tlv_rules **rules, tlv_trace **trace,
+                          tlv_shapes **shapes)
 {
     *shapes = NULL;
     int rc = load_trace(ra, input, rules, trace);
@@ -220,6 +221,7 @@ int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cp
     tlv_shapes_options o = TLV_SHAPES_OPTIONS_INIT;
     o.cpu_attribute = cpu_attribute;
     o.threads = ra->threads;
+    o.listing_only = listing_only;
     tlv_status vs = tlv_shapes_build(*trace, &o, shapes);
     if (vs == TLV_ERR_NOMEM || !*shapes)
         return report_nomem("building the shapes of", input);
@@ -235,7 +237,8 @@ int cmd_shapes(int argc, char **argv)
     tlv_rules *rules;
     tlv_trace *trace;
     tlv_shapes *shapes;
-    int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, &rules, &trace, &shapes);
+    int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, 1, &rules, &trace,
+                                   &shapes);
     if (rc != EXIT_USAGE) {
         char *tmp_path;
         FILE *out = open_output(a.c.output, &tmp_path);
