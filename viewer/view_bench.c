@@ -244,6 +244,34 @@ static int bench_pass(view_app *a)
     return EXIT_OK;
 }
 
+/* TLV_BENCH_SHOTS=PREFIX: after the frames, screenshots of the whole trace
+ * and of a fortieth of it around the middle, in a large and a small window
+ * (PREFIX-1920x1080-whole.png, ...): to look at what a 100M-line trace's
+ * frames show without loading it again. */
+static void bench_screenshots(view_app *a, const char *prefix)
+{
+    static const int sizes[2][2] = {{1920, 1080}, {640, 400}};
+    for (int k = 0; k < 2; k++) {
+        SDL_SetWindowSize(a->win, sizes[k][0], sizes[k][1]);
+        view_update_size(a);
+        for (int z = 0; z < 2; z++) {
+            view_nav *n = &a->nav;
+            nav_fit(n);
+            double c = n->trace_t0 / 2 + n->trace_t1 / 2, half = (n->trace_t1 - n->trace_t0) / 80;
+            if (z)
+                nav_set(n, c - half, c + half);
+            view_dirty(a);
+            view_draw_frame(a);
+            char path[4096];
+            snprintf(path, sizeof path, "%s-%dx%d-%s.png", prefix, a->px_w, a->px_h,
+                     z ? "fortieth" : "whole");
+            if (view_write_screenshot(a, path) == 0)
+                fprintf(stderr, "bench: screenshot %s\n", path);
+            SDL_RenderPresent(a->ren);
+        }
+    }
+}
+
 int view_bench(view_app *a)
 {
     /* TLV_BENCH_REPEAT=N runs the path N times (a profiler attached to a
@@ -254,5 +282,8 @@ int view_bench(view_app *a)
         fprintf(stderr, "bench: frames start\n");
     for (int i = 0; i < (passes > 1 ? passes : 1) && rc == EXIT_OK; i++)
         rc = bench_pass(a);
+    const char *shots = getenv("TLV_BENCH_SHOTS");
+    if (shots && *shots)
+        bench_screenshots(a, shots);
     return rc;
 }
