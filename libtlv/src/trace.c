@@ -71,20 +71,23 @@ static int record_event(void *user, const tlv_event *e)
     memset(te, 0, sizeof *te);
     te->ticks_lo = (uint32_t)(uint64_t)e->time.ticks;
     te->ticks_hi = (uint32_t)((uint64_t)e->time.ticks >> 32);
-    long ri = world_find(w, e->resource, strlen(e->resource));
-    te->res = (uint32_t)(ri < 0 ? 0 : ri);
+    /* the converter's ids of what it resolved, else looked up (intern.h) */
+    const converter_event_ids *ids = converter_sink_ids(t->conv);
+    te->res = (uint32_t)ids->res;
     te->kind = (uint8_t)e->kind & 0xFFu;
-    te->name = intern_add(w->values, e->name, strlen(e->name));
+    te->name = ids->name != UINT32_MAX ? ids->name : intern_add(w->values, e->name, strlen(e->name));
     te->order = (uint32_t)t->nev;
     int lost = te->name == UINT32_MAX; /* a name or value not interned: out of memory */
     if (e->kind == TLV_EVENT_ATTRIBUTE) {
-        te->value = intern_add(w->values, e->value, strlen(e->value));
+        te->value = ids->value != UINT32_MAX ? ids->value
+                                             : intern_add(w->values, e->value, strlen(e->value));
         lost |= te->value == UINT32_MAX;
     } else {
         te->value = (uint32_t)t->nargs;
         te->nargs = (uint32_t)e->nargs & TRACE_MAX_ARGS;
         for (size_t i = 0; i < e->nargs; i++) {
-            uint32_t id = intern_add(w->values, e->args[i], strlen(e->args[i]));
+            uint32_t id = ids->args ? ids->args[i]
+                                    : intern_add(w->values, e->args[i], strlen(e->args[i]));
             lost |= id == UINT32_MAX;
             t->args[t->nargs++] = id;
         }
