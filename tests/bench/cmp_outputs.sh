@@ -2,8 +2,9 @@
 # cmp_outputs.sh BASE_TLV NEW_TLV [LOG.asp...] — the outputs of two tlv
 # binaries compared byte for byte (cmp): tlv shapes (plain, --per-cpu,
 # --flows), tlv export (chrome, --per-cpu; csv), tlv stats (text, --json)
-# and tlv convert (two threads and one) on every log of the TLV 2.0.1 corpus with its resource file, the project's samples (asp, fmp and
-# the Linux rule sets), and each extra generated ASP log given (with
+# and tlv convert (two threads and one) on every log of the TLV 2.0.1
+# corpus with its resource file, the project's samples (asp, fmp and the
+# Linux rule sets), and each extra generated ASP log given (with
 # samples/gen/asp_gen.res). For a change that must not change any output
 # (a faster writer, a new memory layout): build BASE_TLV from main first.
 # Prints each difference; exit 0 when none, 1 otherwise, 2 cannot run.
