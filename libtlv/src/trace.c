@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Keeps the fraction of event `order`'s time: the column is made at the
  * first fraction that is not 0, as long as the events array, zeroed. */
@@ -284,8 +285,16 @@ tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
     if (!f)
         return last_error_set(&t->lasterr, TLV_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
     tlv_converter_set_source_name(t->conv, is_stdin ? "<stdin>" : path);
-    static const size_t chunk_size = 1 << 20;
+    /* A file is read 16 MB at a time: every push_bytes is one run of the
+     * converter's matching thread, with one thread idle at either end of
+     * it (see cmd_convert.c's pump). A pipe keeps 1 MB, as does a tight
+     * memory limit. */
+    struct stat sb;
+    size_t chunk_size = !is_stdin && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode)
+                            ? (size_t)16 << 20 : (size_t)1 << 20;
     char *chunk = malloc(chunk_size);
+    if (!chunk && chunk_size > ((size_t)1 << 20))
+        chunk = malloc(chunk_size = (size_t)1 << 20);
     if (!chunk) {
         if (!is_stdin)
             fclose(f);
