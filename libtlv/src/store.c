@@ -1558,18 +1558,26 @@ static const row_index *row_of(const store *s, uint32_t row)
     return &s->rows[row];
 }
 
-/* How many of the row's shapes have from <= t1: they are the first ones. */
-static size_t count_starting_by(const store *s, const row_index *r, tlv_time t1)
+/* How many of the row's shapes start before t (or at t too, with
+ * `at_too`): they are the first ones. */
+static size_t count_starting(const store *s, const row_index *r, tlv_time t, int at_too)
 {
     size_t lo = 0, hi = r->count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (tlv_time_cmp(from_at(s, r->first + mid), t1) <= 0)
+        int c = tlv_time_cmp(from_at(s, r->first + mid), t);
+        if (c < 0 || (at_too && c == 0))
             lo = mid + 1;
         else
             hi = mid;
     }
     return lo;
+}
+
+/* How many of the row's shapes have from <= t1. */
+static size_t count_starting_by(const store *s, const row_index *r, tlv_time t1)
+{
+    return count_starting(s, r, t1, 1);
 }
 
 static size_t count_ending_before(const store *s, const row_index *r, tlv_time t0)
@@ -1802,20 +1810,6 @@ static void mark_columns(const store *s, const columns *c, const shape *sh, int3
     starts[j1 + 1]--;
 }
 
-/* How many of the row's shapes start before t: the first ones. */
-static size_t count_starting_before(const store *s, const row_index *r, tlv_time t)
-{
-    size_t lo = 0, hi = r->count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (tlv_time_cmp(from_at(s, r->first + mid), t) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 static void mark_shape(const store *s, const columns *c, size_t at, int32_t *starts)
 {
     shape sh = summary_shape_at(s, at);
@@ -1835,7 +1829,7 @@ static void mark_shape(const store *s, const columns *c, size_t at, int32_t *sta
 static int one_color_summary(const store *s, const row_index *r, const columns *c, tlv_time lo,
                              size_t started, uint32_t *out)
 {
-    size_t before = count_starting_before(s, r, lo);
+    size_t before = count_starting(s, r, lo, 0);
     size_t straddle = before - count_ending_before(s, r, lo);
     uint64_t on_stack[QUERY_STACK_KEYS];
     int32_t *starts = calloc(c->n + 1, sizeof *starts);
