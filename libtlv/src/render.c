@@ -1222,7 +1222,8 @@ tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *s, const tlv_view 
      * not create (a caller's rendering thread leaked it). SDL and SDL_ttf
      * report their failures by their results, read below. */
     if (ensure_target(r, v->width, v->height, pixels, stride) < 0)
-        return last_error_set(&r->lasterr, TLV_ERR_NOMEM, "tlv_render_rgba: no drawing surface: %s",
+        return last_error_set(&r->lasterr, TLV_ERR_NOMEM,
+                              "tlv_render_rgba: out of memory while making the drawing surface (%s)",
                               SDL_GetError());
     int rc = render_frame_direct(r->ren, r->surf, r->fonts, &r->state, s, v, r->rows);
     if (!r->wraps)
