@@ -42,9 +42,13 @@ enum { LINE_HELD, LINE_TOO_LONG, LINE_NO_MEMORY };
 
 /* A condition of a choice, after substitution and macros, is a text such as
  * "RUNNING==DORMANT && RUNNABLE==RUNNABLE" whose value depends on nothing
- * else; each condition template remembers its last text and value, which
- * the next line mostly repeats (the TOPPERS task rule has 13 conditions). */
+ * else; each condition template remembers its last few texts and values,
+ * which the next lines mostly repeat (the TOPPERS task rule has 13
+ * conditions, whose texts take a handful of values: a task's state before
+ * and after). One text per template missed on about half of the "becomes"
+ * lines and hashed the text for the world's cache instead. */
 #define COND_MEMO_BITS 8
+#define COND_MEMO_WAYS 4
 #define EVENT_HINT_BITS 8
 typedef struct cond_memo {
     const tmpl *t; /* NULL: empty */
@@ -72,6 +76,8 @@ struct tlv_converter {
     tlv_time line_time; /* the time last formatted, and its "[time]": */
     char line_time_text[LINE_TIME_MAX]; /* events come in runs of one time */
     size_t line_time_len; /* 0: none yet */
+    const char *time_head; /* the event's "[time]" as formatted, found by the matching */
+    size_t time_head_len;  /* side (rm_pre.head_canon); NULL: format it */
     rm_matcher matcher; /* the serial path's */
     rm_batch one;       /* the serial path's line and its matches */
     match_list cur;     /* the matches being applied (a view into a batch) */
@@ -106,7 +112,7 @@ struct tlv_converter {
     const script_rule *script; /* the script whose output is being read */
     uint64_t script_line;
     tlv_convert_stats stats;
-    cond_memo cond_memo[1 << COND_MEMO_BITS];
+    cond_memo cond_memo[1 << COND_MEMO_BITS][COND_MEMO_WAYS]; /* most recent first */
     uint32_t event_hint[1 << EVENT_HINT_BITS]; /* by template: evcache_find_hinted's hint */
     int stopped;
     int pending_cr; /* the last byte pushed was CR: a following LF ends nothing */
@@ -252,6 +258,12 @@ static int format_line(tlv_converter *c, const tlv_event *ev, const cached_event
     if (!c->line_time_len || ev->time.ticks != c->line_time.ticks ||
         ev->time.frac != c->line_time.frac) {
         char *t = c->line_time_text;
+        if (c->time_head && c->time_head_len <= sizeof c->line_time_text) {
+            memcpy(t, c->time_head, c->time_head_len);
+            c->line_time = ev->time;
+            c->line_time_len = c->time_head_len;
+            goto head_done;
+        }
         size_t n = tlv_time_format(ev->time, c->w.radix, t + 1, sizeof c->line_time_text - 2);
         if (n + 2 >= sizeof c->line_time_text) { /* cannot happen: every radix fits */
             c->line_time_len = 0;
@@ -262,6 +274,7 @@ static int format_line(tlv_converter *c, const tlv_event *ev, const cached_event
         c->line_time = ev->time;
         c->line_time_len = n + 2;
     }
+head_done:
     buf_clear(&c->line);
     if (buf_append(&c->line, c->line_time_text, c->line_time_len) < 0)
         goto no_memory;
@@ -411,11 +424,27 @@ static void remember_event(tlv_converter *c, const char *key, size_t n, const tl
     evcache_put(c->events, key, n, e);
 }
 
+static int apply_std_text_as(tlv_converter *c, const char *text, size_t len, const rm_pre *ahead,
+                             uint32_t *hint);
+
 /* Parses one standard-form event line and applies it. ahead: the template
  * it was expanded from as the matching side left it, whose time may be read
  * already (rm_pre.timed), or NULL. */
 static int apply_std_text(tlv_converter *c, const char *text, size_t len, const rm_pre *ahead,
                           uint32_t *hint)
+{
+    if (!ahead || !ahead->head_canon || c->slow)
+        return apply_std_text_as(c, text, len, ahead, hint);
+    /* the expansion begins with the pre text up to its first macro, "[time]" included */
+    c->time_head = text;
+    c->time_head_len = ahead->rest;
+    int rc = apply_std_text_as(c, text, len, ahead, hint);
+    c->time_head = NULL;
+    return rc;
+}
+
+static int apply_std_text_as(tlv_converter *c, const char *text, size_t len, const rm_pre *ahead,
+                             uint32_t *hint)
 {
     const char *why;
     size_t col, rest = 0;
@@ -529,23 +558,35 @@ static int expand_template(tlv_converter *c, const tmpl *t, const char *line, si
     return macro_expand(&c->host, c->memo, buf_str(&c->sub), c->sub.len, out, &c->err);
 }
 
-/* The slot of a choice's condition template in the converter's memo. */
+/* The set of a choice's condition template in the converter's memo
+ * (COND_MEMO_WAYS entries). */
 static cond_memo *cond_memo_of(tlv_converter *c, const tmpl *t)
 {
     uint64_t h = (uint64_t)(uintptr_t)t * 0x9e3779b97f4a7c15ULL;
-    return &c->cond_memo[h >> (64 - COND_MEMO_BITS)];
+    return c->cond_memo[h >> (64 - COND_MEMO_BITS)];
 }
 
-static void cond_memo_put(cond_memo *m, const tmpl *t, const buf *text, int value)
+/* The value remembered for template t's condition text, or -1. */
+static int cond_memo_get(const cond_memo *set, const tmpl *t, const buf *text)
 {
-    if (text->len > sizeof m->text) {
-        m->t = NULL;
-        return;
+    for (size_t k = 0; k < COND_MEMO_WAYS; k++) {
+        const cond_memo *m = &set[k];
+        if (m->t == t && m->n == text->len && memcmp(m->text, text->data, m->n) == 0)
+            return m->value;
     }
-    m->t = t;
-    m->n = (uint32_t)text->len;
-    memcpy(m->text, text->data, text->len);
-    m->value = value;
+    return -1;
+}
+
+/* Remembers the value as the set's most recent entry; the oldest goes. */
+static void cond_memo_put(cond_memo *set, const tmpl *t, const buf *text, int value)
+{
+    if (text->len > sizeof set->text)
+        return;
+    memmove(set + 1, set, (COND_MEMO_WAYS - 1) * sizeof *set);
+    set->t = t;
+    set->n = (uint32_t)text->len;
+    memcpy(set->text, text->data, text->len);
+    set->value = value;
 }
 
 static int emit(tlv_converter *c, const out_node *o, const char *line, size_t len)
@@ -576,10 +617,7 @@ static int emit(tlv_converter *c, const out_node *o, const char *line, size_t le
              * distinct text once through the world's cache. */
             char why[200];
             cond_memo *m = cond_memo_of(c, &o->conds[i]);
-            int v = !c->slow && m->t == &o->conds[i] && m->n == c->condtext.len &&
-                            memcmp(m->text, c->condtext.data, m->n) == 0
-                        ? m->value
-                        : -1;
+            int v = c->slow ? -1 : cond_memo_get(m, &o->conds[i], &c->condtext);
             if (v < 0) {
                 why[0] = '\0';
                 v = c->slow ? -1 : world_cond_value(&c->w, buf_str(&c->condtext), c->condtext.len,

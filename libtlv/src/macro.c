@@ -326,19 +326,27 @@ int macro_eval_site(const macro_host *host, macro_memo *memo, size_t site, int i
     /* A site usually asks what it asked last time: its slot, if it still
      * holds that question, answers without hashing the argument. */
     uint32_t k = memo->sites[site];
+    uint64_t h;
     if (k) {
         const memo_entry *e = &memo->slots[k - 1];
-        if (e->used && e->id == id && e->arg.len == n && memcmp(e->arg.data, arg, n) == 0 &&
-            memo_current(e, host))
-            return buf_append(val, buf_str(&e->result), e->result.len);
+        if (e->used && e->id == id && e->arg.len == n && memcmp(e->arg.data, arg, n) == 0) {
+            if (memo_current(e, host))
+                return buf_append(val, buf_str(&e->result), e->result.len);
+            /* The same question, asked again after the state changed
+             * ($EXIST{Task(state==RUNNING)}: 1 call in 12 on the ASP log):
+             * its slot is where the shared memo would look, and stale. */
+            h = e->hash;
+            goto evaluate_it;
+        }
     }
     /* Else the shared memo may know it (the task rule asks about
      * Task(id==1), then id==2, ...). */
-    uint64_t h = hash_fast(arg, n) ^ (uint64_t)id;
+    h = hash_fast(arg, n) ^ (uint64_t)id;
     memo->sites[site] = (uint32_t)(h % MEMO_SLOTS) + 1;
     const memo_entry *m = memo_find(memo, host, id, arg, n, h);
     if (m)
         return buf_append(val, buf_str(&m->result), m->result.len);
+evaluate_it:
     *host->read_dynamic = 0;
     if (evaluate(host, id, arg, n, val, err) < 0)
         return -1;

@@ -177,6 +177,20 @@ static int add_hit(rm_batch *b, size_t rule, int n, const match_list *ml)
     return 0;
 }
 
+/* Whether text[0, n) is "[D]" with D a decimal number as tlv_time_format
+ * writes it in radix 10: digits, no leading zero (logs' times mostly are),
+ * few enough to be a whole number of ticks. */
+static int head_is_canonical(const char *text, size_t n, int radix)
+{
+    if (radix != 10 || n < 3 || n > 20 || text[0] != '[' || text[n - 1] != ']' ||
+        (text[1] == '0' && n > 3))
+        return 0;
+    for (size_t i = 1; i + 1 < n; i++)
+        if (text[i] < '0' || text[i] > '9')
+            return 0;
+    return 1;
+}
+
 /* Reads the event's time from text[0, before), the expansion before its
  * first macro, when it is all there. */
 static void time_ahead(rm_matcher *m, rm_pre *p, const char *text, size_t before)
@@ -185,6 +199,7 @@ static void time_ahead(rm_matcher *m, rm_pre *p, const char *text, size_t before
     if (std_parse_time(text, before, m->rules->radix, &m->time_memo, &p->time, &rest) == 0) {
         p->timed = 1;
         p->rest = (uint32_t)rest;
+        p->head_canon = (uint32_t)head_is_canonical(text, rest, m->rules->radix);
     }
 }
 
@@ -204,7 +219,7 @@ static void expand_ahead(rm_matcher *m, const rm_rule_pre *rp, rm_batch *b, rm_h
         uint32_t *spans = b->spans + b->nspans;
         int ok = xplan_pre(rp->plans[i], line, len, ov, &b->pretext, spans) == 0;
         pre[i] = (rm_pre){(uint32_t)off, (uint32_t)(b->pretext.len - off), (uint32_t)b->nspans,
-                          (uint32_t)ok, 0, 0, {0, 0}};
+                          (uint32_t)ok, 0, 0, 0, {0, 0}};
         if (ok)
             time_ahead(m, &pre[i], b->pretext.data + off, rp->site_count[i] ? spans[0] : pre[i].len);
         b->nspans += 2 * rp->site_count[i];

@@ -39,13 +39,16 @@ typedef struct rm_hit {
  * spans. When the event's "[time]" comes whole before the first macro (as
  * in "[${time}]$RES_NAME{...}.enter()"), it is read here too (std_parse_time
  * of the text up to the first macro reads what it would read of the whole
- * expansion): its time, and where the text after it begins. */
+ * expansion): its time, and where the text after it begins; and whether
+ * that "[time]" is already written as tlv_event_format writes it, so the
+ * applier copies it into the event's line instead of formatting the time. */
 typedef struct rm_pre {
     uint32_t off, len;
     uint32_t spans;
     uint32_t ok;          /* 0: not expanded ahead (the applier expands it whole) */
     uint32_t timed;       /* time and rest hold the event's time */
     uint32_t rest;
+    uint32_t head_canon;  /* timed, and text[0, rest) is "[time]" as formatted */
     tlv_time time;
 } rm_pre;
 
