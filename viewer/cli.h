@@ -163,10 +163,13 @@ double now_seconds(void);
 int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_trace **trace);
 
 /* Loads rules, converts `input` into a trace and builds its shapes, printing
- * diagnostics. Returns EXIT_OK, EXIT_PARTIAL (made, with errors) or
- * EXIT_USAGE (nothing usable); the caller frees what was set. */
+ * diagnostics; `listing_only` as in tlv_shapes_options (for commands that
+ * list the shapes and never draw nor query them by time). Returns EXIT_OK,
+ * EXIT_PARTIAL (made, with errors) or EXIT_USAGE (nothing usable); the
+ * caller frees what was set. */
 int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cpu_attribute,
-                          tlv_rules **rules, tlv_trace **trace, tlv_shapes **shapes);
+                          int listing_only, tlv_rules **rules, tlv_trace **trace,
+                          tlv_shapes **shapes);
 
 /* A trace time as a base-10 number for JSON or CSV: exact for integers and
  * radix-10 fractions, else the nearest double (%.17g). buf: 160 bytes. */

@@ -704,7 +704,8 @@ int cmd_export(int argc, char **argv)
     tlv_rules *rules;
     tlv_trace *trace;
     tlv_shapes *shapes;
-    int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, &rules, &trace, &shapes);
+    int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, 1, &rules, &trace,
+                                   &shapes); /* listed, never drawn */
     if (rc != EXIT_USAGE && write_export(&a, rules, trace, shapes) < 0) {
         if (!nomem_reported())
             fprintf(stderr, "%s export: writing '%s' failed\n", prog, a.c.output ? a.c.output : "-");

@@ -340,8 +340,8 @@ static int convert_into(sqlite3 **db, const query_args *a)
     tlv_rules *rules;
     tlv_trace *trace;
     tlv_shapes *shapes;
-    int rc = load_trace_and_shapes(&a->c.rules, a->c.input, a->c.cpu_attribute, &rules, &trace,
-                                   &shapes);
+    int rc = load_trace_and_shapes(&a->c.rules, a->c.input, a->c.cpu_attribute, 1, &rules,
+                                   &trace, &shapes); /* listed, never drawn */
     if (rc != EXIT_USAGE) {
         sql_source src = {rules, trace, shapes, a->c.input, a->session};
         if (sqlite3_open(":memory:", db) != SQLITE_OK) {

@@ -293,7 +293,8 @@ int cmd_render(int argc, char **argv)
     tlv_rules *rules;
     tlv_trace *trace;
     tlv_shapes *shapes;
-    int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, &rules, &trace, &shapes);
+    int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, 0, &rules, &trace,
+                                   &shapes); /* drawn: everything */
     if (rc != EXIT_USAGE) {
         int drawn = render_to_png(&a, r, shapes);
         rc = drawn == EXIT_OK ? rc : drawn;

@@ -7,8 +7,10 @@
 #include "json_line.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char shapes_help[] =
     "usage: tlv shapes [-R DIR]... -r FILE.res [-o OUT] [--per-cpu] [--flows] [--allow-scripts]\n"
@@ -67,7 +69,7 @@ static void put_row(json_line *b, size_t row)
 /* The keys are plain: their printed form is written as is. The strings
  * are the shapes' names and primitives' texts, few and printed millions of
  * times: escaped once each (jl_memo). */
-static int print_shape(FILE *out, json_line *b, jl_memo *m, const tlv_shape_info *sh, int radix)
+static void put_shape(json_line *b, jl_memo *m, const tlv_shape_info *sh, int radix)
 {
     jl_raw(b, "{\"rule\":");
     jl_string_memo(b, m, sh->rule);
@@ -90,7 +92,6 @@ static int print_shape(FILE *out, json_line *b, jl_memo *m, const tlv_shape_info
     jl_raw(b, ",\"row\":");
     jl_number(b, (double)sh->row);
     jl_raw(b, "}\n");
-    return b->len >= 1 << 16 ? jl_write(b, out) : b->failed ? -1 : 0;
 }
 
 static int print_flow(FILE *out, json_line *b, const tlv_trace *trace, const tlv_flow_info *f,
@@ -138,12 +139,174 @@ static int shapes_option(void *own, int argc, char **argv, int *i)
     return 1;
 }
 
+/* ---- the shapes, formatted on several threads ------------------------------------------
+ * Formatting is most of the writing (a JSON object per shape, millions of
+ * them), and every shape's text depends on that shape alone: the shapes are
+ * cut into chunks that the threads format into buffers of their own, and
+ * the calling thread, which formats too, writes the buffers in order. So
+ * the output is the serial one, byte for byte; at most RING chunks wait in
+ * memory. */
+
+#define CHUNK_SHAPES 16384
+#define RING 8
+#define MAX_WRITERS 8
+
+typedef struct ring_slot {
+    json_line b;
+    int ready;         /* formatted, not written yet */
+} ring_slot;
+
+typedef struct par_writer {
+    const tlv_shapes *shapes;
+    int radix;
+    size_t n, nchunks;
+    size_t next;       /* the next chunk to format */
+    size_t written;    /* chunks written */
+    int failed;        /* formatting or writing failed: stop */
+    ring_slot ring[RING];
+    pthread_mutex_t mu;
+    pthread_cond_t cv; /* a chunk formatted, or written */
+} par_writer;
+
+/* Formats chunk c into its slot. Returns 0, or -1 when memory ran out. */
+static int format_chunk(par_writer *p, jl_memo *m, size_t c)
+{
+    json_line *b = &p->ring[c % RING].b;
+    size_t end = (c + 1) * CHUNK_SHAPES < p->n ? (c + 1) * CHUNK_SHAPES : p->n;
+    b->len = 0;
+    for (size_t i = c * CHUNK_SHAPES; i < end && !b->failed; i++) {
+        tlv_shape_info sh;
+        tlv_shapes_get(p->shapes, i, &sh);
+        put_shape(b, m, &sh, p->radix);
+    }
+    return b->failed ? -1 : 0;
+}
+
+/* Takes the next chunk to format when its slot is free, else SIZE_MAX.
+ * Called with the lock held. */
+static size_t take_chunk(par_writer *p)
+{
+    if (p->failed || p->next >= p->nchunks || p->next >= p->written + RING)
+        return SIZE_MAX;
+    return p->next++;
+}
+
+static void format_taken(par_writer *p, jl_memo *m, size_t c)
+{
+    pthread_mutex_unlock(&p->mu);
+    int rc = format_chunk(p, m, c);
+    pthread_mutex_lock(&p->mu);
+    p->ring[c % RING].ready = 1;
+    if (rc < 0)
+        p->failed = -2;
+    pthread_cond_broadcast(&p->cv);
+}
+
+typedef struct writer_thread {
+    par_writer *p;
+    jl_memo memo;
+    pthread_t thread;
+    int started;
+} writer_thread;
+
+static void *format_main(void *arg)
+{
+    writer_thread *w = arg;
+    par_writer *p = w->p;
+    pthread_mutex_lock(&p->mu);
+    while (!p->failed && p->next < p->nchunks) {
+        size_t c = take_chunk(p);
+        if (c == SIZE_MAX)
+            pthread_cond_wait(&p->cv, &p->mu);
+        else
+            format_taken(p, &w->memo, c);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* The calling thread: writes the chunks in order as they are formatted,
+ * formatting chunks itself while the next to write is not ready. */
+static int write_in_order(par_writer *p, jl_memo *m, FILE *out)
+{
+    pthread_mutex_lock(&p->mu);
+    while (!p->failed && p->written < p->nchunks) {
+        ring_slot *slot = &p->ring[p->written % RING];
+        if (slot->ready) {
+            pthread_mutex_unlock(&p->mu);
+            int rc = jl_write(&slot->b, out);
+            pthread_mutex_lock(&p->mu);
+            slot->ready = 0;
+            p->written++;
+            if (rc < 0)
+                p->failed = -1;
+            pthread_cond_broadcast(&p->cv);
+            continue;
+        }
+        size_t c = take_chunk(p);
+        if (c == SIZE_MAX)
+            pthread_cond_wait(&p->cv, &p->mu);
+        else
+            format_taken(p, m, c);
+    }
+    int rc = p->failed;
+    pthread_mutex_unlock(&p->mu);
+    return rc;
+}
+
+/* Writes the shapes on `threads` threads (the calling thread one of them).
+ * Returns 0, -1 when writing failed, -2 when memory ran out. */
+static int write_shapes_parallel(FILE *out, const tlv_shapes *shapes, int radix, int threads)
+{
+    par_writer p = {.shapes = shapes, .radix = radix, .n = tlv_shapes_count(shapes)};
+    p.nchunks = (p.n + CHUNK_SHAPES - 1) / CHUNK_SHAPES;
+    writer_thread *w = calloc((size_t)threads, sizeof *w);
+    if (!w)
+        return -2;
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.cv, NULL);
+    for (int i = 1; i < threads; i++) { /* without a thread, fewer of them */
+        w[i].p = &p;
+        w[i].started = pthread_create(&w[i].thread, NULL, format_main, &w[i]) == 0;
+    }
+    int rc = write_in_order(&p, &w[0].memo, out);
+    pthread_mutex_lock(&p.mu);
+    if (!p.failed && rc < 0)
+        p.failed = rc;
+    pthread_cond_broadcast(&p.cv);
+    pthread_mutex_unlock(&p.mu);
+    for (int i = 0; i < threads; i++) {
+        if (i && w[i].started)
+            pthread_join(w[i].thread, NULL);
+        jl_memo_free(&w[i].memo);
+    }
+    for (size_t i = 0; i < RING; i++)
+        jl_free(&p.ring[i].b);
+    pthread_mutex_destroy(&p.mu);
+    pthread_cond_destroy(&p.cv);
+    free(w);
+    return rc;
+}
+
+/* The threads that format the shapes: --threads, else the processors
+ * online; 1 when there are too few shapes to share. */
+static int writer_threads(const shapes_args *a, size_t n)
+{
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    int t = a->c.rules.threads > 0 ? a->c.rules.threads : online > 1 ? (int)online : 1;
+    if (n <= CHUNK_SHAPES)
+        return 1;
+    return t > MAX_WRITERS ? MAX_WRITERS : t;
+}
+
 /* Writes the shapes, or the flows with --flows. Returns 0, -1 when writing
  * failed, -2 when memory ran out. */
 static int write_shapes(FILE *out, const shapes_args *a, const tlv_trace *trace,
                         const tlv_shapes *shapes, int radix)
 {
     size_t n = a->flows ? tlv_shapes_flow_count(shapes) : tlv_shapes_count(shapes);
+    if (!a->flows && writer_threads(a, n) > 1)
+        return write_shapes_parallel(out, shapes, radix, writer_threads(a, n));
     json_line b = {0};
     jl_memo *m = calloc(1, sizeof *m);
     int rc = m ? 0 : -1;
@@ -156,11 +319,12 @@ static int write_shapes(FILE *out, const shapes_args *a, const tlv_trace *trace,
         } else {
             tlv_shape_info sh;
             tlv_shapes_get(shapes, i, &sh);
-            rc = print_shape(out, &b, m, &sh, radix);
+            put_shape(&b, m, &sh, radix);
+            rc = b.len >= 1 << 16 ? jl_write(&b, out) : b.failed ? -1 : 0;
         }
     }
     if (rc == 0)
-        rc = jl_write(&b, out); /* what print_shape left in the buffer */
+        rc = jl_write(&b, out); /* what was left in the buffer */
     int nomem = b.failed;
     if (m)
         jl_memo_free(m);
@@ -211,7 +375,8 @@ int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_tr
 }
 
 int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cpu_attribute,
-                          tlv_rules **rules, tlv_trace **trace, tlv_shapes **shapes)
+                          int listing_only, tlv_rules **rules, tlv_trace **trace,
+                          tlv_shapes **shapes)
 {
     *shapes = NULL;
     int rc = load_trace(ra, input, rules, trace);
@@ -220,6 +385,7 @@ int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cp
     tlv_shapes_options o = TLV_SHAPES_OPTIONS_INIT;
     o.cpu_attribute = cpu_attribute;
     o.threads = ra->threads;
+    o.listing_only = listing_only;
     tlv_status vs = tlv_shapes_build(*trace, &o, shapes);
     if (vs == TLV_ERR_NOMEM || !*shapes)
         return report_nomem("building the shapes of", input);
@@ -235,7 +401,8 @@ int cmd_shapes(int argc, char **argv)
     tlv_rules *rules;
     tlv_trace *trace;
     tlv_shapes *shapes;
-    int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, &rules, &trace, &shapes);
+    int rc = load_trace_and_shapes(&a.c.rules, a.c.input, a.c.cpu_attribute, 1, &rules, &trace,
+                                   &shapes);
     if (rc != EXIT_USAGE) {
         char *tmp_path;
         FILE *out = open_output(a.c.output, &tmp_path);

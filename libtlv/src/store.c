@@ -202,6 +202,7 @@ struct store {
                              fractions; NULL while every one is 0 */
     size_t frac_cap;      /* shapes frac has room for */
     int frozen;
+    int listing_only;     /* store_set_listing_only: frozen without indexes */
     int radix;
     int threads;          /* store_set_threads */
     uint32_t *row_order;  /* while freezing: the rows, longest first */
@@ -416,6 +417,12 @@ void store_set_file_min(store *s, size_t bytes)
 {
     if (s && !s->frozen)
         s->file_min = bytes;
+}
+
+void store_set_listing_only(store *s)
+{
+    if (s && !s->frozen && !s->base)
+        s->listing_only = 1;
 }
 
 void store_set_radix(store *s, int radix)
@@ -1432,8 +1439,8 @@ int store_freeze(store *s, const uint32_t *prim_fill, size_t nprims)
         return 0;
     int ordered = s->base ? sort_view(s) == 0 && index_rows(s) == 0
                           : s->col.order || pack_shapes(s) == 0;
-    if (!ordered || copy_fills(s, prim_fill, nprims) < 0 || build_trees(s) < 0 ||
-        build_pyramids(s) < 0) {
+    if (!ordered || copy_fills(s, prim_fill, nprims) < 0 ||
+        (!s->listing_only && (build_trees(s) < 0 || build_pyramids(s) < 0))) {
         drop_index(s);
         return -1;
     }
@@ -1477,6 +1484,8 @@ uint64_t store_digest(const store *s)
             h = hash_bytes(h, &k, sizeof k);
         }
     }
+    if (s->listing_only)
+        return h;
     h = hash_bytes(h, s->tree_shape, s->n * sizeof *s->tree_shape);
     h = hash_bytes(h, s->tree_min, s->n * sizeof *s->tree_min);
     return hash_bytes(h, s->by_end, s->n * sizeof *s->by_end);
@@ -1524,7 +1533,7 @@ uint32_t store_rows(const store *s) { return s && s->frozen ? s->nrows : 0; }
 /* The row's index, or NULL when there is nothing to find in it. */
 static const row_index *row_of(const store *s, uint32_t row)
 {
-    if (!s || !s->frozen || row >= s->nrows || !s->rows[row].count)
+    if (!s || !s->frozen || s->listing_only || row >= s->nrows || !s->rows[row].count)
         return NULL;
     return &s->rows[row];
 }

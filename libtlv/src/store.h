@@ -56,6 +56,13 @@ int store_add(store *s, const shape *sh);
  * (tests set 0 to exercise it on small stores). Before store_freeze. */
 void store_set_file_min(store *s, size_t bytes);
 
+/* A store that is only listed (store_count, store_get, store_rows), never
+ * searched nor summarised: store_freeze sorts and packs the shapes but
+ * builds no search trees, order by end or pyramids, so store_query and
+ * store_summary find nothing and store_count_overlapping counts 0 in it
+ * (tlv_shapes_options.listing_only). Before store_freeze; not for a view. */
+void store_set_listing_only(store *s);
+
 /* The trace's TimeRadix, needed to place fractional times in the summaries
  * built by store_freeze; call before it (default 10). A summary asked in
  * another radix is still right, but computed from the shapes. */

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static long find_next(builder *b, const pattern *p, long target, size_t from_index)
 {
@@ -64,6 +65,20 @@ static long call_cut(builder *b, size_t i, size_t until, int or_initial)
     return -1;
 }
 
+/* Whether the To pattern reads nothing of the From event: its only
+ * substitution is ${TARGET} (no ${FROM_...}, no macro) and the target's
+ * name has no '$'. It then expands to the same text for every From event
+ * of the target, and is compiled once. */
+static int to_is_fixed(const char *to, const char *target_name)
+{
+    if (target_name && strchr(target_name, '$'))
+        return 0;
+    for (const char *p = strchr(to, '$'); p; p = strchr(p + 1, '$'))
+        if (strncmp(p, "${TARGET}", 9) != 0)
+            return 0;
+    return 1;
+}
+
 void viz_apply_from_to(builder *b, const event_def *d, const char *target_name, long target)
 {
     subst_ctx sc = {target_name, NULL, NULL, 0, tlv_trace_end(b->t), 0};
@@ -88,6 +103,8 @@ void viz_apply_from_to(builder *b, const event_def *d, const char *target_name, 
     scan_list l = viz_scan_for(b, &from, target);
     if (viz_indexed_list(b, &from, from.res >= 0 ? from.res : target, &l) && !l.idx)
         l.n = 0;
+    int to_fixed = to_is_fixed(d->to, target_name), have_fixed = 0;
+    pattern fixed; /* the To pattern compiled once, when to_fixed */
     for (size_t k = 0; k < l.n; k++) {
         size_t i = viz_at(&l, k);
         const vevent *e = &b->ev[i];
@@ -98,10 +115,18 @@ void viz_apply_from_to(builder *b, const event_def *d, const char *target_name, 
         sc.from = e;
         sc.to = NULL;
         pattern to;
-        if (viz_expand(b, &sc, d->to, 1) < 0 || viz_pattern_compile(b, buf_str(&b->a), &to) < 0)
-            continue;
+        if (have_fixed) {
+            to = fixed;
+        } else {
+            /* a failure is reported again for every From event, as its line differs */
+            if (viz_expand(b, &sc, d->to, 1) < 0 || viz_pattern_compile(b, buf_str(&b->a), &to) < 0)
+                continue;
+            if (to_fixed)
+                fixed = to, have_fixed = 1;
+        }
         long j = find_next(b, &to, target >= 0 && to.res < 0 ? target : -1, i);
-        viz_pattern_free(&to);
+        if (!have_fixed)
+            viz_pattern_free(&to);
         /* An attribute that never changes in the whole trace draws nothing
          * (TOPPERS rules paint "user state 0" red on every task otherwise). */
         if (j < 0) {
@@ -131,5 +156,7 @@ void viz_apply_from_to(builder *b, const event_def *d, const char *target_name, 
         viz_draw_interval(b, d, &sc, e->time, sc.end, target);
     }
     free(open);
+    if (have_fixed)
+        viz_pattern_free(&fixed);
     viz_pattern_free(&from);
 }

@@ -248,8 +248,14 @@ int viz_finish_shapes(builder *b)
     BULK_SHRINK(s->events_file, s->events, s->events_cap, 2 * s->nvalues);
     SHRINK(s->prims, s->prims_cap, s->nprims);
     store_set_threads(s->store, viz_threads(b->opts)); /* the layers' too: a view's are its base's */
-    if (summary_freeze(s->store, s->radix, s->prims, s->nprims, &s->looks) < 0)
+    if (b->opts->listing_only) { /* sorted and packed only: no trees, no summary layers */
+        store_set_listing_only(s->store);
+        store_set_radix(s->store, s->radix);
+        if (store_freeze(s->store, NULL, 0) < 0)
+            return -1;
+    } else if (summary_freeze(s->store, s->radix, s->prims, s->nprims, &s->looks) < 0) {
         return -1;
+    }
     return sort_for_output(s);
 }
 

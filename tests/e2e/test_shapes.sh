@@ -108,6 +108,27 @@ run "$TLV" convert -q -r "$SRES" -o again.std sample.std
 expect_status 0 "convert a .std again"
 checks=$((checks + 1)); cmp -s sample.std again.std || fail "a standard-form trace read and written again changed"
 
+# Many shapes are formatted on several threads, in chunks of 16384, and
+# written in order: the same bytes as one thread's (a generated log of 40000
+# lines, some 50000 shapes: several chunks).
+GEN="${TLV_GEN:-$(dirname "$TLV")/tlv-gen}"
+if [ -x "$GEN" ]; then
+  "$GEN" --kernel asp --emit-res >gen.res
+  retarget_res gen.res >own.res
+  "$GEN" --kernel asp --lines 40000 -o g.log
+  run "$TLV" shapes --threads 1 -r own.res -o one.jsonl g.log
+  expect_status 0 "shapes of a generated log, 1 thread"
+  checks=$((checks + 1))
+  [ "$(wc -l <one.jsonl)" -gt 40000 ] || fail "generated log: $(wc -l <one.jsonl) shapes, expected more than 40000"
+  for t in 2 3; do
+    run "$TLV" shapes --threads $t -r own.res -o many.jsonl g.log
+    expect_status 0 "shapes of a generated log, $t threads"
+    checks=$((checks + 1)); cmp -s one.jsonl many.jsonl || fail "shapes written on $t threads differ from 1 thread's"
+  done
+  run "$TLV" shapes --threads 2 -r own.res g.log
+  checks=$((checks + 1)); cmp -s one.jsonl "$TMP/out" || fail "shapes on standard output, 2 threads, differ"
+fi
+
 if have_corpus; then
   run "$TLV" shapes -R "$CORPUS/rules" -r "$CORPUS/logs/asp/asp_short.res" "$CORPUS/logs/asp/asp_short.log"
   expect_status 0 "corpus asp_short shapes"

@@ -65,7 +65,7 @@ static tlv_shapes *build(tlv_rules **rules, tlv_trace **trace, const char *cpu_a
     CHECK_INT(load_rules_in(res_path, tmpdir, rules), TLV_OK);
     CHECK_INT(tlv_trace_new(*rules, trace), TLV_OK);
     CHECK_INT(tlv_trace_load_file(*trace, log_path), TLV_OK);
-    tlv_shapes_options so = {sizeof(tlv_shapes_options), cpu_attribute, "state", "RUN", NULL, 0, 0};
+    tlv_shapes_options so = {sizeof(tlv_shapes_options), cpu_attribute, "state", "RUN", NULL, 0, 0, 0};
     tlv_shapes *s = NULL;
     CHECK_INT(tlv_shapes_build(*trace, &so, &s), TLV_OK);
     return s;
@@ -168,7 +168,7 @@ static void test_growing_trace(void)
     size_t half = (size_t)(strstr(trace_text, "[25]") - trace_text);
     CHECK_INT(tlv_converter_push_bytes(conv, trace_text, half), TLV_OK);
     CHECK_INT(tlv_trace_update(trace), TLV_OK);
-    tlv_shapes_options so = {sizeof(tlv_shapes_options), NULL, NULL, NULL, NULL, 0, 0};
+    tlv_shapes_options so = {sizeof(tlv_shapes_options), NULL, NULL, NULL, NULL, 0, 0, 0};
     tlv_shapes *s = NULL;
     CHECK_INT(tlv_shapes_build(trace, &so, &s), TLV_OK);
     char text[512];

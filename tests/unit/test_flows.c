@@ -63,7 +63,7 @@ static tlv_shapes *build(tlv_rules **rules, tlv_trace **trace, const char *cpu_a
     CHECK_INT(tlv_trace_new(*rules, trace), TLV_OK);
     CHECK_INT(tlv_trace_load_file(*trace, log_path), TLV_OK);
     const char *skips[] = {skip};
-    tlv_shapes_options so = {sizeof(tlv_shapes_options), cpu_attribute, "state", "RUN", skips, skip ? 1 : 0, 0};
+    tlv_shapes_options so = {sizeof(tlv_shapes_options), cpu_attribute, "state", "RUN", skips, skip ? 1 : 0, 0, 0};
     tlv_shapes *s = NULL;
     CHECK_INT(tlv_shapes_build(*trace, &so, &s), expect);
     return s;

@@ -93,7 +93,7 @@ static void *convert(void *arg)
     tlv_rules *rules = NULL;
     tlv_trace *trace = NULL;
     tlv_shapes *shapes = NULL;
-    tlv_shapes_options so = {sizeof(tlv_shapes_options), "cpu", NULL, NULL, NULL, 0, 0};
+    tlv_shapes_options so = {sizeof(tlv_shapes_options), "cpu", NULL, NULL, NULL, 0, 0, 0};
     j->failed = load_rules_in(j->res_path, j->rules_dir, &rules) != TLV_OK ||
                 tlv_trace_new(rules, &trace) != TLV_OK || push_lines(trace, j->log) != TLV_OK ||
                 tlv_shapes_build(trace, &so, &shapes) != TLV_OK;
@@ -234,7 +234,7 @@ static void *build_from_shared(void *arg)
     build_job *b = arg;
     while (!atomic_load(b->go))
         ; /* both threads start at the same moment */
-    tlv_shapes_options so = {sizeof(tlv_shapes_options), "cpu", NULL, NULL, NULL, 0, 0};
+    tlv_shapes_options so = {sizeof(tlv_shapes_options), "cpu", NULL, NULL, NULL, 0, 0, 0};
     b->st = tlv_shapes_build(b->trace, &so, &b->shapes);
     return NULL;
 }
@@ -277,7 +277,7 @@ static void check_one_trace_two_builders(const char *res_path, const char *rules
     CHECK(refused > 0); /* the builds overlapped at least once and were refused */
     /* after the refusals the trace builds as before */
     tlv_shapes *again = NULL;
-    tlv_shapes_options so = {sizeof(tlv_shapes_options), "cpu", NULL, NULL, NULL, 0, 0};
+    tlv_shapes_options so = {sizeof(tlv_shapes_options), "cpu", NULL, NULL, NULL, 0, 0, 0};
     CHECK_INT(tlv_shapes_build(one.trace, &so, &again), TLV_OK);
     CHECK_INT(tlv_shapes_count(again), expect_count);
     tlv_shapes_free(again);

@@ -96,7 +96,7 @@ static tlv_shapes *build_skipping(tlv_rules **rules, tlv_trace **trace, const ch
     CHECK_INT(load_rules_in(res_path, tmpdir, rules), TLV_OK);
     CHECK_INT(tlv_trace_new(*rules, trace), TLV_OK);
     CHECK_INT(tlv_trace_load_file(*trace, log_path), TLV_OK);
-    tlv_shapes_options so = {sizeof(tlv_shapes_options), cpu_attribute, "state", "RUN", skip, nskip, 0};
+    tlv_shapes_options so = {sizeof(tlv_shapes_options), cpu_attribute, "state", "RUN", skip, nskip, 0, 0};
     tlv_shapes *s = NULL;
     CHECK_INT(tlv_shapes_build(*trace, &so, &s), TLV_OK);
     return s;
