@@ -413,6 +413,19 @@ int store_add_ref(store *s, size_t pos, uint32_t row)
     return 0;
 }
 
+int store_add_refs(store *s, size_t n, uint32_t **pos, uint32_t **row)
+{
+    if (!s || !s->base || s->frozen || n >= UINT32_MAX - 1 - s->n)
+        return -1;
+    size_t cap = s->cap;
+    if (GROW(s->sel, cap, s->n + n) < 0 || GROW(s->sel_row, s->cap, s->n + n) < 0)
+        return -1;
+    *pos = s->sel + s->n;
+    *row = s->sel_row + s->n;
+    s->n += n;
+    return 0;
+}
+
 void store_set_file_min(store *s, size_t bytes)
 {
     if (s && !s->frozen)
@@ -978,11 +991,24 @@ static int sort_refs_by_row_and_pos(store *s)
     return 0;
 }
 
+/* Whether a view's references are in canonical order already (as the
+ * summary layers add them: store_add_refs). */
+static int view_in_order(const store *s)
+{
+    for (size_t i = 1; i < s->n; i++)
+        if (s->sel_row[i] < s->sel_row[i - 1] ||
+            (s->sel_row[i] == s->sel_row[i - 1] && s->sel[i] <= s->sel[i - 1]))
+            return 0;
+    return 1;
+}
+
 /* A view's canonical order: by row, then by position in the base (whose
- * order is by from, then order). References added in base order (as the
- * summary layers add them) need only a stable counting sort by row. */
+ * order is by from, then order). References added in base order need only
+ * a stable counting sort by row; in canonical order, nothing. */
 static int sort_view(store *s)
 {
+    if (view_in_order(s))
+        return 0;
     for (size_t i = 1; i < s->n; i++)
         if (s->sel[i] <= s->sel[i - 1])
             return sort_refs_by_row_and_pos(s);
@@ -1529,6 +1555,19 @@ const shape *store_get(const store *s, size_t i, shape *out)
 }
 
 uint32_t store_rows(const store *s) { return s && s->frozen ? s->nrows : 0; }
+
+void store_row_span(const store *s, uint32_t row, size_t *first, size_t *count)
+{
+    int has = s && s->frozen && s->rows && row < s->nrows;
+    *first = has ? s->rows[row].first : 0;
+    *count = has ? s->rows[row].count : 0;
+}
+
+void store_prim_order(const store *s, size_t i, uint32_t *prim, uint32_t *order)
+{
+    *prim = prim_at(s, i);
+    *order = order_at(s, i);
+}
 
 /* The row's index, or NULL when there is nothing to find in it. */
 static const row_index *row_of(const store *s, uint32_t row)
