@@ -69,6 +69,7 @@ struct tlv_converter {
     void *user;
     tlv_event_fn sink;
     void *sink_user;
+    converter_event_ids sink_ids; /* of the event being delivered */
     tlv_line_fn line_fn;
     void *line_user;
     buf line;           /* the event's standard-form line for line_fn */
@@ -201,6 +202,8 @@ void tlv_converter_set_line_fn(tlv_converter *c, tlv_line_fn fn, void *user)
 
 world *converter_world(tlv_converter *c) { return &c->w; }
 
+const converter_event_ids *converter_sink_ids(const tlv_converter *c) { return &c->sink_ids; }
+
 void converter_set_sink(tlv_converter *c, tlv_event_fn fn, void *user)
 {
     c->sink = fn;
@@ -295,10 +298,16 @@ no_memory:
 }
 
 /* Hands the event on: the event function, the line function, the sink. e:
- * the remembered event text it came from, if any. */
+ * the remembered event text it came from, if any; value: the interned id of
+ * an attribute's value (UINT32_MAX for a behavior). */
 static int deliver(tlv_converter *c, const rt_resource *r, const tlv_event *proto,
-                   const cached_event *e)
+                   const cached_event *e, uint32_t value)
 {
+    c->sink_ids = (converter_event_ids){(size_t)(r - c->w.res), UINT32_MAX, value, NULL};
+    if (e && e->ids) {
+        c->sink_ids.name = e->name_id;
+        c->sink_ids.args = e->arg_ids;
+    }
     tlv_event ev = *proto;
     ev.resource = r->name;
     ev.input_line = c->stats.lines_read;
@@ -380,7 +389,7 @@ static int apply_to(tlv_converter *c, size_t res, const tlv_event *ev)
                    (int)s->name.n, s->name.s);
         return -1;
     }
-    return deliver(c, r, ev, NULL);
+    return deliver(c, r, ev, NULL, s->is_behavior ? UINT32_MAX : c->applied.value);
 }
 
 /* Applies a remembered event text at time t, as apply_to would. */
@@ -399,7 +408,7 @@ static int apply_cached(tlv_converter *c, const cached_event *e, tlv_time t)
         buf_puts(&c->err, "out of memory");
         return -1;
     }
-    return deliver(c, &c->w.res[e->res], &ev, e);
+    return deliver(c, &c->w.res[e->res], &ev, e, e->is_behavior ? UINT32_MAX : e->value);
 }
 
 /* Remembers what apply_to resolved for the text after the time. */
@@ -420,6 +429,18 @@ static void remember_event(tlv_converter *c, const char *key, size_t n, const tl
     if (c->line_fn && c->line.len >= c->line_head) {
         e->tail = c->line.data + c->line_head;
         e->tail_len = c->line.len - c->line_head;
+    }
+    /* For a sink (a trace keeping the events): the ids of the name and
+     * arguments, which the sink has just interned (so the order in which
+     * values get their ids is the same), spare it interning them each time. */
+    e->ids = 0;
+    if (c->sink) {
+        e->name_id = intern_add(c->w.values, ev->name, strlen(ev->name));
+        e->ids = e->name_id != UINT32_MAX;
+        for (size_t i = 0; i < ev->nargs && e->ids; i++) {
+            e->arg_ids[i] = intern_add(c->w.values, ev->args[i], strlen(ev->args[i]));
+            e->ids = e->arg_ids[i] != UINT32_MAX;
+        }
     }
     evcache_put(c->events, key, n, e);
 }

@@ -15,6 +15,19 @@ world *converter_world(tlv_converter *c);
 /* Called for every event after the public event function. */
 void converter_set_sink(tlv_converter *c, tlv_event_fn fn, void *user);
 
+/* What the converter already knows of the event it hands the sink, so the
+ * sink need not look it up again: the index of its resource in the world,
+ * and the ids in the world's values of its name, its value (attributes)
+ * and its arguments (behaviors), each UINT32_MAX (args NULL) when not
+ * known. Valid during the sink's call only. */
+typedef struct converter_event_ids {
+    size_t res;
+    uint32_t name, value;
+    const uint32_t *args;
+} converter_event_ids;
+
+const converter_event_ids *converter_sink_ids(const tlv_converter *c);
+
 /* Turns the converter's fast paths (compiled templates, caches) off or on
  * (the default); the output must be the same either way, which tests check. */
 void converter_set_fast_paths(tlv_converter *c, int on);

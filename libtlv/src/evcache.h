@@ -26,6 +26,9 @@ typedef struct cached_event {
     size_t nargs;
     const char *tail;      /* the event's standard-form line after "[time]" (NULL: not kept) */
     size_t tail_len;
+    int ids;               /* name_id and arg_ids hold the ids in the world's values */
+    uint32_t name_id;
+    uint32_t arg_ids[EVCACHE_MAX_ARGS];
 } cached_event;
 
 typedef struct evcache evcache;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Keeps the fraction of event `order`'s time: the column is made at the
  * first fraction that is not 0, as long as the events array, zeroed. */
@@ -71,20 +72,23 @@ static int record_event(void *user, const tlv_event *e)
     memset(te, 0, sizeof *te);
     te->ticks_lo = (uint32_t)(uint64_t)e->time.ticks;
     te->ticks_hi = (uint32_t)((uint64_t)e->time.ticks >> 32);
-    long ri = world_find(w, e->resource, strlen(e->resource));
-    te->res = (uint32_t)(ri < 0 ? 0 : ri);
+    /* the converter's ids of what it resolved, else looked up (intern.h) */
+    const converter_event_ids *ids = converter_sink_ids(t->conv);
+    te->res = (uint32_t)ids->res;
     te->kind = (uint8_t)e->kind & 0xFFu;
-    te->name = intern_add(w->values, e->name, strlen(e->name));
+    te->name = ids->name != UINT32_MAX ? ids->name : intern_add(w->values, e->name, strlen(e->name));
     te->order = (uint32_t)t->nev;
     int lost = te->name == UINT32_MAX; /* a name or value not interned: out of memory */
     if (e->kind == TLV_EVENT_ATTRIBUTE) {
-        te->value = intern_add(w->values, e->value, strlen(e->value));
+        te->value = ids->value != UINT32_MAX ? ids->value
+                                             : intern_add(w->values, e->value, strlen(e->value));
         lost |= te->value == UINT32_MAX;
     } else {
         te->value = (uint32_t)t->nargs;
         te->nargs = (uint32_t)e->nargs & TRACE_MAX_ARGS;
         for (size_t i = 0; i < e->nargs; i++) {
-            uint32_t id = intern_add(w->values, e->args[i], strlen(e->args[i]));
+            uint32_t id = ids->args ? ids->args[i]
+                                    : intern_add(w->values, e->args[i], strlen(e->args[i]));
             lost |= id == UINT32_MAX;
             t->args[t->nargs++] = id;
         }
@@ -281,8 +285,16 @@ tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
     if (!f)
         return last_error_set(&t->lasterr, TLV_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
     tlv_converter_set_source_name(t->conv, is_stdin ? "<stdin>" : path);
-    static const size_t chunk_size = 1 << 20;
+    /* A file is read 16 MB at a time: every push_bytes is one run of the
+     * converter's matching thread, with one thread idle at either end of
+     * it (see cmd_convert.c's pump). A pipe keeps 1 MB, as does a tight
+     * memory limit. */
+    struct stat sb;
+    size_t chunk_size = !is_stdin && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode)
+                            ? (size_t)16 << 20 : (size_t)1 << 20;
     char *chunk = malloc(chunk_size);
+    if (!chunk && chunk_size > ((size_t)1 << 20))
+        chunk = malloc(chunk_size = (size_t)1 << 20);
     if (!chunk) {
         if (!is_stdin)
             fclose(f);

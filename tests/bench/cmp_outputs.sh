@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # cmp_outputs.sh BASE_TLV NEW_TLV [LOG.asp...] — the outputs of two tlv
 # binaries compared byte for byte (cmp): tlv shapes (plain, --per-cpu,
-# --flows), tlv export (chrome, --per-cpu; csv) and tlv convert (two
-# threads and one) on every log of the TLV
-# 2.0.1 corpus with its resource file, the project's samples (asp, fmp and
-# the Linux rule sets), and each extra generated ASP log given (with
+# --flows), tlv export (chrome, --per-cpu; csv), tlv stats (text, --json)
+# and tlv convert (two threads and one) on every log of the TLV 2.0.1
+# corpus with its resource file, the project's samples (asp, fmp and the
+# Linux rule sets), and each extra generated ASP log given (with
 # samples/gen/asp_gen.res). For a change that must not change any output
 # (a faster writer, a new memory layout): build BASE_TLV from main first.
 # Prints each difference; exit 0 when none, 1 otherwise, 2 cannot run.
@@ -22,7 +22,7 @@ n=0 bad=0
 same() {
     local opts
     for opts in "shapes" "shapes --per-cpu" "shapes --flows" "export" "export --per-cpu" \
-        "export --format csv" "convert -q" "convert -q --threads 1"; do
+        "export --format csv" "convert -q" "convert -q --threads 1" "stats" "stats --json"; do
         # shellcheck disable=SC2086
         "$base" $opts "$@" -o "$tmp/base" 2>"$tmp/base.err"; local rb=$?
         # shellcheck disable=SC2086
