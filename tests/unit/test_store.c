@@ -272,6 +272,52 @@ static void test_random_rows(void)
     }
 }
 
+/* Rows made of runs already in order, as rule units add them (each in the
+ * order of its events), some shorter than a sorting piece, one backwards,
+ * with equal starts told apart by order: sorted as from random order
+ * (store_freeze sorts by finding the runs, store.c). */
+static void test_rows_in_runs(void)
+{
+    size_t n = 0, cap = 40000;
+    shape *all = malloc(cap * sizeof *all);
+    for (int run = 0; run < 12; run++) {
+        uint32_t row = (uint32_t)(run % 3);
+        size_t len = run == 5 ? 7 : run == 8 ? 1 : 1000 + below(2000);
+        int64_t t = (int64_t)below(1000);
+        for (size_t k = 0; k < len && n < cap; k++, n++) {
+            t += run == 9 ? -(int64_t)below(3) : (int64_t)below(3);
+            tlv_time from = at(t, below(4) ? 0 : below(SCALE10));
+            all[n] = (shape){from, plus(from, (int64_t)below(40), 0), row,
+                             (uint32_t)below(NPRIMS), 7, 8, 9, (uint32_t)(n % 5)};
+        }
+    }
+    store *s = store_new(), *shuffled = store_new();
+    for (size_t i = 0; i < n; i++)
+        CHECK_INT(store_add(s, &all[i]), 0);
+    size_t *perm = malloc(n * sizeof *perm);
+    for (size_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (size_t i = n; i > 1; i--) {
+        size_t j = below(i), t = perm[i - 1];
+        perm[i - 1] = perm[j];
+        perm[j] = t;
+    }
+    for (size_t i = 0; i < n; i++)
+        CHECK_INT(store_add(shuffled, &all[perm[i]]), 0);
+    frozen(s);
+    frozen(shuffled);
+    check_canonical(s, all, n);
+    check_random_queries(s, 3);
+    for (size_t i = 0; i < n; i++) { /* equal (row, from, order): as added, so by run */
+        const shape *a = GET(s, i), *b = GET(shuffled, i);
+        CHECK(a->row == b->row && tlv_time_cmp(a->from, b->from) == 0 && a->order == b->order);
+    }
+    free(perm);
+    free(all);
+    store_free(s);
+    store_free(shuffled);
+}
+
 /* A view (store_new_view) answers as a store holding copies of the same
  * shapes on the same rows would: the shapes of each row split into layers
  * by primitive, as the summary layers are. */
@@ -944,6 +990,7 @@ int main(void)
 {
     test_threads_same();
     test_view_refs_in_bulk();
+    test_rows_in_runs();
     const char *tsan = getenv("TLV_TSAN"); /* CI: only the threads under ThreadSanitizer */
     if (tsan && strcmp(tsan, "1") == 0)
         return CHECK_DONE();
