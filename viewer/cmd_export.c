@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "export.h"
 #include "json_line.h"
+#include "ordered_write.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -425,8 +426,8 @@ static void key_memo(json_line *b, jl_memo *m, const char *key_text, const char 
     jl_string_memo(b, m, value);
 }
 
-static int trace_event(FILE *out, json_line *b, jl_memo *m, const interval *iv,
-                       const chrome_layout *c, double us, int radix, int *first)
+static void put_trace_event(json_line *b, jl_memo *m, const interval *iv,
+                            const chrome_layout *c, double us, int radix)
 {
     const tlv_shape_info *sh = &iv->sh;
     /* What a reader looks for: the drawn text, else for an interval the value
@@ -459,7 +460,24 @@ static int trace_event(FILE *out, json_line *b, jl_memo *m, const interval *iv,
     jl_raw(b, sh->is_when ? ",\"next\":" : ",\"to\":");
     jl_time(b, sh->to, radix);
     jl_raw(b, "}}");
-    return emit(out, b, first);
+}
+
+/* The intervals' trace events, formatted on several threads (ordered_write). */
+typedef struct events_ctx {
+    const interval_list *l;
+    const chrome_layout *c;
+    double us;
+    int radix;
+    int first;             /* no element before the first interval's */
+} events_ctx;
+
+/* Interval i's element, after a comma unless it is the array's first (as
+ * emit writes them). */
+static void put_event_at(void *ctx, json_line *b, jl_memo *m, size_t i)
+{
+    const events_ctx *e = ctx;
+    jl_raw(b, e->first && i == 0 ? "\n" : ",\n");
+    put_trace_event(b, m, &e->l->v[i], e->c, e->us, e->radix);
 }
 
 /* The chrome pid of the first row showing `resource`, or 0 when none does. */
@@ -572,7 +590,8 @@ static int write_flows(FILE *out, json_line *b, const tlv_shapes *shapes, const 
 }
 
 static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_trace *trace,
-                        const tlv_shapes *shapes, interval_list *l, double us, const char *input)
+                        const tlv_shapes *shapes, interval_list *l, double us, const char *input,
+                        int threads)
 {
     chrome_layout c = {0};
     if (lay_out_rows(&c, shapes, l) < 0) { /* it fails only for memory */
@@ -582,15 +601,15 @@ static int write_chrome(FILE *out, const tlv_rules *rules, const tlv_trace *trac
     int radix = tlv_rules_time_radix(rules);
     int first = 1;
     json_line b = {0};
-    jl_memo *m = calloc(1, sizeof *m);
-    b.failed = !m;
     fputs("{\"traceEvents\":[", out);
     int rc = write_metadata(out, &b, shapes, &c, &first);
-    for (size_t i = 0; i < l->n && rc == 0; i++)
-        rc = trace_event(out, &b, m, &l->v[i], &c, us, radix, &first);
-    if (m)
-        jl_memo_free(m);
-    free(m);
+    if (rc == 0) {
+        events_ctx e = {l, &c, us, radix, first};
+        rc = ordered_write(out, l->n, ordered_write_threads(threads, l->n), put_event_at, &e);
+        if (rc == -2)
+            b.failed = 1; /* reported below */
+        first = first && l->n == 0;
+    }
     if (rc == 0)
         rc = write_counters(out, &b, trace, shapes, &c, us, radix, &first);
     if (rc == 0)
@@ -685,7 +704,8 @@ static int write_export(const export_args *a, const tlv_rules *rules, const tlv_
     if (rc == 0 && strcmp(a->format, "csv") == 0)
         write_csv(out, &l, tlv_rules_time_radix(rules));
     else if (rc == 0)
-        rc = write_chrome(out, rules, trace, shapes, &l, time_factor(a, rules), a->c.input);
+        rc = write_chrome(out, rules, trace, shapes, &l, time_factor(a, rules), a->c.input,
+                          a->c.rules.threads);
     if (json_alloc_failures() != json_failures) { /* cJSON left something out */
         report_nomem("writing the export of", a->c.input);
         rc = -1;

@@ -5,12 +5,11 @@
  */
 #include "cli.h"
 #include "json_line.h"
+#include "ordered_write.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char shapes_help[] =
     "usage: tlv shapes [-R DIR]... -r FILE.res [-o OUT] [--per-cpu] [--flows] [--allow-scripts]\n"
@@ -139,164 +138,18 @@ static int shapes_option(void *own, int argc, char **argv, int *i)
     return 1;
 }
 
-/* ---- the shapes, formatted on several threads ------------------------------------------
- * Formatting is most of the writing (a JSON object per shape, millions of
- * them), and every shape's text depends on that shape alone: the shapes are
- * cut into chunks that the threads format into buffers of their own, and
- * the calling thread, which formats too, writes the buffers in order. So
- * the output is the serial one, byte for byte; at most RING chunks wait in
- * memory. */
-
-#define CHUNK_SHAPES 16384
-#define RING 8
-#define MAX_WRITERS 8
-
-typedef struct ring_slot {
-    json_line b;
-    int ready;         /* formatted, not written yet */
-} ring_slot;
-
-typedef struct par_writer {
+typedef struct shapes_ctx {
     const tlv_shapes *shapes;
     int radix;
-    size_t n, nchunks;
-    size_t next;       /* the next chunk to format */
-    size_t written;    /* chunks written */
-    int failed;        /* formatting or writing failed: stop */
-    ring_slot ring[RING];
-    pthread_mutex_t mu;
-    pthread_cond_t cv; /* a chunk formatted, or written */
-} par_writer;
+} shapes_ctx;
 
-/* Formats chunk c into its slot. Returns 0, or -1 when memory ran out. */
-static int format_chunk(par_writer *p, jl_memo *m, size_t c)
+/* Shape i's line (ordered_write's item). */
+static void put_shape_at(void *ctx, json_line *b, jl_memo *m, size_t i)
 {
-    json_line *b = &p->ring[c % RING].b;
-    size_t end = (c + 1) * CHUNK_SHAPES < p->n ? (c + 1) * CHUNK_SHAPES : p->n;
-    b->len = 0;
-    for (size_t i = c * CHUNK_SHAPES; i < end && !b->failed; i++) {
-        tlv_shape_info sh;
-        tlv_shapes_get(p->shapes, i, &sh);
-        put_shape(b, m, &sh, p->radix);
-    }
-    return b->failed ? -1 : 0;
-}
-
-/* Takes the next chunk to format when its slot is free, else SIZE_MAX.
- * Called with the lock held. */
-static size_t take_chunk(par_writer *p)
-{
-    if (p->failed || p->next >= p->nchunks || p->next >= p->written + RING)
-        return SIZE_MAX;
-    return p->next++;
-}
-
-static void format_taken(par_writer *p, jl_memo *m, size_t c)
-{
-    pthread_mutex_unlock(&p->mu);
-    int rc = format_chunk(p, m, c);
-    pthread_mutex_lock(&p->mu);
-    p->ring[c % RING].ready = 1;
-    if (rc < 0)
-        p->failed = -2;
-    pthread_cond_broadcast(&p->cv);
-}
-
-typedef struct writer_thread {
-    par_writer *p;
-    jl_memo memo;
-    pthread_t thread;
-    int started;
-} writer_thread;
-
-static void *format_main(void *arg)
-{
-    writer_thread *w = arg;
-    par_writer *p = w->p;
-    pthread_mutex_lock(&p->mu);
-    while (!p->failed && p->next < p->nchunks) {
-        size_t c = take_chunk(p);
-        if (c == SIZE_MAX)
-            pthread_cond_wait(&p->cv, &p->mu);
-        else
-            format_taken(p, &w->memo, c);
-    }
-    pthread_mutex_unlock(&p->mu);
-    return NULL;
-}
-
-/* The calling thread: writes the chunks in order as they are formatted,
- * formatting chunks itself while the next to write is not ready. */
-static int write_in_order(par_writer *p, jl_memo *m, FILE *out)
-{
-    pthread_mutex_lock(&p->mu);
-    while (!p->failed && p->written < p->nchunks) {
-        ring_slot *slot = &p->ring[p->written % RING];
-        if (slot->ready) {
-            pthread_mutex_unlock(&p->mu);
-            int rc = jl_write(&slot->b, out);
-            pthread_mutex_lock(&p->mu);
-            slot->ready = 0;
-            p->written++;
-            if (rc < 0)
-                p->failed = -1;
-            pthread_cond_broadcast(&p->cv);
-            continue;
-        }
-        size_t c = take_chunk(p);
-        if (c == SIZE_MAX)
-            pthread_cond_wait(&p->cv, &p->mu);
-        else
-            format_taken(p, m, c);
-    }
-    int rc = p->failed;
-    pthread_mutex_unlock(&p->mu);
-    return rc;
-}
-
-/* Writes the shapes on `threads` threads (the calling thread one of them).
- * Returns 0, -1 when writing failed, -2 when memory ran out. */
-static int write_shapes_parallel(FILE *out, const tlv_shapes *shapes, int radix, int threads)
-{
-    par_writer p = {.shapes = shapes, .radix = radix, .n = tlv_shapes_count(shapes)};
-    p.nchunks = (p.n + CHUNK_SHAPES - 1) / CHUNK_SHAPES;
-    writer_thread *w = calloc((size_t)threads, sizeof *w);
-    if (!w)
-        return -2;
-    pthread_mutex_init(&p.mu, NULL);
-    pthread_cond_init(&p.cv, NULL);
-    for (int i = 1; i < threads; i++) { /* without a thread, fewer of them */
-        w[i].p = &p;
-        w[i].started = pthread_create(&w[i].thread, NULL, format_main, &w[i]) == 0;
-    }
-    int rc = write_in_order(&p, &w[0].memo, out);
-    pthread_mutex_lock(&p.mu);
-    if (!p.failed && rc < 0)
-        p.failed = rc;
-    pthread_cond_broadcast(&p.cv);
-    pthread_mutex_unlock(&p.mu);
-    for (int i = 0; i < threads; i++) {
-        if (i && w[i].started)
-            pthread_join(w[i].thread, NULL);
-        jl_memo_free(&w[i].memo);
-    }
-    for (size_t i = 0; i < RING; i++)
-        jl_free(&p.ring[i].b);
-    pthread_mutex_destroy(&p.mu);
-    pthread_cond_destroy(&p.cv);
-    free(w);
-    return rc;
-}
-
-/* The threads that format the shapes: --threads, else the processors
- * online; 1 when there are too few shapes to share. */
-static int writer_threads(const shapes_args *a, size_t n)
-{
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    int t = a->c.rules.threads > 0 ? a->c.rules.threads : online > 1 ? (int)online : 1;
-    if (n <= CHUNK_SHAPES)
-        return 1;
-    return t > MAX_WRITERS ? MAX_WRITERS : t;
+    const shapes_ctx *c = ctx;
+    tlv_shape_info sh;
+    tlv_shapes_get(c->shapes, i, &sh);
+    put_shape(b, m, &sh, c->radix);
 }
 
 /* Writes the shapes, or the flows with --flows. Returns 0, -1 when writing
@@ -304,31 +157,19 @@ static int writer_threads(const shapes_args *a, size_t n)
 static int write_shapes(FILE *out, const shapes_args *a, const tlv_trace *trace,
                         const tlv_shapes *shapes, int radix)
 {
-    size_t n = a->flows ? tlv_shapes_flow_count(shapes) : tlv_shapes_count(shapes);
-    if (!a->flows && writer_threads(a, n) > 1)
-        return write_shapes_parallel(out, shapes, radix, writer_threads(a, n));
-    json_line b = {0};
-    jl_memo *m = calloc(1, sizeof *m);
-    int rc = m ? 0 : -1;
-    b.failed = !m;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        if (a->flows) {
-            tlv_flow_info f;
-            tlv_shapes_flow(shapes, i, &f);
-            rc = print_flow(out, &b, trace, &f, radix);
-        } else {
-            tlv_shape_info sh;
-            tlv_shapes_get(shapes, i, &sh);
-            put_shape(&b, m, &sh, radix);
-            rc = b.len >= 1 << 16 ? jl_write(&b, out) : b.failed ? -1 : 0;
-        }
+    if (!a->flows) { /* on several threads, written in order */
+        size_t n = tlv_shapes_count(shapes);
+        shapes_ctx c = {shapes, radix};
+        return ordered_write(out, n, ordered_write_threads(a->c.rules.threads, n), put_shape_at, &c);
     }
-    if (rc == 0)
-        rc = jl_write(&b, out); /* what was left in the buffer */
+    json_line b = {0};
+    int rc = 0;
+    for (size_t i = 0; i < tlv_shapes_flow_count(shapes) && rc == 0; i++) {
+        tlv_flow_info f;
+        tlv_shapes_flow(shapes, i, &f);
+        rc = print_flow(out, &b, trace, &f, radix);
+    }
     int nomem = b.failed;
-    if (m)
-        jl_memo_free(m);
-    free(m);
     jl_free(&b);
     return nomem ? -2 : rc; /* -2: memory ran out (cmd_shapes reports it) */
 }

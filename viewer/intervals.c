@@ -19,7 +19,7 @@ static int same_interval(const interval *iv, const tlv_shape_info *sh)
     const tlv_shape_info *f = &iv->sh;
     return f->row == sh->row && f->is_when == sh->is_when && tlv_time_cmp(f->from, sh->from) == 0 &&
            tlv_time_cmp(f->to, sh->to) == 0 && same_name(f->resource, sh->resource) &&
-           strcmp(f->event, sh->event) == 0 && strcmp(f->rule, sh->rule) == 0;
+           same_name(f->event, sh->event) && same_name(f->rule, sh->rule);
 }
 
 /* Shapes come ordered by rule, event, resource and start, and the primitives

@@ -61,10 +61,32 @@ static void print_item(json_line *b, cJSON *item, size_t need)
     b->len += strlen(b->p + b->len);
 }
 
+/* The length of s when cJSON would print it as is between quotes: no byte
+ * below 32, no '"' and no backslash (it leaves bytes from 128 on alone);
+ * SIZE_MAX otherwise. */
+static size_t plain_length(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (; *p; p++)
+        if (*p < 32 || *p == '"' || *p == '\\')
+            return SIZE_MAX;
+    return (size_t)(p - (const unsigned char *)s);
+}
+
 void jl_string(json_line *b, const char *s)
 {
     if (!s) {
         jl_raw(b, "null");
+        return;
+    }
+    size_t plain = plain_length(s); /* most are: copied, not printed by cJSON */
+    if (plain != SIZE_MAX) {
+        if (reserve(b, plain + 2) == 0) {
+            b->p[b->len] = '"';
+            memcpy(b->p + b->len + 1, s, plain);
+            b->p[b->len + 1 + plain] = '"';
+            b->len += plain + 2;
+        }
         return;
     }
     cJSON item;

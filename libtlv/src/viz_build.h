@@ -156,6 +156,8 @@ typedef struct builder {
     size_t key_unit_cap;
     uint32_t *prim_key;        /* per primitive: the key it was made for */
     size_t prim_key_cap;
+    struct cond_memo *cond_memo; /* the answers of condition keys (viz_cond.c): a
+                                  builder's own, NULL until the first */
 } builder;
 
 /* shapes->values entries with this bit set are ids in shapes->joined (a
@@ -222,8 +224,11 @@ int viz_pattern_matches(builder *b, const pattern *p, const vevent *e);
 int viz_expand(builder *b, const subst_ctx *c, const char *text, int escape);
 
 /* viz_cond.c: whether the condition key of a Figures object holds for c;
- * a key that does not expand or compile is reported and does not hold. */
+ * a key that does not expand or compile is reported and does not hold.
+ * Answers are remembered in b (viz_free_cond_memo frees them; a worker's
+ * builder starts without). */
 int viz_condition_holds(builder *b, const subst_ctx *c, const char *key);
+void viz_free_cond_memo(builder *b);
 
 /* viz_figures.c */
 /* Notes the events that open and close the shapes drawn next. */

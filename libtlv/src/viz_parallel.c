@@ -304,6 +304,7 @@ static int worker_init(worker *wk, par *p)
     b->prim_row = NULL;
     b->prim_row_cap = 0;
     b->absent = NULL;
+    b->cond_memo = NULL; /* the main builder's is not shared */
     b->a = b->b = b->err = (buf)BUF_INIT;
     b->unit = NULL;
     b->key_unit = b->prim_key = NULL;
@@ -329,6 +330,7 @@ static void worker_free(worker *wk)
     viz_free_absent(b);
     world_reader_free(&wk->reader);
     macro_memo_free(b->memo);
+    viz_free_cond_memo(b);
     intern_free(b->prim_keys);
     free(b->key_first);
     free(b->key_count);

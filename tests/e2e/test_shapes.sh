@@ -108,9 +108,10 @@ run "$TLV" convert -q -r "$SRES" -o again.std sample.std
 expect_status 0 "convert a .std again"
 checks=$((checks + 1)); cmp -s sample.std again.std || fail "a standard-form trace read and written again changed"
 
-# Many shapes are formatted on several threads, in chunks of 16384, and
-# written in order: the same bytes as one thread's (a generated log of 40000
-# lines, some 50000 shapes: several chunks).
+# Many shapes (and an export's trace events) are formatted on several
+# threads, in chunks of 16384, and written in order: the same bytes as one
+# thread's (a generated log of 40000 lines, some 50000 shapes: several
+# chunks); a write that fails is an error.
 GEN="${TLV_GEN:-$(dirname "$TLV")/tlv-gen}"
 if [ -x "$GEN" ]; then
   "$GEN" --kernel asp --emit-res >gen.res
@@ -127,6 +128,19 @@ if [ -x "$GEN" ]; then
   done
   run "$TLV" shapes --threads 2 -r own.res g.log
   checks=$((checks + 1)); cmp -s one.jsonl "$TMP/out" || fail "shapes on standard output, 2 threads, differ"
+  # tlv export writes its trace events the same way
+  run "$TLV" export --threads 1 -r own.res -o one.json g.log
+  expect_status 0 "export of a generated log, 1 thread"
+  for t in 2 3; do
+    run "$TLV" export --threads $t -r own.res -o many.json g.log
+    expect_status 0 "export of a generated log, $t threads"
+    checks=$((checks + 1)); cmp -s one.json many.json || fail "export written on $t threads differs from 1 thread's"
+  done
+  run "$TLV" shapes --threads 2 -r own.res -o /dev/full g.log
+  expect_status 2 "shapes to a full disk"
+  expect_contains "$TMP/err" "cannot write '/dev/full'" "shapes to a full disk"
+  run "$TLV" export --threads 2 -r own.res -o /dev/full g.log
+  expect_status 2 "export to a full disk"
 fi
 
 if have_corpus; then

@@ -110,6 +110,55 @@ static inline tlv_status load_rules_in(const char *res_path, const char *rules_d
     return tlv_rules_load(res_path, &o, out);
 }
 
+/* Loads res_path (load_rules_in) and converts log into a new trace, read
+ * as a standard-form trace when its name ends in ".std"; lines that do not
+ * convert are allowed. Returns TLV_OK with *rules and *trace set, or the
+ * failing status with both freed and NULL. */
+static inline tlv_status load_trace_in(const char *res_path, const char *rules_dir,
+                                       const char *log, tlv_rules **rules, tlv_trace **trace)
+{
+    *trace = NULL;
+    tlv_status st = load_rules_in(res_path, rules_dir, rules);
+    if (st == TLV_OK)
+        st = tlv_trace_new(*rules, trace);
+    size_t n = strlen(log);
+    if (st == TLV_OK && n > 4 && strcmp(log + n - 4, ".std") == 0)
+        tlv_converter_set_standard_form(tlv_trace_converter(*trace), 1);
+    if (st == TLV_OK) {
+        tlv_status load = tlv_trace_load_file(*trace, log);
+        if (load != TLV_OK && load != TLV_ERR_CONVERT)
+            st = load;
+    }
+    if (st != TLV_OK) {
+        tlv_trace_free(*trace);
+        tlv_rules_free(*rules);
+        *trace = NULL;
+        *rules = NULL;
+    }
+    return st;
+}
+
+/* Calls fn with the resource file, rule directory, log and CPU attribute
+ * (NULL: not per CPU) of each of the project's TOPPERS samples: ASP sample
+ * and tour, FMP sample plain and per CPU (prcId). TLV_SOURCE_DIR or "." is
+ * the source tree. */
+static inline void each_toppers_sample(void (*fn)(const char *res, const char *rules_dir,
+                                                  const char *log, const char *cpu))
+{
+    const char *src = getenv("TLV_SOURCE_DIR");
+    if (!src)
+        src = ".";
+    char rules[PATH_MAX], res[PATH_MAX + 64], log[PATH_MAX + 64];
+    snprintf(rules, sizeof rules, "%s/rules", src);
+    static const char *const toppers[][3] = {{"asp", "sample", NULL}, {"asp", "tour", NULL},
+                                             {"fmp", "sample", NULL}, {"fmp", "sample", "prcId"}};
+    for (size_t i = 0; i < sizeof toppers / sizeof *toppers; i++) {
+        snprintf(res, sizeof res, "%s/samples/%s/%s.res", src, toppers[i][0], toppers[i][1]);
+        snprintf(log, sizeof log, "%s/samples/%s/%s.log", src, toppers[i][0], toppers[i][1]);
+        fn(res, rules, log, toppers[i][2]);
+    }
+}
+
 /* The corpus log of directory `dir` that goes with LOG.res: LOG.log, or
  * else the directory's first log by name (fmp_mig.res goes with
  * fmp_short.log). Empty when there is none. */

@@ -14,6 +14,7 @@
 #include "check.h"
 #include "scratch.h"
 #include "text.h"
+#include "error_rules.h"
 #include "viz_impl.h"
 
 #include <tlv/tlv.h>
@@ -116,24 +117,8 @@ static tlv_status same_listing(const char *res, const char *rules_dir, const cha
 {
     tlv_rules *rules = NULL;
     tlv_trace *trace = NULL;
-    tlv_status st = load_rules_in(res, rules_dir, &rules);
-    if (st == TLV_OK)
-        st = tlv_trace_new(rules, &trace);
-    size_t n = strlen(log);
-    if (st == TLV_OK && n > 4 && strcmp(log + n - 4, ".std") == 0)
-        tlv_converter_set_standard_form(tlv_trace_converter(trace), 1);
-    if (st == TLV_OK) {
-        tlv_status load = tlv_trace_load_file(trace, log);
-        if (load != TLV_OK && load != TLV_ERR_CONVERT)
-            st = load;
-    }
-    if (st != TLV_OK) {
-        fprintf(stderr, "%s: cannot load (%s)\n", log, tlv_status_string(st));
-        check_failures++;
-        tlv_trace_free(trace);
-        tlv_rules_free(rules);
+    if (load_trace_checked(res, rules_dir, log, &rules, &trace) != TLV_OK)
         return TLV_ERR_USAGE;
-    }
     tlv_status full_st = TLV_OK;
     for (int threads = 1; threads <= 2; threads++) {
         tlv_status fst, lst;
@@ -169,8 +154,8 @@ static tlv_status same_listing(const char *res, const char *rules_dir, const cha
         store_bytes fb, lb;
         store_count_bytes(full->store, &fb);
         store_count_bytes(list->store, &lb);
-        CHECK(fb.index >= count * 3 * sizeof(uint32_t)); /* trees and order by end */
-        CHECK(lb.index < count * sizeof(uint32_t));
+        /* the trees and the order by end: three 32-bit positions a shape */
+        CHECK(fb.index >= lb.index + count * 3 * sizeof(uint32_t));
         CHECK_INT(lb.pyramids, 0);
         CHECK_INT(store_rows(list->store), store_rows(full->store));
         CHECK(tlv_shapes_memory(list, NULL, NULL) < tlv_shapes_memory(full, NULL, NULL));
@@ -184,80 +169,16 @@ static tlv_status same_listing(const char *res, const char *rules_dir, const cha
     return full_st;
 }
 
-/* ---- rules that fail in several ways -------------------------------------------------------- */
-
-static const char resh[] =
-    "{\"p\":{\"Task\":{\"Attributes\":{"
-    "\"state\":{\"VariableType\":\"String\",\"AllocationType\":\"Dynamic\",\"Default\":\"IDLE\"},"
-    "\"cpu\":{\"VariableType\":\"Number\",\"AllocationType\":\"Dynamic\",\"Default\":1}},"
-    "\"Behaviors\":{\"enter\":{},\"leave\":{},\"send\":{}}}}}";
-
-static const char viz[] =
-    "{\"p\":{\"Shapes\":{"
-    "\"bar\":[{\"Type\":\"Rectangle\",\"Fill\":\"${ARG0}\"}],"
-    "\"bogus\":[{\"Type\":\"Blob\"}],"
-    "\"txt\":[{\"Type\":\"Text\",\"Text\":\"${ARG0}\"}]},"
-    "\"VisualizeRules\":{"
-    "\"st\":{\"Target\":\"Task\",\"Shapes\":{\"s\":{\"From\":\"${TARGET}.state\","
-    "  \"To\":\"${TARGET}.state\",\"Figures\":{\"${FROM_VAL}==RUN\":\"bar(ff00ff00)\","
-    "  \"${FROM_VAL}==WAIT\":[\"bogus\",\"nothere(1)\",\"txt(${FROM_VAL})\"]}}}},"
-    "\"calls\":{\"Target\":\"Task\",\"Shapes\":{\"c\":{\"From\":\"${TARGET}.enter()\","
-    "  \"To\":\"${TARGET}.leave(${FROM_ARG0})\",\"Figures\":\"txt(${FROM_ARG0})\"},"
-    "  \"w\":{\"When\":\"${TARGET}.send()\",\"Figures\":\"txt(${ARG0})\"}}},"
-    "\"who\":{\"Shapes\":{\"w\":{\"From\":\"Task.state=RUN\",\"To\":\"${FROM_TARGET}.state\","
-    "  \"Figures\":\"txt(${FROM_TARGET})\"}},"
-    "  \"Flows\":{\"f\":{\"When\":\"Task.send()\",\"To\":\"${ARG1}\"}}}"
-    "}}}";
-
-static void test_rule_errors(void)
+static void listed_sample(const char *res, const char *rules_dir, const char *log, const char *cpu)
 {
-    text t = {0};
-    long time = 0;
-    for (int round = 0; round < 20; round++)
-        for (int k = 0; k < 4; k++) {
-            text_add(&t, "[%ld]T%d.state=RUN\n", time += 3, k);
-            text_add(&t, "[%ld]T%d.enter(op%d)\n", time += 2, k, round % 4);
-            text_add(&t, "[%ld]T%d.send(%d,T%d)\n", time += 1, k, round % 7, (k + round) % 6);
-            text_add(&t, "[%ld]T%d.leave(op%d)\n", time += 2, k, round % 4);
-            text_add(&t, "[%ld]T%d.cpu=%d\n", time += 1, k, 1 + (k + round) % 2);
-            text_add(&t, "[%ld]T%d.state=%s\n", time += 1, k, round % 3 ? "WAIT" : "IDLE");
-        }
-    write_file("p.std", t.s);
-    free(t.s);
-    write_file("p.resh", resh);
-    write_file("p.viz", viz);
-    write_file("p.res", "{\"TimeScale\":\"us\",\"ConvertRules\":[],\"ResourceHeaders\":[\"p\"],"
-                        "\"VisualizeRules\":[\"p\"],\"Resources\":{"
-                        "\"T0\":{\"Type\":\"Task\"},\"T1\":{\"Type\":\"Task\"},"
-                        "\"T2\":{\"Type\":\"Task\"},\"T3\":{\"Type\":\"Task\"}}}");
-    char res[PATH_MAX + 16], log[PATH_MAX + 16];
-    snprintf(res, sizeof res, "%s/p.res", tmpdir);
-    snprintf(log, sizeof log, "%s/p.std", tmpdir);
-    CHECK_INT(same_listing(res, tmpdir, log, NULL), TLV_ERR_RULE);
-    CHECK_INT(same_listing(res, tmpdir, log, "cpu"), TLV_ERR_RULE);
-}
-
-static void test_samples(void)
-{
-    const char *src = getenv("TLV_SOURCE_DIR");
-    if (!src)
-        src = ".";
-    char rules[PATH_MAX], res[PATH_MAX + 64], log[PATH_MAX + 64];
-    snprintf(rules, sizeof rules, "%s/rules", src);
-    static const char *const toppers[][3] = {{"asp", "sample", NULL}, {"fmp", "sample", NULL},
-                                             {"fmp", "sample", "prcId"}};
-    for (size_t i = 0; i < sizeof toppers / sizeof *toppers; i++) {
-        snprintf(res, sizeof res, "%s/samples/%s/%s.res", src, toppers[i][0], toppers[i][1]);
-        snprintf(log, sizeof log, "%s/samples/%s/%s.log", src, toppers[i][0], toppers[i][1]);
-        CHECK_INT(same_listing(res, rules, log, toppers[i][2]), TLV_OK);
-    }
+    CHECK_INT(same_listing(res, rules_dir, log, cpu), TLV_OK);
 }
 
 int main(void)
 {
     make_tmpdir("listing");
-    test_rule_errors();
-    test_samples();
+    check_error_rules(same_listing);
+    each_toppers_sample(listed_sample);
     if (!getenv("KEEP"))
         remove_tree(tmpdir);
     return check_failures ? 1 : 0;

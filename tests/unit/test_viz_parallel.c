@@ -17,6 +17,7 @@
 #include "check.h"
 #include "scratch.h"
 #include "text.h"
+#include "error_rules.h"
 #include "viz_impl.h"
 
 #include <tlv/tlv.h>
@@ -108,24 +109,8 @@ static tlv_status same_on_threads(const char *res, const char *rules_dir, const 
 {
     tlv_rules *rules = NULL;
     tlv_trace *trace = NULL;
-    tlv_status st = load_rules_in(res, rules_dir, &rules);
-    if (st == TLV_OK)
-        st = tlv_trace_new(rules, &trace);
-    size_t n = strlen(log);
-    if (st == TLV_OK && n > 4 && strcmp(log + n - 4, ".std") == 0)
-        tlv_converter_set_standard_form(tlv_trace_converter(trace), 1);
-    if (st == TLV_OK) {
-        tlv_status load = tlv_trace_load_file(trace, log);
-        if (load != TLV_OK && load != TLV_ERR_CONVERT)
-            st = load;
-    }
-    if (st != TLV_OK) {
-        fprintf(stderr, "%s: cannot load (%s)\n", log, tlv_status_string(st));
-        check_failures++;
-        tlv_trace_free(trace);
-        tlv_rules_free(rules);
+    if (load_trace_checked(res, rules_dir, log, &rules, &trace) != TLV_OK)
         return TLV_ERR_USAGE;
-    }
     tlv_status serial_st;
     char *serial = build_dump(trace, cpu, 1, &serial_st);
     static const int threads[] = {2, 3, 8};
@@ -151,76 +136,20 @@ static tlv_status same_on_threads(const char *res, const char *rules_dir, const 
     return serial_st;
 }
 
-/* ---- rules that fail in several ways, over many targets --------------------------------- */
-
-static const char resh[] =
-    "{\"p\":{\"Task\":{\"Attributes\":{"
-    "\"state\":{\"VariableType\":\"String\",\"AllocationType\":\"Dynamic\",\"Default\":\"IDLE\"},"
-    "\"cpu\":{\"VariableType\":\"Number\",\"AllocationType\":\"Dynamic\",\"Default\":1},"
-    "\"id\":{\"VariableType\":\"Number\",\"AllocationType\":\"Static\",\"Default\":0}},"
-    "\"Behaviors\":{\"enter\":{},\"leave\":{},\"send\":{}}}}}";
-
-static const char viz[] =
-    "{\"p\":{\"Shapes\":{"
-    "\"bar\":[{\"Type\":\"Rectangle\",\"Fill\":\"${ARG0}\"}],"
-    "\"len\":[{\"Type\":\"Rectangle\",\"Size\":\"v(VALUE)\",\"Fill\":\"ff0000ff\"}],"
-    "\"bogus\":[{\"Type\":\"Blob\"}],"
-    "\"txt\":[{\"Type\":\"Text\",\"Text\":\"${ARG0}\"}]},"
-    "\"VisualizeRules\":{"
-    "\"st\":{\"Target\":\"Task\",\"Shapes\":{\"s\":{\"From\":\"${TARGET}.state\","
-    "  \"To\":\"${TARGET}.state\",\"Figures\":{\"${FROM_VAL}==RUN\":\"bar(ff00ff00)\","
-    "  \"${FROM_VAL}==WAIT\":[\"bogus\",\"nothere(1)\",\"txt(${FROM_VAL})\"]}}}},"
-    "\"calls\":{\"Target\":\"Task\",\"Shapes\":{\"c\":{\"From\":\"${TARGET}.enter()\","
-    "  \"To\":\"${TARGET}.leave(${FROM_ARG0})\","
-    "  \"Figures\":[\"txt(${FROM_ARG0}-${FROM_ARG1})\",\"len($RES_NAME{Task(id==${FROM_ARG1})})\"]}}},"
-    "\"lens\":{\"Target\":\"Task\",\"Shapes\":{\"l\":{\"When\":\"${TARGET}.send()\","
-    "  \"Figures\":\"len(${ARG0})\"}}},"
-    "\"who\":{\"Shapes\":{\"w\":{\"From\":\"Task.state=RUN\",\"To\":\"${FROM_TARGET}.state\","
-    "  \"Figures\":\"txt(${FROM_TARGET})\"}},"
-    "  \"Flows\":{\"f\":{\"When\":\"Task.send()\",\"To\":\"${ARG1}\"}}}"
-    "}}}";
-
-/* Tasks T0..T9 in turns, with calls whose second argument names no task
- * now and then (the $RES_NAME{} of "calls" fails there), and sends. */
-static void write_log(void)
-{
-    text t = {0};
-    long time = 0;
-    for (int round = 0; round < 60; round++)
-        for (int k = 0; k < 10; k++) {
-            text_add(&t, "[%ld]T%d.state=RUN\n", time += 3, k);
-            text_add(&t, "[%ld]T%d.enter(op%d,%d)\n", time += 2, k, round % 4, (round + k) % 13);
-            text_add(&t, "[%ld]T%d.send(%d,T%d)\n", time += 1, k, round % 7, (k + round) % 12);
-            text_add(&t, "[%ld]T%d.leave(op%d,ok)\n", time += 2, k, round % 4);
-            text_add(&t, "[%ld]T%d.state=%s\n", time += 1, k, round % 3 ? "WAIT" : "IDLE");
-        }
-    write_file("p.std", t.s);
-    free(t.s);
-    write_file("p.resh", resh);
-    write_file("p.viz", viz);
-    text r = {0};
-    text_add(&r, "{\"TimeScale\":\"us\",\"ConvertRules\":[],\"ResourceHeaders\":[\"p\"],"
-            "\"VisualizeRules\":[\"p\"],\"Resources\":{");
-    for (int k = 0; k < 10; k++)
-        text_add(&r, "%s\"T%d\":{\"Type\":\"Task\",\"Attributes\":{\"cpu\":%d,\"id\":%d}}",
-                 k ? "," : "", k, 1 + k % 2, k);
-    text_add(&r, "}}");
-    write_file("p.res", r.s);
-    free(r.s);
-}
+/* ---- rules that fail in several ways, over many targets (error_rules.h) ------------------- */
 
 static void test_rule_errors(void)
 {
-    write_log();
-    char res[PATH_MAX + 16], log[PATH_MAX + 16];
-    snprintf(res, sizeof res, "%s/p.res", tmpdir);
-    snprintf(log, sizeof log, "%s/p.std", tmpdir);
     /* the errors are the point: made in the workers, reported in order */
-    CHECK_INT(same_on_threads(res, tmpdir, log, NULL), TLV_ERR_RULE);
-    CHECK_INT(same_on_threads(res, tmpdir, log, "cpu"), TLV_ERR_RULE);
+    check_error_rules(same_on_threads);
 }
 
 /* ---- the samples and the corpus ------------------------------------------------------------- */
+
+static void same_sample(const char *res, const char *rules_dir, const char *log, const char *cpu)
+{
+    same_on_threads(res, rules_dir, log, cpu);
+}
 
 static void test_samples(void)
 {
@@ -229,13 +158,7 @@ static void test_samples(void)
         src = ".";
     char rules[PATH_MAX], res[PATH_MAX + 64], log[2 * PATH_MAX + 64];
     snprintf(rules, sizeof rules, "%s/rules", src);
-    static const char *const toppers[][3] = {{"asp", "sample", NULL}, {"asp", "tour", NULL},
-                                             {"fmp", "sample", NULL}, {"fmp", "sample", "prcId"}};
-    for (size_t i = 0; i < sizeof toppers / sizeof *toppers; i++) {
-        snprintf(res, sizeof res, "%s/samples/%s/%s.res", src, toppers[i][0], toppers[i][1]);
-        snprintf(log, sizeof log, "%s/samples/%s/%s.log", src, toppers[i][0], toppers[i][1]);
-        same_on_threads(res, rules, log, toppers[i][2]);
-    }
+    each_toppers_sample(same_sample);
     static const char *const linux_logs[][2] = {{"calls", "make"}, {"heap", NULL},
                                                 {"sched", NULL}, {"strace", NULL}};
     for (size_t i = 0; i < sizeof linux_logs / sizeof *linux_logs; i++) {
