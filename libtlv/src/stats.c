@@ -53,12 +53,6 @@ typedef struct track {
     size_t nstats, stats_cap;
 } track;
 
-/* A resource name and its index, for finding events' resources. */
-typedef struct named {
-    const char *name;
-    size_t index;
-} named;
-
 typedef struct pass {
     const tlv_trace *trace;
     const tlv_stats_options *o;
@@ -66,7 +60,6 @@ typedef struct pass {
     int radix;
     track *res;
     size_t nres;
-    named *by_name;             /* sorted by name */
     processor *cpus;
     size_t ncpus, cpus_cap;
     int failed;
@@ -177,18 +170,6 @@ static void cpu_change(pass *p, size_t r, const char *value, tlv_time at)
 
 /* ---- the pass --------------------------------------------------------------------- */
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(((const named *)a)->name, ((const named *)b)->name);
-}
-
-static long find_resource(const pass *p, const char *name)
-{
-    named key = {name, 0};
-    const named *n = bsearch(&key, p->by_name, p->nres, sizeof key, by_name);
-    return n ? (long)n->index : -1;
-}
-
 /* Whether some resource has the attribute (its type declares it). */
 static int any_has(const tlv_trace *trace, const char *attr)
 {
@@ -209,7 +190,6 @@ static void init_tracks(pass *p)
         track *t = &p->res[r];
         const char *v;
         t->name = tlv_trace_resource_name(p->trace, r);
-        p->by_name[r] = (named){t->name, r};
         t->state_since = t->run_since = start;
         t->has_state = tlv_trace_attr_at(p->trace, t->name, p->o->attribute, &before,
                                          &t->state) == TLV_OK;
@@ -222,27 +202,41 @@ static void init_tracks(pass *p)
         if (t->has_running && (!cpu_attr || t->cpu) && !find_cpu(p, t->cpu))
             p->failed = 1;
     }
-    qsort(p->by_name, p->nres, sizeof *p->by_name, by_name);
+}
+
+/* The id of an attribute name among the trace's interned strings;
+ * UINT32_MAX when no event has that name (or there is none). */
+static uint32_t name_id(const pass *p, const char *name)
+{
+    return name ? intern_find(p->trace->w->values, name, strlen(name)) : UINT32_MAX;
 }
 
 static void scan_events(pass *p)
 {
-    const char *cpu_attr = p->cpu_attr;
+    /* Compared as ids, and each event's resource is its index in the world,
+     * the track's (init_tracks): no string compared or searched per event,
+     * and only the events that change something are read whole. */
+    uint32_t state = name_id(p, p->o->attribute), cpu = name_id(p, p->cpu_attr),
+             running = name_id(p, p->o->running_attribute);
     size_t n = tlv_trace_event_count(p->trace);
     for (size_t i = 0; i < n && !p->failed; i++) {
+        const trace_event *te = &p->trace->ev[i];
+        size_t r = te->res;
+        if (te->kind != TLV_EVENT_ATTRIBUTE || r >= p->nres)
+            continue;
+        int is_state = p->res[r].has_state && te->name == state;
+        int is_cpu = p->cpu_attr && te->name == cpu;
+        int is_running = p->res[r].has_running && te->name == running;
+        if (!is_state && !is_cpu && !is_running)
+            continue;
         tlv_event e;
         tlv_trace_event(p->trace, i, &e);
-        if (e.kind != TLV_EVENT_ATTRIBUTE)
-            continue;
-        long r = find_resource(p, e.resource);
-        if (r < 0)
-            continue;
-        if (p->res[r].has_state && strcmp(e.name, p->o->attribute) == 0)
-            state_change(p, (size_t)r, e.value, e.time);
-        if (cpu_attr && strcmp(e.name, cpu_attr) == 0)
-            cpu_change(p, (size_t)r, e.value, e.time);
-        if (p->res[r].has_running && strcmp(e.name, p->o->running_attribute) == 0)
-            running_change(p, (size_t)r, e.value, e.time);
+        if (is_state)
+            state_change(p, r, e.value, e.time);
+        if (is_cpu)
+            cpu_change(p, r, e.value, e.time);
+        if (is_running)
+            running_change(p, r, e.value, e.time);
     }
 }
 
@@ -379,12 +373,11 @@ tlv_status tlv_stats_compute(const tlv_trace *trace, const tlv_stats_options *op
         return last_error_set(LAST_ERROR_OF(trace), TLV_ERR_NOMEM,
                               "tlv_stats_compute: out of memory while computing the statistics");
     pass p = {trace, &o, o.cpu_attribute, tlv_rules_time_radix(trace->rules), NULL,
-              tlv_trace_resource_count(trace), NULL, NULL, 0, 0, 0};
+              tlv_trace_resource_count(trace), NULL, 0, 0, 0};
     st->start = tlv_time_to_double(tlv_trace_start(trace), p.radix);
     st->end = tlv_time_to_double(tlv_trace_end(trace), p.radix);
     p.res = calloc(p.nres + 1, sizeof *p.res);
-    p.by_name = calloc(p.nres + 1, sizeof *p.by_name);
-    p.failed = !p.res || !p.by_name;
+    p.failed = !p.res;
     if (!p.failed && !p.cpu_attr && any_has(trace, "prcId"))
         p.cpu_attr = "prcId";
     st->cpu_attribute = p.cpu_attr;
@@ -397,7 +390,6 @@ tlv_status tlv_stats_compute(const tlv_trace *trace, const tlv_stats_options *op
     for (size_t r = 0; p.res && r < p.nres; r++)
         free(p.res[r].stats);
     free(p.res);
-    free(p.by_name);
     free_cpus(p.cpus, p.ncpus);
     if (rc < 0 || ALLOC_FAILED_SINCE()) {
         tlv_stats_free(st);
