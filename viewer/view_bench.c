@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -127,6 +128,17 @@ static void set_extras(view_app *a, int on)
     rows_changed(a); /* new bands: the next frame renders the timeline again */
 }
 
+/* The process's page faults so far: major (read from disk: file pages the
+ * kernel had dropped) in *major, minor in *minor. */
+static void page_faults(long *major, long *minor)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        ru.ru_majflt = ru.ru_minflt = 0;
+    *major = ru.ru_majflt;
+    *minor = ru.ru_minflt;
+}
+
 typedef struct series {
     double *ms, *cpu, *proc;
     double render;
@@ -140,7 +152,8 @@ static void summary(double *v, size_t n, double *median, double *p99, double *wo
     *worst = v[n - 1];
 }
 
-int view_bench(view_app *a)
+/* One pass along the path, its figures printed. */
+static int bench_pass(view_app *a)
 {
     enum { LEGS = 5, N = LEGS * STEPS };
     static const char *const leg_names[LEGS] = {"zoom in", "pan", "zoom out", "pan at 1/100",
@@ -155,6 +168,8 @@ int view_bench(view_app *a)
     view_update_size(a);
     nav_fit(&a->nav);
     set_extras(a, 1);
+    long major0, minor0;
+    page_faults(&major0, &minor0);
     double first_cpu, first_proc, first = timed_frame(a, &first_cpu, &first_proc);
     size_t n = 0, tracks = 0;
     for (size_t i = 0; i < a->tracks.n; i++)
@@ -174,10 +189,14 @@ int view_bench(view_app *a)
                 s[k].render += a->last_render_ms;
                 if (k)
                     leg_cpu[leg][i] = s[k].cpu[at];
-                if (getenv("TLV_BENCH_FRAMES")) /* every frame, for profiling */
-                    fprintf(stderr, "frame leg %d step %d extras %d span %.6g cpu %.2f ms "
-                            "render %.2f ms\n", leg, i, k, (a->nav.t1 - a->nav.t0) /
-                            (a->nav.trace_t1 - a->nav.trace_t0), s[k].cpu[at], a->last_render_ms);
+                if (getenv("TLV_BENCH_FRAMES")) { /* every frame, for profiling */
+                    long major, minor;
+                    page_faults(&major, &minor);
+                    fprintf(stderr, "frame leg %d step %d extras %d span %.6g wall %.2f ms "
+                            "cpu %.2f ms render %.2f ms faults %ld major %ld minor\n", leg, i,
+                            k, (a->nav.t1 - a->nav.t0) / (a->nav.trace_t1 - a->nav.trace_t0),
+                            s[k].ms[at], s[k].cpu[at], a->last_render_ms, major, minor);
+                }
             }
             if (k)
                 end = a->nav;
@@ -216,7 +235,55 @@ int view_bench(view_app *a)
         printf("%s %s %.2f ms", leg ? "," : "", leg_names[leg], p);
     }
     printf("\n");
+    long major1, minor1;
+    page_faults(&major1, &minor1);
+    printf("bench: page faults during the frames: %ld major (pages read back from disk), "
+           "%ld minor\n", major1 - major0, minor1 - minor0);
     print_memory(a);
     free(buf);
     return EXIT_OK;
+}
+
+/* TLV_BENCH_SHOTS=PREFIX: after the frames, screenshots of the whole trace
+ * and of a fortieth of it around the middle, in a large and a small window
+ * (PREFIX-1920x1080-whole.png, ...): to look at what a 100M-line trace's
+ * frames show without loading it again. */
+static void bench_screenshots(view_app *a, const char *prefix)
+{
+    static const int sizes[2][2] = {{1920, 1080}, {640, 400}};
+    for (int k = 0; k < 2; k++) {
+        SDL_SetWindowSize(a->win, sizes[k][0], sizes[k][1]);
+        view_update_size(a);
+        for (int z = 0; z < 2; z++) {
+            view_nav *n = &a->nav;
+            nav_fit(n);
+            double c = n->trace_t0 / 2 + n->trace_t1 / 2, half = (n->trace_t1 - n->trace_t0) / 80;
+            if (z)
+                nav_set(n, c - half, c + half);
+            view_dirty(a);
+            view_draw_frame(a);
+            char path[4096];
+            snprintf(path, sizeof path, "%s-%dx%d-%s.png", prefix, a->px_w, a->px_h,
+                     z ? "fortieth" : "whole");
+            if (view_write_screenshot(a, path) == 0)
+                fprintf(stderr, "bench: screenshot %s\n", path);
+            SDL_RenderPresent(a->ren);
+        }
+    }
+}
+
+int view_bench(view_app *a)
+{
+    /* TLV_BENCH_REPEAT=N runs the path N times (a profiler attached to a
+     * big trace's process sees more frames than one pass gives it). */
+    const char *rep = getenv("TLV_BENCH_REPEAT");
+    int passes = rep ? atoi(rep) : 1, rc = EXIT_OK;
+    if (getenv("TLV_BENCH_FRAMES"))
+        fprintf(stderr, "bench: frames start\n");
+    for (int i = 0; i < (passes > 1 ? passes : 1) && rc == EXIT_OK; i++)
+        rc = bench_pass(a);
+    const char *shots = getenv("TLV_BENCH_SHOTS");
+    if (shots && *shots)
+        bench_screenshots(a, shots);
+    return rc;
 }

@@ -657,10 +657,13 @@ static void draw_band(frame *f, const band_plan *b, tlv_time q0, tlv_time q1)
 static int rows_reach(const frame *f, double *up, double *down)
 {
     const struct tlv_shapes *s = f->s;
+    const summary_looks *sl = &s->looks;
     double h = f->l.row_h, lo = 0, hi = h;
     frect area = {0, 0, 100, (float)h};
-    for (size_t i = 0; i < s->nprims; i++) {
-        const prim *p = &s->prims[i];
+    /* one primitive of each vertical geometry when the build found them */
+    size_t n = sl->has_reach ? sl->nreach : s->nprims;
+    for (size_t i = 0; i < n; i++) {
+        const prim *p = &s->prims[sl->has_reach ? sl->reach_prim[i] : i];
         if (p->type == PRIM_TEXT)
             continue;
         frect box = prim_box(p, area);

@@ -36,9 +36,10 @@
  * pyramid's finest buckets (below). Otherwise the color comes from the row's
  * pyramid, built at freeze: N = 2^K equal buckets over the row's span
  * [first from, last end] and half a bucket more, N the least power of two
- * >= the row's shape count, at most 65536; level L has N/2^L buckets, each
- * the union of two of level L-1: 2N nodes of 16 bytes, fewer than 4 per
- * shape. Every bucket of every level keeps the rule's winner, computed
+ * >= the row's shape count, at most 65536 — or, for a row of more than
+ * 16 * 65536 shapes, >= a sixteenth of its count, at most 2^20; level L has
+ * N/2^L buckets, each the union of two of level L-1: 2N nodes of 16 bytes,
+ * fewer than 4 per shape. Every bucket of every level keeps the rule's winner, computed
  * exactly, the part of the bucket the winner covers, and the hull of the
  * parts all its candidates cover (both in 16-bit fractions of the bucket).
  * A column uses the coarsest level whose bucket width is <= the column width
@@ -85,6 +86,13 @@
 
 #define DEFAULT_RADIX 10
 #define SUMMARY_MAX_BUCKETS 65536u
+/* Past 16 * 65536 shapes, a row's buckets hold about 16 shapes each, up to
+ * 2^20 buckets: with 150 shapes a bucket (a 10M-shape row of a 100M-line
+ * log), zoomed in to a fiftieth of the trace the columns were narrower than
+ * the buckets, and each frame computed its summaries from 100k shapes a
+ * layer (a tenth of a second). 1 to 2 bytes a shape (slim buckets). */
+#define SUMMARY_SHAPES_PER_BIG_BUCKET 16u
+#define SUMMARY_MAX_BIG_BUCKETS (1u << 20)
 #define EXACT_SHAPES_PER_COLUMN 4
 #define EXACT_SHAPES_PER_FINE_COLUMN 64
 #define EXACT_ONE_COLOR_PER_COLUMNS 4 /* a one-colour row: exact up to 1 shape per 4 columns */
@@ -310,6 +318,16 @@ static inline shape shape_at(const store *s, size_t i)
                    packed_get(&k->col.event, p),
                    packed_get(&k->col.resource, p),
                    k->col.order[p]};
+}
+
+/* What a summary reads of shape i: its times, primitive and order (row,
+ * rule, event and resource left 0). Each of those is a column of its own,
+ * far from the others in a store of millions of shapes, so a summary that
+ * reads them all touches twice the pages (and on a big trace whose pages
+ * the kernel dropped, reads them back from disk) for nothing. */
+static inline shape summary_shape_at(const store *s, size_t i)
+{
+    return (shape){from_at(s, i), to_at(s, i), 0, prim_at(s, i), 0, 0, 0, order_at(s, i)};
 }
 
 /* The row shape i is on, before store_freeze: a view puts its base's
@@ -1319,6 +1337,8 @@ static uint32_t bucket_count(uint32_t shapes)
     uint32_t nb = 1;
     while (nb < shapes && nb < SUMMARY_MAX_BUCKETS)
         nb *= 2;
+    while (nb < SUMMARY_MAX_BIG_BUCKETS && shapes / SUMMARY_SHAPES_PER_BIG_BUCKET > nb)
+        nb *= 2;
     return nb;
 }
 
@@ -1848,47 +1868,64 @@ static void mark_columns(const store *s, const columns *c, const shape *sh, int3
     starts[j1 + 1]--;
 }
 
+/* How many of the row's shapes start before t: the first ones. */
+static size_t count_starting_before(const store *s, const row_index *r, tlv_time t)
+{
+    size_t lo = 0, hi = r->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tlv_time_cmp(from_at(s, r->first + mid), t) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void mark_shape(const store *s, const columns *c, size_t at, int32_t *starts)
+{
+    shape sh = summary_shape_at(s, at);
+    if (fill_of(s, sh.prim))
+        mark_columns(s, c, &sh, starts);
+}
+
 /* The rule applied to each column exactly for a row whose filled shapes all
  * have one colour (a summary layer's): a column has it when some candidate
  * meets it, so a count per column does (no grid). The candidates are the
  * shapes at positions < `started` (from <= the window's end) ending at or
- * after `lo`: found by the tree when they are few of those, else by looking
- * at each (in order, cheaper than the tree's walk). Returns 0, or -1 when
- * memory is short. */
+ * after `lo`: those starting at or after `lo` are consecutive positions,
+ * read in order (on a big trace the tree's walk to each was most of a
+ * zoomed-in frame: a cache miss or more a shape, and pages all over the
+ * columns); those starting before `lo` and reaching it, few, are found by
+ * the tree. Returns 0, or -1 when memory is short. */
 static int one_color_summary(const store *s, const row_index *r, const columns *c, tlv_time lo,
-                             tlv_time hi, size_t started, size_t k, uint32_t *out)
+                             size_t started, uint32_t *out)
 {
+    size_t before = count_starting_before(s, r, lo);
+    size_t straddle = before - count_ending_before(s, r, lo);
+    uint64_t on_stack[QUERY_STACK_KEYS];
     int32_t *starts = calloc(c->n + 1, sizeof *starts);
-    uint64_t *keys = 2 * k < started ? malloc((k ? k : 1) * sizeof *keys) : NULL;
-    if (!starts || (2 * k < started && !keys)) {
+    uint64_t *keys = straddle <= QUERY_STACK_KEYS ? on_stack : malloc(straddle * sizeof *keys);
+    if (!starts || !keys) {
         free(starts);
-        free(keys);
         return -1;
     }
-    if (keys) {
-        find_overlaps(s, r, lo, hi, keys, k);
-        for (size_t i = 0; i < k; i++) {
-            uint32_t at = (uint32_t)keys[i];
-            if (fill_of(s, prim_at(s, at))) {
-                shape sh = shape_at(s, at);
-                mark_columns(s, c, &sh, starts);
-            }
-        }
-    } else {
-        for (size_t i = r->first; i < r->first + started; i++) {
-            if (tlv_time_cmp(end_at(s, i), lo) >= 0 && fill_of(s, prim_at(s, i))) {
-                shape sh = shape_at(s, i);
-                mark_columns(s, c, &sh, starts);
-            }
-        }
+    if (straddle) {
+        walk w = {s, r, r->first + (uint32_t)before - 1, lo, keys, 0, straddle};
+        walk_subtree(&w, 0);
+        for (size_t i = 0; i < w.found; i++)
+            mark_shape(s, c, (uint32_t)keys[i], starts);
     }
+    for (size_t i = r->first + before; i < r->first + started; i++)
+        mark_shape(s, c, i, starts);
     int32_t on = 0;
     for (size_t i = 0; i < c->n; i++) {
         on += starts[i];
         out[i] = on > 0 ? r->color : 0;
     }
     free(starts);
-    free(keys);
+    if (keys != on_stack)
+        free(keys);
     return 0;
 }
 
@@ -1905,7 +1942,7 @@ static int summary_from_shapes(const store *s, const row_index *r, const columns
     if (k > limit)
         return -1;
     if (r->color)
-        return one_color_summary(s, r, c, lo, hi, count_starting_by(s, r, hi), k, out);
+        return one_color_summary(s, r, c, lo, count_starting_by(s, r, hi), out);
     uint32_t nb = pow2_at_least(c->n);
     uint64_t *keys = malloc((k ? k : 1) * sizeof *keys);
     bucket *node = calloc(2 * (size_t)nb, sizeof *node);
@@ -1915,7 +1952,7 @@ static int summary_from_shapes(const store *s, const row_index *r, const columns
         grid g = {node, full, nb, 1};
         find_overlaps(s, r, lo, hi, keys, k);
         for (size_t i = 0; i < k; i++) {
-            shape sh = shape_at(s, (uint32_t)keys[i]);
+            shape sh = summary_shape_at(s, (uint32_t)keys[i]);
             add_shape(s, &g, c, &sh);
         }
         grid_finish(&g);

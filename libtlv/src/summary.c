@@ -163,6 +163,95 @@ static int assign_looks(const prim *prims, size_t nprims, summary_looks *looks, 
     return rc;
 }
 
+/* ---- vertical reach: one primitive per geometry ------------------------------ */
+
+/* What decides how far above and below its band a primitive draws: its
+ * vertical place and size, its points' heights and its pen; equal keys
+ * (bit for bit) reach alike at any row height and scale. */
+typedef struct reach_key {
+    len_spec location_y, offset_y, size_h;
+    int depth, depth_rows;
+    float pen_width;
+    int has_pen;
+    prim_type type;
+    size_t npoints;
+} reach_key;
+
+static reach_key reach_key_of(const prim *p)
+{
+    reach_key k;
+    memset(&k, 0, sizeof k); /* padding too: keys are hashed and compared as bytes */
+    k.location_y = p->location.y;
+    k.offset_y = p->offset.y;
+    k.size_h = p->size.h;
+    k.depth = p->depth;
+    k.depth_rows = p->depth_rows;
+    k.pen_width = p->pen_width;
+    k.has_pen = p->has_pen;
+    k.type = p->type;
+    k.npoints = p->npoints;
+    return k;
+}
+
+static uint64_t bytes_hash(uint64_t h, const void *at, size_t n)
+{
+    const unsigned char *c = at;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ c[i]) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t reach_hash(const prim *p)
+{
+    reach_key k = reach_key_of(p);
+    uint64_t h = bytes_hash(1469598103934665603ull, &k, sizeof k);
+    for (size_t i = 0; i < p->npoints; i++)
+        h = bytes_hash(h, &p->points[i].y, sizeof p->points[i].y);
+    return h ^ h >> 29;
+}
+
+static int reach_equal(const prim *a, const prim *b)
+{
+    reach_key ka = reach_key_of(a), kb = reach_key_of(b);
+    if (memcmp(&ka, &kb, sizeof ka) != 0)
+        return 0;
+    for (size_t i = 0; i < a->npoints; i++)
+        if (memcmp(&a->points[i].y, &b->points[i].y, sizeof a->points[i].y) != 0)
+            return 0;
+    return 1;
+}
+
+/* looks->reach_prim: the first primitive of each key, in index order. */
+static int find_reach(const prim *prims, size_t nprims, summary_looks *looks)
+{
+    size_t cap = 16, n = 0;
+    while (cap < 2 * nprims)
+        cap *= 2;
+    uint32_t *slot = calloc(cap, sizeof *slot); /* primitive index + 1, 0 = empty */
+    uint32_t *out = malloc((nprims ? nprims : 1) * sizeof *out);
+    if (!slot || !out) {
+        free(slot);
+        free(out);
+        return -1;
+    }
+    for (size_t i = 0; i < nprims; i++) {
+        if (prims[i].type == PRIM_TEXT)
+            continue;
+        size_t at = (size_t)reach_hash(&prims[i]) & (cap - 1);
+        while (slot[at] && !reach_equal(&prims[slot[at] - 1], &prims[i]))
+            at = (at + 1) & (cap - 1);
+        if (!slot[at]) {
+            slot[at] = (uint32_t)i + 1;
+            out[n++] = (uint32_t)i;
+        }
+    }
+    free(slot);
+    looks->reach_prim = out;
+    looks->nreach = n;
+    looks->has_reach = 1;
+    return 0;
+}
+
 /* ---- layers: one per (row, look) -------------------------------------------- */
 
 /* The layers are found and filled row by row, on the store's threads
@@ -408,6 +497,8 @@ int summary_freeze(store *st, int radix, const prim *prims, size_t nprims,
     }
     if (rc == 0)
         rc = build_layers(st, radix, prims, nprims, ids, looks);
+    if (rc == 0)
+        rc = find_reach(prims, nprims, looks);
     free(ids);
     return rc;
 }
@@ -420,6 +511,7 @@ void summary_looks_free(summary_looks *looks)
     store_free(looks->layers);
     free(looks->layer_look);
     free(looks->row_first);
+    free(looks->reach_prim);
     memset(looks, 0, sizeof *looks);
 }
 

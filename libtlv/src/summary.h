@@ -35,6 +35,14 @@ typedef struct summary_looks {
     uint32_t *layer_look; /* per layer: its look id */
     uint32_t *row_first;  /* per row r < nrows: its layers are row_first[r] .. row_first[r + 1] - 1 */
     uint32_t nrows;
+    /* One primitive of each vertical geometry (band, points, pen) among
+     * those that are not texts: how far beyond its band a row may draw is
+     * the furthest any of these reaches (render.c, every frame drawn on two
+     * threads), measured on these few rather than on every primitive (a
+     * 100M-line trace has hundreds of thousands). Valid when has_reach. */
+    uint32_t *reach_prim;
+    size_t nreach;
+    int has_reach;
 } summary_looks;
 
 /* Freezes the store `st` and builds the looks of its primitives and its

@@ -343,7 +343,9 @@ static void test_triangles_as_sdl(void)
 /* Six rows whose shapes reach into their neighbours' bands (boxes taller
  * than the band with thick pens, an arrow three bands down, translucent
  * fills blended over what the rows above drew), texts in every row, and a
- * row of 6,000 boxes that is drawn from summaries when zoomed out. */
+ * row of 6,000 boxes that is drawn from summaries when zoomed out; 200
+ * primitives of one geometry in other colours, and after them the one
+ * primitive reaching four bands up. */
 static struct tlv_shapes *reaching_scene(void)
 {
     static const char *const prims[] = {
@@ -370,19 +372,33 @@ static struct tlv_shapes *reaching_scene(void)
         add_row(s, labels[i]);
     for (size_t i = 0; i < sizeof prims / sizeof *prims; i++)
         add_prim(s, prims[i]);
+    for (int i = 0; i < 200; i++) { /* prims 7..206: prim 0's geometry in other colours */
+        char json[160];
+        snprintf(json, sizeof json, "{\"Type\":\"Rectangle\",\"Fill\":\"ff%06x\","
+                 "\"Pen\":{\"Color\":\"ff000000\"}}", (unsigned)i * 40503u & 0xFFFFFFu);
+        add_prim(s, json);
+    }
+    /* prim 207, last: the only one reaching four bands up */
+    add_prim(s, "{\"Type\":\"Arrow\",\"Points\":[\"0,50%\",\"100%,-400%\"],"
+                "\"Pen\":{\"Color\":\"c0008000\",\"Width\":2}}");
     uint32_t order = 0, seed = 7;
     for (long t = 0; t < 60000; t += 10) { /* row 2: dense boxes and their texts */
         shape sh = {{t, 0}, {t + 6, 0}, 2, t % 500 == 0 ? 4 : 0, 0, 0, UINT32_MAX, order++};
         CHECK(store_add(s->store, &sh) == 0);
     }
     for (int k = 0; k < 300; k++) { /* the other rows: every primitive, here and there */
-        uint32_t row = (uint32_t)(lcg(&seed) % 6), prim = (uint32_t)(lcg(&seed) % 7);
+        uint32_t row = (uint32_t)(lcg(&seed) % 6), prim = (uint32_t)(lcg(&seed) % 9);
+        prim = prim < 7 ? prim : prim == 7 ? 7 + (uint32_t)k % 200 : 207;
         long from = (long)(lcg(&seed) % 59000), len = 20 + (long)(lcg(&seed) % 900);
         shape sh = {{from, 0}, {from + len, 0}, row == 2 ? 3 : row, prim, 0, 0, UINT32_MAX,
                     order++};
         CHECK(store_add(s->store, &sh) == 0);
     }
     CHECK(summary_freeze(s->store, s->radix, s->prims, s->nprims, &s->looks) == 0);
+    /* how far rows reach is measured on one primitive per geometry: 0, 1,
+     * 2, 3, 5, 6 (4 is a text, 7..206 are 0's) and 207 */
+    CHECK(s->looks.has_reach);
+    CHECK_INT(s->looks.nreach, 7);
     return s;
 }
 
