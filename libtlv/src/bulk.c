@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -160,6 +161,23 @@ void bulk_free(bulk *b)
     b->at = NULL;
     b->bytes = 0;
     b->fd = -1;
+}
+
+int bulk_memory_spare(size_t bytes)
+{
+    int saved = errno;
+    FILE *f = fopen("/proc/meminfo", "r");
+    errno = saved;
+    if (!f)
+        return 0;
+    char line[128];
+    unsigned long long kb = 0;
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f))
+        found = sscanf(line, "MemAvailable: %llu kB", &kb) == 1;
+    fclose(f);
+    errno = saved;
+    return found && bytes / 1024 <= kb / 8;
 }
 
 /* ---- growing arrays ------------------------------------------------------------- */

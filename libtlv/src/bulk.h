@@ -48,6 +48,14 @@ size_t bulk_offset(const size_t *sizes, size_t i);
 /* Unmaps (the file goes with it). */
 void bulk_free(bulk *b);
 
+/* Whether `bytes` more of anonymous memory is little beside what the
+ * machine has available now: at most an eighth of MemAvailable
+ * (/proc/meminfo). 0 when that cannot be read. For arrays that live only
+ * briefly (written once, read, freed within one step), for which a file's
+ * page faults and the kernel's writing back of dirty pages cost more than
+ * the memory. */
+int bulk_memory_spare(size_t bytes);
+
 /* A growing array *at of *cap elements of `size` bytes: makes room for
  * `need` (doubling). While smaller than `min_bytes` it is malloc'd; past
  * that it moves to f's temporary file and grows there (doubling reserves

@@ -47,6 +47,14 @@ store *store_new_view(const store *base);
  * base). Returns 0 or -1 (no memory, not a view, frozen, or a bad pos). */
 int store_add_ref(store *s, size_t pos, uint32_t row);
 
+/* Makes room for n more references in a view and gives where they go:
+ * the caller writes each one's base position into (*pos)[k] and its row
+ * into (*row)[k], k < n, before anything else is done to the view (threads
+ * may fill parts of them at once). Written in canonical order (by row, then
+ * position), the freeze need not sort them. Returns 0 or -1 (as
+ * store_add_ref). */
+int store_add_refs(store *s, size_t n, uint32_t **pos, uint32_t **row);
+
 /* Appends a shape (any order). Returns 0 or -1 (no memory). Not allowed
  * after store_freeze. */
 int store_add(store *s, const shape *sh);
@@ -108,6 +116,14 @@ size_t store_count(const store *s);
  * *out (the store keeps shapes more compactly than `shape`). Returns out, or
  * NULL when i >= store_count. */
 const shape *store_get(const store *s, size_t i, shape *out);
+
+/* The positions of a frozen store's row: first .. first + count - 1
+ * (count 0 for a row without shapes or out of range). */
+void store_row_span(const store *s, uint32_t row, size_t *first, size_t *count);
+
+/* The prim and order of the shape at position i (store_get's i, i below
+ * store_count), without the rest of it. */
+void store_prim_order(const store *s, size_t i, uint32_t *prim, uint32_t *order);
 
 /* Number of rows that have shapes (row indexes are 0..store_rows()-1; a row
  * may be empty). */

@@ -11,6 +11,7 @@
 #include "summary.h"
 
 #include "buf.h"
+#include "parfor.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -253,9 +254,16 @@ static int find_reach(const prim *prims, size_t nprims, summary_looks *looks)
 
 /* ---- layers: one per (row, look) -------------------------------------------- */
 
+/* The layers are found and filled row by row, on the store's threads
+ * (parfor.h): a row's layers depend only on its own shapes, and each row
+ * writes only its own entries; the references go straight to their place
+ * in canonical order (by layer, then position), so the layers' freeze need
+ * not sort them. The same on any number of threads. */
+
 typedef struct layer_key {
     uint32_t row, look;
     uint32_t first_order; /* of the look's first shape in the row: its place in the drawing */
+    uint32_t count;       /* the row's shapes with this look */
 } layer_key;
 
 static int by_row_then_order(const void *pa, const void *pb)
@@ -268,98 +276,208 @@ static int by_row_then_order(const void *pa, const void *pb)
     return (a->look > b->look) - (a->look < b->look);
 }
 
-/* The layers of the frozen store `st`: found with an open-addressed table
- * of (row, look) pairs, then numbered in drawing order per row. */
-static int find_layers(const store *st, const uint32_t *ids, size_t nprims, layer_key **out,
-                       size_t *nout)
+typedef struct row_layers {
+    layer_key *keys; /* the row's layers, in drawing order once found */
+    size_t n, cap;
+} row_layers;
+
+typedef struct layer_work {
+    const store *st;
+    const uint32_t *ids;
+    size_t nprims;
+    uint32_t *rows_by_size; /* the rows, most shapes first */
+    row_layers *rows;
+    uint32_t **slot;        /* per worker, per look id: its key in the row, or UINT32_MAX */
+    int filling;            /* 0: finding the layers; 1: filling them */
+    const uint32_t *row_first;
+    size_t *next_ref;       /* per layer: where its next reference goes */
+    uint32_t *pos, *ref_row;
+} layer_work;
+
+static uint32_t look_at(const layer_work *w, size_t i, uint32_t *order)
 {
-    size_t n = store_count(st), cap = 16, nkeys = 0, keys_cap = 0;
-    while (cap < 2 * n)
-        cap *= 2;
-    uint32_t *slot = calloc(cap, sizeof *slot); /* key index + 1, 0 = empty */
-    layer_key *keys = NULL;
-    int rc = slot ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        shape copy;
-        const shape *sh = store_get(st, i, &copy);
-        uint32_t look = sh->prim < nprims ? ids[sh->prim] : 0;
+    uint32_t prim;
+    store_prim_order(w->st, i, &prim, order);
+    return prim < w->nprims ? w->ids[prim] : 0;
+}
+
+/* Row r's layers: each look its shapes show, with its first shape's order
+ * and its count, in drawing order. */
+static int find_row_layers(layer_work *w, uint32_t r, uint32_t *slot)
+{
+    row_layers *rl = &w->rows[r];
+    size_t first, count;
+    store_row_span(w->st, r, &first, &count);
+    int rc = 0;
+    for (size_t i = first; rc == 0 && i < first + count; i++) {
+        uint32_t order, look = look_at(w, i, &order);
         if (!look)
             continue;
-        uint64_t h = ((uint64_t)sh->row << 32 | look) * 0x9E3779B97F4A7C15ull;
-        size_t at = (size_t)(h >> 20) & (cap - 1);
-        while (slot[at] && (keys[slot[at] - 1].row != sh->row || keys[slot[at] - 1].look != look))
-            at = (at + 1) & (cap - 1);
-        if (slot[at]) {
-            layer_key *k = &keys[slot[at] - 1];
-            k->first_order = sh->order < k->first_order ? sh->order : k->first_order;
-        } else if (GROW(keys, keys_cap, nkeys + 1) < 0) {
-            rc = -1;
-        } else {
-            keys[nkeys] = (layer_key){sh->row, look, sh->order};
-            slot[at] = (uint32_t)++nkeys;
+        if (slot[look] == UINT32_MAX) {
+            if (GROW(rl->keys, rl->cap, rl->n + 1) < 0) {
+                rc = -1;
+                break;
+            }
+            rl->keys[rl->n] = (layer_key){r, look, order, 0};
+            slot[look] = (uint32_t)rl->n++;
         }
+        layer_key *k = &rl->keys[slot[look]];
+        k->first_order = order < k->first_order ? order : k->first_order;
+        k->count++;
     }
-    free(slot);
-    if (rc == 0 && nkeys)
-        qsort(keys, nkeys, sizeof *keys, by_row_then_order);
-    *out = keys;
-    *nout = nkeys;
+    for (size_t k = 0; k < rl->n; k++)
+        slot[rl->keys[k].look] = UINT32_MAX;
+    if (rc == 0 && rl->n > 1)
+        qsort(rl->keys, rl->n, sizeof *rl->keys, by_row_then_order);
     return rc;
 }
 
-/* Puts every shape with a look into the layers store, on its layer's row: a
- * view of the shapes store, so a reference rather than a copy. */
-static int fill_layers(const store *st, const uint32_t *ids, size_t nprims, const layer_key *keys,
-                       size_t nkeys, summary_looks *looks)
+/* Puts every shape of row r with a look on its layer (the view's row). */
+static void fill_row_layers(layer_work *w, uint32_t r, uint32_t *slot)
 {
-    uint32_t nrows = store_rows(st);
-    looks->row_first = calloc((size_t)nrows + 1, sizeof *looks->row_first);
-    looks->layer_look = malloc((nkeys ? nkeys : 1) * sizeof *looks->layer_look);
-    if (!looks->row_first || !looks->layer_look)
-        return -1;
-    looks->nrows = nrows;
-    for (size_t k = 0; k < nkeys; k++) {
-        looks->layer_look[k] = keys[k].look;
-        looks->row_first[keys[k].row + 1]++;
-    }
-    for (uint32_t r = 0; r < nrows; r++)
-        looks->row_first[r + 1] += looks->row_first[r];
-    for (size_t i = 0; i < store_count(st); i++) {
-        shape copy;
-        const shape *sh = store_get(st, i, &copy);
-        uint32_t look = sh->prim < nprims ? ids[sh->prim] : 0;
+    const row_layers *rl = &w->rows[r];
+    if (!rl->n)
+        return;
+    for (size_t k = 0; k < rl->n; k++)
+        slot[rl->keys[k].look] = (uint32_t)k;
+    size_t first, count;
+    store_row_span(w->st, r, &first, &count);
+    for (size_t i = first; i < first + count; i++) {
+        uint32_t order, look = look_at(w, i, &order);
         if (!look)
             continue;
-        uint32_t layer = looks->row_first[sh->row];
-        while (looks->layer_look[layer] != look) /* a row has few layers */
-            layer++;
-        if (store_add_ref(looks->layers, i, layer) < 0)
-            return -1;
+        uint32_t layer = w->row_first[r] + slot[look];
+        size_t at = w->next_ref[layer]++;
+        w->pos[at] = (uint32_t)i;
+        w->ref_row[at] = layer;
     }
-    return 0;
+    for (size_t k = 0; k < rl->n; k++)
+        slot[rl->keys[k].look] = UINT32_MAX;
+}
+
+static int layer_row(void *ctx, size_t item, int worker)
+{
+    layer_work *w = ctx;
+    uint32_t r = w->rows_by_size[item];
+    if (w->filling) {
+        fill_row_layers(w, r, w->slot[worker]);
+        return 0;
+    }
+    return find_row_layers(w, r, w->slot[worker]);
+}
+
+static int more_shapes(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* The rows, most shapes first (equal counts by index): parfor balances
+ * best so. */
+static uint32_t *rows_by_size(const store *st, uint32_t nrows)
+{
+    uint64_t *k = malloc(((size_t)nrows + 1) * sizeof *k);
+    uint32_t *rows = malloc(((size_t)nrows + 1) * sizeof *rows);
+    if (!k || !rows) {
+        free(k);
+        free(rows);
+        return NULL;
+    }
+    for (uint32_t r = 0; r < nrows; r++) {
+        size_t first, count;
+        store_row_span(st, r, &first, &count);
+        k[r] = (uint64_t)(UINT32_MAX - (uint32_t)count) << 32 | r;
+    }
+    qsort(k, nrows, sizeof *k, more_shapes);
+    for (uint32_t r = 0; r < nrows; r++)
+        rows[r] = (uint32_t)k[r];
+    free(k);
+    return rows;
+}
+
+/* Numbers the layers found, row after row (looks->row_first, layer_look),
+ * and gives each its place among the references (w->next_ref). Returns the
+ * number of references, or SIZE_MAX (no memory). */
+static size_t number_layers(layer_work *w, uint32_t nrows, summary_looks *looks)
+{
+    size_t nkeys = 0, nrefs = 0;
+    for (uint32_t r = 0; r < nrows; r++)
+        nkeys += w->rows[r].n;
+    looks->row_first = calloc((size_t)nrows + 1, sizeof *looks->row_first);
+    looks->layer_look = malloc((nkeys ? nkeys : 1) * sizeof *looks->layer_look);
+    w->next_ref = malloc((nkeys ? nkeys : 1) * sizeof *w->next_ref);
+    if (!looks->row_first || !looks->layer_look || !w->next_ref)
+        return SIZE_MAX;
+    looks->nrows = nrows;
+    size_t layer = 0;
+    for (uint32_t r = 0; r < nrows; r++) {
+        looks->row_first[r] = (uint32_t)layer;
+        for (size_t k = 0; k < w->rows[r].n; k++, layer++) {
+            looks->layer_look[layer] = w->rows[r].keys[k].look;
+            w->next_ref[layer] = nrefs;
+            nrefs += w->rows[r].keys[k].count;
+        }
+    }
+    looks->row_first[nrows] = (uint32_t)layer;
+    return nrefs;
+}
+
+/* Finds the layers of the frozen store `st` and puts every shape with a
+ * look into the layers store, on its layer's row: a view of the shapes
+ * store, so a reference rather than a copy. */
+static int fill_layers(const store *st, const uint32_t *ids, size_t nprims, size_t nlooks,
+                       summary_looks *looks)
+{
+    uint32_t nrows = store_rows(st);
+    int threads = store_threads(st), workers = parfor_workers(threads, nrows);
+    layer_work w = {st, ids, nprims, rows_by_size(st, nrows), NULL, NULL, 0, NULL, NULL, NULL,
+                    NULL};
+    w.rows = calloc((size_t)nrows + 1, sizeof *w.rows);
+    w.slot = calloc((size_t)workers, sizeof *w.slot);
+    int rc = w.rows_by_size && w.rows && w.slot ? 0 : -1;
+    for (int i = 0; rc == 0 && i < workers; i++) {
+        w.slot[i] = malloc((nlooks + 1) * sizeof **w.slot);
+        if (!w.slot[i])
+            rc = -1;
+        else
+            memset(w.slot[i], 0xff, (nlooks + 1) * sizeof **w.slot);
+    }
+    if (rc == 0)
+        rc = parfor_run(threads, nrows, layer_row, &w);
+    size_t nrefs = rc == 0 ? number_layers(&w, nrows, looks) : SIZE_MAX;
+    if (nrefs == SIZE_MAX || store_add_refs(looks->layers, nrefs, &w.pos, &w.ref_row) < 0)
+        rc = -1;
+    w.filling = 1;
+    w.row_first = looks->row_first;
+    if (rc == 0)
+        rc = parfor_run(threads, nrows, layer_row, &w);
+    for (uint32_t r = 0; w.rows && r < nrows; r++)
+        free(w.rows[r].keys);
+    for (int i = 0; w.slot && i < workers; i++)
+        free(w.slot[i]);
+    free(w.slot);
+    free(w.rows);
+    free(w.rows_by_size);
+    free(w.next_ref);
+    return rc;
 }
 
 static int build_layers(store *st, int radix, const prim *prims, size_t nprims,
                         const uint32_t *ids, summary_looks *looks)
 {
-    layer_key *keys = NULL;
-    size_t nkeys = 0;
     float *x0 = malloc((nprims + 1) * sizeof *x0), *x1 = malloc((nprims + 1) * sizeof *x1);
     looks->layers = store_new_view(st);
     int rc = x0 && x1 && looks->layers ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < nprims; i++)
         prim_extent(&prims[i], &x0[i], &x1[i]);
     if (rc == 0)
-        rc = find_layers(st, ids, nprims, &keys, &nkeys);
-    if (rc == 0)
-        rc = fill_layers(st, ids, nprims, keys, nkeys, looks);
+        rc = fill_layers(st, ids, nprims, looks->n, looks);
     if (rc == 0) {
         store_set_radix(looks->layers, radix);
         rc = store_set_extents(looks->layers, x0, x1, nprims);
     }
     if (rc == 0)
         rc = store_freeze(looks->layers, ids, nprims);
-    free(keys);
     free(x0);
     free(x1);
     return rc;

@@ -4,22 +4,34 @@
  * resource created on first use appears), then the trace's events; lists of
  * them per resource, and an index by (resource, name[, value]) that lets the
  * search for a closing event start at the right place.
+ *
+ * Threads (tlv_shapes_options.threads, parfor.h): the trace's events are
+ * copied in pieces, each piece writing only its own part of the copy, so
+ * the result is the same on any number of threads. (The index made
+ * resource by resource on several threads cost three times the CPU of one
+ * pass over the events in order, walking each resource's events across
+ * the whole copy: it stays one pass.)
  */
 #include "viz_build.h"
+
+#include "parfor.h"
 
 #include <stdlib.h>
 
 /* When each resource first appears in the trace: a resource created on
- * first use has its initial values from then on, not from the start. */
+ * first use has its initial values from then on, not from the start. The
+ * search stops once every resource was seen. */
 static tlv_time *first_times(const builder *b)
 {
     const world *w = b->w;
     tlv_time *t = calloc(w->nres + 1, sizeof *t);
     char *seen = calloc(w->nres + 1, 1);
-    for (size_t i = 0; t && seen && i < b->t->nev; i++) {
+    size_t unseen = w->nres;
+    for (size_t i = 0; t && seen && unseen && i < b->t->nev; i++) {
         uint32_t r = b->t->ev[i].res;
         if (!seen[r]) {
             seen[r] = 1;
+            unseen--;
             t[r] = trace_time(b->t, &b->t->ev[i]);
         }
     }
@@ -27,14 +39,59 @@ static tlv_time *first_times(const builder *b)
     return t;
 }
 
+/* Trace events are copied in pieces: eight per thread, of 256 to 65536
+ * events (a small trace is cut too, so that the tests comparing one thread
+ * with several cover the cutting). */
+typedef struct copy_work {
+    builder *b;
+    size_t piece;
+} copy_work;
+
+static size_t copy_piece_size(size_t nev, int threads)
+{
+    size_t per = nev / (8 * (size_t)(threads > 0 ? threads : 1)) + 1;
+    return per < 256 ? 256 : per > 65536 ? 65536 : per;
+}
+
+static int copy_piece(void *ctx, size_t piece, int worker)
+{
+    (void)worker;
+    const copy_work *w = ctx;
+    builder *b = w->b;
+    size_t lo = piece * w->piece, hi = lo + w->piece < b->t->nev ? lo + w->piece : b->t->nev;
+    for (size_t i = lo; i < hi; i++) {
+        const trace_event *e = &b->t->ev[i];
+        vevent *v = &b->ev[b->ninit + i];
+        v->time = trace_time(b->t, e);
+        v->res = e->res;
+        v->kind = e->kind;
+        v->name = e->name;
+        v->value = e->value;
+        v->nargs = e->nargs;
+        v->state_seq = trace_state_seq(b->t, e);
+        v->line = trace_line(b->t, e);
+    }
+    return 0;
+}
+
 /* An array of `bytes` zeroes, in a temporary file (bulk.h) when as large as
- * the trace's own threshold for its events: the builder's copy of the
- * events and its lists are written once here and then only read, and at 100M
- * lines they are gigabytes that anonymous memory (no swap) would have to
- * hold to the end of the build. In memory when no file can be had. */
+ * the trace's own threshold for its events and the builder's copy of the
+ * events and its lists together (about 60 bytes an event) would take more
+ * than an eighth of the memory available: they are written once here, then
+ * only read, and freed before the freeze; at 100M lines they are gigabytes
+ * that anonymous memory (no swap) would have to hold to the end of the
+ * rules. When they fit, memory is cheaper: every page of a file mapping
+ * written costs a fault of its own, and past some gigabytes of dirty pages
+ * the kernel writes them to disk (on these same cores, and holding up the
+ * writer) although they are thrown away moments later. A trace whose
+ * threshold was set below the default (the tests) always uses files. In
+ * memory when no file can be had. */
 static void *big_array(const builder *b, bulk *f, size_t bytes)
 {
-    if (bytes >= b->t->file_min && bulk_new(f, bytes) == 0)
+    size_t temps = b->nev * (sizeof *b->ev + 3 * sizeof(uint32_t));
+    int file = bytes >= b->t->file_min &&
+               (b->t->file_min < BULK_MIN_BYTES || !bulk_memory_spare(temps));
+    if (file && bulk_new(f, bytes) == 0)
         return f->at;
     return calloc(1, bytes ? bytes : 1);
 }
@@ -103,18 +160,10 @@ int viz_build_events(builder *b)
         }
     }
     free(born);
-    for (size_t i = 0; i < b->t->nev; i++) {
-        const trace_event *e = &b->t->ev[i];
-        vevent *v = &b->ev[k++];
-        v->time = trace_time(b->t, e);
-        v->res = e->res;
-        v->kind = e->kind;
-        v->name = e->name;
-        v->value = e->value;
-        v->nargs = e->nargs;
-        v->state_seq = trace_state_seq(b->t, e);
-        v->line = trace_line(b->t, e);
-    }
+    int threads = viz_threads(b->opts);
+    copy_work copy = {b, copy_piece_size(b->t->nev, threads)};
+    if (parfor_run(threads, (b->t->nev + copy.piece - 1) / copy.piece, copy_piece, &copy) < 0)
+        return -1;
     return build_per_resource(b);
 }
 

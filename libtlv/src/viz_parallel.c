@@ -14,6 +14,13 @@
  * the errors and the shapes (their drawing order is the merge order), then
  * applies the unit's flows itself. So the result is the serial loop's,
  * byte for byte; units done ahead wait in memory until their turn.
+ *
+ * Which unit a thread takes next: the calling thread takes the first one
+ * not taken in the serial order (it merges that one next, so what it makes
+ * is merged at once), the other workers the largest one not taken (by the
+ * events the unit scans). A single target can hold half of all the shapes
+ * (TOPPERS/ASP: the timer interrupt's state changes); taken in serial order
+ * it started late and the other threads waited idle for it at the end.
  */
 #include "viz_build.h"
 
@@ -48,7 +55,8 @@ typedef struct viz_unit {
     viz_rule *rule;
     long target;            /* resource, or -1 (a rule without Target) */
     int worker;             /* which worker applied it */
-    int done;
+    int taken, done;
+    size_t cost;            /* events it scans (an estimate of its work) */
     pending_shape *shapes;
     size_t nshapes, shapes_cap;
     journal_entry *journal;
@@ -73,7 +81,9 @@ typedef struct worker {
 typedef struct par {
     builder *main;
     viz_unit *units;
-    size_t nunits, next;
+    size_t nunits, next;    /* the first unit not taken in the serial order, */
+    size_t *by_cost;        /* the units, largest first, */
+    size_t next_big;        /* and the first of those not taken */
     worker *workers;
     int nworkers;
     int stop;               /* no more units: memory ran out */
@@ -177,6 +187,35 @@ void viz_unit_error(builder *b, const char *file, long line, long col, const cha
 
 /* ---- the units ---------------------------------------------------------------------------- */
 
+static int larger_unit(const void *pa, const void *pb)
+{
+    const uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a < b) - (a > b);
+}
+
+/* p->by_cost: the units by cost, largest first (equal costs in the serial
+ * order); the order only decides which thread does what, not the result. */
+static int order_by_cost(par *p)
+{
+    struct keyed {
+        uint64_t key; /* cost, then the serial order reversed */
+        size_t unit;
+    } *k = malloc((p->nunits + 1) * sizeof *k);
+    if (!k)
+        return -1;
+    for (size_t i = 0; i < p->nunits; i++)
+        k[i] = (struct keyed){(uint64_t)(p->units[i].cost < UINT32_MAX ? p->units[i].cost
+                                                                        : UINT32_MAX)
+                                      << 32 |
+                                  (UINT32_MAX - (uint32_t)i),
+                              i};
+    qsort(k, p->nunits, sizeof *k, larger_unit);
+    for (size_t i = 0; i < p->nunits; i++)
+        p->by_cost[i] = k[i].unit;
+    free(k);
+    return 0;
+}
+
 static int make_units(par *p)
 {
     builder *b = p->main;
@@ -188,19 +227,24 @@ static int make_units(par *p)
                 continue;
             size_t ntargets = r->type >= 0 ? b->w->nmembers[r->type] : 1;
             for (size_t ti = 0; ti < ntargets; ti++, n++)
-                if (pass)
-                    p->units[n].rule = r, p->units[n].target =
-                        r->type >= 0 ? (long)b->w->members[r->type][ti] : -1;
+                if (pass) {
+                    viz_unit *u = &p->units[n];
+                    u->rule = r;
+                    u->target = r->type >= 0 ? (long)b->w->members[r->type][ti] : -1;
+                    u->cost = (u->target >= 0 ? b->per_res_n[u->target] : b->nev) *
+                              (r->nevents ? r->nevents : 1);
+                }
         }
         if (!pass) {
             p->nunits = n;
             p->units = calloc(n + 1, sizeof *p->units);
-            if (!p->units)
+            p->by_cost = malloc((n + 1) * sizeof *p->by_cost);
+            if (!p->units || !p->by_cost)
                 return -1;
             n = 0;
         }
     }
-    return 0;
+    return order_by_cost(p);
 }
 
 static void unit_clear(viz_unit *u)
@@ -304,11 +348,20 @@ static void worker_free(worker *wk)
     free(wk->global_first);
 }
 
-/* Takes the next unit, or returns SIZE_MAX when none is left. Called with
- * the lock held. */
-static size_t take_unit(par *p)
+/* Takes the next unit, or returns SIZE_MAX when none is left: the first
+ * not taken in the serial order (`first`: the calling thread's), else the
+ * largest. Called with the lock held. */
+static size_t take_unit(par *p, int first)
 {
-    return p->next < p->nunits && !p->stop ? p->next++ : SIZE_MAX;
+    while (p->next < p->nunits && p->units[p->next].taken)
+        p->next++;
+    while (p->next_big < p->nunits && p->units[p->by_cost[p->next_big]].taken)
+        p->next_big++;
+    size_t u = first ? p->next : p->next_big < p->nunits ? p->by_cost[p->next_big] : SIZE_MAX;
+    if (u >= p->nunits || p->stop)
+        return SIZE_MAX;
+    p->units[u].taken = 1;
+    return u;
 }
 
 static void *worker_main(void *arg)
@@ -316,7 +369,7 @@ static void *worker_main(void *arg)
     worker *wk = arg;
     par *p = wk->p;
     pthread_mutex_lock(&p->mu);
-    for (size_t u; (u = take_unit(p)) != SIZE_MAX;) {
+    for (size_t u; (u = take_unit(p, 0)) != SIZE_MAX;) {
         pthread_mutex_unlock(&p->mu);
         run_unit(wk, &p->units[u], (uint32_t)u);
         pthread_mutex_lock(&p->mu);
@@ -417,7 +470,7 @@ static int run_and_merge(par *p)
             merged++;
             continue;
         }
-        size_t u = take_unit(p);
+        size_t u = take_unit(p, 1);
         if (u != SIZE_MAX) {
             pthread_mutex_unlock(&p->mu);
             run_unit(&p->workers[0], &p->units[u], (uint32_t)u);
@@ -427,7 +480,7 @@ static int run_and_merge(par *p)
                 p->stop = 1;
             continue;
         }
-        if (p->stop && p->next <= merged)
+        if (p->stop && !p->units[merged].taken)
             break; /* stopped: what was not taken will never be done */
         pthread_cond_wait(&p->done, &p->mu);
     }
@@ -439,8 +492,11 @@ int viz_apply_parallel(builder *b, int threads)
 {
     par p = {0};
     p.main = b;
-    if (make_units(&p) < 0)
+    if (make_units(&p) < 0) {
+        free(p.units);
+        free(p.by_cost);
         return -1;
+    }
     if ((size_t)threads > p.nunits)
         threads = p.nunits > 1 ? (int)p.nunits : 1;
     p.workers = calloc((size_t)threads, sizeof *p.workers);
@@ -469,6 +525,7 @@ int viz_apply_parallel(builder *b, int threads)
     pthread_cond_destroy(&p.done);
     free(p.workers);
     free(p.units);
+    free(p.by_cost);
     return rc;
 }
 

@@ -273,6 +273,52 @@ static void test_random_rows(void)
     }
 }
 
+/* Rows made of runs already in order, as rule units add them (each in the
+ * order of its events), some shorter than a sorting piece, one backwards,
+ * with equal starts told apart by order: sorted as from random order
+ * (store_freeze sorts by finding the runs, store.c). */
+static void test_rows_in_runs(void)
+{
+    size_t n = 0, cap = 40000;
+    shape *all = malloc(cap * sizeof *all);
+    for (int run = 0; run < 12; run++) {
+        uint32_t row = (uint32_t)(run % 3);
+        size_t len = run == 5 ? 7 : run == 8 ? 1 : 1000 + below(2000);
+        int64_t t = (int64_t)below(1000);
+        for (size_t k = 0; k < len && n < cap; k++, n++) {
+            t += run == 9 ? -(int64_t)below(3) : (int64_t)below(3);
+            tlv_time from = at(t, below(4) ? 0 : below(SCALE10));
+            all[n] = (shape){from, plus(from, (int64_t)below(40), 0), row,
+                             (uint32_t)below(NPRIMS), 7, 8, 9, (uint32_t)(n % 5)};
+        }
+    }
+    store *s = store_new(), *shuffled = store_new();
+    for (size_t i = 0; i < n; i++)
+        CHECK_INT(store_add(s, &all[i]), 0);
+    size_t *perm = malloc(n * sizeof *perm);
+    for (size_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (size_t i = n; i > 1; i--) {
+        size_t j = below(i), t = perm[i - 1];
+        perm[i - 1] = perm[j];
+        perm[j] = t;
+    }
+    for (size_t i = 0; i < n; i++)
+        CHECK_INT(store_add(shuffled, &all[perm[i]]), 0);
+    frozen(s);
+    frozen(shuffled);
+    check_canonical(s, all, n);
+    check_random_queries(s, 3);
+    for (size_t i = 0; i < n; i++) { /* equal (row, from, order): as added, so by run */
+        const shape *a = GET(s, i), *b = GET(shuffled, i);
+        CHECK(a->row == b->row && tlv_time_cmp(a->from, b->from) == 0 && a->order == b->order);
+    }
+    free(perm);
+    free(all);
+    store_free(s);
+    store_free(shuffled);
+}
+
 /* A view (store_new_view) answers as a store holding copies of the same
  * shapes on the same rows would: the shapes of each row split into layers
  * by primitive, as the summary layers are. */
@@ -909,9 +955,74 @@ static void test_threads_same(void)
     }
 }
 
+/* References given in bulk (store_add_refs), as the summary layers give
+ * them row by row on several threads: in canonical order (by row, then
+ * position) the freeze keeps them as they are, in any other order it sorts
+ * them; either way the view is the one store_add_ref makes. Also the row
+ * spans and the prim and order read without the whole shape. */
+static void test_view_refs_in_bulk(void)
+{
+    size_t n = 5000;
+    store *s = store_new();
+    for (size_t i = 0; i < n; i++) {
+        int64_t from = (int64_t)below(100000);
+        add(s, (uint32_t)below(5), at(from, 0), at(from + (int64_t)below(50), 0),
+            (uint32_t)below(NPRIMS), (uint32_t)below(1000));
+    }
+    frozen(s);
+    size_t first, count, total = 0;
+    for (uint32_t row = 0; row < store_rows(s); row++) {
+        store_row_span(s, row, &first, &count);
+        CHECK(first == total && count > 0);
+        for (size_t i = first; i < first + count; i++) {
+            uint32_t prim, order;
+            store_prim_order(s, i, &prim, &order);
+            CHECK(GET(s, i)->row == row && prim == GET(s, i)->prim && order == GET(s, i)->order);
+        }
+        total += count;
+    }
+    CHECK(total == n);
+    store_row_span(s, store_rows(s), &first, &count);
+    CHECK(count == 0);
+    /* the view's row of shape i: its row and prim (so a row's references
+     * are not in position order across the base's rows) */
+    store *one = store_new_view(s), *canon = store_new_view(s), *reversed = store_new_view(s);
+    size_t nrefs = 0;
+    for (size_t i = 0; i < n; i++)
+        if (GET(s, i)->prim % 3) {
+            CHECK_INT(store_add_ref(one, i, GET(s, i)->prim * 5 + GET(s, i)->row), 0);
+            nrefs++;
+        }
+    uint32_t *pos, *row, *rpos, *rrow;
+    CHECK_INT(store_add_refs(canon, nrefs, &pos, &row), 0);
+    CHECK_INT(store_add_refs(reversed, nrefs, &rpos, &rrow), 0);
+    size_t k = 0;
+    for (uint32_t view_row = 0; view_row < 5 * NPRIMS; view_row++)
+        for (size_t i = 0; i < n; i++)
+            if (GET(s, i)->prim % 3 && GET(s, i)->prim * 5 + GET(s, i)->row == view_row) {
+                pos[k] = rpos[nrefs - 1 - k] = (uint32_t)i;
+                row[k] = rrow[nrefs - 1 - k] = view_row;
+                k++;
+            }
+    CHECK(k == nrefs);
+    CHECK_INT(store_add_refs(s, 1, &pos, &row), -1); /* not a view */
+    store *views[3] = {one, canon, reversed};
+    for (int v = 0; v < 3; v++)
+        CHECK_INT(store_freeze(views[v], fills, NPRIMS), 0);
+    CHECK_INT(store_add_refs(canon, 1, &pos, &row), -1); /* frozen */
+    CHECK(store_digest(one) != 0);
+    CHECK(store_digest(canon) == store_digest(one));
+    CHECK(store_digest(reversed) == store_digest(one));
+    for (int v = 0; v < 3; v++)
+        store_free(views[v]);
+    store_free(s);
+}
+
 int main(void)
 {
     test_threads_same();
+    test_view_refs_in_bulk();
+    test_rows_in_runs();
     const char *tsan = getenv("TLV_TSAN"); /* CI: only the threads under ThreadSanitizer */
     if (tsan && strcmp(tsan, "1") == 0)
         return CHECK_DONE();
