@@ -243,9 +243,16 @@ static void write_resources(writer *w)
     const tlv_trace *t = w->src->trace;
     const tlv_rules *rules = w->src->rules;
     cJSON **attrs = attribute_objects(w);
+    /* Without their attributes the resources are not written: an error,
+     * not an empty table. */
+    if (!attrs) {
+        report_nomem("writing the database of", w->src->input);
+        w->failed = 1;
+        return;
+    }
     sqlite3_stmt *st = prepare(w, "INSERT INTO resources VALUES(?,?,?,?,?)");
     size_t nrules = tlv_rules_resource_count(rules);
-    for (size_t i = 0; st && attrs && i < w->nres; i++) {
+    for (size_t i = 0; st && i < w->nres; i++) {
         const char *name = tlv_trace_resource_name(t, i);
         const char *display = i < nrules ? tlv_rules_resource_display_name(rules, i) : NULL;
         char *json = cJSON_PrintUnformatted(attrs[i]);
@@ -257,7 +264,7 @@ static void write_resources(writer *w)
         step(w, st, "resources");
         free(json);
     }
-    for (size_t i = 0; attrs && i < w->nres; i++)
+    for (size_t i = 0; i < w->nres; i++)
         cJSON_Delete(attrs[i]);
     free(attrs);
     sqlite3_finalize(st);
