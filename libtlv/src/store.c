@@ -435,6 +435,10 @@ int store_add_refs(store *s, size_t n, uint32_t **pos, uint32_t **row)
 {
     if (!s || !s->base || s->frozen || n >= UINT32_MAX - 1 - s->n)
         return -1;
+    if (n == 0) { /* no layer shapes (an empty trace): sel may be NULL, no room to point at */
+        *pos = *row = NULL;
+        return 0;
+    }
     size_t cap = s->cap;
     if (GROW(s->sel, cap, s->n + n) < 0 || GROW(s->sel_row, s->cap, s->n + n) < 0)
         return -1;

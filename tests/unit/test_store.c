@@ -1006,6 +1006,15 @@ static void test_view_refs_in_bulk(void)
             }
     CHECK(k == nrefs);
     CHECK_INT(store_add_refs(s, 1, &pos, &row), -1); /* not a view */
+    /* none to add (a trace without layer shapes): no room, and the empty
+     * view freezes (the fuzzers' UBSan saw a NULL array offset here) */
+    store *empty = store_new_view(s);
+    uint32_t *epos = &row[0], *erow = &row[0];
+    CHECK_INT(store_add_refs(empty, 0, &epos, &erow), 0);
+    CHECK(epos == NULL && erow == NULL);
+    CHECK_INT(store_freeze(empty, fills, NPRIMS), 0);
+    CHECK(store_count(empty) == 0);
+    store_free(empty);
     store *views[3] = {one, canon, reversed};
     for (int v = 0; v < 3; v++)
         CHECK_INT(store_freeze(views[v], fills, NPRIMS), 0);
