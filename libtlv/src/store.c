@@ -715,22 +715,36 @@ static int longer_row(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-/* s->row_order: the rows by count, longest first (equal counts by index). */
-static int order_rows(store *s)
+/* The rows (s->nrows of them, counts in s->rows) by count, longest first,
+ * equal counts by index: the order parfor_run balances best. */
+static uint32_t *rows_longest_first(const store *s)
 {
-    uint64_t *keys = malloc((s->nrows ? s->nrows : 1) * sizeof *keys);
-    s->row_order = malloc((s->nrows ? s->nrows : 1) * sizeof *s->row_order);
-    if (!keys || !s->row_order) {
+    uint64_t *keys = malloc(((size_t)s->nrows + 1) * sizeof *keys);
+    uint32_t *order = malloc(((size_t)s->nrows + 1) * sizeof *order);
+    if (!keys || !order) {
         free(keys);
-        return -1;
+        free(order);
+        return NULL;
     }
     for (uint32_t r = 0; r < s->nrows; r++)
         keys[r] = (uint64_t)(UINT32_MAX - s->rows[r].count) << 32 | r;
     qsort(keys, s->nrows, sizeof *keys, longer_row);
     for (uint32_t r = 0; r < s->nrows; r++)
-        s->row_order[r] = (uint32_t)keys[r];
+        order[r] = (uint32_t)keys[r];
     free(keys);
-    return 0;
+    return order;
+}
+
+uint32_t *store_rows_longest_first(const store *s)
+{
+    return s && s->frozen && (s->rows || !s->nrows) ? rows_longest_first(s) : NULL;
+}
+
+/* s->row_order, while freezing. */
+static int order_rows(store *s)
+{
+    s->row_order = rows_longest_first(s);
+    return s->row_order ? 0 : -1;
 }
 
 /* Applies step to every row, on the store's threads. */

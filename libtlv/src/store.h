@@ -117,6 +117,12 @@ size_t store_count(const store *s);
  * NULL when i >= store_count. */
 const shape *store_get(const store *s, size_t i, shape *out);
 
+/* A frozen store's rows (store_rows of them) by their number of shapes,
+ * most first, equal counts by index: the order in which row-by-row work
+ * on several threads (parfor.h) balances best. Allocated (free it); NULL
+ * when memory ran out or the store is not frozen. */
+uint32_t *store_rows_longest_first(const store *s);
+
 /* The positions of a frozen store's row: first .. first + count - 1
  * (count 0 for a row without shapes or out of range). */
 void store_row_span(const store *s, uint32_t row, size_t *first, size_t *count);

@@ -366,35 +366,6 @@ static int layer_row(void *ctx, size_t item, int worker)
     return find_row_layers(w, r, w->slot[worker]);
 }
 
-static int more_shapes(const void *pa, const void *pb)
-{
-    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-    return (a > b) - (a < b);
-}
-
-/* The rows, most shapes first (equal counts by index): parfor balances
- * best so. */
-static uint32_t *rows_by_size(const store *st, uint32_t nrows)
-{
-    uint64_t *k = malloc(((size_t)nrows + 1) * sizeof *k);
-    uint32_t *rows = malloc(((size_t)nrows + 1) * sizeof *rows);
-    if (!k || !rows) {
-        free(k);
-        free(rows);
-        return NULL;
-    }
-    for (uint32_t r = 0; r < nrows; r++) {
-        size_t first, count;
-        store_row_span(st, r, &first, &count);
-        k[r] = (uint64_t)(UINT32_MAX - (uint32_t)count) << 32 | r;
-    }
-    qsort(k, nrows, sizeof *k, more_shapes);
-    for (uint32_t r = 0; r < nrows; r++)
-        rows[r] = (uint32_t)k[r];
-    free(k);
-    return rows;
-}
-
 /* Numbers the layers found, row after row (looks->row_first, layer_look),
  * and gives each its place among the references (w->next_ref). Returns the
  * number of references, or SIZE_MAX (no memory). */
@@ -430,8 +401,8 @@ static int fill_layers(const store *st, const uint32_t *ids, size_t nprims, size
 {
     uint32_t nrows = store_rows(st);
     int threads = store_threads(st), workers = parfor_workers(threads, nrows);
-    layer_work w = {st, ids, nprims, rows_by_size(st, nrows), NULL, NULL, 0, NULL, NULL, NULL,
-                    NULL};
+    layer_work w = {st, ids, nprims, store_rows_longest_first(st), NULL, NULL, 0,
+                    NULL, NULL, NULL, NULL};
     w.rows = calloc((size_t)nrows + 1, sizeof *w.rows);
     w.slot = calloc((size_t)workers, sizeof *w.slot);
     int rc = w.rows_by_size && w.rows && w.slot ? 0 : -1;

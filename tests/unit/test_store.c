@@ -984,6 +984,19 @@ static void test_view_refs_in_bulk(void)
     CHECK(total == n);
     store_row_span(s, store_rows(s), &first, &count);
     CHECK(count == 0);
+    /* the rows by their number of shapes, most first, ties by index */
+    uint32_t *longest = store_rows_longest_first(s);
+    CHECK(longest != NULL);
+    for (uint32_t k = 0; longest && k + 1 < store_rows(s); k++) {
+        size_t c0, c1;
+        store_row_span(s, longest[k], &first, &c0);
+        store_row_span(s, longest[k + 1], &first, &c1);
+        CHECK(c0 > c1 || (c0 == c1 && longest[k] < longest[k + 1]));
+    }
+    free(longest);
+    store *open_store = store_new();
+    CHECK(store_rows_longest_first(open_store) == NULL); /* not frozen */
+    store_free(open_store);
     /* the view's row of shape i: its row and prim (so a row's references
      * are not in position order across the base's rows) */
     store *one = store_new_view(s), *canon = store_new_view(s), *reversed = store_new_view(s);
