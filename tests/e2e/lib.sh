@@ -24,6 +24,13 @@ expect_line() { checks=$((checks + 1)); grep -qxF -- "$2" "$1" || fail "$3: no l
 # expect_contains FILE TEXT WHAT: some line of FILE contains TEXT.
 expect_contains() { checks=$((checks + 1)); grep -qF -- "$2" "$1" || fail "$3: '$2' not found in $(basename "$1"):$(echo; head -c 800 "$1")"; }
 
+# expect_grep FILE REGEX WHAT: some line of FILE matches the basic regular expression REGEX.
+expect_grep() { checks=$((checks + 1)); grep -q -- "$2" "$1" || fail "$3: no line matching '$2' in $(basename "$1"):$(echo; head -c 800 "$1")"; }
+
+# A misspelt helper or a missing program is a failure, not a check that
+# silently never ran.
+command_not_found_handle() { fail "no such command: $1"; return 127; }
+
 have_corpus() { [ -d "$CORPUS/rules" ]; }
 
 # retarget_res RES: the resource file RES of TLV 2.0.1 (the corpus's, or

@@ -1,33 +1,41 @@
 # The layer check (scripts/check_layers.sh, docs/architecture.md): the
 # repository passes it, and it fails with exact messages on a small tree
-# with each kind of bad include — a library file including a higher layer,
-# a viewer panel including another panel, a panel exporting a function, the
-# viewer's core including a panel — while includes that point down, within
-# a layer, or to system headers pass, and a file in no layer only warns.
+# with each kind of mistake — a library file including a higher layer or a
+# header without its folder, a file in no layer, a front-end file including
+# a library internal or a higher layer, a panel including another panel or
+# exporting a function, the view's core including a panel, a folder missing
+# from docs/architecture.md — while includes that point down, within a
+# layer, or to system and public headers pass.
 . "$(dirname "$0")/lib.sh"
 CHECK="$SRC/scripts/check_layers.sh"
 
 # ---- the repository ----------------------------------------------------------------
 run bash "$CHECK" "$SRC"
 expect_status 0 "the repository's includes point down"
-expect_line "$TMP/out" "check_layers: every include points down (library layers, viewer core and panels)" \
+expect_grep "$TMP/out" "^check_layers: every include points down and every folder is explained ([0-9]* folders)\$" \
   "the repository: the all-clear"
 
 # ---- a tree with one of each mistake ------------------------------------------------------
 T="$TMP/tree"
-mkdir -p "$T/libtlv/src" "$T/viewer"
-# library: model (layer model) includes world.h (layer world): wrong;
-# world.c includes model.h, macro.h (lower) and world.h (its own): right.
-printf '#include "model.h"\n#include "world.h"\n#include <stdio.h>\n' >"$T/libtlv/src/model.c"
-printf '#include "world.h"\n\n#include "macro.h"\n#include "model.h"\n' >"$T/libtlv/src/world.c"
-printf '#include "buf.h"\n' >"$T/libtlv/src/world.h"
+mkdir -p "$T/libtlv/src/model" "$T/libtlv/src/world" "$T/libtlv/src/base" "$T/libtlv/src/gadgets" \
+  "$T/common" "$T/view/panels" "$T/cli" "$T/docs"
+# library: model includes world (higher): wrong; world includes model,
+# compile (lower) and its own folder: right; a header without its folder.
+printf '#include "model/model.h"\n#include "world/world.h"\n#include <stdio.h>\n#include <tlv/tlv.h>\n' \
+  >"$T/libtlv/src/model/model.c"
+printf '#include "world/world.h"\n\n#include "compile/macro.h"\n#include "model/model.h"\n' \
+  >"$T/libtlv/src/world/world.c"
+printf '#include "buf.h"\n' >"$T/libtlv/src/world/world.h"
 printf '#include "tlv/tlv.h"\n' >"$T/libtlv/src/newthing.c"
-# viewer: a panel that includes another panel and exports a helper; one
-# that is right (view.h, and view_panels.h for its constructor's
-# declaration); the core including the panel list.
-cat >"$T/viewer/panel_bad.c" <<'EOF'
-#include "view.h"
-#include "panel_good.c"
+printf '#include "base/buf.h"\n' >"$T/libtlv/src/gadgets/gadget.c"
+# front end: common includes a library internal; the view core includes
+# cli (higher) and a panel; a panel includes another panel and exports a
+# helper; one panel that is right; cli may include anything below it.
+printf '#include "common/common.h"\n#include "world/world.h"\n' >"$T/common/options.c"
+printf '#include "view/view.h"\n#include "cli/cli.h"\n#include "view/view_panels.h"\n' >"$T/view/view_draw.c"
+cat >"$T/view/panels/panel_bad.c" <<'EOF'
+#include "view/view.h"
+#include "view/panels/panel_good.c"
 
 #include <stdlib.h>
 
@@ -41,9 +49,9 @@ view_panel *bad_panel_new(void)
     return NULL;
 }
 EOF
-cat >"$T/viewer/panel_good.c" <<'EOF'
-#include "view.h"
-#include "view_panels.h"
+cat >"$T/view/panels/panel_good.c" <<'EOF'
+#include "view/view.h"
+#include "view/view_panels.h"
 
 static int key(view_panel *p, view_app *a, SDL_Keycode key, int mods);
 
@@ -57,32 +65,47 @@ view_panel *good_panel_new(void)
     return NULL;
 }
 EOF
-printf '#include "view.h"\n#include "view_panels.h"\n' >"$T/viewer/view_draw.c"
-printf '#include "view.h"\n#include "view_panels.h"\n' >"$T/viewer/cmd_view.c"
+printf '#include "cli/cli.h"\n#include "view/view.h"\n#include "view/view_panels.h"\n#include "common/common.h"\n' \
+  >"$T/cli/cmd_view.c"
+# The doc explains every folder but libtlv/src/world/ and cli/.
+printf '### `libtlv/src/base/`\n### `libtlv/src/model/`\n### `common/`\n### `view/`\n### `view/panels/`\n' \
+  >"$T/docs/architecture.md"
 
 run bash "$CHECK" "$T"
 expect_status 1 "a tree with bad includes"
 cat >"$TMP/expected" <<'EOF'
-libtlv/src/model.c:2: includes world.h (layer world) from layer model: a lower layer must not include a higher one
-viewer/panel_bad.c:2: includes panel_good.c: a panel depends on the core (view.h) only, never on another panel
-viewer/panel_bad.c:6: defines bad_helper() for other files: a panel exports only its constructor (NAME_panel_new)
-viewer/view_draw.c:2: includes view_panels.h: the viewer's core knows no panel (cmd_view.c registers them)
+libtlv/src/gadgets/gadget.c: in no layer: libtlv/src/gadgets/ is not in LIBRARY_LAYERS (scripts/check_layers.sh)
+libtlv/src/model/model.c:2: includes world/world.h (layer world) from layer model: a lower layer must not include a higher one
+libtlv/src/newthing.c: in no layer: a library file belongs in one folder of libtlv/src named in LIBRARY_LAYERS (scripts/check_layers.sh)
+libtlv/src/world/world.h:1: includes buf.h without its folder: write it as FOLDER/buf.h
+common/options.c:2: includes world/world.h: the front end uses libtlv's public headers (<tlv/...>) and its own folders only
+view/panels/panel_bad.c:2: includes view/panels/panel_good.c: a panel depends on the panel API (view/view.h) only, never on another panel
+view/view_draw.c:2: includes cli/cli.h (layer cli) from layer view: a lower layer must not include a higher one
+view/view_draw.c:3: includes view/view_panels.h: the view's core knows no panel (cli/cmd_view.c registers them)
+view/panels/panel_bad.c:6: defines bad_helper() for other files: a panel exports only its constructor (NAME_panel_new)
+docs/architecture.md: no paragraph for libtlv/src/world/ (a heading '### `libtlv/src/world/`' and what the folder holds)
+docs/architecture.md: no paragraph for cli/ (a heading '### `cli/`' and what the folder holds)
 EOF
 checks=$((checks + 1))
 diff "$TMP/expected" "$TMP/out" >"$TMP/diff" || fail "bad includes: the report differs:$(echo; cat "$TMP/diff")"
-expect_line "$TMP/err" "check_layers: 4 include(s) against the layers of docs/architecture.md" \
+expect_line "$TMP/err" "check_layers: 11 problem(s) with the layers of docs/architecture.md" \
   "bad includes: the count"
-expect_line "$TMP/err" \
-  "check_layers: warning: libtlv/src/newthing.c is in no layer (scripts/check_layers.sh LAYERS)" \
-  "a file in no layer: a warning"
 
 # ---- the same tree, put right --------------------------------------------------------------
-printf '#include "model.h"\n#include <stdio.h>\n' >"$T/libtlv/src/model.c"
-sed -i '/panel_good.c/d; /^int bad_helper/,/^}/d' "$T/viewer/panel_bad.c"
-printf '#include "view.h"\n' >"$T/viewer/view_draw.c"
+printf '#include "model/model.h"\n#include <stdio.h>\n' >"$T/libtlv/src/model/model.c"
+printf '#include "base/buf.h"\n' >"$T/libtlv/src/world/world.h"
+rm -r "$T/libtlv/src/newthing.c" "$T/libtlv/src/gadgets"
+printf '#include "common/common.h"\n#include <tlv/tlv.h>\n' >"$T/common/options.c"
+sed -i '/panel_good.c/d; /^int bad_helper/,/^}/d' "$T/view/panels/panel_bad.c"
+printf '#include "view/view.h"\n#include "common/common.h"\n' >"$T/view/view_draw.c"
+printf '### `libtlv/src/world/`\n### `cli/`\n' >>"$T/docs/architecture.md"
 run bash "$CHECK" "$T"
 expect_status 0 "the tree put right"
-expect_line "$TMP/out" "check_layers: every include points down (library layers, viewer core and panels)" \
+expect_line "$TMP/out" "check_layers: every include points down and every folder is explained (7 folders)" \
   "the tree put right: the all-clear"
+
+# ---- the build stops on a layer error ------------------------------------------------------
+expect_contains "$SRC/CMakeLists.txt" 'COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/check_layers.sh' \
+  "the build runs the check"
 
 finish

@@ -14,15 +14,15 @@ function(tlv_fuzz_target exe name)
   target_link_libraries(${exe} PRIVATE tlv_static)
   if(name STREQUAL "export")
     # The SQLite writer of the tlv command, with what it needs of the viewer.
-    target_sources(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/viewer/export_sqlite.c
-      ${PROJECT_SOURCE_DIR}/viewer/intervals.c ${PROJECT_SOURCE_DIR}/viewer/nomem.c)
-    target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/viewer)
+    target_sources(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/cli/export_sqlite.c
+      ${PROJECT_SOURCE_DIR}/cli/intervals.c ${PROJECT_SOURCE_DIR}/common/nomem.c)
+    target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR})
     target_link_libraries(${exe} PRIVATE tlv_render_static PkgConfig::SQLITE3 PkgConfig::CJSON
       PkgConfig::SDL2)
   elseif(name STREQUAL "session") # the viewer's session reader, which needs no SDL library
-    target_sources(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/viewer/session_read.c
-      ${PROJECT_SOURCE_DIR}/viewer/view_markers.c)
-    target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/viewer
+    target_sources(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/view/session_read.c
+      ${PROJECT_SOURCE_DIR}/view/view_markers.c)
+    target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}
       ${SDL2_INCLUDE_DIRS})
     target_link_libraries(${exe} PRIVATE PkgConfig::CJSON m)
   endif()

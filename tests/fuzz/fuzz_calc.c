@@ -5,8 +5,8 @@
  * the 18 digits a literal may have), and a clock time converted to any unit
  * is a number $CALC reads, equal to the same time in seconds scaled.
  */
-#include "calc.h"
-#include "clock.h"
+#include "lang/calc.h"
+#include "lang/clock.h"
 
 #include <stdint.h>
 #include <stdio.h>

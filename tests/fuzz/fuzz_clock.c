@@ -14,7 +14,7 @@
  *     date lands at most 12 hours before the previous one and less than a
  *     day after it, and never before the first midnight.
  */
-#include "clock.h"
+#include "lang/clock.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * without an operand look-up; the two ways must agree, and value_compare
  * must be antisymmetric on the two halves of the input.
  */
-#include "cond.h"
+#include "lang/cond.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
  * fuzz_export.c — libFuzzer target: the SQLite export of `tlv export
- * --format sqlite` and `tlv query` (viewer/export_sqlite.c). The fuzzed log
+ * --format sqlite` and `tlv query` (cli/export_sqlite.c). The fuzzed log
  * is converted with the fixed fuzz rule set (tests/fuzz/rules), pushed in
  * two pieces split where the first byte says, its shapes are built (per
  * processor on odd first bytes), and the trace is written into an in-memory
@@ -12,9 +12,9 @@
  *     and event, a counter's resource, a sample's counter);
  *   - the database is sound (PRAGMA integrity_check).
  */
-#include "export.h"
+#include "cli/export.h"
 #include "fuzz_util.h"
-#include "view.h"
+#include "view/view.h"
 
 #include <sqlite3.h>
 

@@ -4,7 +4,7 @@
  * passes them), and, when it is TLV JSON, as a primitive object with two
  * ${ARGn} arguments, whose box and points are then resolved.
  */
-#include "figure.h"
+#include "shape/figure.h"
 
 #include <stdint.h>
 #include <stdlib.h>

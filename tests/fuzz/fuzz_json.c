@@ -3,7 +3,7 @@
  * any bytes, then a walk of the tree it returns, so that every node, key and
  * position it builds is read at least once under ASan.
  */
-#include "json.h"
+#include "base/json.h"
 
 #include <stddef.h>
 #include <stdint.h>

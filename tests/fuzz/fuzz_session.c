@@ -1,13 +1,13 @@
 /*
  * fuzz_session.c — libFuzzer target: the viewer's session reader
- * (viewer/session_read.c: session_parse, then session_check_parts against
+ * (view/session_read.c: session_parse, then session_check_parts against
  * the keys this tlv writes). Whatever the bytes, reading ends with a session
  * or with a problem noted; what was read is within its limits (markers in
  * time order, finite times within +-1e18, at most SESSION_MAX_MARKERS, names
  * and layers cut to their fields, window sizes within 16..16384, a range
  * with t0 < t1), and a problem always means the file is kept as .bak.
  */
-#include "view.h"
+#include "view/view.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

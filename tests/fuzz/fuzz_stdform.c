@@ -5,7 +5,7 @@
  * back to itself, and a parsed line written back canonically parses again
  * to the same parts.
  */
-#include "stdform.h"
+#include "lang/stdform.h"
 
 #include <ctype.h>
 #include <stdint.h>

@@ -15,7 +15,7 @@
 # all but convert-wt). The -mt cases convert a log big enough for the converter's
 # matching thread (--threads 2, libtlv/src/pipeline.c) and fail only that
 # thread's allocations, convert-wt only those of `tlv convert`'s writer
-# thread (viewer/event_writer.c): the error must come out on the calling
+# thread (cli/event_writer.c): the error must come out on the calling
 # thread. The writer thread now only writes blocks of finished lines and
 # allocates nothing, so convert-wt says "no allocation to fail" (by hand: a
 # check that it stays so).

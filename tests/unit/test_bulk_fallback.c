@@ -20,8 +20,8 @@
 #define _GNU_SOURCE
 #include "check.h"
 
-#include "bulk.h"
-#include "trace_impl.h"
+#include "base/bulk.h"
+#include "trace/trace_impl.h"
 
 #include <tlv/tlv.h>
 

@@ -2,9 +2,9 @@
  * test_calc.c — the $CALC{} evaluator (calc.c) and the $CLOCK{} time reader
  * (clock.c): grammar, precision, every error message, and midnight wraps.
  */
-#include "calc.h"
+#include "lang/calc.h"
 #include "check.h"
-#include "clock.h"
+#include "lang/clock.h"
 
 static buf out, err;
 

@@ -4,7 +4,7 @@
  * messages from both entry points, and inputs built to exhaust the stack.
  */
 #include "check.h"
-#include "cond.h"
+#include "lang/cond.h"
 
 #include <stdlib.h>
 #include <string.h>

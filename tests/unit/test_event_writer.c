@@ -1,5 +1,5 @@
 /*
- * test_event_writer.c — `tlv convert`'s event writer (viewer/event_writer.c):
+ * test_event_writer.c — `tlv convert`'s event writer (cli/event_writer.c):
  * on a thread of its own it writes exactly the bytes the inline writer
  * writes (each event's tlv_event_format line), in order, across many
  * hand-overs of blocks, with values and arguments that need escaping, NULL
@@ -12,7 +12,7 @@
  */
 #include "check.h"
 
-#include "../../viewer/event_writer.c"
+#include "../../cli/event_writer.c"
 
 #include <errno.h>
 #include <stdio.h>

@@ -16,8 +16,8 @@
 #include "check.h"
 #include "scratch.h"
 
-#include "convert_impl.h"
-#include "expand.h"
+#include "convert/convert_impl.h"
+#include "compile/expand.h"
 #include "tlv/tlv.h"
 
 #include <dirent.h>

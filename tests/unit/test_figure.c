@@ -10,9 +10,9 @@
  */
 #include "check.h"
 
-#include "buf.h"
-#include "figure.h"
-#include "json.h"
+#include "base/buf.h"
+#include "shape/figure.h"
+#include "base/json.h"
 
 #include <dirent.h>
 #include <math.h>

@@ -8,7 +8,7 @@
  */
 #include "check.h"
 
-#include "figure.h"
+#include "shape/figure.h"
 
 static int parse_prim(const char *json, prim *p, char *err, size_t errsz)
 {

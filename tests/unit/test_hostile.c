@@ -13,7 +13,7 @@
 #include "scratch.h"
 
 #include "tlv/tlv.h"
-#include "utf8.h"
+#include "base/utf8.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -4,9 +4,9 @@
  * positions, each error message with its position, the depth limit, and
  * every rule and resource file of the TLV 2.0.1 corpus when it is present.
  */
-#include "json.h"
+#include "base/json.h"
 
-#include "buf.h"
+#include "base/buf.h"
 #include "check.h"
 
 #include <dirent.h>

@@ -15,7 +15,7 @@
 #include "scratch.h"
 #include "text.h"
 #include "error_rules.h"
-#include "viz_impl.h"
+#include "viz/viz_impl.h"
 
 #include <tlv/tlv.h>
 

@@ -9,7 +9,7 @@
 #include "check.h"
 #include "scratch.h"
 
-#include "trace_impl.h"
+#include "trace/trace_impl.h"
 
 #include <tlv/tlv.h>
 

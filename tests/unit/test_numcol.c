@@ -8,7 +8,7 @@
  */
 #include "check.h"
 
-#include "numcol.h"
+#include "base/numcol.h"
 
 #include <stdint.h>
 

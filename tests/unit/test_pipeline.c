@@ -26,7 +26,7 @@
 #include "scratch.h"
 #include "text.h"
 
-#include "convert_impl.h"
+#include "convert/convert_impl.h"
 #include "tlv/tlv.h"
 
 #include <dirent.h>

@@ -16,8 +16,8 @@
  */
 #include "check.h"
 
-#include "prefilter.h"
-#include "rules_impl.h" /* CNV_REGEX_OPTIONS: the converter's compile options */
+#include "compile/prefilter.h"
+#include "rules/rules_impl.h" /* CNV_REGEX_OPTIONS: the converter's compile options */
 
 #include <stdint.h>
 #include <stdlib.h>

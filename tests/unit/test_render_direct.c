@@ -9,9 +9,9 @@
  * clipped), on the SDL release whose behaviour it reproduces.
  */
 #include "check.h"
-#include "json.h"
-#include "render_impl.h"
-#include "viz_impl.h"
+#include "base/json.h"
+#include "render/render_impl.h"
+#include "viz/viz_impl.h"
 
 #include <math.h>
 #include <stdint.h>

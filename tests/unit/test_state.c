@@ -8,8 +8,8 @@
  */
 #include "check.h"
 
-#include "intern.h"
-#include "state.h"
+#include "base/intern.h"
+#include "world/state.h"
 
 #include <stdint.h>
 #include <stdio.h>

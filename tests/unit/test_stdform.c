@@ -6,7 +6,7 @@
  */
 #include "check.h"
 
-#include "stdform.h"
+#include "lang/stdform.h"
 
 #include <string.h>
 

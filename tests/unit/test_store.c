@@ -11,7 +11,7 @@
  */
 #include "check.h"
 
-#include "store.h"
+#include "shape/store.h"
 
 #include <stdint.h>
 #include <stdlib.h>

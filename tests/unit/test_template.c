@@ -7,8 +7,8 @@
  */
 #include "check.h"
 
-#include "rules_impl.h"
-#include "template.h"
+#include "rules/rules_impl.h"
+#include "compile/template.h"
 
 #include <string.h>
 

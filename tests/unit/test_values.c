@@ -6,8 +6,8 @@
  */
 #include "check.h"
 
-#include "figure.h"
-#include "json.h"
+#include "shape/figure.h"
+#include "base/json.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,0 +1,38 @@
+/*
+ * cli.h — the tlv command's subcommands (cli/cmd_*.c, one file per command)
+ * and what several of them share beyond common/common.h: a log loaded into
+ * a trace and its shapes, and times as text.
+ */
+#ifndef TLV_CLI_H
+#define TLV_CLI_H
+
+#include "common/common.h"
+
+/* Loads rules and converts `input` into a trace, printing diagnostics.
+ * Returns EXIT_OK, EXIT_PARTIAL (conversion errors) or EXIT_USAGE (nothing
+ * usable); the caller frees what was set. */
+int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_trace **trace);
+
+/* Loads rules, converts `input` into a trace and builds its shapes, printing
+ * diagnostics; `listing_only` as in tlv_shapes_options (for commands that
+ * list the shapes and never draw nor query them by time). Returns EXIT_OK,
+ * EXIT_PARTIAL (made, with errors) or EXIT_USAGE (nothing usable); the
+ * caller frees what was set. */
+int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cpu_attribute,
+                          int listing_only, tlv_rules **rules, tlv_trace **trace,
+                          tlv_shapes **shapes);
+
+/* A trace time as a base-10 number for JSON or CSV: exact for integers and
+ * radix-10 fractions, else the nearest double (%.17g). buf: 160 bytes. */
+void time_text(tlv_time t, int radix, char *buf, size_t size);
+
+int cmd_convert(int argc, char **argv);
+int cmd_shapes(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_query(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_view(int argc, char **argv);
+
+#endif

@@ -1,0 +1,168 @@
+/*
+ * cmd_check.c — `tlv check`: validates rule and resource files without a
+ * log and lists every problem found as file:line:col: message.
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char check_help[] =
+    "usage: tlv check [-R DIR]... [-r FILE.res] [FILE...]\n"
+    "       tlv check [-R DIR]... -r FILE.res [--unmatched FILE] [--std] LOG\n"
+    "\n"
+    "Checks rule files (.cnv .resh .viz) and resource files (.res) without a log:\n"
+    "the JSON dialect, that every regex compiles, that templates and macro names\n"
+    "are well formed, and that the types, attributes, behaviors, shapes and\n"
+    "targets they refer to exist. With -r, the resource file is checked together\n"
+    "with every target it requests from the rule path.\n"
+    "\n"
+    "Every problem is listed (not only the first) as file:line:col: message.\n"
+    "\n"
+    "With a LOG (any file not named .res .resh .cnv or .viz), the rules are then\n"
+    "tried on it without writing a trace: each conversion rule is listed with\n"
+    "the number of lines it matched (a warning for a rule that matched none),\n"
+    "then the lines no rule matched (the first 20; --unmatched FILE writes all\n"
+    "of them as 'LINE: text') and the conversion errors.\n"
+    UNMATCHED_OPTION_HELP
+    STD_OPTION_HELP
+    "\n"
+    "Exit status: 0 no errors (warnings allowed), 1 errors found, 2 bad usage.\n";
+
+static int is_rule_file(const char *path)
+{
+    static const char *const exts[] = {".res", ".resh", ".cnv", ".viz"};
+    size_t n = strlen(path);
+    for (size_t i = 0; i < 4; i++) {
+        size_t e = strlen(exts[i]);
+        if (n > e && strcmp(path + n - e, exts[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Tries the rules on a log: matches per rule, unmatched lines, errors. */
+static int check_log(const rule_args *ra, const char *log)
+{
+    tlv_rules *rules = load_rules(ra);
+    if (!rules)
+        return nomem_reported() ? EXIT_USAGE : 1;
+    tlv_trace *trace = NULL;
+    int rc = EXIT_USAGE;
+    unmatched_log um = {0};
+    if (tlv_trace_new(rules, &trace) != TLV_OK) {
+        report_nomem("checking the rules on", log);
+        goto done;
+    }
+    tlv_converter *conv = tlv_trace_converter(trace);
+    if (reads_standard_form(ra, log))
+        tlv_converter_set_standard_form(conv, 1);
+    if (unmatched_begin(&um, ra, conv) < 0)
+        goto done;
+    um.show = UNMATCHED_MAX_SHOWN;
+    tlv_status st = tlv_trace_load_file(trace, log);
+    if (st == TLV_ERR_NOMEM) {
+        report_nomem("checking the rules on", log);
+        goto done;
+    }
+    if (st == TLV_ERR_IO) {
+        fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, log, strerror(errno));
+        goto done;
+    }
+    tlv_convert_stats cs;
+    tlv_converter_stats(conv, &cs);
+    size_t nrules = tlv_rules_cnv_rule_count(rules), unused = 0;
+    for (size_t i = 0; i < nrules && !tlv_rules_is_standard_form(rules); i++) {
+        tlv_cnv_rule_info ri;
+        tlv_rules_cnv_rule(rules, i, &ri);
+        uint64_t n = tlv_converter_rule_matches(conv, i);
+        unused += n == 0;
+        if (n)
+            fprintf(stderr, "%s:%ld:%ld: rule \"%s\": %llu line%s\n", ri.file, ri.line, ri.col,
+                    ri.regex, (unsigned long long)n, n == 1 ? "" : "s");
+        else
+            fprintf(stderr, "%s:%ld:%ld: warning: rule \"%s\" matched no line of %s\n", ri.file,
+                    ri.line, ri.col, ri.regex, log);
+    }
+    print_diags(tlv_converter_diags(conv), 0);
+    int write_failed = unmatched_end(&um, 1) < 0;
+    size_t errors = tlv_diags_errors(tlv_converter_diags(conv));
+    fprintf(stderr, "%s check: %llu lines read, %llu matched, %llu events, %zu error%s, %zu rule%s "
+                    "matched nothing\n",
+            prog, (unsigned long long)cs.lines_read, (unsigned long long)cs.lines_matched,
+            (unsigned long long)cs.events, errors, errors == 1 ? "" : "s", unused,
+            unused == 1 ? "" : "s");
+    rc = write_failed ? EXIT_USAGE : errors ? 1 : EXIT_OK;
+done:
+    unmatched_end(&um, 0);
+    tlv_trace_free(trace);
+    tlv_rules_free(rules);
+    return rc;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    rule_args ra;
+    memset(&ra, 0, sizeof ra);
+    const char **files = calloc((size_t)argc, sizeof *files);
+    size_t nfiles = 0;
+    const char *log = NULL;
+    if (!files)
+        return report_nomem("checking", argc > 1 ? argv[argc - 1] : NULL);
+    for (int i = 1; i < argc; i++) {
+        int r = parse_rule_arg(&ra, argc, argv, &i);
+        if (r < 0) {
+            free(files);
+            return EXIT_USAGE;
+        }
+        if (r > 0)
+            continue;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(check_help, stdout);
+            free(files);
+            return EXIT_OK;
+        }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            usage_error("check", "unknown option '%s'", argv[i]);
+            free(files);
+            return EXIT_USAGE;
+        }
+        if (!is_rule_file(argv[i]) && ra.res_path) {
+            if (log) {
+                usage_error("check", "one log at a time ('%s' and '%s' given)", log, argv[i]);
+                free(files);
+                return EXIT_USAGE;
+            }
+            log = argv[i];
+            continue;
+        }
+        files[nfiles++] = argv[i];
+    }
+    if (!nfiles && !ra.res_path) {
+        usage_error("check", "nothing to check: give rule files and/or -r FILE.res");
+        free(files);
+        return EXIT_USAGE;
+    }
+    tlv_rules_options o;
+    tlv_rules_options_init(&o);
+    o.search_dirs = ra.dirs;
+    o.n_search_dirs = ra.ndirs;
+    tlv_rules *rules = NULL;
+    tlv_status st = tlv_rules_check(ra.res_path, files, nfiles, &o, &rules);
+    const char *checked = ra.res_path ? ra.res_path : files[0];
+    free(files);
+    if (st == TLV_ERR_NOMEM || !rules) { /* the other problems may only follow from it */
+        tlv_rules_free(rules);
+        return report_nomem("checking", checked);
+    }
+    const tlv_diags *d = tlv_rules_diags(rules);
+    print_diags(d, 0);
+    size_t errors = tlv_diags_errors(d), total = tlv_diags_count(d) + tlv_diags_dropped(d);
+    fprintf(stderr, "%s check: %zu error%s, %zu warning%s\n", prog, errors, errors == 1 ? "" : "s",
+            total - errors, total - errors == 1 ? "" : "s");
+    tlv_rules_free(rules);
+    if (st != TLV_OK)
+        return 1;
+    return log ? check_log(&ra, log) : EXIT_OK;
+}

@@ -1,0 +1,469 @@
+/*
+ * cmd_view.c — `tlv view`: the interactive timeline viewer's entry point.
+ * Parses the options, opens the window (its size from --size, else the
+ * session, else 1280x800), loads the trace with a progress bar, restores
+ * the session, then runs the frame loop — waiting for events when idle,
+ * one script command per frame under --script — and saves the session on
+ * exit. The parts live in view_*.c (see view.h).
+ */
+#include "view/view.h"
+#include "view/view_panels.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char view_help[] =
+    "usage: tlv view [-R DIR]... -r FILE.res [--per-cpu] [--cpu-attribute NAME]\n"
+    "                [--size WxH] [--scale F] [--session FILE | --no-session]\n"
+    "                [--script FILE | --bench] [--allow-scripts] LOG|-\n"
+    "\n"
+    "Opens a window with the timeline of LOG: converted with the conversion rules\n"
+    "(or read as a standard-form trace when the resource file says\n"
+    "\"ConvertRules\":[\"\"]) and drawn with the visualization rules: row labels, a\n"
+    "time ruler in the trace's TimeScale, the shapes, an overview of the whole trace\n"
+    "along the bottom and a status line. The window opens at once and the trace\n"
+    "fills in while the log is read (the status line says how far: percent of the\n"
+    "bytes, lines); what is shown can be panned, zoomed and selected meanwhile.\n"
+    "Problems in the inputs go to stderr with file and line; the first few are\n"
+    "also shown in the window, and whatever loaded is shown.\n"
+    "\n"
+    "Mouse: wheel scrolls rows; Shift+wheel zooms at the cursor; Ctrl+wheel pans;\n"
+    "left drag pans; right drag (or Shift+left drag) selects a range and zooms to\n"
+    "it; double-click centres there; in the overview, click to jump and drag the\n"
+    "box or its edges. Keys: Left/Right pan, Up/Down zoom at the cursor (or the\n"
+    "selected marker), f fit, Backspace the previous view, c per-CPU rows,\n"
+    "m marker at the cursor, [ ] previous/next marker, Delete the selected\n"
+    "marker, Esc clear, F12 screenshot, F1 or ? help, Ctrl+Q quit.\n"
+    "Panels: r rows and rules panel (check boxes hide and show rows, groups and\n"
+    "visualization rules; its x button closes it); l trace-log panel (the trace's\n"
+    "standard-form lines: the line at the cursor's time is highlighted, a double-\n"
+    "click on a line centres the timeline on it, a double-click on a shape shows\n"
+    "its event); x collapse or expand the group under the cursor (or click the\n"
+    "group's name). Hidden rows and rules, collapsed groups and the panels shown\n"
+    "are kept in the session.\n"
+    "\n"
+    "Markers: F2 or Enter renames the selected marker, k gives it the next colour,\n"
+    "and dragging its line or name in the ruler (or Shift+[ and Shift+], by a\n"
+    "pixel) moves it; the time from it to the cursor shows next to the cursor.\n"
+    "Names, colours and times are kept in the session.\n"
+    "Shift+M lists the markers (a band below the timeline), grouped by layer as in\n"
+    "TLV: colour, name, time and the time since the previous marker of the layer.\n"
+    "A click on one goes there, a double-click renames it (LAYER/NAME moves it to\n"
+    "layer LAYER, where new markers then go), its x deletes it, and a layer's box\n"
+    "shows or hides the whole layer (F2 renames the same way). Layers and hidden\n"
+    "layers are kept in the session.\n"
+    "\n"
+    "Shapes, flows and tracks: a click on a shape selects it and the details panel\n"
+    "(below, or at the top when it would hide the selected row) shows its row,\n"
+    "rule, value, times and the events that opened and closed it (a click on one\n"
+    "goes there) and its flows; , and . step to the previous and next interval of\n"
+    "the row, i hides the panel, a click on empty space clears.\n"
+    "o shows or hides the flows' arrows. In per-CPU mode CPU-load tracks are shown\n"
+    "above the rows (u hides them); in the rows panel a track's or row's arrows move\n"
+    "it up or down, and an attribute whose values are all numbers can be checked\n"
+    "to show it as a counter track. All of it is kept in the session.\n"
+    "\n"
+    "Ranges and measuring: Ctrl+drag selects a range without zooming (z zooms to\n"
+    "it); its length shows in the ruler, and the range panel below (b shows or\n"
+    "hides it) lists for every shown row the time spent in each value or state\n"
+    "inside the range (absolute and percent), the number of intervals and their\n"
+    "min/mean/max duration; a click on a column's header sorts by it, Ctrl+C\n"
+    "copies the table as CSV and e saves it as LOG-range-N.csv.\n"
+    "Ctrl+click twice measures the time between two points (shown below the\n"
+    "ruler). Esc clears both.\n"
+    "\n"
+    "Live logs and reloading: a log still being written (a capture, `strace -o`\n"
+    "of a running program, a FIFO, or - for standard input) is read on while the\n"
+    "window is open: the trace grows, and a view of the whole trace grows with\n"
+    "it (LIVE in the status line). Shift+F follows the newest time: the view\n"
+    "jumps to it and moves on as the log grows, zooming keeps it in view, and\n"
+    "panning away stops following (FOLLOW in the status line). F5 or Ctrl+R reloads\n"
+    "the log and the rule files from disk, keeping the view; when the rules have\n"
+    "errors, the window shows them and keeps the last good trace. Ctrl+O asks for\n"
+    "another log to open with the same rules (markers are cleared).\n"
+    "\n"
+    "g asks for a range to show, in the trace's TimeScale and TimeRadix:\n"
+    "\"START END\", \"START..END\" or \"START, END\" (e.g. \"1000 2500\"); with a\n"
+    "TimeScale of seconds a time may carry its own unit (\"1.5 ms 2 ms\").\n"
+    "/ searches the events, each seen as RESOURCE.attribute=value or\n"
+    "RESOURCE.behavior(args): plain text matches anywhere, ignoring case;\n"
+    "/regex/ (or /regex/i, ignoring case) is a PCRE2 regular expression.\n"
+    "Enter shows the first match at or after the cursor (or the view's start),\n"
+    "n and N the next and previous (wrapping around); the view is centred on the\n"
+    "match, which is highlighted with its row. The search also lists its matches\n"
+    "below the timeline (exact time, row, event; the first 1000, with the total):\n"
+    "a click on one goes there, its x button or Esc closes the list. The trace-log\n"
+    "panel follows every jump (a match, n/N, g, a marker, a list's line) and\n"
+    "highlights its line. In the prompt: Enter confirms,\n"
+    "Esc cancels, Backspace, Delete, Left, Right, Home and End edit.\n"
+    "\n"
+    "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
+    STD_OPTION_HELP
+    UNMATCHED_OPTION_HELP
+    "      --per-cpu             start with one row per processor (attribute prcId)\n"
+    "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
+    "      --size WxH            window size (default: the session's, or 1280x800)\n"
+    "      --scale F             scale text and lines by F (HiDPI)\n"
+    "      --session FILE        where the view's state is kept (default LOG.tlvsession:\n"
+    "                            read on open, written on exit)\n"
+    "      --no-session          neither read nor write a session\n"
+    "      --script FILE         run the commands of FILE, one per frame, then exit\n"
+    "                            (for tests; see view/view_script.c)\n"
+    "      --bench               once the log is loaded, draw frames along a fixed path\n"
+    "                            of pans and zooms and print the median and 99th-\n"
+    "                            percentile frame times, and how long the first frame\n"
+    "                            and the whole load took; each leg twice: with the\n"
+    "                            flows' arrows and (per-CPU) load tracks, and without\n"
+    "                            them as the baseline\n"
+    "      --load-pause-at BYTES with --script (tests): stop reading the log after BYTES\n"
+    "                            until the script says load-resume\n"
+    "\n"
+    "Exit status: 0 ok; 2 bad usage, unreadable input, rule files with errors, no\n"
+    "display, or a script command that failed.\n";
+
+/* ---- options ------------------------------------------------------------------- */
+
+static int parse_size(const char *s, int *w, int *h)
+{
+    char x, extra;
+    if (sscanf(s, "%d%c%d%c", w, &x, h, &extra) != 3 || (x != 'x' && x != 'X'))
+        return -1;
+    return *w >= 16 && *h >= 16 && *w <= 16384 && *h <= 16384 ? 0 : -1;
+}
+
+/* One option at argv[*i] that is not a rule option. Returns 0, or -1 on a
+ * usage error (message printed). */
+static int parse_view_option(view_opts *o, int argc, char **argv, int *i)
+{
+    const char *s = argv[*i];
+    int has_value = *i + 1 < argc;
+    if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+        fputs(view_help, stdout);
+        exit(EXIT_OK);
+    } else if (strcmp(s, "--per-cpu") == 0) {
+        o->per_cpu = 1;
+    } else if (strcmp(s, "--cpu-attribute") == 0 && has_value) {
+        o->cpu_attribute = argv[++*i];
+    } else if (strcmp(s, "--size") == 0 && has_value) {
+        if (parse_size(argv[++*i], &o->width, &o->height) < 0) {
+            usage_error("view", "--size needs WxH, 16 to 16384 pixels each, got '%s'", argv[*i]);
+            return -1;
+        }
+    } else if (strcmp(s, "--scale") == 0 && has_value) {
+        char *end;
+        o->ui_scale = strtof(argv[++*i], &end);
+        if (*end || !(o->ui_scale >= 0.5f && o->ui_scale <= 8)) {
+            usage_error("view", "--scale needs a factor from 0.5 to 8, got '%s'", argv[*i]);
+            return -1;
+        }
+    } else if (strcmp(s, "--session") == 0 && has_value) {
+        o->session = argv[++*i];
+    } else if (strcmp(s, "--no-session") == 0) {
+        o->no_session = 1;
+    } else if (strcmp(s, "--script") == 0 && has_value) {
+        o->script = argv[++*i];
+    } else if (strcmp(s, "--bench") == 0) {
+        o->bench = 1;
+    } else if (strcmp(s, "--load-pause-at") == 0 && has_value) {
+        char *end;
+        o->load_pause_at = strtoull(argv[++*i], &end, 10);
+        if (*end || !o->load_pause_at || argv[*i][0] == '-') {
+            usage_error("view", "--load-pause-at needs a number of bytes (1 or more), got '%s'",
+                        argv[*i]);
+            return -1;
+        }
+    } else if (s[0] == '-' && s[1]) {
+        usage_error("view", "unknown option '%s'", s);
+        return -1;
+    } else if (o->input) {
+        usage_error("view", "one log at a time ('%s' and '%s' given)", o->input, s);
+        return -1;
+    } else {
+        o->input = s;
+    }
+    return 0;
+}
+
+static int parse_view_args(view_opts *o, int argc, char **argv)
+{
+    memset(o, 0, sizeof *o);
+    o->cpu_attribute = "prcId";
+    for (int i = 1; i < argc; i++) {
+        int r = parse_rule_arg(&o->rules, argc, argv, &i);
+        if (r < 0 || (r == 0 && parse_view_option(o, argc, argv, &i) < 0))
+            return -1;
+    }
+    if (!o->rules.res_path) {
+        usage_error("view", "a resource file is needed: -r FILE.res");
+        return -1;
+    }
+    if (!o->input) {
+        usage_error("view", "no log given (use '-' for standard input)");
+        return -1;
+    }
+    if (strcmp(o->input, "-") != 0 && access(o->input, R_OK) != 0) { /* before any window */
+        fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, o->input, strerror(errno));
+        return -1;
+    }
+    if (o->load_pause_at && !o->script) {
+        usage_error("view", "--load-pause-at is for tests: it needs --script (load-resume)");
+        return -1;
+    }
+    if (o->script && o->bench) {
+        usage_error("view", "--script and --bench do not go together");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- window ------------------------------------------------------------------- */
+
+/* The window could not be made: says why. SDL tries its render drivers one
+ * after the other, and the last one's "Couldn't find matching render driver"
+ * hides the software renderer's "Out of memory": asked again. */
+static int window_failed(view_app *a)
+{
+    const char *why = SDL_GetError();
+    if (!strstr(why, "Out of memory") && a->win && !SDL_GetWindowSurface(a->win))
+        why = SDL_GetError();
+    if (strstr(why, "Out of memory"))
+        report_nomem("opening the window for", a->opts.input);
+    else
+        fprintf(stderr, "%s view: cannot open a window: %s\n", prog, why);
+    return -1;
+}
+
+static int open_window(view_app *a, int w, int h)
+{
+    /* The timeline is drawn on the CPU anyway; SDL's software renderer
+     * straight onto the window (shared memory on X11) presents a frame in a
+     * few ms, where an OpenGL path without a GPU (llvmpipe, Xvfb) takes 20-50.
+     * SDL_RENDER_DRIVER and SDL_FRAMEBUFFER_ACCELERATION in the environment
+     * still choose otherwise. */
+    SDL_SetHintWithPriority(SDL_HINT_RENDER_DRIVER, "software", SDL_HINT_DEFAULT);
+    SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT);
+    if (SDL_Init(SDL_INIT_VIDEO) != 0)
+        return window_failed(a);
+    char title[512];
+    snprintf(title, sizeof title, "%s - tlv view", a->opts.input);
+    a->win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
+                              SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    a->ren = a->win ? SDL_CreateRenderer(a->win, -1, 0) : NULL;
+    if (!a->ren)
+        return window_failed(a);
+    if (tlv_renderer_new(&a->tl_ren) != TLV_OK || tlv_renderer_new(&a->macro_ren) != TLV_OK)
+        return report_nomem("loading the fonts for", a->opts.input), -1;
+    view_update_size(a);
+    return 0;
+}
+
+static void close_window(view_app *a)
+{
+    view_text_free(a->text);
+    SDL_DestroyTexture(a->tl_tex);
+    SDL_DestroyTexture(a->macro_tex);
+    tlv_renderer_free(a->tl_ren);
+    tlv_renderer_free(a->macro_ren);
+    if (a->ren)
+        SDL_DestroyRenderer(a->ren);
+    if (a->win)
+        SDL_DestroyWindow(a->win);
+    SDL_Quit();
+}
+
+/* ---- the loop ------------------------------------------------------------------- */
+
+/* Real input is ignored under a script, so that runs are repeatable. */
+static void handle_events(view_app *a, int wait)
+{
+    SDL_Event e;
+    if (wait) { /* the reading thread has the trace meanwhile */
+        loader_release(a);
+        SDL_WaitEventTimeout(NULL, loader_active(a) ? 50 : live_wait_ms(a));
+        loader_acquire(a);
+    }
+    int got = SDL_PollEvent(&e);
+    while (got) {
+        if (!a->script)
+            input_sdl_event(a, &e);
+        else if (e.type == SDL_QUIT)
+            a->quit = 1;
+        else if (e.type == SDL_WINDOWEVENT)
+            view_dirty(a);
+        got = SDL_PollEvent(&e);
+    }
+}
+
+static void present(view_app *a)
+{
+    view_update_size(a);
+    if (view_draw_frame(a) < 0)
+        view_message(a, "cannot draw the timeline");
+    if (nomem_reported()) { /* out of memory: said on stderr; nothing shown can be trusted */
+        a->exit_code = EXIT_USAGE;
+        a->quit = 1;
+        return;
+    }
+    if (a->shot_path) {
+        if (view_write_screenshot(a, a->shot_path) < 0)
+            a->exit_code = a->script ? EXIT_USAGE : a->exit_code;
+        else if (!a->script)
+            view_message(a, "saved %s", a->shot_path);
+        free(a->shot_path);
+        a->shot_path = NULL;
+    }
+    SDL_RenderPresent(a->ren);
+    if (!a->times.first_frame)
+        a->times.first_frame = now_seconds();
+    a->dirty = 0;
+}
+
+/* The frame loop, until the window closes (or, `until_loaded`, until the
+ * log is loaded). */
+static void run(view_app *a, int until_loaded)
+{
+    a->dirty = 1;
+    while (!a->quit && !(until_loaded && !loader_active(a))) {
+        int scripted = a->script && !loader_script_waits(a);
+        loader_release(a); /* a moment for the reading thread */
+        loader_acquire(a);
+        handle_events(a, !scripted && !a->dirty && !a->shot_path);
+        if (loader_poll(a))
+            view_dirty(a);
+        if (live_poll(a))
+            view_dirty(a);
+        if (scripted) {
+            /* Out of memory ends a scripted view as it ends every command:
+             * the script's later steps (a dump-state after a screenshot
+             * that failed) would write what looks like a good run's output. */
+            int r = nomem_reported() ? 0 : script_step(a);
+            if (r < 0)
+                a->exit_code = EXIT_USAGE;
+            if (r <= 0)
+                a->quit = 1;
+        }
+        if (a->dirty || a->shot_path || scripted)
+            present(a);
+    }
+}
+
+/* ---- start and end ---------------------------------------------------------------- */
+
+static char *default_session_path(const view_opts *o)
+{
+    if (o->no_session || strcmp(o->input, "-") == 0)
+        return NULL;
+    if (o->session)
+        return strdup(o->session);
+    size_t n = strlen(o->input) + sizeof ".tlvsession";
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s.tlvsession", o->input);
+    return p;
+}
+
+/* Loads and shows; returns the exit status. */
+static int view_main(view_app *a, view_session *sess)
+{
+    int w = a->opts.width ? a->opts.width : sess->width ? sess->width : 1280;
+    int h = a->opts.height ? a->opts.height : sess->height ? sess->height : 800;
+    if (open_window(a, w, h) < 0)
+        return EXIT_USAGE;
+    a->opts.per_cpu |= sess->per_cpu; /* build the rows once, in the session's mode */
+    session_apply_panels(a, sess);
+    int rc = view_load(a);
+    if (nomem_reported())
+        return EXIT_USAGE;
+    if (rc == EXIT_USAGE || a->quit)
+        return rc == EXIT_USAGE ? rc : EXIT_OK;
+    nav_init(&a->nav, tlv_time_to_double(tlv_trace_start(a->trace), a->radix),
+             tlv_time_to_double(tlv_trace_end(a->trace), a->radix));
+    a->pending_session = sess; /* applied once the log is loaded */
+    if (a->opts.bench) {
+        run(a, 1);
+        return a->quit ? EXIT_OK : view_bench(a);
+    }
+    if (a->opts.script && !(a->script = script_load(a->opts.script, a->opts.input)))
+        return EXIT_USAGE;
+    run(a, 0);
+    /* A window closed while loading keeps the session as it was: its view
+     * and markers were never shown. */
+    if (a->session_path && !a->pending_session) {
+        session_keep_backup(sess, a->session_path); /* what could not be read is kept */
+        session_write(a, a->session_path);
+    }
+    return nomem_reported() ? EXIT_USAGE : a->exit_code;
+}
+
+/* The panels, in the order they see input (view_panels.h); -1 when one
+ * could not be made (out of memory: a viewer without its prompt or flows
+ * panel would drop what they show without a word). */
+static int add_panels(view_app *a)
+{
+    view_panel *(*const makers[])(void) = {
+        prompt_panel_new, marker_edit_panel_new, goto_panel_new, search_panel_new,
+        rows_panel_new, legend_panel_new, /* Shift+L, before the log panel's l */
+        log_panel_new, flows_panel_new, tracks_panel_new, details_panel_new,
+        tooltip_panel_new, breakdown_panel_new, markers_panel_new,
+    };
+    int rc = 0;
+    for (size_t i = 0; i < sizeof makers / sizeof *makers; i++)
+        if (view_add_panel(a, makers[i]()) < 0)
+            rc = -1;
+    return rc;
+}
+
+int cmd_view(int argc, char **argv)
+{
+    double start = now_seconds();
+    view_opts opts;
+    if (parse_view_args(&opts, argc, argv) != 0)
+        return EXIT_USAGE;
+    view_app *a = calloc(1, sizeof *a);
+    if (!a) /* the arguments first, so that the log can be named */
+        return report_nomem("opening the viewer on", opts.input);
+    int rc = EXIT_USAGE;
+    a->times.start = start;
+    a->opts = opts;
+    {
+        a->markers.selected = -1;
+        a->live.in.fd = -1;
+        a->focus_event = -1;
+        a->jump_event = -1; /* no jump yet */
+        a->flows_shown = 1;
+        a->tracks.load_on = 1; /* shown in per-CPU mode (u) */
+        a->breakdown = breakdown_new();
+        a->mx = a->my = -1;
+        if (add_panels(a) < 0 || !a->breakdown) {
+            rc = report_nomem("opening the viewer on", opts.input);
+            goto out;
+        }
+        char *path = default_session_path(&a->opts);
+        a->session_path = path;
+        view_session sess;
+        session_read(path, &sess);
+        rc = view_main(a, &sess);
+        session_free(&sess);
+        free(path);
+    }
+out:
+    loader_stop(a); /* before the trace it reads into goes */
+    script_free(a->script);
+    view_close_input(&a->live.in);
+    breakdown_free(a->breakdown);
+    free(a->opened_input);
+    free(a->shot_path);
+    markers_clear(&a->markers);
+    rows_free(&a->rows);
+    tracks_free(&a->tracks);
+    view_free_panels(a);
+    unmatched_end(&a->unmatched, 0);
+    tlv_shapes_free(a->shapes);
+    tlv_trace_free(a->trace);
+    tlv_rules_free(a->rules);
+    close_window(a);
+    free(a);
+    return rc;
+}

@@ -1,0 +1,60 @@
+/*
+ * load.c — a log loaded for a command: its rules read, the log converted
+ * into a trace (lines no rule matched counted), the shapes built, every
+ * problem printed.
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_trace **trace)
+{
+    *trace = NULL;
+    *rules = load_rules(ra);
+    if (!*rules)
+        return EXIT_USAGE;
+    if (tlv_trace_new(*rules, trace) != TLV_OK)
+        return report_nomem("converting", input);
+    if (reads_standard_form(ra, input))
+        tlv_converter_set_standard_form(tlv_trace_converter(*trace), 1);
+    if (ra->threads)
+        tlv_converter_set_threads(tlv_trace_converter(*trace), ra->threads);
+    unmatched_log um;
+    if (unmatched_begin(&um, ra, tlv_trace_converter(*trace)) < 0)
+        return EXIT_USAGE;
+    tlv_status st = tlv_trace_load_file(*trace, input);
+    if (st == TLV_ERR_NOMEM) {
+        unmatched_end(&um, 0);
+        return report_nomem("converting", input);
+    }
+    if (st == TLV_ERR_IO) {
+        fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, input, strerror(errno));
+        unmatched_end(&um, 0);
+        return EXIT_USAGE;
+    }
+    print_diags(tlv_converter_diags(tlv_trace_converter(*trace)), 20);
+    if (unmatched_end(&um, ra->unmatched_path != NULL) < 0) /* no summary line to join */
+        return EXIT_USAGE;
+    return st != TLV_OK ? EXIT_PARTIAL : EXIT_OK;
+}
+
+int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cpu_attribute,
+                          int listing_only, tlv_rules **rules, tlv_trace **trace,
+                          tlv_shapes **shapes)
+{
+    *shapes = NULL;
+    int rc = load_trace(ra, input, rules, trace);
+    if (rc == EXIT_USAGE)
+        return rc;
+    tlv_shapes_options o = TLV_SHAPES_OPTIONS_INIT;
+    o.cpu_attribute = cpu_attribute;
+    o.threads = ra->threads;
+    o.listing_only = listing_only;
+    tlv_status vs = tlv_shapes_build(*trace, &o, shapes);
+    if (vs == TLV_ERR_NOMEM || !*shapes)
+        return report_nomem("building the shapes of", input);
+    print_diags(tlv_shapes_diags(*shapes), 20);
+    return rc == EXIT_PARTIAL || vs != TLV_OK ? EXIT_PARTIAL : EXIT_OK;
+}

@@ -1,0 +1,175 @@
+/*
+ * common.h — what the command line (cli/) and the window (view/) share above
+ * libtlv's public API: the shared options and their parsing, loading rules
+ * and printing diagnostics, the progress bar, output files written safely,
+ * running out of memory, and lines no rule matched.
+ */
+#ifndef TLV_COMMON_H
+#define TLV_COMMON_H
+
+#include <tlv/render.h>
+#include <tlv/tlv.h>
+
+#include <stdio.h>
+
+#define EXIT_OK 0
+#define EXIT_PARTIAL 1
+#define EXIT_USAGE 2
+
+/* Options shared by every subcommand that loads rules. */
+typedef struct rule_args {
+    const char *dirs[64];
+    size_t ndirs;
+    const char *res_path;
+    int allow_scripts;
+    int std_input;      /* --std: the log is a standard-form trace */
+    const char *unmatched_path; /* --unmatched FILE: lines no rule matched go there */
+    int threads;        /* --threads N (OPT_THREADS): 0 = the library's defaults */
+} rule_args;
+
+/* Consumes -R DIR / -r FILE / --allow-scripts / --std at argv[*i] (also
+ * -RDIR and --rules=DIR forms). Returns 1 when consumed, 0 when not a rule
+ * option, -1 on a usage error (message printed). */
+int parse_rule_arg(rule_args *ra, int argc, char **argv, int *i);
+
+/* Whether `input` is read as a standard-form trace rather than converted:
+ * --std was given, or its name ends in ".std" (what `tlv convert -o` is
+ * usually told to write). A resource file with "ConvertRules":[""] makes
+ * every input one anyway. */
+int reads_standard_form(const rule_args *ra, const char *input);
+
+/* Lines no conversion rule matched (common/unmatched.c): counted, the
+ * first UNMATCHED_SHOWN named after the run, all written to --unmatched
+ * FILE as "LINE: text". */
+#define UNMATCHED_SHOWN 3
+#define UNMATCHED_MAX_SHOWN 20
+typedef struct unmatched_log {
+    FILE *f;
+    const char *path;
+    uint64_t count;
+    size_t show;                /* how many to name (UNMATCHED_SHOWN unless changed) */
+    uint64_t first[UNMATCHED_MAX_SHOWN];
+    char *first_text[UNMATCHED_MAX_SHOWN];
+    int failed;
+} unmatched_log;
+
+/* Starts listening to conv (and opens --unmatched FILE). Returns 0, or -1
+ * when the file cannot be written (message printed). */
+int unmatched_begin(unmatched_log *u, const rule_args *ra, tlv_converter *conv);
+/* Closes the file and, when `report`, prints how many lines matched no rule
+ * and the first few. Returns 0, or -1 when writing the file failed
+ * (message printed). */
+int unmatched_end(unmatched_log *u, int report);
+
+/* The help lines for --unmatched, shared by the commands that convert. */
+#define UNMATCHED_OPTION_HELP \
+    "      --unmatched FILE      write every log line no conversion rule matched to\n" \
+    "                            FILE as 'LINE: text' (the first few are named on\n" \
+    "                            standard error anyway)\n"
+
+/* The help lines for --std, shared by the commands that read a log. */
+#define STD_OPTION_HELP \
+    "      --std                 LOG is a standard-form trace (as 'tlv convert'\n" \
+    "                            writes): read it as such instead of converting it;\n" \
+    "                            implied when LOG's name ends in .std\n"
+
+/* The options several subcommands share, and their one LOG argument. */
+typedef struct common_args {
+    rule_args rules;           /* -R, -r, --allow-scripts */
+    const char *output;        /* -o, --output OUT */
+    const char *input;         /* LOG, or "-" */
+    const char *cpu_attribute; /* --per-cpu ("prcId"), --cpu-attribute NAME */
+    int quiet;                 /* -q, --quiet */
+} common_args;
+
+/* Which of the shared options a subcommand takes; the others are unknown
+ * options to it. */
+enum {
+    OPT_OUTPUT = 1,        /* -o, --output */
+    OPT_QUIET = 2,         /* -q, --quiet */
+    OPT_PER_CPU = 4,       /* --per-cpu */
+    OPT_CPU_ATTRIBUTE = 8, /* --cpu-attribute NAME */
+    OPT_THREADS = 16       /* --threads N: converting and building the shapes */
+};
+
+/* The help line of --threads (OPT_THREADS). */
+#define THREADS_HELP                                                                        \
+    "      --threads N           threads that convert the log and build the shapes: 1\n"  \
+    "                            is the serial path; default: the processors online\n"
+
+/* A subcommand's own option at argv[*i] (advance *i past its value).
+ * Returns 1 when consumed, 0 when it is not one of them (an option that
+ * needs a value and has none is not one), -1 on a usage error (message
+ * printed). */
+typedef int (*own_option_fn)(void *own_args, int argc, char **argv, int *i);
+
+/* Parses argv[1..] for subcommand `cmd`: rule options, the shared options
+ * in `which`, -h/--help (prints `help` and exits 0), the subcommand's own
+ * options through `own` (may be NULL), and one LOG. Returns 0, or -1 on a
+ * usage error (message printed: "unknown option", "one log at a time"). The
+ * caller then checks what it requires (need_resource_file, need_input). */
+int parse_common_args(const char *cmd, const char *help, unsigned which, common_args *c,
+                      own_option_fn own, void *own_args, int argc, char **argv);
+
+/* Usage errors for a missing -r FILE.res or LOG: return 0 when given, else
+ * print the message and return -1. */
+int need_resource_file(const char *cmd, const common_args *c);
+int need_input(const char *cmd, const common_args *c);
+
+/* Running out of memory (issue 19.0): every command reports it as
+ * "tlv: out of memory while DOING 'INPUT'" and exits EXIT_USAGE without
+ * writing its output. Prints that line once per process (later calls print
+ * nothing, so a failure noticed at several levels is reported once) and
+ * returns EXIT_USAGE. `input` may be NULL. */
+int report_nomem(const char *doing, const char *input);
+/* Whether report_nomem was called. */
+int nomem_reported(void);
+/* cJSON leaves out what it could not allocate without a word: main() gives
+ * it an allocator that counts failures (json_count_failures), and a writer
+ * compares json_alloc_failures() before and after building its JSON. */
+void json_count_failures(void);
+unsigned long json_alloc_failures(void);
+/* cJSON_AddItemToObject and cJSON_AddItemToArray that free the item when it
+ * cannot be added (no memory to copy the key, or no object to add to: one
+ * that could not be made), where cJSON would leave it to the caller. */
+struct cJSON;
+void json_put(struct cJSON *object, const char *key, struct cJSON *item);
+void json_push(struct cJSON *array, struct cJSON *item);
+
+/* Loads rules per ra; prints every diagnostic; returns NULL on error. */
+tlv_rules *load_rules(const rule_args *ra);
+
+/* Prints up to `max` diagnostics (0 = all) and a line counting the rest. */
+void print_diags(const tlv_diags *d, size_t max);
+
+/* The name of the program for messages: "tlv". */
+extern const char *prog;
+
+void usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Progress bar on stderr, shown only on a terminal. */
+typedef struct progress {
+    int enabled;
+    unsigned long long total_bytes; /* 0 when unknown (a pipe) */
+    double start, last;
+} progress;
+
+void progress_start(progress *p, int enabled, unsigned long long total_bytes);
+void progress_update(progress *p, unsigned long long bytes, unsigned long long lines);
+void progress_end(progress *p);
+double now_seconds(void);
+
+/* Opens OUT for writing (NULL or "-": standard output). A regular file, or a
+ * new one, is written under OUT.tmp.PID (*tmp_path, malloc'ed) and renamed
+ * by close_output; anything else (/dev/null, a pipe) is written directly,
+ * since renaming over it would replace the device. NULL on error (printed). */
+FILE *open_output(const char *output, char **tmp_path);
+/* From now on, SIGINT, SIGTERM, SIGHUP and SIGQUIT remove tmp_path (if any)
+ * before the process ends as the signal says. */
+void remove_tmp_on_signals(const char *tmp_path);
+/* Flushes and closes f; when `ok`, renames the temporary file to OUT, else
+ * removes it. Frees tmp_path. Returns 0, or -1 (printed) when writing
+ * failed. */
+int close_output(FILE *f, const char *output, char *tmp_path, int ok);
+
+#endif

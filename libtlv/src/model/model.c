@@ -1,0 +1,557 @@
+/*
+ * model.c — reading resource headers (.resh types with their attributes and
+ * behaviors) and the resources a .res file declares, checking each resource
+ * against its type. Unknown members are warnings (files in the wild carry
+ * extra keys); wrong types of values are errors with the exact position.
+ * Data only: the "DynamicResources" declarations, which compile patterns
+ * and templates, are dynres.c's.
+ */
+#include "model/model.h"
+
+#include "base/buf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void free_attr(attr_def *a)
+{
+    free(a->name);
+    free(a->display);
+    free(a->deflt);
+}
+
+static void free_behavior(behavior_def *b)
+{
+    free(b->name);
+    free(b->display);
+    for (size_t i = 0; i < b->nargs; i++)
+        free(b->arg_names[i]);
+    free(b->arg_names);
+    free(b->arg_types);
+}
+
+void model_free(model *m)
+{
+    for (size_t i = 0; i < m->ntypes; i++) {
+        res_type *t = &m->types[i];
+        for (size_t j = 0; j < t->nattrs; j++)
+            free_attr(&t->attrs[j]);
+        for (size_t j = 0; j < t->nbehaviors; j++)
+            free_behavior(&t->behaviors[j]);
+        free(t->attrs);
+        free(t->behaviors);
+        free(t->name);
+        free(t->display);
+    }
+    for (size_t i = 0; i < m->nres; i++) {
+        res_decl *r = &m->res[i];
+        size_t n = m->types[r->type].nattrs;
+        for (size_t j = 0; j < n; j++)
+            free(r->init[j]);
+        free(r->init);
+        free(r->name);
+        free(r->display);
+    }
+    free(m->types);
+    free(m->res);
+    memset(m, 0, sizeof *m);
+}
+
+const char *model_scalar_text(const tj_node *v)
+{
+    switch (v->type) {
+    case TJ_STRING:
+    case TJ_NUMBER:
+        return v->str;
+    case TJ_TRUE:
+        return "True";
+    case TJ_FALSE:
+        return "False";
+    case TJ_NULL:
+        return "";
+    default:
+        return NULL;
+    }
+}
+
+long model_type_index(const model *m, const char *name, size_t n)
+{
+    for (size_t i = 0; i < m->ntypes; i++)
+        if (strlen(m->types[i].name) == n && memcmp(m->types[i].name, name, n) == 0)
+            return (long)i;
+    return -1;
+}
+
+long model_attr_index(const res_type *t, const char *name, size_t n)
+{
+    for (size_t i = 0; i < t->nattrs; i++)
+        if (t->attrs[i].name_len == n && memcmp(t->attrs[i].name, name, n) == 0)
+            return (long)i;
+    return -1;
+}
+
+long model_behavior_index(const res_type *t, const char *name, size_t n)
+{
+    for (size_t i = 0; i < t->nbehaviors; i++)
+        if (strlen(t->behaviors[i].name) == n && memcmp(t->behaviors[i].name, name, n) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* A string member of an object, or NULL; wrong types are reported. */
+static const char *string_member(const tj_node *obj, const char *key, const char *file,
+                                 tlv_diags *d)
+{
+    const tj_node *v = tj_get(obj, key);
+    if (!v)
+        return NULL;
+    if (v->type != TJ_STRING) {
+        diags_add(d, TLV_SEV_ERROR, file, v->line, v->col,
+                  "\"%s\" must be a string, found %s", key, tj_type_name(v->type));
+        return NULL;
+    }
+    return v->str;
+}
+
+static int parse_vtype(const char *s, vtype *out)
+{
+    if (strcasecmp(s, "String") == 0)
+        *out = VT_STRING;
+    else if (strcasecmp(s, "Number") == 0)
+        *out = VT_NUMBER;
+    else if (strcasecmp(s, "Boolean") == 0 || strcasecmp(s, "Bool") == 0)
+        *out = VT_BOOLEAN;
+    else
+        return -1;
+    return 0;
+}
+
+/* A counter's "Min" or "Max": a number, else reported. */
+static int read_bound(const tj_node *def, const char *key, attr_def *a, double *out,
+                      const char *file, tlv_diags *d)
+{
+    const tj_node *v = tj_get(def, key);
+    if (!v)
+        return 0;
+    const char *txt = v->type == TJ_NUMBER || v->type == TJ_STRING ? model_scalar_text(v) : NULL;
+    char *end = NULL;
+    double x = txt ? strtod(txt, &end) : 0;
+    if (!txt || end == txt || *end) {
+        diags_add(d, TLV_SEV_ERROR, file, v->line, v->col,
+                  "attribute '%s': \"%s\" must be a number, found %s", a->name, key,
+                  txt ? txt : tj_type_name(v->type));
+        return -1;
+    }
+    *out = x;
+    return 1;
+}
+
+/* "Counter": true, "Min", "Max" (tlv extensions, tlv/counters.h). */
+static void read_counter(attr_def *a, const tj_node *def, const char *file, tlv_diags *d)
+{
+    const tj_node *c = tj_get(def, "Counter");
+    if (c && c->type != TJ_TRUE && c->type != TJ_FALSE) {
+        diags_add(d, TLV_SEV_ERROR, file, c->line, c->col,
+                  "attribute '%s': \"Counter\" must be true or false, found %s", a->name,
+                  tj_type_name(c->type));
+        return;
+    }
+    if (c)
+        a->counter = c->type == TJ_TRUE;
+    if (a->counter && a->type != VT_NUMBER)
+        diags_add(d, TLV_SEV_ERROR, file, c ? c->line : def->line, c ? c->col : def->col,
+                  "attribute '%s': a counter needs \"VariableType\": \"Number\"", a->name);
+    double lo = 0, hi = 0;
+    int has_lo = read_bound(def, "Min", a, &lo, file, d);
+    int has_hi = read_bound(def, "Max", a, &hi, file, d);
+    if (has_lo < 0 || has_hi < 0 || (!has_lo && !has_hi))
+        return;
+    const tj_node *at = tj_get(def, has_lo ? "Min" : "Max");
+    if (has_lo != has_hi || !(lo < hi)) {
+        diags_add(d, TLV_SEV_ERROR, file, at->line, at->col,
+                  has_lo != has_hi ? "attribute '%s': give both \"Min\" and \"Max\", or neither"
+                                   : "attribute '%s': \"Min\" must be less than \"Max\"",
+                  a->name);
+        return;
+    }
+    a->has_bounds = 1;
+    a->lower = lo;
+    a->upper = hi;
+}
+
+static void read_attr(attr_def *a, const tj_node *def, const char *file, tlv_diags *d)
+{
+    if (def->type != TJ_OBJECT) {
+        diags_add(d, TLV_SEV_ERROR, file, def->line, def->col,
+                  "attribute '%s' must be an object, found %s", a->name, tj_type_name(def->type));
+        return;
+    }
+    const char *vt = string_member(def, "VariableType", file, d);
+    if (vt && parse_vtype(vt, &a->type) < 0) {
+        const tj_node *v = tj_get(def, "VariableType");
+        diags_add(d, TLV_SEV_ERROR, file, v->line, v->col,
+                  "attribute '%s': unknown VariableType '%s' (expected String, Number or Boolean)",
+                  a->name, vt);
+    }
+    const char *disp = string_member(def, "DisplayName", file, d);
+    if (disp) {
+        free(a->display);
+        a->display = xstrdup(disp);
+    }
+    const char *alloc = string_member(def, "AllocationType", file, d);
+    if (alloc) {
+        if (strcasecmp(alloc, "Static") == 0)
+            a->is_static = 1;
+        else if (strcasecmp(alloc, "Dynamic") == 0)
+            a->is_static = 0;
+        else {
+            const tj_node *v = tj_get(def, "AllocationType");
+            diags_add(d, TLV_SEV_ERROR, file, v->line, v->col,
+                      "attribute '%s': unknown AllocationType '%s' (expected Static or Dynamic)",
+                      a->name, alloc);
+        }
+    }
+    const tj_node *g = tj_get(def, "CanGrouping");
+    if (g)
+        a->can_group = g->type == TJ_TRUE;
+    const tj_node *dv = tj_get(def, "Default");
+    if (dv) {
+        const char *txt = model_scalar_text(dv);
+        if (!txt)
+            diags_add(d, TLV_SEV_ERROR, file, dv->line, dv->col,
+                      "attribute '%s': Default must be a string, number or boolean, found %s",
+                      a->name, tj_type_name(dv->type));
+        else {
+            free(a->deflt);
+            a->deflt = xstrdup(txt);
+        }
+    }
+    read_counter(a, def, file, d);
+}
+
+static void read_behavior(behavior_def *b, const tj_node *def, const char *file, tlv_diags *d)
+{
+    if (def->type != TJ_OBJECT) {
+        diags_add(d, TLV_SEV_ERROR, file, def->line, def->col,
+                  "behavior '%s' must be an object, found %s", b->name, tj_type_name(def->type));
+        return;
+    }
+    const char *disp = string_member(def, "DisplayName", file, d);
+    if (disp) {
+        free(b->display);
+        b->display = xstrdup(disp);
+    }
+    const tj_node *args = tj_get(def, "Arguments");
+    if (!args)
+        return;
+    if (args->type != TJ_OBJECT) {
+        diags_add(d, TLV_SEV_ERROR, file, args->line, args->col,
+                  "behavior '%s': Arguments must be an object, found %s", b->name,
+                  tj_type_name(args->type));
+        return;
+    }
+    for (size_t i = 0; i < b->nargs; i++)
+        free(b->arg_names[i]);
+    free(b->arg_names);
+    free(b->arg_types);
+    b->nargs = 0;
+    b->arg_names = calloc(args->count ? args->count : 1, sizeof *b->arg_names);
+    b->arg_types = calloc(args->count ? args->count : 1, sizeof *b->arg_types);
+    if (!b->arg_names || !b->arg_types)
+        return;
+    for (const tj_node *a = args->child; a; a = a->next) {
+        if (tj_shadowed(a))
+            continue;
+        vtype t = VT_STRING;
+        if (a->type != TJ_STRING || parse_vtype(a->str, &t) < 0)
+            diags_add(d, TLV_SEV_ERROR, file, a->line, a->col,
+                      "behavior '%s': argument '%s' must be \"String\", \"Number\" or \"Boolean\"",
+                      b->name, a->key);
+        b->arg_names[b->nargs] = xstrdup(a->key);
+        b->arg_types[b->nargs++] = t;
+    }
+}
+
+static attr_def *find_or_add_attr(res_type *t, const char *name)
+{
+    long i = model_attr_index(t, name, strlen(name));
+    if (i >= 0)
+        return &t->attrs[i];
+    char *copy = xstrdup(name); /* names are looked up later: never a NULL one */
+    if (!copy || GROW(t->attrs, t->attrs_cap, t->nattrs + 1) < 0) {
+        free(copy);
+        return NULL;
+    }
+    attr_def *a = &t->attrs[t->nattrs++];
+    memset(a, 0, sizeof *a);
+    a->name = copy;
+    a->name_len = strlen(copy);
+    return a;
+}
+
+static behavior_def *find_or_add_behavior(res_type *t, const char *name)
+{
+    long i = model_behavior_index(t, name, strlen(name));
+    if (i >= 0)
+        return &t->behaviors[i];
+    char *copy = xstrdup(name);
+    if (!copy || GROW(t->behaviors, t->behaviors_cap, t->nbehaviors + 1) < 0) {
+        free(copy);
+        return NULL;
+    }
+    behavior_def *b = &t->behaviors[t->nbehaviors++];
+    memset(b, 0, sizeof *b);
+    b->name = copy;
+    return b;
+}
+
+static void read_members(res_type *t, const tj_node *obj, int behaviors, const char *file,
+                         tlv_diags *d)
+{
+    const char *what = behaviors ? "Behaviors" : "Attributes";
+    if (obj->type != TJ_OBJECT) {
+        diags_add(d, TLV_SEV_ERROR, file, obj->line, obj->col,
+                  "type '%s': %s must be an object, found %s", t->name, what,
+                  tj_type_name(obj->type));
+        return;
+    }
+    for (const tj_node *m = obj->child; m; m = m->next) {
+        if (tj_shadowed(m))
+            continue;
+        if (behaviors) {
+            behavior_def *b = find_or_add_behavior(t, m->key);
+            if (b)
+                read_behavior(b, m, file, d);
+        } else {
+            attr_def *a = find_or_add_attr(t, m->key);
+            if (a)
+                read_attr(a, m, file, d);
+        }
+    }
+}
+
+static res_type *find_or_add_type(model *m, const tj_node *def, const char *file)
+{
+    long i = model_type_index(m, def->key, strlen(def->key));
+    if (i >= 0)
+        return &m->types[i];
+    char *copy = xstrdup(def->key);
+    if (!copy || GROW(m->types, m->types_cap, m->ntypes + 1) < 0) {
+        free(copy);
+        return NULL;
+    }
+    res_type *t = &m->types[m->ntypes++];
+    memset(t, 0, sizeof *t);
+    t->name = copy;
+    t->file = file;
+    t->line = def->key_line;
+    t->col = def->key_col;
+    return t;
+}
+
+void model_add_types(model *m, const tj_node *target, const char *file, tlv_diags *d)
+{
+    if (target->type != TJ_OBJECT) {
+        diags_add(d, TLV_SEV_ERROR, file, target->line, target->col,
+                  "resource header target '%s' must be an object of types, found %s",
+                  target->key, tj_type_name(target->type));
+        return;
+    }
+    for (const tj_node *def = target->child; def; def = def->next) {
+        if (tj_shadowed(def))
+            continue;
+        if (def->type != TJ_OBJECT) {
+            diags_add(d, TLV_SEV_ERROR, file, def->line, def->col,
+                      "type '%s' must be an object, found %s", def->key, tj_type_name(def->type));
+            continue;
+        }
+        res_type *t = find_or_add_type(m, def, file);
+        if (!t)
+            return;
+        const char *disp = string_member(def, "DisplayName", file, d);
+        if (disp) {
+            free(t->display);
+            t->display = xstrdup(disp);
+        }
+        const tj_node *attrs = tj_get(def, "Attributes");
+        if (attrs)
+            read_members(t, attrs, 0, file, d);
+        const tj_node *behs = tj_get(def, "Behaviors");
+        if (behs)
+            read_members(t, behs, 1, file, d);
+    }
+}
+
+static int parse_color(const char *s, uint32_t *out)
+{
+    size_t n = strlen(s);
+    if (n != 6 && n != 8)
+        return -1;
+    uint32_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        int dgt = hex_digit_value((unsigned char)s[i]);
+        if (dgt < 0)
+            return -1;
+        v = v * 16 + (uint32_t)dgt;
+    }
+    *out = v & 0xffffff; /* an alpha byte, if any, does not apply to a resource */
+    return 0;
+}
+
+static void read_resource_attrs(const model *m, res_decl *r, const tj_node *attrs,
+                                const char *file, tlv_diags *d)
+{
+    const res_type *t = &m->types[r->type];
+    if (attrs->type != TJ_OBJECT) {
+        diags_add(d, TLV_SEV_ERROR, file, attrs->line, attrs->col,
+                  "resource '%s': Attributes must be an object, found %s", r->name,
+                  tj_type_name(attrs->type));
+        return;
+    }
+    for (const tj_node *a = attrs->child; a; a = a->next) {
+        if (tj_shadowed(a))
+            continue;
+        long i = model_attr_index(t, a->key, strlen(a->key));
+        if (i < 0) {
+            diags_add(d, TLV_SEV_ERROR, file, a->key_line, a->key_col,
+                      "resource '%s': type '%s' has no attribute '%s'", r->name, t->name, a->key);
+            continue;
+        }
+        const char *txt = model_scalar_text(a);
+        if (!txt) {
+            diags_add(d, TLV_SEV_ERROR, file, a->line, a->col,
+                      "resource '%s': attribute '%s' must be a string, number or boolean, found %s",
+                      r->name, a->key, tj_type_name(a->type));
+            continue;
+        }
+        free(r->init[i]);
+        r->init[i] = xstrdup(txt);
+    }
+}
+
+static void read_resource(model *m, const tj_node *def, const char *file, tlv_diags *d)
+{
+    if (def->type != TJ_OBJECT) {
+        diags_add(d, TLV_SEV_ERROR, file, def->line, def->col,
+                  "resource '%s' must be an object, found %s", def->key, tj_type_name(def->type));
+        return;
+    }
+    const char *type = string_member(def, "Type", file, d);
+    if (!type) {
+        if (!tj_get(def, "Type"))
+            diags_add(d, TLV_SEV_ERROR, file, def->key_line, def->key_col,
+                      "resource '%s' has no \"Type\"", def->key);
+        return;
+    }
+    long ti = model_type_index(m, type, strlen(type));
+    if (ti < 0) {
+        const tj_node *tv = tj_get(def, "Type");
+        diags_add(d, TLV_SEV_ERROR, file, tv->line, tv->col,
+                  "resource '%s': type '%s' is not declared in the resource headers", def->key,
+                  type);
+        return;
+    }
+    if (GROW(m->res, m->res_cap, m->nres + 1) < 0)
+        return;
+    res_decl *r = &m->res[m->nres];
+    memset(r, 0, sizeof *r);
+    r->init = calloc(m->types[ti].nattrs + 1, sizeof *r->init);
+    r->name = xstrdup(def->key);
+    if (!r->init || !r->name) {
+        free(r->init);
+        free(r->name);
+        return;
+    }
+    m->nres++;
+    r->type = (size_t)ti;
+    r->line = def->key_line;
+    r->col = def->key_col;
+    const char *disp = string_member(def, "DisplayName", file, d);
+    if (disp)
+        r->display = xstrdup(disp);
+    const char *color = string_member(def, "Color", file, d);
+    if (color) {
+        if (parse_color(color, &r->color) == 0)
+            r->has_color = 1;
+        else {
+            const tj_node *cv = tj_get(def, "Color");
+            diags_add(d, TLV_SEV_ERROR, file, cv->line, cv->col,
+                      "resource '%s': Color '%s' is not a color (expected rrggbb in hexadecimal)",
+                      r->name, color);
+        }
+    }
+    const tj_node *attrs = tj_get(def, "Attributes");
+    if (attrs)
+        read_resource_attrs(m, r, attrs, file, d);
+}
+
+void model_add_resources(model *m, const tj_node *resources, const char *file, tlv_diags *d)
+{
+    if (resources->type != TJ_OBJECT) {
+        diags_add(d, TLV_SEV_ERROR, file, resources->line, resources->col,
+                  "\"Resources\" must be an object, found %s", tj_type_name(resources->type));
+        return;
+    }
+    for (const tj_node *def = resources->child; def; def = def->next) {
+        if (tj_shadowed(def))
+            continue;
+        read_resource(m, def, file, d);
+    }
+}
+
+/* Twenty well-separated hues (Tableau 20), then the same rotated. */
+static const uint32_t palette[] = {
+    0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2,
+    0x7f7f7f, 0xbcbd22, 0x17becf, 0xaec7e8, 0xffbb78, 0x98df8a, 0xff9896,
+    0xc5b0d5, 0xc49c94, 0xf7b6d2, 0xc7c7c7, 0xdbdb8d, 0x9edae5,
+};
+
+uint32_t model_palette_color(size_t n) { return palette[n % (sizeof palette / sizeof *palette)]; }
+
+/* Whether a resource of the file asked for this color itself. */
+static int color_taken(const model *m, uint32_t c)
+{
+    for (size_t i = 0; i < m->nres; i++)
+        if (m->res[i].has_color && m->res[i].color == c)
+            return 1;
+    return 0;
+}
+
+uint32_t model_next_palette_color(const model *m, size_t *k)
+{
+    size_t n = sizeof palette / sizeof *palette;
+    for (size_t tries = 0; tries < n; tries++) {
+        uint32_t c = model_palette_color((*k)++);
+        if (!color_taken(m, c))
+            return c;
+    }
+    return model_palette_color((*k)++); /* every palette color is taken: repeat */
+}
+
+void model_assign_colors(model *m)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < m->nres; i++)
+        if (!m->res[i].has_color)
+            m->res[i].color = model_next_palette_color(m, &k);
+    m->palette_used = k; /* resources created on first use go on from here */
+}
+
+tlv_status model_err_no_resource(last_error *e, const char *fn, const char *resource)
+{
+    return last_error_set(e, TLV_ERR_USAGE, "%s: no resource '%s' in the trace", fn, resource);
+}
+
+tlv_status model_err_no_attribute(last_error *e, const char *fn, const char *resource,
+                                  const res_type *t, const char *attr)
+{
+    char names[256] = "";
+    size_t n = 0;
+    for (size_t i = 0; i < t->nattrs && n < sizeof names; i++)
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", t->attrs[i].name);
+    return last_error_set(e, TLV_ERR_USAGE, "%s: resource '%s' (type %s) has no attribute '%s' (%s%s)",
+                          fn, resource, t->name, attr, t->nattrs ? "it has: " : "it has none",
+                          names);
+}

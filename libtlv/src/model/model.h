@@ -1,0 +1,106 @@
+/*
+ * model.h — resource types (from .resh resource headers) and declared
+ * resources (from the .res resource file): what exists before any event.
+ * The bottom of conversion: data only, nothing compiled (dynres.h compiles
+ * the "DynamicResources" declarations; template.h the rules' templates).
+ */
+#ifndef TLV_MODEL_H
+#define TLV_MODEL_H
+
+#include "base/diag.h"
+#include "base/json.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum vtype { VT_STRING, VT_NUMBER, VT_BOOLEAN } vtype;
+
+typedef struct attr_def {
+    char *name;
+    size_t name_len;     /* looked up by length first: names are compared often */
+    char *display;       /* NULL when none */
+    vtype type;
+    int is_static;       /* AllocationType "Static" */
+    int can_group;
+    char *deflt;         /* Default as text; NULL when none */
+    int counter;         /* "Counter": true — a quantity over time (tlv/counters.h) */
+    int has_bounds;      /* "Min" and "Max" given: */
+    double lower, upper;
+} attr_def;
+
+typedef struct behavior_def {
+    char *name;
+    char *display;
+    size_t nargs;
+    char **arg_names;
+    vtype *arg_types;
+} behavior_def;
+
+typedef struct res_type {
+    char *name;
+    char *display;
+    attr_def *attrs;
+    size_t nattrs, attrs_cap;
+    behavior_def *behaviors;
+    size_t nbehaviors, behaviors_cap;
+    const char *file;    /* where it was declared */
+    long line, col;
+} res_type;
+
+typedef struct res_decl {
+    char *name;
+    char *display;       /* NULL when none */
+    size_t type;         /* index into model.types */
+    uint32_t color;      /* 0xRRGGBB */
+    int has_color;
+    char **init;         /* per attribute of the type: initial text or NULL */
+    long line, col;
+} res_decl;
+
+typedef struct model {
+    res_type *types;
+    size_t ntypes, types_cap;
+    res_decl *res;
+    size_t nres, res_cap;
+    size_t palette_used; /* palette colors handed out to declared resources */
+} model;
+
+void model_free(model *m);
+
+/* Adds (or merges into an existing type of the same name) every type of one
+ * header target object `{ TYPE: {...}, ... }` from `file`. */
+void model_add_types(model *m, const tj_node *target, const char *file, tlv_diags *d);
+
+/* Reads the "Resources" object of a resource file. Undeclared types and
+ * attributes are errors naming the resource. */
+void model_add_resources(model *m, const tj_node *resources, const char *file, tlv_diags *d);
+
+/* Gives every resource without a Color one from the fixed palette, in
+ * resource order, so colors are the same every run. */
+void model_assign_colors(model *m);
+
+/* The last errors of attribute queries (tlv_trace_attr_at and the like):
+ * "FN: no resource 'X' in the trace" and "FN: resource 'X' (type T) has no
+ * attribute 'y' (it has: a, b, c)". Return TLV_ERR_USAGE. */
+tlv_status model_err_no_resource(last_error *e, const char *fn, const char *resource);
+tlv_status model_err_no_attribute(last_error *e, const char *fn, const char *resource,
+                                  const res_type *t, const char *attr);
+
+/* Lookups: index or -1. */
+long model_type_index(const model *m, const char *name, size_t n);
+long model_attr_index(const res_type *t, const char *name, size_t n);
+long model_behavior_index(const res_type *t, const char *name, size_t n);
+
+/* The text of a JSON scalar as TLV sees it: strings as is, numbers as
+ * written, booleans "True"/"False", null "". Returns NULL for objects and
+ * arrays. */
+const char *model_scalar_text(const tj_node *v);
+
+/* The fixed palette color for the n-th colorless resource. */
+uint32_t model_palette_color(size_t n);
+
+/* The palette color at position *k or after it that no resource of the file
+ * chose itself; *k moves past it. */
+uint32_t model_next_palette_color(const model *m, size_t *k);
+
+#endif
