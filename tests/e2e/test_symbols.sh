@@ -3,8 +3,11 @@
 # API: every function declared with TLV_API in libtlv/include/tlv/*.h (the
 # renderer those of render.h, the core the rest), and nothing else (the
 # library is compiled with hidden visibility, so a public function left
-# unmarked would be missing here, and an internal one could not leak). Also
-# checks the SONAMEs.
+# unmarked would be missing here, and an internal one could not leak). The
+# static libraries, libtlv.a and libtlv-render.a, define the same globals and
+# no other (their internals are made local when they are built), so a
+# program linking them statically cannot meet a clash with read_file or
+# store_add. Also checks the SONAMEs.
 . "$(dirname "$0")/lib.sh"
 
 LIB="${TLV_SHARED_LIB:?TLV_SHARED_LIB must point to libtlv.so}"
@@ -47,6 +50,23 @@ for h in "$SRC"/libtlv/include/tlv/*.h; do
 done
 check_exports "$LIB" 50 "${core_headers[@]}"
 check_exports "$RENDER_LIB" 8 "$SRC/libtlv/include/tlv/render.h"
+
+# check_archive ARCHIVE SHARED: the globals ARCHIVE defines are exactly the
+# symbols SHARED exports, every one with the tlv_ prefix.
+check_archive() {
+  local name
+  name="$(basename "$1")"
+  nm -g --defined-only "$1" | awk 'NF == 3 { print $3 }' | sort -u >"$TMP/archive"
+  nm -D --defined-only "$2" | awk '{ print $NF }' | sed 's/@.*//' | sort -u >"$TMP/exported"
+  checks=$((checks + 1))
+  grep -v '^tlv_' "$TMP/archive" >"$TMP/other" &&
+    fail "$name: $(wc -l <"$TMP/other") globals without the tlv_ prefix: $(head -20 "$TMP/other" | tr '\n' ' ')"
+  checks=$((checks + 1))
+  cmp -s "$TMP/archive" "$TMP/exported" ||
+    fail "$name: its globals differ from $(basename "$2")'s exports:$(echo; diff "$TMP/archive" "$TMP/exported" | head -20)"
+}
+check_archive "${TLV_STATIC_LIB:?}" "$LIB"
+check_archive "${TLV_RENDER_STATIC_LIB:?}" "$RENDER_LIB"
 
 major="$(sed -n 's/^#define TLV_VERSION_MAJOR \([0-9]*\)$/\1/p' "$SRC/libtlv/include/tlv/tlv.h")"
 run readelf -d "$LIB"
