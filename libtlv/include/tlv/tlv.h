@@ -185,6 +185,7 @@ TLV_API size_t tlv_time_format(tlv_time t, int radix, char *buf, size_t size);
 
 #include "tlv/rules.h"
 #include "tlv/convert.h"
+#include "tlv/trace.h"
 #include "tlv/shapes.h"
 #include "tlv/breakdown.h"
 #include "tlv/stats.h"

@@ -122,10 +122,11 @@ void check_template_refs(struct tlv_rules *r, const char *text, const char *file
     for (long at = macro_find_call(text, len, 0, &name, &nl); at >= 0;
          at = macro_find_call(text, len, (size_t)at + 1, &name, &nl)) {
         const char *end;
-        if (!macro_reads_resources(name, nl))
+        unsigned flags = macro_flags(name, nl);
+        if (!(flags & MACRO_TAKES_RESOURCE))
             continue; /* numbers and times, not resources */
         long t = check_ref(r, text + at + nl + 2, &end, text, file, line, col);
-        if (nl == 4 && memcmp(name, "ATTR", 4) == 0)
+        if (flags & MACRO_TAKES_ATTRIBUTE)
             check_member(r, t, end, 0, text, file, line, col);
     }
     if (!event_line)

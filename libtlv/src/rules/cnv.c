@@ -31,9 +31,12 @@ static void check_template(struct tlv_rules *r, const tmpl *t, const char *file,
     for (long at = macro_find_call(t->text, t->len, 0, &name, &n); at >= 0;
          at = macro_find_call(t->text, t->len, (size_t)at + 1, &name, &n)) {
         if (!macro_is_known(name, n)) {
+            buf known = BUF_INIT;
+            macro_known_list(&known);
             diags_add(&r->diags, TLV_SEV_ERROR, file, line, col,
                       "unknown macro $%.*s in \"%s\" (known: %s)", (int)n, name, t->text,
-                      macro_known_list());
+                      buf_str(&known));
+            buf_free(&known);
         }
     }
     for (size_t i = 0; i < t->nunknown; i++)
