@@ -2,7 +2,6 @@
  * main.c — the `tlv` command: dispatches to its subcommands.
  */
 #include "cli/cli.h"
-#include "cli/export.h"
 
 #include <string.h>
 
