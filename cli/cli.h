@@ -36,13 +36,22 @@ void session_markers_free(tlv_export_marker *m, size_t n);
 void sql_count_failures(void);
 unsigned long sql_alloc_failures(void);
 
-int cmd_convert(int argc, char **argv);
-int cmd_shapes(int argc, char **argv);
-int cmd_render(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_export(int argc, char **argv);
-int cmd_query(int argc, char **argv);
-int cmd_stats(int argc, char **argv);
-int cmd_view(int argc, char **argv);
+/* A command (cli/cmd_NAME.c) defines its entry, called with argv[0] =
+ * "NAME", and its help text, which `tlv NAME --help` and `tlv help NAME`
+ * print; main.c's commands[] table names both. */
+#define CLI_COMMAND(name)                    \
+    int cmd_##name(int argc, char **argv); \
+    extern const char name##_help[]
+
+CLI_COMMAND(convert);
+CLI_COMMAND(shapes);
+CLI_COMMAND(render);
+CLI_COMMAND(check);
+CLI_COMMAND(export);
+/* export's help lists libtlv-export's table of formats: built at run time. */
+const char *export_help_text(void);
+CLI_COMMAND(query);
+CLI_COMMAND(stats);
+CLI_COMMAND(view);
 
 #endif

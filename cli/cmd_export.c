@@ -41,8 +41,8 @@ static const char export_help_tail[] =
     "Exit status: 0 ok; 1 written, but some lines or rules had errors; 2 bad usage,\n"
     "unreadable input or rule files with errors.\n";
 
-/* The help, with a line per format of the table. */
-static const char *export_help_text(void)
+/* The help, with a line per format of the table (cli.h). */
+const char *export_help_text(void)
 {
     static char text[8192];
     if (text[0])
