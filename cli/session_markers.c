@@ -4,7 +4,7 @@
  * export --session` and `tlv query --session`.
  */
 #include "cli/cli.h"
-#include "view/view.h"
+#include "view/session.h"
 
 #include <stdlib.h>
 #include <string.h>
