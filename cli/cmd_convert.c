@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char convert_help[] =
+static const char convert_help[] =
     "usage: tlv convert [-R DIR]... -r FILE.res [-o OUT] [--allow-scripts] [--std] [-q]\n"
     "                   [--max-errors N] [--threads N] LOG|-\n"
     "\n"
@@ -88,12 +88,24 @@ static int convert_option(void *own, int argc, char **argv, int *i)
     return 1;
 }
 
+/* convert's own options: getopt_long's, `tlv completion`'s and the man page's. */
+static const cli_option convert_own[] = {
+    {"max-errors", 0, "N"},
+    {"script-timeout", 0, "MS"},
+    {"threads", 0, "N"},
+    {NULL, 0, NULL},
+};
+
+const command_options convert_options = {
+    "convert", convert_help, NULL,
+    OPT_OUTPUT | OPT_QUIET,
+    convert_own, convert_option, NULL};
+
 static int parse_convert_args(convert_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->max_errors = 20;
-    if (parse_common_args("convert", convert_help, OPT_OUTPUT | OPT_QUIET, &a->c, convert_option,
-                          a, argc, argv) < 0 ||
+    if (parse_options(&convert_options, &a->c, a, argc, argv) < 0 ||
         need_resource_file("convert", &a->c) < 0 || need_input("convert", &a->c) < 0)
         return -1;
     return 0;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char query_help[] =
+static const char query_help[] =
     "usage: tlv query [--format table|csv|json] [-R DIR]... -r FILE.res [--per-cpu]\n"
     "                 [--session FILE] [--allow-scripts] LOG|- SQL\n"
     "       tlv query [--format table|csv|json] TRACE.db SQL\n"
@@ -77,25 +77,45 @@ static int query_option(void *own, int argc, char **argv, int *i)
     return 1;
 }
 
-/* The SQL is the last argument: taken off before the shared parser sees
- * one input. */
+/* The argument after the trace: the SQL statement. */
+static int query_argument(void *own, const char *arg)
+{
+    query_args *a = own;
+    if (a->sql)
+        return 0;
+    a->sql = arg;
+    return 1;
+}
+
+/* query's own options: getopt_long's, `tlv completion`'s and the man page's. */
+static const cli_option query_own[] = {
+    {"format", 'f', "table|csv|json"},
+    {"session", 0, "FILE"},
+    {NULL, 0, NULL},
+};
+
+const command_options query_options = {
+    "query", query_help, NULL,
+    OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    query_own, query_option, query_argument};
+
 static int parse_query_args(query_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
-    if (argc < 3 || strcmp(argv[argc - 1], "-h") == 0 || strcmp(argv[argc - 1], "--help") == 0) {
-        for (int i = 1; i < argc; i++)
-            if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-                fputs(query_help, stdout);
-                exit(EXIT_OK);
-            }
+    /* SQL often begins with a comment ("-- the busiest tasks\nSELECT ..."),
+     * which getopt would take for a long option: a last argument with
+     * white space in it is the statement (no option has any). */
+    if (argc > 1 && strpbrk(argv[argc - 1], " \t\n")) {
+        a->sql = argv[argc - 1];
+        argc--;
+    }
+    if (parse_options(&query_options, &a->c, a, argc, argv) < 0)
+        return -1;
+    if (!a->c.input || !a->sql) {
         usage_error("query", "give a trace (a .db file, or -r FILE.res LOG) and an SQL statement");
         return -1;
     }
-    a->sql = argv[argc - 1];
-    if (parse_common_args("query", query_help, OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS, &a->c,
-                          query_option, a, argc - 1, argv) < 0)
-        return -1;
-    return need_input("query", &a->c);
+    return 0;
 }
 
 /* ---- printing results ------------------------------------------------------------------ */

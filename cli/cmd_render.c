@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char render_help[] =
+static const char render_help[] =
     "usage: tlv render [-R DIR]... -r FILE.res -o OUT.png [--size WxH] [--from T] [--to T]\n"
     "                  [--rows REGEX] [--row-height N] [--per-cpu] [--cpu-attribute NAME]\n"
     "                  [--allow-scripts] [-q] LOG|-\n"
@@ -115,14 +115,27 @@ static int render_option(void *own, int argc, char **argv, int *i)
     return 1;
 }
 
+/* render's own options: getopt_long's, `tlv completion`'s and the man page's. */
+static const cli_option render_own[] = {
+    {"size", 0, "WxH"},
+    {"from", 0, "T"},
+    {"to", 0, "T"},
+    {"rows", 0, "REGEX"},
+    {"row-height", 0, "PIXELS"},
+    {NULL, 0, NULL},
+};
+
+const command_options render_options = {
+    "render", render_help, NULL,
+    OPT_OUTPUT | OPT_QUIET | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    render_own, render_option, NULL};
+
 static int parse_render_args(render_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->width = 1600;
     a->height = 900;
-    if (parse_common_args("render", render_help,
-                          OPT_OUTPUT | OPT_QUIET | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS, &a->c,
-                          render_option, a, argc, argv) < 0 ||
+    if (parse_options(&render_options, &a->c, a, argc, argv) < 0 ||
         need_resource_file("render", &a->c) < 0)
         return -1;
     if (!a->c.output) {

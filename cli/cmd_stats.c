@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char stats_help[] =
+static const char stats_help[] =
     "usage: tlv stats [-R DIR]... -r FILE.res [--window T] [--json] [-o OUT] LOG|-\n"
     "\n"
     "Converts LOG (or reads a standard-form trace) and reports:\n"
@@ -110,14 +110,27 @@ static int stats_option(void *own, int argc, char **argv, int *i)
     return 1;
 }
 
+/* stats's own options: getopt_long's, `tlv completion`'s and the man page's. */
+static const cli_option stats_own[] = {
+    {"attribute", 0, "NAME"},
+    {"running", 0, "ATTR=VALUE"},
+    {"window", 0, "T"},
+    {"json", 0, NULL},
+    {NULL, 0, NULL},
+};
+
+const command_options stats_options = {
+    "stats", stats_help, NULL,
+    OPT_OUTPUT | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    stats_own, stats_option, NULL};
+
 static int parse_stats_args(stats_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->o.attribute = "state";
     a->o.running_attribute = "state";
     a->o.running_value = "RUNNING";
-    if (parse_common_args("stats", stats_help, OPT_OUTPUT | OPT_CPU_ATTRIBUTE | OPT_THREADS, &a->c, stats_option,
-                          a, argc, argv) < 0 ||
+    if (parse_options(&stats_options, &a->c, a, argc, argv) < 0 ||
         need_resource_file("stats", &a->c) < 0 || need_input("stats", &a->c) < 0)
         return -1;
     a->o.cpu_attribute = a->c.cpu_attribute;

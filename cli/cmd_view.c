@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-const char view_help[] =
+static const char view_help[] =
     "usage: tlv view [-R DIR]... -r FILE.res [--per-cpu] [--cpu-attribute NAME]\n"
     "                [--size WxH] [--scale F] [--session FILE | --no-session]\n"
     "                [--script FILE | --bench] [--allow-scripts] LOG|-\n"
@@ -183,15 +183,40 @@ static int parse_view_option(view_opts *o, int argc, char **argv, int *i)
     return 0;
 }
 
+/* parse_view_option as parse_options calls a command's own options. */
+static int view_option(void *own, int argc, char **argv, int *i)
+{
+    return parse_view_option(own, argc, argv, i) < 0 ? -1 : 1;
+}
+
+/* view's own options: getopt_long's, `tlv completion`'s and the man page's.
+ * --per-cpu and --cpu-attribute are its own: the window starts per CPU or
+ * not, and its CPU attribute is known either way. */
+static const cli_option view_own[] = {
+    {"per-cpu", 0, NULL},
+    {"cpu-attribute", 0, "NAME"},
+    {"size", 0, "WxH"},
+    {"scale", 0, "F"},
+    {"session", 0, "FILE"},
+    {"no-session", 0, NULL},
+    {"script", 0, "FILE"},
+    {"bench", 0, NULL},
+    {"load-pause-at", 0, "BYTES"},
+    {NULL, 0, NULL},
+};
+
+const command_options view_options = {
+    "view", view_help, NULL, 0, view_own, view_option, NULL};
+
 static int parse_view_args(view_opts *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
     o->cpu_attribute = "prcId";
-    for (int i = 1; i < argc; i++) {
-        int r = parse_rule_arg(&o->rules, argc, argv, &i);
-        if (r < 0 || (r == 0 && parse_view_option(o, argc, argv, &i) < 0))
-            return -1;
-    }
+    common_args c = {0};
+    if (parse_options(&view_options, &c, o, argc, argv) < 0)
+        return -1;
+    o->rules = c.rules;
+    o->input = c.input;
     if (!o->rules.res_path) {
         usage_error("view", "a resource file is needed: -r FILE.res");
         return -1;

@@ -100,14 +100,59 @@ enum {
 /* A subcommand's own option at argv[*i] (advance *i past its value).
  * Returns 1 when consumed, 0 when it is not one of them (an option that
  * needs a value and has none is not one), -1 on a usage error (message
- * printed). */
+ * printed). Through parse_options it is called with argv = {"--NAME",
+ * VALUE}: the option's long name whatever form was typed (-fcsv, -f csv,
+ * --format=csv, --form csv). */
 typedef int (*own_option_fn)(void *own_args, int argc, char **argv, int *i);
 
-/* Parses argv[1..] for subcommand `cmd`: rule options, the shared options
- * in `which`, -h/--help (prints `help` and exits 0), the subcommand's own
- * options through `own` (may be NULL), and one LOG. Returns 0, or -1 on a
- * usage error (message printed: "unknown option", "one log at a time"). The
- * caller then checks what it requires (need_resource_file, need_input). */
+/* An argument after the first (LOG) for a command that takes several:
+ * returns 1 when taken, 0 when not (then "one log at a time"), -1 on a
+ * usage error (message printed). */
+typedef int (*argument_fn)(void *own_args, const char *arg);
+
+/* One of a command's own options, as getopt_long, `tlv completion` and the
+ * man pages' test know it. */
+typedef struct cli_option {
+    const char *name;  /* its long name without "--": "format" */
+    char short_name;   /* 'f', or 0 when it has none */
+    const char *value; /* its value as --help writes it ("FILE", "DIR", "N",
+                        * "chrome|csv|sqlite"), NULL when it takes none */
+} cli_option;
+
+/* How a command reads its arguments (parse_options). */
+typedef struct command_options {
+    const char *cmd;         /* "export" */
+    const char *help;        /* printed for -h and --help, */
+    const char *(*help_text)(void); /* or, when help is NULL, what this returns */
+    unsigned which;          /* the shared options it takes (OPT_*) */
+    const cli_option *own;   /* its own options, ended by {NULL}; may be NULL */
+    own_option_fn handler;   /* called for each of its own options */
+    argument_fn argument;    /* arguments after the first; NULL: at most one */
+} command_options;
+
+/* Parses argv[1..] as getopt_long does (GNU conventions): short options
+ * bundled and valued in one word (-qr FILE, -fcsv), long ones with "=" or
+ * a word (--output=FILE, --output FILE) or a unique prefix (--out), options
+ * and arguments in any order, "--" ending the options. Takes the rule
+ * options, the shared ones in o->which, -h/--help (prints o->help and exits
+ * 0), o->own through o->handler, the first argument as c->input and the
+ * others through o->argument. Returns 0, or -1 on a usage error (message
+ * printed: "unknown option", "needs a value", "one log at a time"). */
+int parse_options(const command_options *o, common_args *c, void *own_args, int argc,
+                  char **argv);
+
+/* The command's help: o->help, or what o->help_text() builds. */
+const char *command_help(const command_options *o);
+
+/* The shared options that `which` lets a command take, rule options
+ * included (-R, -r, --allow-scripts, --std, --unmatched), then -h/--help;
+ * for `tlv completion` and the man pages' test. Fills up to `max`;
+ * returns how many there are. */
+size_t shared_options(unsigned which, const cli_option **out, size_t max);
+
+/* parse_options for a command without a table of its own options: those
+ * are recognized by `own` on argv as typed (long options with their value
+ * in the next word). Kept for commands not yet moved to a table. */
 int parse_common_args(const char *cmd, const char *help, unsigned which, common_args *c,
                       own_option_fn own, void *own_args, int argc, char **argv);
 
