@@ -27,6 +27,8 @@ static const char check_help[] =
     "of them as 'LINE: text') and the conversion errors.\n"
     UNMATCHED_OPTION_HELP
     STD_OPTION_HELP
+    "      --allow-scripts       with a LOG: let external-process rules run, as for\n"
+    "                            'tlv convert'\n"
     "\n"
     "Exit status: 0 no errors (warnings allowed), 1 errors found, 2 bad usage.\n";
 
@@ -116,7 +118,7 @@ static int check_argument(void *own, const char *arg)
 }
 
 const command_options check_options = {
-    "check", check_help, NULL, 0, NULL, NULL, check_argument};
+    "check", check_help, NULL, OPT_RULES, NULL, NULL, check_argument};
 
 /* Parses argv: the rule options and the files; a file that is not a rule
  * or resource file is the log, when -r is given. Returns 0, or EXIT_USAGE

@@ -98,7 +98,7 @@ static const cli_option convert_own[] = {
 
 const command_options convert_options = {
     "convert", convert_help, NULL,
-    OPT_OUTPUT | OPT_QUIET,
+    OPT_RULES | OPT_OUTPUT | OPT_QUIET,
     convert_own, convert_option, NULL};
 
 static int parse_convert_args(convert_args *a, int argc, char **argv)

@@ -112,7 +112,7 @@ static const cli_option export_own[] = {
 
 const command_options export_options = {
     "export", NULL, export_help_text,
-    OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    OPT_RULES | OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
     export_own, export_option, NULL};
 
 static int parse_export_args(export_args *a, int argc, char **argv)

@@ -31,6 +31,7 @@ static const char query_help[] =
     "  -f, --format json         an array of objects per statement, one per row\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
+    UNMATCHED_OPTION_HELP
     "      --per-cpu             add a row per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
     THREADS_HELP
@@ -96,7 +97,7 @@ static const cli_option query_own[] = {
 
 const command_options query_options = {
     "query", query_help, NULL,
-    OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    OPT_RULES | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
     query_own, query_option, query_argument};
 
 static int parse_query_args(query_args *a, int argc, char **argv)

@@ -127,7 +127,7 @@ static const cli_option render_own[] = {
 
 const command_options render_options = {
     "render", render_help, NULL,
-    OPT_OUTPUT | OPT_QUIET | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    OPT_RULES | OPT_OUTPUT | OPT_QUIET | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
     render_own, render_option, NULL};
 
 static int parse_render_args(render_args *a, int argc, char **argv)

@@ -121,7 +121,7 @@ static const cli_option stats_own[] = {
 
 const command_options stats_options = {
     "stats", stats_help, NULL,
-    OPT_OUTPUT | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    OPT_RULES | OPT_OUTPUT | OPT_CPU_ATTRIBUTE | OPT_THREADS,
     stats_own, stats_option, NULL};
 
 static int parse_stats_args(stats_args *a, int argc, char **argv)

@@ -206,7 +206,7 @@ static const cli_option view_own[] = {
 };
 
 const command_options view_options = {
-    "view", view_help, NULL, 0, view_own, view_option, NULL};
+    "view", view_help, NULL, OPT_RULES, view_own, view_option, NULL};
 
 static int parse_view_args(view_opts *o, int argc, char **argv)
 {

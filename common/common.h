@@ -89,7 +89,8 @@ enum {
     OPT_QUIET = 2,         /* -q, --quiet */
     OPT_PER_CPU = 4,       /* --per-cpu */
     OPT_CPU_ATTRIBUTE = 8, /* --cpu-attribute NAME */
-    OPT_THREADS = 16       /* --threads N: converting and building the shapes */
+    OPT_THREADS = 16,      /* --threads N: converting and building the shapes */
+    OPT_RULES = 32         /* -R, -r, --allow-scripts, --std, --unmatched */
 };
 
 /* The help line of --threads (OPT_THREADS). */

@@ -88,11 +88,11 @@ typedef struct shared_option {
 } shared_option;
 
 static const shared_option shared[] = {
-    {{"rules", 'R', "DIR"}, 0},
-    {{"resources", 'r', "FILE.res"}, 0},
-    {{"allow-scripts", 0, NULL}, 0},
-    {{"std", 0, NULL}, 0},
-    {{"unmatched", 0, "FILE"}, 0},
+    {{"rules", 'R', "DIR"}, OPT_RULES},
+    {{"resources", 'r', "FILE.res"}, OPT_RULES},
+    {{"allow-scripts", 0, NULL}, OPT_RULES},
+    {{"std", 0, NULL}, OPT_RULES},
+    {{"unmatched", 0, "FILE"}, OPT_RULES},
     {{"output", 'o', "OUT"}, OPT_OUTPUT},
     {{"quiet", 'q', NULL}, OPT_QUIET},
     {{"per-cpu", 0, NULL}, OPT_PER_CPU},
@@ -310,7 +310,7 @@ int parse_options(const command_options *o, common_args *c, void *own_args, int 
 int parse_common_args(const char *cmd, const char *help, unsigned which, common_args *c,
                       own_option_fn own, void *own_args, int argc, char **argv)
 {
-    command_options o = {cmd, help, NULL, which, NULL, own, NULL};
+    command_options o = {cmd, help, NULL, which | OPT_RULES, NULL, own, NULL};
     return parse_options(&o, c, own_args, argc, argv);
 }
 

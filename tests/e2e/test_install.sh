@@ -41,6 +41,17 @@ checks=$((checks + 1))
 grep -q '^complete -o filenames -F _tlv tlv$' "$PREFIX/share/bash-completion/completions/tlv" ||
   fail "the installed bash completion does not complete tlv"
 
+# The man pages: one per command of the table, read from the prefix.
+for cmd in $("$TLV" --help | sed -n '/^commands:$/,/^$/{s/^  \([a-z]*\) .*/\1/p}'); do
+  checks=$((checks + 1))
+  [ -f "$PREFIX/share/man/man1/tlv-$cmd.1" ] || fail "man page not installed: share/man/man1/tlv-$cmd.1"
+done
+if command -v man >/dev/null; then
+  run env MANPATH="$PREFIX/share/man" MANWIDTH=80 man tlv-export
+  expect_status 0 "man tlv-export from the prefix"
+  expect_contains "$TMP/out" "--format" "man tlv-export from the prefix"
+fi
+
 # A directory that is not the source tree, with copies of the samples.
 mkdir "$TMP/work"
 cd "$TMP/work"
