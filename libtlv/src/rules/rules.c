@@ -319,6 +319,11 @@ static void read_settings(struct tlv_rules *r)
                       "\"TimeRadix\" must be a whole number from 2 to 36");
     }
     read_time_mode(r);
+    const tj_node *order = tj_get(r->res_root, "InTimeOrder");
+    r->in_time_order = order && order->type == TJ_TRUE;
+    if (order && order->type != TJ_TRUE && order->type != TJ_FALSE)
+        diags_add(&r->diags, TLV_SEV_ERROR, r->res_path, order->line, order->col,
+                  "\"InTimeOrder\" must be true or false, found %s", tj_type_name(order->type));
 }
 
 static struct tlv_rules *rules_new(const tlv_rules_options *opts)
@@ -429,6 +434,7 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
     ALLOC_WATCH;
     read_settings(r);
     load_targets(r, "ResourceHeaders", ".resh", add_header_target);
+    impossible_compile(r);
     if (ALLOC_FAILED_SINCE())
         return;
     const tj_node *res = tj_get(r->res_root, "Resources");
@@ -487,6 +493,7 @@ void tlv_rules_free(tlv_rules *r)
     if (!r)
         return;
     cnv_free(r);
+    impossible_free(r);
     dyn_free(&r->dyn);
     model_free(&r->model);
     for (size_t i = 0; i < r->nfiles; i++) {
@@ -606,6 +613,7 @@ tlv_status tlv_rules_check(const char *res_path, const char *const *files, size_
     r->ref_severity = TLV_SEV_ERROR;
     for (size_t i = 0; i < n_files; i++)
         check_one_file(r, files[i]);
+    impossible_compile(r); /* the .resh files' declarations */
     check_cnv_references(r); /* against the types of the .resh files given */
     check_viz_references(r);
     if (res_path) {
