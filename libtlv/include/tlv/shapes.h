@@ -101,6 +101,12 @@ TLV_API const tlv_diags *tlv_shapes_diags(const tlv_shapes *shapes);
  * lists them)") or a query's reason (tlv_shapes_breakdown). */
 TLV_API const char *tlv_shapes_last_error(const tlv_shapes *shapes);
 
+/* The time mode and origin of the trace the shapes were built from, as
+ * tlv_trace_time_mode and tlv_trace_time_origin said when they were built
+ * (the renderer reads the ruler's times from them). */
+TLV_API tlv_time_mode tlv_shapes_time_mode(const tlv_shapes *shapes);
+TLV_API tlv_time tlv_shapes_time_origin(const tlv_shapes *shapes);
+
 /* Rows, top to bottom: their number, and row `row` (< the count) described
  * in *out, whose strings live as long as the shapes. */
 TLV_API size_t tlv_shapes_row_count(const tlv_shapes *shapes);
