@@ -402,6 +402,7 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
     ALLOC_WATCH;
     read_settings(r);
     load_targets(r, "ResourceHeaders", ".resh", add_header_target);
+    model_check_instances(&r->model, &r->diags);
     if (ALLOC_FAILED_SINCE())
         return;
     const tj_node *res = tj_get(r->res_root, "Resources");
@@ -577,6 +578,7 @@ tlv_status tlv_rules_check(const char *res_path, const char *const *files, size_
     r->ref_severity = TLV_SEV_ERROR;
     for (size_t i = 0; i < n_files; i++)
         check_one_file(r, files[i]);
+    model_check_instances(&r->model, &r->diags); /* once every header is read */
     check_cnv_references(r); /* against the types of the .resh files given */
     check_viz_references(r);
     if (res_path) {
