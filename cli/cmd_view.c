@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char view_help[] =
+const char view_help[] =
     "usage: tlv view [-R DIR]... -r FILE.res [--per-cpu] [--cpu-attribute NAME]\n"
     "                [--size WxH] [--scale F] [--session FILE | --no-session]\n"
     "                [--script FILE | --bench] [--allow-scripts] LOG|-\n"
