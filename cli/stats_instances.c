@@ -89,7 +89,7 @@ static void text_report(FILE *out, const tlv_instances *in, int radix, const cha
         tlv_instance w;
         tlv_instances_get(in, g.worst, &w);
         char when[160], line[32];
-        time_text(w.start, radix, when, sizeof when);
+        cli_time_text(w.start, radix, when, sizeof when);
         snprintf(line, sizeof line, "%llu", (unsigned long long)w.start_line);
         table_set(&t, r, 13, when);
         table_set(&t, r, 14, line);
@@ -107,7 +107,7 @@ static void text_report(FILE *out, const tlv_instances *in, int radix, const cha
 static cJSON *json_time(tlv_time t, int radix)
 {
     char text[160];
-    time_text(t, radix, text, sizeof text);
+    cli_time_text(t, radix, text, sizeof text);
     return cJSON_CreateRaw(text);
 }
 

@@ -1,12 +1,12 @@
 /*
- * time_text.c — a trace time as a base-10 number for the JSON and CSV that
- * tlv export and tlv shapes write.
+ * time_text.c — a trace time as a base-10 number for the JSON and text of
+ * tlv stats --instances, tlv verify and tlv diff.
  */
 #include "cli/cli.h"
 
 #include <stdio.h>
 
-void time_text(tlv_time t, int radix, char *buf, size_t size)
+void cli_time_text(tlv_time t, int radix, char *buf, size_t size)
 {
     if (t.frac == 0)
         snprintf(buf, size, "%lld", (long long)t.ticks);

@@ -49,6 +49,21 @@ typedef struct inst_def {
     long line, col;
     long from_line, from_col, to_line, to_col, label_line, label_col; /* its values */
 } inst_def;
+/* One thing a rule set declares impossible for a type ("Impossible" in a
+ * .resh, model/impossible.c): an event (When) that contradicts the state the
+ * resource is in just before it (If), reported with the log line by the
+ * converter's consistency report (convert/consistency.c). Texts as written;
+ * rules/impossible.c checks and compiles them. */
+typedef struct impossible_def {
+    char *name;          /* its key in "Impossible" */
+    char *display;       /* DisplayName, or NULL */
+    char *when;          /* "attr", "attr=VALUE" or "behavior()" */
+    char *cond;          /* If: a condition on the resource, or NULL (always) */
+    char *says;          /* Says: the report's text, or NULL */
+    const char *file;
+    long line, col;      /* of the key */
+    long when_line, when_col, cond_line, cond_col;
+} impossible_def;
 
 typedef struct res_type {
     char *name;
@@ -59,6 +74,8 @@ typedef struct res_type {
     size_t nbehaviors, behaviors_cap;
     inst_def *insts;     /* "Instances", in declaration order */
     size_t ninsts, insts_cap;
+    impossible_def *impossible;
+    size_t nimpossible, impossible_cap;
     const char *file;    /* where it was declared */
     long line, col;
 } res_type;
@@ -97,6 +114,10 @@ void model_check_instances(const model *m, tlv_diags *d);
  * "To", also ${FROM_VAL}, ${FROM_ARGn} and ${FROM_TIME}; in "Name", also
  * ${TO_VAL}, ${TO_ARGn}, ${TO_TIME}. `where` is 0, 1 or 2 for them. */
 int model_inst_var_known(const char *name, size_t n, int where);
+/* Reads a type's "Impossible" object (model/impossible.c): each member
+ * replaces one of the same name declared before. */
+void model_read_impossible(res_type *t, const tj_node *obj, const char *file, tlv_diags *d);
+void model_free_impossible(res_type *t);
 
 /* Reads the "Resources" object of a resource file. Undeclared types and
  * attributes are errors naming the resource. */

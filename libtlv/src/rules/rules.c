@@ -292,6 +292,11 @@ static void read_settings(struct tlv_rules *r)
             diags_add(&r->diags, TLV_SEV_ERROR, r->res_path, rx->line, rx->col,
                       "\"TimeRadix\" must be a whole number from 2 to 36");
     }
+    const tj_node *order = tj_get(r->res_root, "InTimeOrder");
+    r->in_time_order = order && order->type == TJ_TRUE;
+    if (order && order->type != TJ_TRUE && order->type != TJ_FALSE)
+        diags_add(&r->diags, TLV_SEV_ERROR, r->res_path, order->line, order->col,
+                  "\"InTimeOrder\" must be true or false, found %s", tj_type_name(order->type));
 }
 
 static struct tlv_rules *rules_new(const tlv_rules_options *opts)
@@ -403,6 +408,7 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
     read_settings(r);
     load_targets(r, "ResourceHeaders", ".resh", add_header_target);
     model_check_instances(&r->model, &r->diags);
+    impossible_compile(r);
     if (ALLOC_FAILED_SINCE())
         return;
     const tj_node *res = tj_get(r->res_root, "Resources");
@@ -461,6 +467,7 @@ void tlv_rules_free(tlv_rules *r)
     if (!r)
         return;
     cnv_free(r);
+    impossible_free(r);
     dyn_free(&r->dyn);
     model_free(&r->model);
     for (size_t i = 0; i < r->nfiles; i++) {
@@ -579,6 +586,7 @@ tlv_status tlv_rules_check(const char *res_path, const char *const *files, size_
     for (size_t i = 0; i < n_files; i++)
         check_one_file(r, files[i]);
     model_check_instances(&r->model, &r->diags); /* once every header is read */
+    impossible_compile(r); /* the .resh files' declarations */
     check_cnv_references(r); /* against the types of the .resh files given */
     check_viz_references(r);
     if (res_path) {
