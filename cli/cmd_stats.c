@@ -138,6 +138,9 @@ static const cli_option stats_own[] = {
     {"running", 0, "ATTR=VALUE"},
     {"window", 0, "T"},
     {"json", 0, NULL},
+    {"instances", 0, NULL},
+    {"kind", 0, "KIND"},
+    {"ready", 0, "LIST"},
     {NULL, 0, NULL},
 };
 
