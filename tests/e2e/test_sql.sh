@@ -102,8 +102,13 @@ expect_contains "$TMP/err" "--format sqlite writes a database file: give -o FILE
 run "$TLV" query --session "$TMP/none.tlvsession" -r "$ASP_RES" "$ASP_LOG" "SELECT 1"
 expect_status 2 "missing session"
 expect_contains "$TMP/err" "no session '$TMP/none.tlvsession'" "missing session message"
-run "$TLV" query "$DB"
-expect_status 2 "no SQL"
+run "$TLV" query "$DB" </dev/null
+expect_status 0 "no SQL: read from standard input, here none"
+checks=$((checks + 1))
+[ ! -s "$TMP/out" ] || fail "no SQL: printed $(head -3 "$TMP/out")"
+run "$TLV" query -r "$ASP_RES" - </dev/null
+expect_status 2 "the log and the SQL both from standard input"
+expect_contains "$TMP/err" "give the SQL on the command line or with --file" "stdin taken message"
 run "$TLV" query -r "$ASP_RES" "$DB" "SELECT 1"
 expect_status 2 "-r with a database"
 expect_contains "$TMP/err" "is a database already" "-r with a database message"
