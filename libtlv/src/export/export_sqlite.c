@@ -5,7 +5,7 @@
  * counters and their samples, flows, and the markers of a viewer session,
  * with indexes for time-range queries; and the tables a Perfetto user knows
  * (slice, thread, process, counter, sched, args, ...: integer nanoseconds
- * from the trace's first event). The schema is documented in
+ * from the trace's time origin, tlv_trace_time_origin: its first event). The schema is documented in
  * docs/sql.md; times are REAL numbers in the trace's TimeScale units, ids
  * count from 0 like the API's indexes (an event's id is its tlv_trace_event
  * index). Every failure is the exporter's message: SQLite's own words, or
@@ -584,8 +584,11 @@ static void write_metadata(writer *w)
     snprintf(ns, sizeof ns, "%.17Lg", w->ns);
     long double abs_ns = roundl(units_of(w->origin, w->radix) * w->ns);
     sqlite3_stmt *st = prepare(w, "INSERT INTO metadata VALUES(?,?,?,?)");
-    const char *kv[][2] = {{"trace_time_origin", origin}, {"time_scale", tlv_rules_time_scale(ex->rules)},
-                           {"ns_per_unit", ns}, {"trace_source", ex->opts.source ? ex->opts.source : ""}};
+    const char *kv[][2] = {{"trace_time_origin", origin},
+                           {"time_mode", tlv_time_mode_name(tlv_trace_time_mode(ex->trace))},
+                           {"time_scale", tlv_rules_time_scale(ex->rules)},
+                           {"ns_per_unit", ns},
+                           {"trace_source", ex->opts.source ? ex->opts.source : ""}};
     for (size_t i = 0; st && i < sizeof kv / sizeof kv[0]; i++) {
         bind_text(w, st, 1, kv[i][0]);
         bind_text(w, st, 2, i == 0 && fabsl(abs_ns) < 9.2e18L ? "int" : "str");
@@ -919,7 +922,7 @@ static void write_perfetto(writer *w)
     size_t ntracks = 0;
     for (size_t r = 0; r < tlv_shapes_row_count(w->ex->shapes); r++)
         ntracks += c->used[r] ? c->nlanes[r] : 0;
-    w->origin = tlv_trace_start(w->ex->trace);
+    w->origin = tlv_trace_time_origin(w->ex->trace);
     w->ns = ns_per_unit(w->ex);
     write_metadata(w);
     if (!w->failed)
