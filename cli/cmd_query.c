@@ -142,7 +142,7 @@ static int parse_query_args(query_args *a, int argc, char **argv)
         usage_error("query", "the SQL comes from --file or the command line, not both");
         return -1;
     }
-    if (!a->file && !a->sql && strcmp(a->c.input, "-") == 0) {
+    if ((!a->file || strcmp(a->file, "-") == 0) && !a->sql && strcmp(a->c.input, "-") == 0) {
         usage_error("query", "the log is read from standard input: give the SQL on the command "
                     "line or with --file");
         return -1;

@@ -131,6 +131,9 @@ checks=$((checks + 1))
 run "$TLV" query -r "$ASP_RES" - </dev/null
 expect_status 2 "the log and the SQL both from standard input"
 expect_contains "$TMP/err" "give the SQL on the command line or with --file" "stdin taken message"
+run "$TLV" query -F - -r "$ASP_RES" - </dev/null
+expect_status 2 "the log and --file - both from standard input"
+expect_contains "$TMP/err" "give the SQL on the command line or with --file" "stdin taken message"
 run "$TLV" query -r "$ASP_RES" "$DB" "SELECT 1"
 expect_status 2 "-r with a database"
 expect_contains "$TMP/err" "is a database already" "-r with a database message"
