@@ -139,6 +139,8 @@ static const cli_option render_own[] = {
     {"to", 0, "T"},
     {"rows", 0, "REGEX"},
     {"row-height", 0, "PIXELS"},
+    {"texts", 0, "FILE"},
+    {"absolute-times", 0, NULL},
     {NULL, 0, NULL},
 };
 

@@ -251,13 +251,14 @@ static void typed_option(char **argv, int optopt_seen, char *out, size_t size)
     snprintf(out, size, "%.*s", (int)n, w);
 }
 
-/* A command without a table (parse_common_args): its handler may know the
- * word getopt_long did not, as typed at argv[at]. 1 taken, 0 not, -1
- * error. */
+/* An option getopt_long did not know may still be one the handler knows
+ * (a command without a table, parse_common_args, or an option its table
+ * lacks: test_man checks that none does): offered as typed at argv[at],
+ * its value in the next word. 1 taken, 0 not, -1 error. */
 static int legacy_option(const command_options *o, void *own_args, int argc, char **argv, int at,
                          const char *typed)
 {
-    if (o->own || !o->handler || at < 1 || strcmp(argv[at], typed) != 0)
+    if (!o->handler || at < 1 || strcmp(argv[at], typed) != 0)
         return 0; /* "--name=value", or a short option inside a bundle */
     int i = at;
     int r = o->handler(own_args, argc, argv, &i);

@@ -39,7 +39,17 @@ while IFS=$'\t' read -r cmd summary; do
     checks=$((checks + 1))
     grep -qF -- "$opt" page.txt || fail "tlv-$cmd.1 lacks $opt, which its --help lists"
   done
+  # every option --help lists is in the table (getopt_long knows it), and
   # every option of the table is in --help (but --help itself)
+  if [ "$cmd" != help ] && [ "$cmd" != version ]; then
+    tablenames=" $(awk -v c="  $cmd)" '$0 == c { getline; sub(/^ *opts="/, ""); sub(/"$/, ""); print; exit }' tlv.bash) "
+    # the options of the option lines ("  -f, --format NAME", "      --json")
+    for opt in $(grep -oE -- '^ +(-[a-zA-Z], )?--[a-z][a-z-]*' help.txt | grep -oE -- '--[a-z-]+' | sort -u); do
+      checks=$((checks + 1))
+      [[ "$tablenames" == *" $opt "* ]] || fail "tlv $cmd --help lists $opt, which its option table lacks"
+    done
+  fi
+
   opts=$(awk -v c="  $cmd)" '$0 == c { getline; if (!/^    opts="/) exit; sub(/^ *opts="/, ""); sub(/"$/, ""); print; exit }' tlv.bash)
   set -- $opts
   while [ $# -gt 0 ]; do
