@@ -88,6 +88,7 @@ struct tlv_rules {
     tj_node *res_root;
     char *time_scale;
     int radix;
+    tlv_time_mode time_mode; /* "TimeMode", TLV_TIME_AUTO when not given */
     int standard_form;
     model model;
     dyn_table dyn;          /* "DynamicResources", compiled (dynres.h) */
