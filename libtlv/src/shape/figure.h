@@ -36,7 +36,8 @@ typedef struct len_spec {
     float value;
     unsigned char unit;    /* len_unit */
     unsigned char anchor;  /* len_anchor */
-    unsigned char has_lo;  /* v(VALUE,LO): */
+    unsigned short has_lo; /* v(VALUE,LO): (a short: no padding, for lengths are
+                              compared and hashed as bytes, summary.c) */
     float lo;              /* the fixed low bound */
 } len_spec;
 
