@@ -142,24 +142,18 @@ static int write_json(cJSON *o, const char *path, const char *input)
     return ok ? 0 : -1;
 }
 
-/* How the trace's times are shown: "time_mode" ("plain", "clock",
- * "wall-clock"), and "time_origin", the absolute start the times count from
- * (in the trace's units, and exactly as text; as a UTC date for wall-clock). */
-static void time_dump(const view_app *a, cJSON *o)
+/* The trace's time mode, its origin (the absolute start, exact, in trace
+ * units) and the start as the status line gives it (view_times.c). */
+static void times_json(const view_app *a, cJSON *o)
 {
-    tlv_time origin = tlv_trace_time_origin(a->trace);
-    tlv_time_mode mode = tlv_trace_time_mode(a->trace);
-    char text[160], date[80] = "";
-    tlv_time_format(origin, a->radix, text, sizeof text);
-    if (mode == TLV_TIME_WALL)
-        tlv_time_format_date(origin, a->radix, a->time_scale, date, sizeof date);
+    char origin[160] = "0", start[128];
+    tlv_time_mode mode = a->trace ? tlv_trace_time_mode(a->trace) : TLV_TIME_PLAIN;
+    if (a->trace)
+        tlv_time_format(tlv_trace_time_origin(a->trace), a->radix, origin, sizeof origin);
     cJSON_AddStringToObject(o, "time_mode", tlv_time_mode_name(mode));
-    cJSON_AddNumberToObject(o, "time_origin", tlv_time_to_double(origin, a->radix));
-    cJSON_AddStringToObject(o, "time_origin_text", text);
-    if (*date)
-        cJSON_AddStringToObject(o, "time_origin_date", date);
-    else
-        cJSON_AddNullToObject(o, "time_origin_date");
+    cJSON_AddStringToObject(o, "time_origin", origin);
+    view_start_text(a, start, sizeof start);
+    cJSON_AddStringToObject(o, "time_start", start);
 }
 
 int state_dump(const view_app *a, const char *path)
@@ -174,6 +168,7 @@ int state_dump(const view_app *a, const char *path)
                                                                   fmax(a->core->sel0, a->core->sel1))
                                                      : cJSON_CreateNull());
     json_put(o, "trace", range_json(a->nav.trace_t0, a->nav.trace_t1));
+    times_json(a, o);
     json_put(o, "rows", rows_json(a));
     json_put(o, "layout", layout_json(a));
     if (input_over_timeline(a, a->mx, a->my)) {
@@ -199,7 +194,6 @@ int state_dump(const view_app *a, const char *path)
     cJSON_AddStringToObject(o, "message", a->core->message);
     cJSON_AddNumberToObject(o, "inconsistent_events", /* the converter's consistency report */
                             (double)tlv_converter_inconsistency_count(tlv_trace_converter(a->trace)));
-    time_dump(a, o);
     cJSON *banner = cJSON_AddArrayToObject(o, "banner"); /* the error banner's lines, as shown */
     for (int i = 0; a->core->show_banner && i < a->core->banner_lines; i++)
         json_push(banner, cJSON_CreateString(a->core->banner[i]));
