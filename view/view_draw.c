@@ -401,6 +401,7 @@ static void draw_row_name_tip(view_app *a)
 }
 
 #define HELP_LINES 64
+#define HELP_WIDTH 900       /* the help's widest line, pixels at scale 1 */
 
 static int help_width(void *a, const char *s) { return view_text_width(((view_app *)a)->text, s); }
 
@@ -413,6 +414,7 @@ static void draw_help(view_app *a)
     view_key_owner owners[VIEW_MAX_PANELS + 1];
     char *lines[HELP_LINES];
     int width = a->px_w - scaled(a, 40 + 40 + 16); /* the box's margins and padding */
+    width = width > scaled(a, HELP_WIDTH) ? scaled(a, HELP_WIDTH) : width; /* lines an eye can follow */
     size_t n = view_keys_help(owners, view_key_owners(a, owners), width, help_width, a, lines,
                               HELP_LINES);
     view_text_box(a, (const char *const *)lines, (int)n, scaled(a, 40), scaled(a, 40), 0xFFFFFF);
