@@ -24,6 +24,20 @@ expect_status 2 "missing log"
 expect_contains "$TMP/err" "cannot read the log" "missing log message"
 run "$TLV" view -r "$RES" --script x --bench "$LOG"
 expect_status 2 "--script with --bench"
+# No display (issue 27.9): SDL would fall back to its offscreen driver and the
+# window wait for events forever; refused at once, with the way to a PNG.
+run env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER LSAN_OPTIONS="suppressions=$SRC/tests/e2e/lsan_view.supp:print_suppressions=0" timeout 60 "$TLV" view -r "$RES" --no-session "$LOG"
+expect_status 2 "no display: exit status 2, not a hang (124)"
+expect_grep "$TMP/err" "^tlv view: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are not set: SDL found only its '[a-z]*' driver, which shows nothing)\$" \
+  "no display: why"
+expect_line "$TMP/err" "tlv view: to draw the timeline into a PNG instead: tlv render -r $RES $LOG -o out.png" \
+  "no display: how to draw a PNG"
+# Asked for (a script on a machine without a display): it runs.
+printf 'dump-state %s\n' "$TMP/offscreen.json" >"$TMP/offscreen.txt"
+run env -u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=offscreen LSAN_OPTIONS="suppressions=$SRC/tests/e2e/lsan_view.supp:print_suppressions=0" timeout 60 "$TLV" view -r "$RES" --no-session \
+  --script "$TMP/offscreen.txt" "$LOG"
+expect_status 0 "SDL_VIDEODRIVER=offscreen asked for: the script runs"
+expect_grep "$TMP/offscreen.json" '"events":	861,' "SDL_VIDEODRIVER=offscreen: the trace loaded"
 
 . "$(dirname "$0")/view_lib.sh"
 
