@@ -377,6 +377,24 @@ void view_text_box(view_app *a, const char *const *lines, int n, int x, int y, u
         view_text_draw(a->text, lines[i], x + pad, y + pad + i * lh, C_TEXT);
 }
 
+/* A log read to its end without a single event: said over the empty
+ * timeline, whose ruler shows only a span made up to draw something. */
+static void draw_no_events(view_app *a, const view_areas *ar)
+{
+    if (!a->trace || loader_active(a) || tlv_trace_event_count(a->trace))
+        return;
+    const char *name = strrchr(a->opts.input, '/');
+    char line[512];
+    snprintf(line, sizeof line, "No events in %s", strcmp(a->opts.input, "-") == 0 ? "standard input"
+                                                     : name ? name + 1 : a->opts.input);
+    const char *lines[] = {line, a->core->no_events};
+    int n = a->core->no_events[0] ? 2 : 1;
+    int w = view_text_width(a->text, line);
+    w = n == 2 && view_text_width(a->text, lines[1]) > w ? view_text_width(a->text, lines[1]) : w;
+    int x = ar->label_w + (ar->main.w - ar->label_w - w) / 2, y = ar->ruler_h + scaled(a, 40);
+    view_text_box(a, lines, n, x > ar->label_w ? x : ar->label_w, y, 0xFFFFFF);
+}
+
 static void draw_banner(view_app *a, const view_areas *ar)
 {
     if (!a->core->show_banner)
@@ -558,6 +576,7 @@ int view_draw_frame(view_app *a)
     draw_status(a, &v, &ar);
     view_panels_draw(a, VIEW_LAYER_STATUS, &v, &ar);
     draw_banner(a, &ar);
+    draw_no_events(a, &ar);
     view_panels_draw(a, VIEW_LAYER_POPUP, &v, &ar);
     draw_row_name_tip(a);
     draw_help(a);
