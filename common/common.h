@@ -184,4 +184,11 @@ void remove_tmp_on_signals(const char *tmp_path);
  * failed. */
 int close_output(FILE *f, const char *output, char *tmp_path, int ok);
 
+/* Pairing two runs (common/pairing.c): per resource of the trace, the key
+ * its row pairs by in another run — its name, or (unless by_name) its
+ * label without process and thread ids ("make[7915]" -> "make"), with
+ * " #2"... for later ones of one key. NULL when memory ran out. */
+char **pairing_keys(const tlv_trace *t, int by_name);
+void pairing_keys_free(char **keys, size_t n);
+
 #endif
