@@ -29,6 +29,7 @@ static const char query_help[] =
     "  -f, --format json         an array of objects per statement, one per row\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
+    CACHE_OPTION_HELP
     "      --per-cpu             add a row per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
     THREADS_HELP

@@ -36,6 +36,43 @@ TLV_API tlv_converter *tlv_trace_converter(tlv_trace *trace);
  * finishes it. Returns as tlv_converter_finish, or TLV_ERR_IO. */
 TLV_API tlv_status tlv_trace_load_file(tlv_trace *trace, const char *path);
 
+/* tlv_trace_load_file with a cache: the converted trace of `path` is kept
+ * in a file of `cache_dir` (NULL: $XDG_CACHE_HOME/tlv, else
+ * $HOME/.cache/tlv; made when missing) and read back the next time the
+ * same log is loaded with the same rules, instead of converting it again
+ * (docs/cache.md). The cache belongs to the log's size, modification time
+ * and first and last megabyte, to every rule file's name and bytes, to
+ * whether the log is read as standard form and to the tlv version: when
+ * any of them differs, or the file is damaged, truncated or inconsistent
+ * in any way, the log is converted as by tlv_trace_load_file and the cache
+ * written anew. A log that grew since (a live log: the cached one is its
+ * beginning, ending with a line end) is read from the cache up to where
+ * the cache ends and converted from there on. What a load from the cache
+ * gives is what converting would: the events, states, resources,
+ * statistics, diagnostics, status and last error, and the lines no rule
+ * matched, told to the converter's unmatched-line function as conversion
+ * tells them. Falls back to plain tlv_trace_load_file (no cache) for
+ * standard input, a file that is not a regular file, a trace that was
+ * pushed into already, a converter with an event or line function (it
+ * would not be called), and rules with external-process targets (their
+ * output may change from run to run). A cache that cannot be written
+ * (a read-only or full disk) changes nothing but the note below. The same
+ * log may be loaded by several processes at once: a cache file is written
+ * under another name and renamed into place. Returns as
+ * tlv_trace_load_file. */
+TLV_API tlv_status tlv_trace_load_file_cached(tlv_trace *trace, const char *path,
+                                              const char *cache_dir);
+
+/* One line saying what tlv_trace_load_file_cached did with the cache:
+ * "cache hit: FILE", "cache hit on the first N bytes of the log: FILE (the
+ * rest converted)", "cache miss (REASON): FILE written", "cache miss
+ * (REASON): not written (WHY)" or "cache not used (WHY)"; "" when it was
+ * not called. REASON names the key part that differed ("the log's size
+ * changed", "the rule files changed", "written by tlv 0.1.0, this is tlv
+ * 0.2.0") or what was wrong with the file ("damaged: ...", "inconsistent:
+ * ..."). Lives as long as the trace. */
+TLV_API const char *tlv_trace_cache_note(const tlv_trace *trace);
+
 /* Ends the input and sorts the events. Returns as tlv_converter_finish. */
 TLV_API tlv_status tlv_trace_finish(tlv_trace *trace);
 
