@@ -194,10 +194,18 @@ static const char *compare(const cache_header *h, const cache_key *k, int fd, in
     return NULL;
 }
 
+typedef struct recorder {
+    cache_extra x;
+    tlv_unmatched_fn fn;  /* the caller's, told as before */
+    void *user;
+} recorder;
+
 /* Reads the cache at `file` into t when it is the log's: 0 done (*status
- * set), 1 a miss (*reason says why), -1 out of memory with t unusable. */
+ * set), 2 done up to where the cache ends (the log grew: r has the lines
+ * no rule matched before there), 1 a miss (*reason says why), -1 out of
+ * memory with t unusable. */
 static int try_cache(tlv_trace *t, const char *file, const char *path, const cache_key *k,
-                     int fd, tlv_status *status, char *reason, size_t rsz)
+                     int fd, tlv_status *status, recorder *r, char *reason, size_t rsz)
 {
     cache_file *f;
     int rc = cache_open(file, &f, reason, rsz);
@@ -225,6 +233,8 @@ static int try_cache(tlv_trace *t, const char *file, const char *path, const cac
         void *user;
         tlv_unmatched_fn fn = converter_unmatched_fn(t->conv, &user);
         cache_replay_unmatched(f, fn, user);
+        if (prefix && cache_copy_unmatched(f, &r->x) < 0)
+            r->x.nomem = 1; /* the next cache would lack them: none is written */
     }
     cache_close(f);
     if (rc == -1)
@@ -246,12 +256,6 @@ static int try_cache(tlv_trace *t, const char *file, const char *path, const cac
 }
 
 /* ---- converting, and keeping what the cache needs ------------------------------------ */
-
-typedef struct recorder {
-    cache_extra x;
-    tlv_unmatched_fn fn;  /* the caller's, told as before */
-    void *user;
-} recorder;
 
 static void record_unmatched(void *user, uint64_t line, const char *text, size_t len)
 {
@@ -279,15 +283,16 @@ static tlv_status convert(tlv_trace *t, const char *path, uint64_t from, recorde
     r->fn = converter_unmatched_fn(t->conv, &r->user);
     tlv_converter_set_unmatched_fn(t->conv, record_unmatched, r);
     tlv_status st = trace_push_file(t, path, from);
+    if (st == TLV_OK) {
+        const tlv_diags *d = tlv_converter_diags(t->conv);
+        r->x.pre_errors = d->errors;
+        r->x.pre_warnings = d->warnings;
+        r->x.pre_dropped = d->dropped;
+        r->x.pre_count = d->count;
+        st = r->x.status = tlv_trace_finish(t); /* the last line, without its end, is read here */
+    }
     tlv_converter_set_unmatched_fn(t->conv, r->fn, r->user);
-    if (st != TLV_OK)
-        return st;
-    const tlv_diags *d = tlv_converter_diags(t->conv);
-    r->x.pre_errors = d->errors;
-    r->x.pre_warnings = d->warnings;
-    r->x.pre_dropped = d->dropped;
-    r->x.pre_count = d->count;
-    return r->x.status = tlv_trace_finish(t);
+    return st;
 }
 
 static void recorder_free(recorder *r)
@@ -342,10 +347,11 @@ tlv_status tlv_trace_load_file_cached(tlv_trace *t, const char *path, const char
         return s;
     }
     tlv_status status = TLV_OK;
-    int hit = try_cache(t, file, path, &k, fd, &status, reason, sizeof reason);
-    close(fd);
     recorder r = {0};
+    int hit = try_cache(t, file, path, &k, fd, &status, &r, reason, sizeof reason);
+    close(fd);
     if (hit == 0 || hit == -1) {
+        recorder_free(&r);
         free(dir);
         free(file);
         return status;

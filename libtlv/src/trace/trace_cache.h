@@ -178,6 +178,9 @@ int cache_restore(cache_file *f, tlv_trace *t, const char *source, int prefix,
                   tlv_status *status, char *why, size_t whysz);
 /* Tells fn of every line no rule matched, as the conversion did. */
 void cache_replay_unmatched(const cache_file *f, tlv_unmatched_fn fn, void *user);
+/* Copies the unmatched lines into x (which holds none): 0, or -1 out of
+ * memory. */
+int cache_copy_unmatched(const cache_file *f, cache_extra *x);
 void cache_close(cache_file *f);
 
 #endif

@@ -604,3 +604,13 @@ void cache_replay_unmatched(const cache_file *f, tlv_unmatched_fn fn, void *user
     for (uint64_t i = 0; fn && i < META(f, M_NUNMATCHED); i++)
         fn(user, u[i].line, text + u[i].at, (size_t)u[i].len);
 }
+
+int cache_copy_unmatched(const cache_file *f, cache_extra *x)
+{
+    const span *u = SEC(f, SEC_UNMATCHED), *text = SEC(f, SEC_UNMATCHED_TEXT);
+    x->nunmatched = x->unmatched_cap = (size_t)META(f, M_NUNMATCHED);
+    x->unmatched_len = x->unmatched_text_cap = (size_t)text->bytes;
+    x->unmatched = copy_of(u);
+    x->unmatched_text = copy_of(text);
+    return x->unmatched && x->unmatched_text ? 0 : -1;
+}
