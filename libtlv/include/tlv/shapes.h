@@ -63,6 +63,30 @@ TLV_API tlv_status tlv_trace_load_file(tlv_trace *trace, const char *path);
 TLV_API tlv_status tlv_trace_load_file_cached(tlv_trace *trace, const char *path,
                                               const char *cache_dir);
 
+/* The cache for a program that reads the log itself, as it grows (a
+ * viewer following a live log): on a new trace (nothing pushed yet), reads
+ * the cache of the log at `path` when it is the log's or its beginning
+ * (keyed as above, and ending with a line end) and sets *covered to the
+ * log bytes it holds: the trace is then as if those bytes had been pushed
+ * (not finished), and the caller pushes the log's bytes from *covered on.
+ * *covered is 0 when there is no such cache (or it cannot be used: the
+ * note says why). The lines no rule matched, from the cache and from what
+ * is pushed later, go to the converter's unmatched-line function as
+ * conversion tells them, and are kept for tlv_trace_save_cache. Returns
+ * TLV_OK, or TLV_ERR_NOMEM (the trace is then unusable). */
+TLV_API tlv_status tlv_trace_resume_cached(tlv_trace *trace, const char *path,
+                                           const char *cache_dir, uint64_t *covered);
+
+/* Writes the cache of the trace as it is (finished or not) for the log at
+ * `path`, when every byte of the log was pushed and, unless the trace is
+ * finished, the log ends with a line end: a later load goes on from it (and
+ * finishes it). For a program that pushed the log itself after
+ * tlv_trace_resume_cached (which keeps the lines no rule matched that the
+ * cache holds too). Adds what it did to tlv_trace_cache_note. Returns
+ * TLV_OK, TLV_ERR_IO (not written: the note says why) or TLV_ERR_USAGE
+ * (no cache for this log). */
+TLV_API tlv_status tlv_trace_save_cache(tlv_trace *trace, const char *path, const char *cache_dir);
+
 /* One line saying what tlv_trace_load_file_cached did with the cache:
  * "cache hit: FILE", "cache hit on the first N bytes of the log: FILE (the
  * rest converted)", "cache miss (REASON): FILE written", "cache miss

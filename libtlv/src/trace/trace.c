@@ -8,6 +8,7 @@
  */
 #include "base/abi.h"
 #include "convert/convert_impl.h"
+#include "trace/trace_cache.h"
 #include "trace/trace_impl.h"
 
 #include <errno.h>
@@ -123,6 +124,7 @@ void tlv_trace_free(tlv_trace *t)
 {
     if (!t)
         return;
+    trace_cache_free(t);
     tlv_converter_free(t->conv);
     BULK_RELEASE(t->ev_file, t->ev);
     free(t->frac);

@@ -165,8 +165,12 @@ static char *cache_file_name(const char *dir, const char *path)
 /* ---- hit or miss -------------------------------------------------------------------------- */
 
 /* Which key part differs: NULL when the cache is the log's (*prefix 0), or
- * the beginning of it, the log having grown (*prefix 1). */
-static const char *compare(const cache_header *h, const cache_key *k, int fd, int *prefix)
+ * the beginning of it (*prefix 1): the log grew, or the cache was made
+ * while the log was read and not finished (a viewer's), which a load goes
+ * on from as from a prefix. `need_prefix`: only a cache that can be gone
+ * on from will do. */
+static const char *compare(const cache_header *h, const cache_key *k, int fd, int need_prefix,
+                           int *prefix)
 {
     *prefix = 0;
     if (h->rules_hash != k->rules_hash)
@@ -181,6 +185,9 @@ static const char *compare(const cache_header *h, const cache_key *k, int fd, in
             return "the log's first megabyte changed";
         if (h->log_tail_hash != k->tail_hash)
             return "the log's last megabyte changed";
+        *prefix = need_prefix || (h->flags & CACHE_UNFINISHED);
+        if (*prefix && !(h->flags & CACHE_ENDS_WITH_LF))
+            return "the log's last line has no line end";
         return NULL;
     }
     if (h->log_bytes > k->log_bytes || !(h->flags & CACHE_ENDS_WITH_LF))
@@ -194,18 +201,75 @@ static const char *compare(const cache_header *h, const cache_key *k, int fd, in
     return NULL;
 }
 
-typedef struct recorder {
+/* ---- the lines no rule matched, kept as the conversion goes ---------------------------- */
+
+/* The converter's unmatched-line function while a cache may be written:
+ * it keeps each line and tells the caller's function as before. */
+struct cache_recorder {
     cache_extra x;
-    tlv_unmatched_fn fn;  /* the caller's, told as before */
+    tlv_unmatched_fn fn;  /* the caller's */
     void *user;
-} recorder;
+};
+
+static void record_unmatched(void *user, uint64_t line, const char *text, size_t len)
+{
+    cache_recorder *r = user;
+    if (r->fn)
+        r->fn(r->user, line, text, len);
+    cache_extra *x = &r->x;
+    if (x->nomem)
+        return;
+    if (GROW(x->unmatched, x->unmatched_cap, x->nunmatched + 1) < 0 ||
+        GROW(x->unmatched_text, x->unmatched_text_cap, x->unmatched_len + len + 1) < 0) {
+        x->nomem = 1;
+        return;
+    }
+    x->unmatched[x->nunmatched++] = (cache_unmatched){line, x->unmatched_len, len};
+    memcpy(x->unmatched_text + x->unmatched_len, text, len);
+    x->unmatched_len += len;
+}
+
+/* Puts the recorder in front of the caller's function (once). Returns it,
+ * or NULL (no memory: no cache will be written). */
+static cache_recorder *recorder_start(tlv_trace *t)
+{
+    if (t->cache_rec)
+        return t->cache_rec;
+    cache_recorder *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->fn = converter_unmatched_fn(t->conv, &r->user);
+    tlv_converter_set_unmatched_fn(t->conv, record_unmatched, r);
+    t->cache_rec = r;
+    return r;
+}
+
+/* Gives the caller's function back (the lines kept stay, for a save). */
+static void recorder_stop(tlv_trace *t)
+{
+    if (t->cache_rec)
+        tlv_converter_set_unmatched_fn(t->conv, t->cache_rec->fn, t->cache_rec->user);
+}
+
+void trace_cache_free(tlv_trace *t)
+{
+    cache_recorder *r = t->cache_rec;
+    if (!r)
+        return;
+    free(r->x.unmatched);
+    free(r->x.unmatched_text);
+    free(r);
+    t->cache_rec = NULL;
+}
+
+/* ---- reading ------------------------------------------------------------------------------ */
 
 /* Reads the cache at `file` into t when it is the log's: 0 done (*status
- * set), 2 done up to where the cache ends (the log grew: r has the lines
- * no rule matched before there), 1 a miss (*reason says why), -1 out of
- * memory with t unusable. */
+ * set), 2 done up to where the cache ends, the rest to be converted (its
+ * lines no rule matched are in the recorder), 1 a miss (*reason says
+ * why), -1 out of memory with t unusable. */
 static int try_cache(tlv_trace *t, const char *file, const char *path, const cache_key *k,
-                     int fd, tlv_status *status, recorder *r, char *reason, size_t rsz)
+                     int fd, int need_prefix, tlv_status *status, char *reason, size_t rsz)
 {
     cache_file *f;
     int rc = cache_open(file, &f, reason, rsz);
@@ -216,7 +280,7 @@ static int try_cache(tlv_trace *t, const char *file, const char *path, const cac
     }
     int prefix;
     const cache_header *h = cache_header_of(f);
-    const char *differs = compare(h, k, fd, &prefix);
+    const char *differs = compare(h, k, fd, need_prefix, &prefix);
     if (differs) {
         snprintf(reason, rsz, "%s", differs);
         cache_close(f);
@@ -227,13 +291,13 @@ static int try_cache(tlv_trace *t, const char *file, const char *path, const cac
         return 1;
     }
     uint64_t covered = h->log_bytes;
+    int grew = covered < k->log_bytes;
     tlv_converter_set_source_name(t->conv, path);
     rc = cache_restore(f, t, path, prefix, status, reason, rsz);
     if (rc == 0) {
-        void *user;
-        tlv_unmatched_fn fn = converter_unmatched_fn(t->conv, &user);
-        cache_replay_unmatched(f, fn, user);
-        if (prefix && cache_copy_unmatched(f, &r->x) < 0)
+        cache_recorder *r = t->cache_rec;
+        cache_replay_unmatched(f, r ? r->fn : NULL, r ? r->user : NULL);
+        if (r && (r->x.nunmatched || cache_copy_unmatched(f, &r->x) < 0))
             r->x.nomem = 1; /* the next cache would lack them: none is written */
     }
     cache_close(f);
@@ -250,55 +314,12 @@ static int try_cache(tlv_trace *t, const char *file, const char *path, const cac
         note(t, "cache hit: %s", file);
         return 0;
     }
-    note(t, "cache hit on the first %llu bytes of the log: %s (the rest converted)",
-         (unsigned long long)covered, file);
+    if (grew)
+        note(t, "cache hit on the first %llu bytes of the log: %s (the rest converted)",
+             (unsigned long long)covered, file);
+    else
+        note(t, "cache hit: %s", file);
     return 2;
-}
-
-/* ---- converting, and keeping what the cache needs ------------------------------------ */
-
-static void record_unmatched(void *user, uint64_t line, const char *text, size_t len)
-{
-    recorder *r = user;
-    if (r->fn)
-        r->fn(r->user, line, text, len);
-    cache_extra *x = &r->x;
-    if (x->nomem)
-        return;
-    if (GROW(x->unmatched, x->unmatched_cap, x->nunmatched + 1) < 0 ||
-        GROW(x->unmatched_text, x->unmatched_text_cap, x->unmatched_len + len + 1) < 0) {
-        x->nomem = 1;
-        return;
-    }
-    x->unmatched[x->nunmatched++] = (cache_unmatched){line, x->unmatched_len, len};
-    memcpy(x->unmatched_text + x->unmatched_len, text, len);
-    x->unmatched_len += len;
-}
-
-/* Converts the log from byte `from` on (the cache's end, or 0) and
- * finishes the trace; `r` gets the unmatched lines and the counts before
- * finishing. */
-static tlv_status convert(tlv_trace *t, const char *path, uint64_t from, recorder *r)
-{
-    r->fn = converter_unmatched_fn(t->conv, &r->user);
-    tlv_converter_set_unmatched_fn(t->conv, record_unmatched, r);
-    tlv_status st = trace_push_file(t, path, from);
-    if (st == TLV_OK) {
-        const tlv_diags *d = tlv_converter_diags(t->conv);
-        r->x.pre_errors = d->errors;
-        r->x.pre_warnings = d->warnings;
-        r->x.pre_dropped = d->dropped;
-        r->x.pre_count = d->count;
-        st = r->x.status = tlv_trace_finish(t); /* the last line, without its end, is read here */
-    }
-    tlv_converter_set_unmatched_fn(t->conv, r->fn, r->user);
-    return st;
-}
-
-static void recorder_free(recorder *r)
-{
-    free(r->x.unmatched);
-    free(r->x.unmatched_text);
 }
 
 /* Why the cache cannot serve this load, or NULL. */
@@ -317,73 +338,190 @@ static const char *unusable(const tlv_trace *t, const struct stat *st)
     return NULL;
 }
 
+/* What a load needs before it looks for a cache: the log open (*fd), its
+ * key, the cache's file name. NULL when all is there, else why the cache
+ * cannot be used (nothing to free then). */
+static const char *prepare(tlv_trace *t, const char *path, const char *cache_dir, int *fd,
+                           cache_key *k, char **file)
+{
+    static const char *const nomem = "out of memory";
+    struct stat st;
+    *file = NULL;
+    *fd = -1;
+    if (strcmp(path, "-") == 0)
+        return "standard input";
+    if ((*fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+        return "the log cannot be opened";
+    const char *no = fstat(*fd, &st) != 0 ? "the log cannot be read" : unusable(t, &st);
+    if (!no && make_key(t, *fd, &st, k) < 0)
+        no = "the log or a rule file cannot be read";
+    char why[256] = "";
+    char *dir = no ? NULL : cache_folder(cache_dir, 0, why, sizeof why);
+    if (!no && !dir)
+        no = why[0] ? "neither XDG_CACHE_HOME nor HOME is set" : nomem;
+    *file = dir ? cache_file_name(dir, path) : NULL;
+    if (!no && !*file)
+        no = nomem;
+    free(dir);
+    if (no) {
+        close(*fd);
+        *fd = -1;
+    }
+    return no;
+}
+
+/* ---- writing ------------------------------------------------------------------------------ */
+
+/* Writes t's cache for the log at `path` (key k) into `file`, appending to
+ * the note what became of it. `finished`: t was finished (tlv_trace_finish);
+ * else it is saved as it is, for a load to go on from. */
+static void save(tlv_trace *t, const char *path, const char *cache_dir, const char *file,
+                 cache_key *k, tlv_status status, int finished)
+{
+    tlv_convert_stats cs;
+    tlv_converter_stats(t->conv, &cs);
+    cache_recorder *r = t->cache_rec;
+    char why[256] = "";
+    size_t had = strlen(t->cache_note);
+    const char *sep = had && t->cache_note[had - 1] != ' ' ? "; " : "";
+    if (status != TLV_OK && status != TLV_ERR_CONVERT)
+        snprintf(why, sizeof why, "the log did not load");
+    else if (cs.bytes_read != k->log_bytes)
+        snprintf(why, sizeof why, "the log changed while it was read");
+    else if (!finished && !(k->flags & CACHE_ENDS_WITH_LF))
+        snprintf(why, sizeof why, "the log's last line has no line end yet");
+    else if (!r || r->x.nomem)
+        snprintf(why, sizeof why, "out of memory");
+    if (!why[0]) {
+        const tlv_diags *d = tlv_converter_diags(t->conv);
+        if (!finished) { /* what a finish would add is not there yet */
+            r->x.pre_errors = d->errors;
+            r->x.pre_warnings = d->warnings;
+            r->x.pre_dropped = d->dropped;
+            r->x.pre_count = d->count;
+            k->flags |= CACHE_UNFINISHED;
+        }
+        r->x.status = d->errors && status == TLV_OK ? TLV_ERR_CONVERT : status;
+        char *made = cache_folder(cache_dir, 1, why, sizeof why);
+        if (made && cache_save(t, k, &r->x, file, why, sizeof why) == 0) {
+            snprintf(t->cache_note + had, sizeof t->cache_note - had, "%s%s written", sep, file);
+            free(made);
+            return;
+        }
+        free(made);
+    }
+    snprintf(t->cache_note + had, sizeof t->cache_note - had, "%snot written (%s)", sep, why);
+    (void)path;
+}
+
+/* ---- the public functions ----------------------------------------------------------------- */
+
 tlv_status tlv_trace_load_file_cached(tlv_trace *t, const char *path, const char *cache_dir)
 {
     t->cache_note[0] = '\0';
-    struct stat st;
-    int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
-    const char *no = fd < 0 && strcmp(path, "-") != 0 ? "the log cannot be opened"
-                     : fd >= 0 && fstat(fd, &st) != 0 ? "the log cannot be read"
-                     : strcmp(path, "-") == 0         ? "standard input"
-                                                      : unusable(t, &st);
+    int fd;
     cache_key k;
-    if (!no && make_key(t, fd, &st, &k) < 0)
-        no = "the log or a rule file cannot be read";
-    char why[256] = "", reason[256] = "";
-    char *dir = no ? NULL : cache_folder(cache_dir, 0, why, sizeof why);
-    char *file = dir ? cache_file_name(dir, path) : NULL;
-    if (!no && !file)
-        no = why[0] ? why : "out of memory";
+    char *file;
+    const char *no = prepare(t, path, cache_dir, &fd, &k, &file);
     if (no) {
-        if (fd >= 0)
-            close(fd);
         note(t, "cache not used (%s)", no);
         char keep[sizeof t->cache_note];
         memcpy(keep, t->cache_note, sizeof keep);
         tlv_status s = tlv_trace_load_file(t, path);
         memcpy(t->cache_note, keep, sizeof keep);
-        free(dir);
-        free(file);
         return s;
     }
+    recorder_start(t); /* NULL: no memory, the cache will not be written */
     tlv_status status = TLV_OK;
-    recorder r = {0};
-    int hit = try_cache(t, file, path, &k, fd, &status, &r, reason, sizeof reason);
+    char reason[256] = "";
+    int hit = try_cache(t, file, path, &k, fd, 0, &status, reason, sizeof reason);
     close(fd);
-    if (hit == 0 || hit == -1) {
-        recorder_free(&r);
-        free(dir);
-        free(file);
-        return status;
-    }
-    tlv_convert_stats cs; /* a prefix's conversion goes on where it stopped */
-    tlv_converter_stats(t->conv, &cs);
-    status = convert(t, path, hit == 2 ? cs.bytes_read : 0, &r);
-    tlv_converter_stats(t->conv, &cs);
     if (hit == 1)
         note(t, "cache miss (%s): ", reason);
-    size_t had = strlen(t->cache_note);
-    if (status != TLV_OK && status != TLV_ERR_CONVERT) {
-        snprintf(t->cache_note + had, sizeof t->cache_note - had, "not written (the log did not load)");
-    } else if (cs.bytes_read != k.log_bytes) {
-        snprintf(t->cache_note + had, sizeof t->cache_note - had,
-                 "%snot written (the log changed while it was read)", hit == 2 ? "; " : "");
-    } else if (r.x.nomem) {
-        snprintf(t->cache_note + had, sizeof t->cache_note - had, "%snot written (out of memory)",
-                 hit == 2 ? "; " : "");
-    } else {
-        char *made = cache_folder(cache_dir, 1, why, sizeof why);
-        if (made && cache_save(t, &k, &r.x, file, why, sizeof why) == 0) {
-            if (hit == 1)
-                snprintf(t->cache_note + had, sizeof t->cache_note - had, "%s written", file);
-        } else {
-            snprintf(t->cache_note + had, sizeof t->cache_note - had, "%snot written (%s)",
-                     hit == 2 ? "; " : "", why);
+    if (hit == 1 || hit == 2) {
+        tlv_convert_stats cs; /* a prefix's conversion goes on where it stopped */
+        tlv_converter_stats(t->conv, &cs);
+        status = trace_push_file(t, path, hit == 2 ? cs.bytes_read : 0);
+        if (status == TLV_OK) {
+            cache_recorder *r = t->cache_rec;
+            const tlv_diags *d = tlv_converter_diags(t->conv);
+            if (r) {
+                r->x.pre_errors = d->errors;
+                r->x.pre_warnings = d->warnings;
+                r->x.pre_dropped = d->dropped;
+                r->x.pre_count = d->count;
+            }
+            status = tlv_trace_finish(t); /* the last line, without its end, is read here */
         }
-        free(made);
+        if (hit == 1 || cs.bytes_read < k.log_bytes)
+            save(t, path, cache_dir, file, &k, status, 1);
     }
-    recorder_free(&r);
-    free(dir);
+    recorder_stop(t);
+    trace_cache_free(t);
     free(file);
     return status;
+}
+
+tlv_status tlv_trace_resume_cached(tlv_trace *t, const char *path, const char *cache_dir,
+                                   uint64_t *covered)
+{
+    t->cache_note[0] = '\0';
+    *covered = 0;
+    int fd;
+    cache_key k;
+    char *file;
+    const char *no = prepare(t, path, cache_dir, &fd, &k, &file);
+    if (no) {
+        note(t, "cache not used (%s)", no);
+        return TLV_OK;
+    }
+    recorder_start(t);
+    tlv_status status = TLV_OK;
+    char reason[256] = "";
+    int hit = try_cache(t, file, path, &k, fd, 1, &status, reason, sizeof reason);
+    close(fd);
+    free(file);
+    if (hit == -1)
+        return status;
+    if (hit == 1) {
+        note(t, "cache miss (%s): ", reason); /* tlv_trace_save_cache says what became of it */
+        return TLV_OK;
+    }
+    tlv_convert_stats cs;
+    tlv_converter_stats(t->conv, &cs);
+    *covered = cs.bytes_read;
+    return TLV_OK;
+}
+
+tlv_status tlv_trace_save_cache(tlv_trace *t, const char *path, const char *cache_dir)
+{
+    int fd;
+    cache_key k;
+    char *file;
+    size_t had = strlen(t->cache_note);
+    const char *no = strcmp(path, "-") == 0 ? "standard input" : NULL;
+    struct stat st;
+    if (!no && (fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+        no = fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ? "not a regular file"
+             : t->rules->nscripts                         ? "the rules run external processes"
+             : make_key(t, fd, &st, &k) < 0               ? "the log or a rule file cannot be read"
+                                                          : NULL;
+        close(fd);
+    } else if (!no) {
+        no = "the log cannot be opened";
+    }
+    char why[256] = "";
+    char *dir = no ? NULL : cache_folder(cache_dir, 0, why, sizeof why);
+    file = dir ? cache_file_name(dir, path) : NULL;
+    free(dir);
+    if (!no && !file)
+        no = why[0] ? why : "out of memory";
+    if (no) {
+        snprintf(t->cache_note + had, sizeof t->cache_note - had, "%snot written (%s)",
+                 had ? "; " : "", no);
+        return TLV_ERR_USAGE;
+    }
+    save(t, path, cache_dir, file, &k, TLV_OK, t->finished);
+    free(file);
+    return strstr(t->cache_note + had, "not written") ? TLV_ERR_IO : TLV_OK;
 }

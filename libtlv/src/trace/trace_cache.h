@@ -27,6 +27,9 @@
 #define CACHE_STANDARD_FORM 1u  /* the log was read as a standard-form trace */
 #define CACHE_ENDS_WITH_LF 2u   /* its last byte is a line end: a longer log
                                    whose prefix it is can go on from it */
+#define CACHE_UNFINISHED 4u     /* made before the trace was finished (a viewer
+                                   reading on): a load goes on from it as from
+                                   a prefix, and then finishes */
 
 /* The first 256 bytes, every field at its natural alignment, no padding. */
 typedef struct cache_header {
@@ -138,6 +141,11 @@ typedef struct cache_extra {
     int nomem;                  /* an unmatched line could not be kept */
     tlv_status status;
 } cache_extra;
+
+/* trace_cache.c: the lines no rule matched, kept while converting (in
+ * tlv_trace.cache_rec); trace_cache_free frees them (tlv_trace_free). */
+typedef struct cache_recorder cache_recorder;
+void trace_cache_free(tlv_trace *t);
 
 /* The key of a log and rule set, computed by trace_cache.c. */
 typedef struct cache_key {

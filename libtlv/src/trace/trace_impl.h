@@ -63,6 +63,7 @@ struct tlv_trace {
      * build at the same time is refused rather than let race */
     atomic_bool building;
     char cache_note[512];  /* what tlv_trace_load_file_cached did (trace_cache.c) */
+    struct cache_recorder *cache_rec; /* the lines no rule matched, kept for a cache */
 };
 
 /* Pushes the file at `path` ("-": standard input) from byte `from` on into
