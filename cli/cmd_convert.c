@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char convert_help[] =
+const char convert_help[] =
     "usage: tlv convert [-R DIR]... -r FILE.res [-o OUT] [--allow-scripts] [--std] [-q]\n"
     "                   [--max-errors N] [--threads N] LOG|-\n"
     "\n"
@@ -250,8 +250,10 @@ int cmd_convert(int argc, char **argv)
     print_diags(tlv_converter_diags(conv), (size_t)a.max_errors);
     int write_failed = close_output(out, a.c.output, tmp_path, !read_failed && written == 0) < 0 ||
                        written != 0;
-    if (!a.c.quiet)
+    if (!a.c.quiet) {
         print_summary(conv, writer, now_seconds() - pg.start);
+        consistency_summary(conv, a.c.input);
+    }
     write_failed |= unmatched_end(&um, !a.c.quiet) < 0;
     if (in != stdin)
         fclose(in);

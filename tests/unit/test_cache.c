@@ -2,7 +2,8 @@
  * test_cache.c — the trace cache (tlv_trace_load_file_cached,
  * docs/cache.md): a load from the cache gives what converting gives
  * (events, resources, states, counts, diagnostics, status, last error,
- * unmatched lines, and the shapes built from it), on the project's TOPPERS
+ * unmatched lines, the consistency report, and the shapes built from it),
+ * on the project's TOPPERS
  * samples and on a log with unmatched lines, bytes that are not text and
  * no last line end; a miss on every part of the key, each named; a log
  * that grew is read from the cache up to where it ended; truncated,
@@ -55,6 +56,21 @@ static void describe(tlv_trace *t, tlv_status st, const text *unmatched, text *o
         char line[1024];
         tlv_diag_format(tlv_diags_get(d, i), line, sizeof line);
         text_add(out, "  %s\n", line);
+    }
+    text_add(out, "inconsistent %llu listed %zu\n",
+             (unsigned long long)tlv_converter_inconsistency_count(c),
+             tlv_converter_inconsistency_listed(c));
+    for (size_t i = 0; i < tlv_converter_inconsistency_listed(c); i++) {
+        tlv_inconsistency x;
+        tlv_converter_inconsistency(c, i, &x);
+        text_add(out, "  %llu %lld %s %s %s\n", (unsigned long long)x.line, (long long)x.time.ticks,
+                 x.resource ? x.resource : "-", x.check, x.message);
+    }
+    for (size_t i = 0; i < tlv_converter_consistency_check_count(c); i++) {
+        tlv_consistency_check k;
+        tlv_converter_consistency_check(c, i, &k);
+        text_add(out, "  check %s %llu %llu\n", k.check, (unsigned long long)k.count,
+                 (unsigned long long)k.first_line);
     }
     for (size_t i = 0; i < 256; i++)
         if (tlv_converter_rule_matches(c, i))
@@ -450,7 +466,9 @@ int main(void)
     char log[PATH_MAX + 64];
     snprintf(log, sizeof log, "%s/odd.log", tmpdir);
     write_file("odd.log", text0);
-    append(log, "no rule reads this line\n\xff\xfe not text either\n[99999999]: dispatch to task 9.");
+    append(log, "no rule reads this line\n\xff\xfe not text either\n"
+                "[99999990] dispatch to task 2.\n[99999991] dispatch to task 2.\n" /* twice */
+                "[99999999]: dispatch to task 9.");
     clear_cache();
     expect(res, rdir, log, 0, "cache miss (none yet): ");
     expect(res, rdir, log, 0, "cache hit: ");
@@ -460,7 +478,7 @@ int main(void)
     write_file("key.log", text0);
     clear_cache();
     expect(res, rdir, log, 0, "cache miss (none yet)");
-    append(log, "[99999999]: dispatch to task 2.\n");
+    append(log, "[99999998] dispatch to task 2.\n[99999999] dispatch to task 2.\n");
     expect(res, rdir, log, 0, "cache hit on the first "); /* grew: the rest converted */
     expect(res, rdir, log, 0, "cache hit: ");
     write_file("key.log", text0); /* shorter */

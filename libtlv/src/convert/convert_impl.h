@@ -66,6 +66,10 @@ int converter_set_state(tlv_converter *c, const converter_state *in);
 /* The converter's diagnostics, to be restored into (trace_cache.c). */
 tlv_diags *converter_diags_rw(tlv_converter *c);
 
+/* Its consistency report (consistency.h), kept in the cache too; NULL when
+ * it could not be made. */
+struct consistency *converter_consistency(tlv_converter *c);
+
 /* Whether the caller listens to each event (an event or line function is
  * set): a trace loaded from a cache converts nothing, so it would not be
  * told. */

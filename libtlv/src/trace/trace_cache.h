@@ -89,6 +89,7 @@ enum cache_section {
     SEC_UNMATCHED,      /* cache_unmatched per line no rule matched */
     SEC_UNMATCHED_TEXT,
     SEC_TEXTS,          /* the converter's and the trace's last error texts */
+    SEC_CONSISTENCY,    /* the consistency report (consistency_pack) */
     SEC_LAST
 };
 

@@ -12,6 +12,7 @@
  * file as they are (copy-on-write) when large; the rest is copied.
  */
 #include "base/xxh64.h"
+#include "convert/consistency.h"
 #include "convert/convert_impl.h"
 #include "trace/trace_cache.h"
 
@@ -566,6 +567,11 @@ int cache_restore(cache_file *f, tlv_trace *t, const char *source, int prefix,
 {
     if (!contents_ok(f, t, why, whysz))
         return 1;
+    struct consistency *k = converter_consistency(t->conv);
+    const span *ks = SEC(f, SEC_CONSISTENCY);
+    int kc = k ? consistency_unpack(k, ks->at, (size_t)ks->bytes, (size_t)META(f, M_NRES)) : -1;
+    if (kc)
+        return kc == 1 ? say(why, whysz, "inconsistent: the consistency report"), 1 : -1;
     world w;
     int rc = make_world(f, t->w, &w, why, whysz);
     arrays a;

@@ -8,6 +8,7 @@
  * file, which stays whole while mapped, or the new one.
  */
 #include "base/xxh64.h"
+#include "convert/consistency.h"
 #include "convert/convert_impl.h"
 #include "trace/trace_cache.h"
 
@@ -215,6 +216,12 @@ static void put_converter(writer *w, const tlv_trace *t, const cache_extra *x)
     begin(w, SEC_TEXTS, 8);
     put(w, cs.last_error, strlen(cs.last_error));
     put(w, t->lasterr.text, strlen(t->lasterr.text));
+    buf k = BUF_INIT;
+    struct consistency *c = converter_consistency(t->conv);
+    if (!c || consistency_pack(c, &k) < 0)
+        w->failed = w->failed ? w->failed : ENOMEM;
+    section(w, SEC_CONSISTENCY, k.data, k.len);
+    buf_free(&k);
 }
 
 /* SEC_META: every count the reader checks the other sections against. */
