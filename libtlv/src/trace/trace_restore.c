@@ -442,6 +442,50 @@ static int make_world(const cache_file *f, const world *old, world *w, char *why
     return 1;
 }
 
+/* Whether t's world can take the cache's: what it holds (the declared
+ * resources and the values their creation interned, and any value interned
+ * since by a reader of the empty trace) is the start of the cache's. */
+static int world_fits(const cache_file *f, const world *w, char *why, size_t whysz)
+{
+    uint32_t n = intern_count(w->values);
+    if (n > META(f, M_NVALUES) || w->nres != META(f, M_NDECL))
+        return say(why, whysz, "the trace's values are not the cache's");
+    for (uint32_t i = 0; i < n; i++) {
+        size_t len;
+        const char *s = pool_text(f, SEC_VALUE_ENDS, SEC_VALUE_TEXT, i, &len);
+        if (len != intern_len(w->values, i) || memcmp(s, intern_str(w->values, i), len) != 0)
+            return say(why, whysz, "the trace's values are not the cache's");
+    }
+    return 1;
+}
+
+/* Makes t's world `real` the one built beside it (`made`, from the same
+ * file): the values and the resources made on first use added to it (the
+ * same ids and indexes: world_fits and make_world checked), the histories
+ * moved over (made keeps real's empty ones, for world_free). The world
+ * itself stays where it is: what a reader took from it (a resource's
+ * name, a value's text) stays valid. Returns 0, or -1 out of memory. */
+static int adopt_world(const cache_file *f, world *real, world *made)
+{
+    for (uint32_t i = intern_count(real->values); i < intern_count(made->values); i++)
+        if (intern_add(real->values, intern_str(made->values, i), intern_len(made->values, i)) != i)
+            return -1;
+    for (size_t r = real->nres; r < made->nres; r++)
+        if (world_create(real, made->res[r].name, strlen(made->res[r].name)) != (long)r)
+            return -1;
+    for (size_t r = 0; r < real->nres; r++)
+        for (size_t a = 0; a < real->model->types[real->res[r].type].nattrs; a++) {
+            history h = real->res[r].attrs[a];
+            real->res[r].attrs[a] = made->res[r].attrs[a];
+            made->res[r].attrs[a] = h;
+        }
+    real->next_seq = made->next_seq;
+    real->static_changes = made->static_changes;
+    real->clock = made->clock;
+    (void)f;
+    return real->palette_next == made->palette_next ? 0 : -1;
+}
+
 /* The trace's arrays, made beside t's. */
 typedef struct arrays {
     trace_event *ev;
@@ -567,11 +611,8 @@ int cache_restore(cache_file *f, tlv_trace *t, const char *source, int prefix,
 {
     if (!contents_ok(f, t, why, whysz))
         return 1;
-    struct consistency *k = converter_consistency(t->conv);
-    const span *ks = SEC(f, SEC_CONSISTENCY);
-    int kc = k ? consistency_unpack(k, ks->at, (size_t)ks->bytes, (size_t)META(f, M_NRES)) : -1;
-    if (kc)
-        return kc == 1 ? say(why, whysz, "inconsistent: the consistency report"), 1 : -1;
+    if (!world_fits(f, t->w, why, whysz))
+        return 1;
     world w;
     int rc = make_world(f, t->w, &w, why, whysz);
     arrays a;
@@ -579,13 +620,27 @@ int cache_restore(cache_file *f, tlv_trace *t, const char *source, int prefix,
         free_arrays(&a);
         rc = -1;
     }
+    /* The report is read last of what is checked: it changes the
+     * converter's only when all of it agrees. */
+    struct consistency *k = converter_consistency(t->conv);
+    const span *ks = SEC(f, SEC_CONSISTENCY);
+    if (rc == 1) {
+        int kc = k ? consistency_unpack(k, ks->at, (size_t)ks->bytes, (size_t)META(f, M_NRES)) : -1;
+        if (kc)
+            free_arrays(&a);
+        rc = kc == 0 ? 1 : kc == 1 ? (say(why, whysz, "inconsistent: the consistency report"), 0) : -1;
+    }
     if (rc != 1) {
         world_free(&w);
         return rc == 0 ? 1 : -1;
     }
     /* Everything agrees: from here on t is the cache's. */
-    world_free(t->w);
-    *t->w = w;
+    if (adopt_world(f, t->w, &w) < 0) {
+        world_free(&w);
+        free_arrays(&a);
+        return -2;
+    }
+    world_free(&w);
     t->ev = a.ev;
     t->ev_file = a.ev_file;
     t->nev = t->cap = t->nsorted = t->nshrunk = (size_t)META(f, M_NEV);
