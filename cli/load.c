@@ -1,7 +1,8 @@
 /*
  * load.c — a log loaded for a command: its rules read, the log converted
  * into a trace (lines no rule matched counted; a progress bar on a
- * terminal), the shapes built, every problem printed.
+ * terminal) or read from the trace cache (--no-cache, --cache-info), the
+ * shapes built, every problem printed.
  */
 #include "cli/cli.h"
 
@@ -12,56 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* tlv_trace_load_file's loop, with the progress bar drawn between chunks:
- * the same chunks pushed into the same converter, so the trace is the same.
- * For a file or standard input when standard error is a terminal. */
-static tlv_status load_showing_progress(tlv_trace *trace, const char *input, FILE *f)
+/* The library's progress function: the bar on standard error. */
+static void show_progress(void *user, uint64_t bytes, uint64_t total, uint64_t lines)
 {
-    struct stat sb;
-    int regular = fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode);
-    size_t chunk_size = regular ? (size_t)16 << 20 : (size_t)1 << 20;
-    char *chunk = malloc(chunk_size);
-    if (!chunk)
-        return TLV_ERR_NOMEM;
-    tlv_converter *conv = tlv_trace_converter(trace);
-    tlv_converter_set_source_name(conv, f == stdin ? "<stdin>" : input);
-    progress pg;
-    progress_start(&pg, 1, regular ? (unsigned long long)sb.st_size : 0);
-    size_t n;
-    tlv_status st = TLV_OK;
-    while (st != TLV_ERR_USAGE && st != TLV_ERR_NOMEM && (n = fread(chunk, 1, chunk_size, f)) > 0) {
-        st = tlv_converter_push_bytes(conv, chunk, n);
-        tlv_convert_stats cs;
-        tlv_converter_stats(conv, &cs);
-        progress_update(&pg, cs.bytes_read, cs.lines_read);
-    }
-    int failed = ferror(f);
-    free(chunk);
-    progress_end(&pg);
-    if (failed)
-        return TLV_ERR_IO;
-    return st == TLV_ERR_NOMEM ? st : tlv_trace_finish(trace);
-}
-
-/* Loads the log into the trace: with a progress bar on a terminal, else
- * (into a file or a pipe) as tlv_trace_load_file does, without one. */
-static tlv_status load_with_progress(tlv_trace *trace, const char *input)
-{
-    if (!isatty(2))
-        return tlv_trace_load_file(trace, input);
-    int is_stdin = strcmp(input, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(input, "rb");
-    if (!f)
-        return errno == ENOMEM ? TLV_ERR_NOMEM : TLV_ERR_IO;
-    int saved = 0;
-    tlv_status st = load_showing_progress(trace, input, f);
-    if (st == TLV_ERR_IO)
-        saved = errno;
-    if (!is_stdin)
-        fclose(f);
-    if (saved)
-        errno = saved;
-    return st;
+    progress *pg = user;
+    pg->total_bytes = total;
+    progress_update(pg, bytes, lines);
 }
 
 int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_trace **trace)
@@ -79,7 +36,17 @@ int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_tr
     unmatched_log um;
     if (unmatched_begin(&um, ra, tlv_trace_converter(*trace)) < 0)
         return EXIT_USAGE;
-    tlv_status st = load_with_progress(*trace, input);
+    progress pg; /* drawn only when standard error is a terminal */
+    progress_start(&pg, 1, 0);
+    if (pg.enabled)
+        tlv_trace_set_progress(*trace, show_progress, &pg);
+    tlv_status st = ra->no_cache ? tlv_trace_load_file(*trace, input)
+                                 : tlv_trace_load_file_cached(*trace, input, NULL);
+    tlv_trace_set_progress(*trace, NULL, NULL);
+    progress_end(&pg);
+    if (ra->cache_info)
+        fprintf(stderr, "%s: %s\n", prog,
+                ra->no_cache ? "cache not used (--no-cache)" : tlv_trace_cache_note(*trace));
     if (st == TLV_ERR_NOMEM) {
         unmatched_end(&um, 0);
         return report_nomem("converting", input);

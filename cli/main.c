@@ -47,6 +47,8 @@ static const cli_command commands[] = {
      &query_options},
     {"stats", "time spent per resource and state, CPU utilization per processor", cmd_stats,
      &stats_options},
+    {"diff", "compare two runs: time per actor and state, response times, side by side",
+     cmd_diff, &diff_options},
     {"verify", "check timing requirements (response times, latencies, CPU load) on a log",
      cmd_verify, &verify_options},
     {"view", "open a window with the timeline of a log, to zoom, pan and mark", cmd_view,

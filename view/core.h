@@ -159,6 +159,11 @@ struct view_core {
 /* Notes n bytes p read from `in` (pushed into the trace by the caller):
  * the offset, whether a line is open, the first and last bytes kept. */
 void view_input_took(view_input *in, const char *p, size_t n);
+/* Notes that the first `bytes` of the file were taken from the trace cache
+ * (tlv_trace_resume_cached), not read: reading goes on from there, and the
+ * first and last bytes are what view_input_took would have kept. Returns 0,
+ * or -1 when the file cannot be read there. */
+int view_input_skip(view_input *in, unsigned long long bytes);
 
 /* Loads the rules and starts reading the log (view_loader.c). Returns
  * EXIT_OK or EXIT_USAGE (rules with errors, an unreadable log). */

@@ -134,6 +134,21 @@ void view_input_took(view_input *in, const char *p, size_t n)
     in->line_open = p[n - 1] != '\n' && p[n - 1] != '\r';
 }
 
+int view_input_skip(view_input *in, unsigned long long bytes)
+{
+    char head[sizeof in->head], tail[sizeof in->tail];
+    size_t nh = bytes < sizeof head ? (size_t)bytes : sizeof head;
+    size_t nt = bytes < sizeof tail ? (size_t)bytes : sizeof tail;
+    if (pread(in->fd, head, nh, 0) != (ssize_t)nh ||
+        pread(in->fd, tail, nt, (off_t)(bytes - nt)) != (ssize_t)nt ||
+        lseek(in->fd, (off_t)bytes, SEEK_SET) != (off_t)bytes)
+        return -1;
+    view_input_took(in, head, nh); /* the head, then the tail where it ends */
+    in->offset = bytes - nt;
+    view_input_took(in, tail, nt);
+    return 0;
+}
+
 long view_read_input(view_app *a, view_input *in, tlv_trace *trace, size_t budget)
 {
     static char chunk[CHUNK];

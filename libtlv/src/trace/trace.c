@@ -8,6 +8,7 @@
  */
 #include "base/abi.h"
 #include "convert/convert_impl.h"
+#include "trace/trace_cache.h"
 #include "trace/trace_impl.h"
 #include "base/time_human.h"
 
@@ -124,6 +125,7 @@ void tlv_trace_free(tlv_trace *t)
 {
     if (!t)
         return;
+    trace_cache_free(t);
     tlv_converter_free(t->conv);
     BULK_RELEASE(t->ev_file, t->ev);
     free(t->frac);
@@ -276,7 +278,7 @@ tlv_status tlv_trace_finish(tlv_trace *t)
     return st;
 }
 
-tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
+tlv_status trace_push_file(tlv_trace *t, const char *path, uint64_t from)
 {
     ALLOC_WATCH;
     int is_stdin = strcmp(path, "-") == 0;
@@ -285,14 +287,19 @@ tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
         return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory while opening '%s'", path);
     if (!f)
         return last_error_set(&t->lasterr, TLV_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+    if (from && fseeko(f, (off_t)from, SEEK_SET) != 0) {
+        int e = errno;
+        fclose(f);
+        return last_error_set(&t->lasterr, TLV_ERR_IO, "cannot read '%s': %s", path, strerror(e));
+    }
     tlv_converter_set_source_name(t->conv, is_stdin ? "<stdin>" : path);
     /* A file is read 16 MB at a time: every push_bytes is one run of the
      * converter's matching thread, with one thread idle at either end of
      * it (see cmd_convert.c's pump). A pipe keeps 1 MB, as does a tight
      * memory limit. */
     struct stat sb;
-    size_t chunk_size = !is_stdin && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode)
-                            ? (size_t)16 << 20 : (size_t)1 << 20;
+    int regular = !is_stdin && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode);
+    size_t chunk_size = regular ? (size_t)16 << 20 : (size_t)1 << 20;
     char *chunk = malloc(chunk_size);
     if (!chunk && chunk_size > ((size_t)1 << 20))
         chunk = malloc(chunk_size = (size_t)1 << 20);
@@ -301,10 +308,17 @@ tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
             fclose(f);
         return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory while reading '%s'", path);
     }
+    uint64_t total = regular ? (uint64_t)sb.st_size : 0;
     size_t n;
     tlv_status st = TLV_OK;
-    while (st != TLV_ERR_USAGE && st != TLV_ERR_NOMEM && (n = fread(chunk, 1, chunk_size, f)) > 0)
+    while (st != TLV_ERR_USAGE && st != TLV_ERR_NOMEM && (n = fread(chunk, 1, chunk_size, f)) > 0) {
         st = tlv_converter_push_bytes(t->conv, chunk, n);
+        if (t->progress) {
+            tlv_convert_stats cs;
+            tlv_converter_stats(t->conv, &cs);
+            t->progress(t->progress_user, cs.bytes_read, total, cs.lines_read);
+        }
+    }
     int failed = ferror(f) ? errno : 0;
     free(chunk);
     if (!is_stdin)
@@ -315,7 +329,19 @@ tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
         return last_error_set(&t->lasterr, st, "%s", tlv_converter_last_error(t->conv));
     if (ALLOC_FAILED_SINCE())
         return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory while reading '%s'", path);
-    return tlv_trace_finish(t);
+    return TLV_OK;
+}
+
+void tlv_trace_set_progress(tlv_trace *t, tlv_progress_fn fn, void *user)
+{
+    t->progress = fn;
+    t->progress_user = user;
+}
+
+tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
+{
+    tlv_status st = trace_push_file(t, path, 0);
+    return st == TLV_OK ? tlv_trace_finish(t) : st;
 }
 
 size_t tlv_trace_event_count(const tlv_trace *t) { return t->nev; }
