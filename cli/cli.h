@@ -95,5 +95,6 @@ const char *export_help_text(void);
 CLI_COMMAND(query);
 CLI_COMMAND(stats);
 CLI_COMMAND(view);
+CLI_COMMAND(verify);
 
 #endif
