@@ -79,7 +79,7 @@ def test_sqlite_is_tlv_export_sqlite(trace, tmp_path):
     schema = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
     assert a.execute(schema).fetchall() == b.execute(schema).fetchall()
     tables = [r[0] for r in a.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    assert {"markers", "slice", "thread", "process", "counter", "sched", "args"} <= set(tables)
+    assert {"markers", "slice", "thread", "process", "counter", "sched"} <= set(tables)
     for t in tables:
         if t in ("meta", "metadata"):  # the source is named as each was given it
             continue

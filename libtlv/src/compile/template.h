@@ -24,6 +24,10 @@ typedef struct tmpl_seg {
                           tmpl.groups (several when a name is used by several
                           groups, PCRE2_DUPNAMES: the last one set is used) */
     unsigned group;    /* SEG_GROUP: the .NET group number */
+    unsigned char escape; /* SEG_GROUP written "${name:esc}" (a tlv extension):
+                          the group's text with '\\' before each of
+                          \ , ( ) [ ] { } $ — one value or argument of the
+                          standard form whatever it holds, never a macro */
 } tmpl_seg;
 
 typedef struct tmpl {
@@ -67,6 +71,10 @@ int tmpl_find_matches(const pcre2_code *re, uint32_t ngroups, pcre2_match_data *
 
 /* Appends Regex.Replace(subject, re, template) to out, given the matches. */
 int tmpl_expand(const tmpl *t, const char *subject, size_t len, const match_list *ml, buf *out);
+
+/* Appends n bytes of s with a backslash before each character that the
+ * standard form or the macros would read as structure (0 or -1: no memory). */
+int tmpl_put_escaped(buf *out, const char *s, size_t n);
 
 /* Appends segment `seg` of t for the match `ov` (0 or -1: no memory). */
 int tmpl_put_seg(const tmpl *t, size_t seg, const char *subject, size_t len,

@@ -74,8 +74,17 @@ static const char perfetto_schema[] =
     "CREATE TABLE sched(id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, dur INTEGER NOT NULL,\n"
     "  cpu INTEGER, utid INTEGER REFERENCES thread(utid), end_state TEXT, priority INTEGER);\n"
     "CREATE VIEW sched_slice AS SELECT * FROM sched;\n"
-    "CREATE TABLE args(arg_set_id INTEGER NOT NULL, flat_key TEXT NOT NULL, key TEXT NOT NULL,\n"
-    "  int_value INTEGER, string_value TEXT, real_value REAL, value_type TEXT NOT NULL);\n";
+    /* a view: the intervals hold the args already (a table of them doubled
+     * the export's size and time) */
+    "CREATE VIEW args(arg_set_id, flat_key, key, int_value, string_value, real_value,\n"
+    "  value_type) AS\n"
+    "  SELECT id, 'args.event', 'args.event', NULL, event, NULL, 'string' FROM intervals\n"
+    "  UNION ALL SELECT i.id, 'args.resource', 'args.resource', NULL, r.name, NULL, 'string'\n"
+    "    FROM intervals i JOIN resources r ON r.id = i.resource_id\n"
+    "  UNION ALL SELECT id, 'args.value', 'args.value', NULL, value, NULL, 'string'\n"
+    "    FROM intervals WHERE value IS NOT NULL\n"
+    "  UNION ALL SELECT id, 'args.text', 'args.text', NULL, text, NULL, 'string'\n"
+    "    FROM intervals WHERE text IS NOT NULL;\n";
 
 /* Made after the rows are in: building an index once is faster than
  * keeping it up to date row by row. */
@@ -89,8 +98,7 @@ static const char indexes[] =
     "CREATE INDEX flows_by_ts ON flows(ts);\n"
     "CREATE INDEX slice_by_track ON slice(track_id, ts);\n"
     "CREATE INDEX counter_by_track ON counter(track_id, ts);\n"
-    "CREATE INDEX sched_by_cpu ON sched(cpu, ts);\n"
-    "CREATE INDEX args_by_set ON args(arg_set_id);\n";
+    "CREATE INDEX sched_by_cpu ON sched(cpu, ts);\n";
 
 typedef struct writer {
     sqlite3 *db;
@@ -711,19 +719,6 @@ static void instant_nesting(const interval_list *l, const export_layout *c, size
         }
 }
 
-static void put_arg(writer *w, sqlite3_stmt *st, size_t set, const char *key, const char *value)
-{
-    if (!value || w->failed)
-        return;
-    char flat[64];
-    snprintf(flat, sizeof flat, "args.%s", key);
-    bind_int(w, st, 1, (sqlite3_int64)set);
-    bind_text(w, st, 2, flat);
-    bind_text(w, st, 3, flat);
-    bind_text(w, st, 4, value);
-    step(w, st, "args");
-}
-
 static void write_slices(writer *w, const export_layout *c)
 {
     const interval_list *l = &w->ex->intervals;
@@ -735,9 +730,7 @@ static void write_slices(writer *w, const export_layout *c)
         return;
     }
     sqlite3_stmt *st = prepare(w, "INSERT INTO slice VALUES(?,?,?,?,?,?,?,?,?)");
-    sqlite3_stmt *a = prepare(w, "INSERT INTO args(arg_set_id, flat_key, key, string_value, value_type) "
-                                 "VALUES(?,?,?,?,'string')");
-    for (size_t i = 0; st && a && !w->failed && i < l->n; i++) {
+    for (size_t i = 0; st && !w->failed && i < l->n; i++) {
         const interval *iv = &l->v[i];
         const tlv_shape_info *sh = &iv->sh;
         int instant = is_instant(iv);
@@ -756,13 +749,8 @@ static void write_slices(writer *w, const export_layout *c)
             bind_int(w, st, 8, nest.parent[i]);
         bind_int(w, st, 9, (sqlite3_int64)i);
         step(w, st, "slice");
-        put_arg(w, a, i, "event", sh->event);
-        put_arg(w, a, i, "resource", sh->resource);
-        put_arg(w, a, i, "value", sh->value);
-        put_arg(w, a, i, "text", iv->text);
     }
     sqlite3_finalize(st);
-    sqlite3_finalize(a);
     free(nest.depth);
     free(nest.parent);
 }

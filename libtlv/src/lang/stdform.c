@@ -411,7 +411,8 @@ int std_escape(buf *b, const char *s, size_t n)
 {
     size_t mark = b->len, run = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!needs_escape(s[i]))
+        /* a space at either end would be trimmed when read back */
+        if (!needs_escape(s[i]) && !((i == 0 || i == n - 1) && is_space(s[i])))
             continue;
         /* The special character opens the next run, after its backslash. */
         if (buf_append(b, s + run, i - run) < 0 || buf_putc(b, '\\') < 0)
