@@ -191,6 +191,10 @@ static size_t for_target(struct tlv_rules *r, const char *target, const char *ex
             loaded_file *f = load_file(r, files[i], r->dirs[d]);
             const tj_node *obj = f && f->root ? tj_get(f->root, target) : NULL;
             if (obj) {
+                /* Within one file the later target replaces the earlier
+                 * (JSON), unlike targets of different files, which merge:
+                 * the earlier one's rules are dropped, so say where. */
+                diags_add_duplicates(&r->diags, f->path, obj, "target");
                 fn(r, target, obj, f->path);
                 found++;
             }
@@ -551,6 +555,7 @@ static void check_one_file(struct tlv_rules *r, const char *path)
     for (const tj_node *t = f->root->child; t; t = t->next) {
         if (tj_shadowed(t))
             continue;
+        diags_add_duplicates(&r->diags, f->path, t, "target");
         if (has_ext(path, ".resh"))
             model_add_types(&r->model, t, f->path, &r->diags);
         else if (has_ext(path, ".cnv"))
