@@ -26,13 +26,20 @@ int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cp
  * radix-10 fractions, else the nearest double (%.17g). buf: 160 bytes. */
 void time_text(tlv_time t, int radix, char *buf, size_t size);
 
-int cmd_convert(int argc, char **argv);
-int cmd_shapes(int argc, char **argv);
-int cmd_render(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_export(int argc, char **argv);
-int cmd_query(int argc, char **argv);
-int cmd_stats(int argc, char **argv);
-int cmd_view(int argc, char **argv);
+/* A command (cli/cmd_NAME.c) defines its entry, called with argv[0] =
+ * "NAME", and its help text, which `tlv NAME --help` and `tlv help NAME`
+ * print; main.c's commands[] table names both. */
+#define CLI_COMMAND(name)                    \
+    int cmd_##name(int argc, char **argv); \
+    extern const char name##_help[]
+
+CLI_COMMAND(convert);
+CLI_COMMAND(shapes);
+CLI_COMMAND(render);
+CLI_COMMAND(check);
+CLI_COMMAND(export);
+CLI_COMMAND(query);
+CLI_COMMAND(stats);
+CLI_COMMAND(view);
 
 #endif

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char check_help[] =
+const char check_help[] =
     "usage: tlv check [-R DIR]... [-r FILE.res] [FILE...]\n"
     "       tlv check [-R DIR]... -r FILE.res [--unmatched FILE] [--std] LOG\n"
     "\n"

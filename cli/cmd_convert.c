@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char convert_help[] =
+const char convert_help[] =
     "usage: tlv convert [-R DIR]... -r FILE.res [-o OUT] [--allow-scripts] [--std] [-q]\n"
     "                   [--max-errors N] [--threads N] LOG|-\n"
     "\n"

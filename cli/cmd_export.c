@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char export_help[] =
+const char export_help[] =
     "usage: tlv export [--format chrome|csv|sqlite] [-R DIR]... -r FILE.res [-o OUT] [--per-cpu]\n"
     "                  [--session FILE] [--allow-scripts] LOG|-\n"
     "\n"

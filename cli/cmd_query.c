@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char query_help[] =
+const char query_help[] =
     "usage: tlv query [--format table|csv|json] [-R DIR]... -r FILE.res [--per-cpu]\n"
     "                 [--session FILE] [--allow-scripts] LOG|- SQL\n"
     "       tlv query [--format table|csv|json] TRACE.db SQL\n"

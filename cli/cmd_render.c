@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char render_help[] =
+const char render_help[] =
     "usage: tlv render [-R DIR]... -r FILE.res -o OUT.png [--size WxH] [--from T] [--to T]\n"
     "                  [--rows REGEX] [--row-height N] [--per-cpu] [--cpu-attribute NAME]\n"
     "                  [--allow-scripts] [-q] LOG|-\n"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char shapes_help[] =
+const char shapes_help[] =
     "usage: tlv shapes [-R DIR]... -r FILE.res [-o OUT] [--per-cpu] [--flows] [--allow-scripts]\n"
     "                  LOG|-\n"
     "\n"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char stats_help[] =
+const char stats_help[] =
     "usage: tlv stats [-R DIR]... -r FILE.res [--window T] [--json] [-o OUT] LOG|-\n"
     "\n"
     "Converts LOG (or reads a standard-form trace) and reports:\n"

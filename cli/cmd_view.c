@@ -1,10 +1,7 @@
 /*
  * cmd_view.c — `tlv view`: the interactive timeline viewer's entry point.
- * Parses the options, opens the window (its size from --size, else the
- * session, else 1280x800), loads the trace with a progress bar, restores
- * the session, then runs the frame loop — waiting for events when idle,
- * one script command per frame under --script — and saves the session on
- * exit. The parts live in view_*.c (see view.h).
+ * Parses the options and hands them, with the panels of view_panels.h, to
+ * the window (view_run, view/view_app.c).
  */
 #include "view/view.h"
 #include "view/view_panels.h"
@@ -14,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char view_help[] =
+const char view_help[] =
     "usage: tlv view [-R DIR]... -r FILE.res [--per-cpu] [--cpu-attribute NAME]\n"
     "                [--size WxH] [--scale F] [--session FILE | --no-session]\n"
     "                [--script FILE | --bench] [--allow-scripts] LOG|-\n"
@@ -218,252 +215,15 @@ static int parse_view_args(view_opts *o, int argc, char **argv)
     return 0;
 }
 
-/* ---- window ------------------------------------------------------------------- */
-
-/* The window could not be made: says why. SDL tries its render drivers one
- * after the other, and the last one's "Couldn't find matching render driver"
- * hides the software renderer's "Out of memory": asked again. */
-static int window_failed(view_app *a)
-{
-    const char *why = SDL_GetError();
-    if (!strstr(why, "Out of memory") && a->win && !SDL_GetWindowSurface(a->win))
-        why = SDL_GetError();
-    if (strstr(why, "Out of memory"))
-        report_nomem("opening the window for", a->opts.input);
-    else
-        fprintf(stderr, "%s view: cannot open a window: %s\n", prog, why);
-    return -1;
-}
-
-static int open_window(view_app *a, int w, int h)
-{
-    /* The timeline is drawn on the CPU anyway; SDL's software renderer
-     * straight onto the window (shared memory on X11) presents a frame in a
-     * few ms, where an OpenGL path without a GPU (llvmpipe, Xvfb) takes 20-50.
-     * SDL_RENDER_DRIVER and SDL_FRAMEBUFFER_ACCELERATION in the environment
-     * still choose otherwise. */
-    SDL_SetHintWithPriority(SDL_HINT_RENDER_DRIVER, "software", SDL_HINT_DEFAULT);
-    SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT);
-    if (SDL_Init(SDL_INIT_VIDEO) != 0)
-        return window_failed(a);
-    char title[512];
-    snprintf(title, sizeof title, "%s - tlv view", a->opts.input);
-    a->win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
-                              SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
-    a->ren = a->win ? SDL_CreateRenderer(a->win, -1, 0) : NULL;
-    if (!a->ren)
-        return window_failed(a);
-    if (tlv_renderer_new(&a->tl_ren) != TLV_OK || tlv_renderer_new(&a->macro_ren) != TLV_OK)
-        return report_nomem("loading the fonts for", a->opts.input), -1;
-    view_update_size(a);
-    return 0;
-}
-
-static void close_window(view_app *a)
-{
-    view_text_free(a->text);
-    SDL_DestroyTexture(a->tl_tex);
-    SDL_DestroyTexture(a->macro_tex);
-    tlv_renderer_free(a->tl_ren);
-    tlv_renderer_free(a->macro_ren);
-    if (a->ren)
-        SDL_DestroyRenderer(a->ren);
-    if (a->win)
-        SDL_DestroyWindow(a->win);
-    SDL_Quit();
-}
-
-/* ---- the loop ------------------------------------------------------------------- */
-
-/* Real input is ignored under a script, so that runs are repeatable. */
-static void handle_events(view_app *a, int wait)
-{
-    SDL_Event e;
-    if (wait) { /* the reading thread has the trace meanwhile */
-        loader_release(a);
-        SDL_WaitEventTimeout(NULL, loader_active(a) ? 50 : live_wait_ms(a));
-        loader_acquire(a);
-    }
-    int got = SDL_PollEvent(&e);
-    while (got) {
-        if (!a->script)
-            input_sdl_event(a, &e);
-        else if (e.type == SDL_QUIT)
-            a->quit = 1;
-        else if (e.type == SDL_WINDOWEVENT)
-            view_dirty(a);
-        got = SDL_PollEvent(&e);
-    }
-}
-
-static void present(view_app *a)
-{
-    view_update_size(a);
-    if (view_draw_frame(a) < 0)
-        view_message(a, "cannot draw the timeline");
-    if (nomem_reported()) { /* out of memory: said on stderr; nothing shown can be trusted */
-        a->exit_code = EXIT_USAGE;
-        a->quit = 1;
-        return;
-    }
-    if (a->shot_path) {
-        if (view_write_screenshot(a, a->shot_path) < 0)
-            a->exit_code = a->script ? EXIT_USAGE : a->exit_code;
-        else if (!a->script)
-            view_message(a, "saved %s", a->shot_path);
-        free(a->shot_path);
-        a->shot_path = NULL;
-    }
-    SDL_RenderPresent(a->ren);
-    if (!a->times.first_frame)
-        a->times.first_frame = now_seconds();
-    a->dirty = 0;
-}
-
-/* The frame loop, until the window closes (or, `until_loaded`, until the
- * log is loaded). */
-static void run(view_app *a, int until_loaded)
-{
-    a->dirty = 1;
-    while (!a->quit && !(until_loaded && !loader_active(a))) {
-        int scripted = a->script && !loader_script_waits(a);
-        loader_release(a); /* a moment for the reading thread */
-        loader_acquire(a);
-        handle_events(a, !scripted && !a->dirty && !a->shot_path);
-        if (loader_poll(a))
-            view_dirty(a);
-        if (live_poll(a))
-            view_dirty(a);
-        if (scripted) {
-            /* Out of memory ends a scripted view as it ends every command:
-             * the script's later steps (a dump-state after a screenshot
-             * that failed) would write what looks like a good run's output. */
-            int r = nomem_reported() ? 0 : script_step(a);
-            if (r < 0)
-                a->exit_code = EXIT_USAGE;
-            if (r <= 0)
-                a->quit = 1;
-        }
-        if (a->dirty || a->shot_path || scripted)
-            present(a);
-    }
-}
-
-/* ---- start and end ---------------------------------------------------------------- */
-
-static char *default_session_path(const view_opts *o)
-{
-    if (o->no_session || strcmp(o->input, "-") == 0)
-        return NULL;
-    if (o->session)
-        return strdup(o->session);
-    size_t n = strlen(o->input) + sizeof ".tlvsession";
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s.tlvsession", o->input);
-    return p;
-}
-
-/* Loads and shows; returns the exit status. */
-static int view_main(view_app *a, view_session *sess)
-{
-    int w = a->opts.width ? a->opts.width : sess->width ? sess->width : 1280;
-    int h = a->opts.height ? a->opts.height : sess->height ? sess->height : 800;
-    if (open_window(a, w, h) < 0)
-        return EXIT_USAGE;
-    a->opts.per_cpu |= sess->per_cpu; /* build the rows once, in the session's mode */
-    session_apply_panels(a, sess);
-    int rc = view_load(a);
-    if (nomem_reported())
-        return EXIT_USAGE;
-    if (rc == EXIT_USAGE || a->quit)
-        return rc == EXIT_USAGE ? rc : EXIT_OK;
-    nav_init(&a->nav, tlv_time_to_double(tlv_trace_start(a->trace), a->radix),
-             tlv_time_to_double(tlv_trace_end(a->trace), a->radix));
-    a->pending_session = sess; /* applied once the log is loaded */
-    if (a->opts.bench) {
-        run(a, 1);
-        return a->quit ? EXIT_OK : view_bench(a);
-    }
-    if (a->opts.script && !(a->script = script_load(a->opts.script, a->opts.input)))
-        return EXIT_USAGE;
-    run(a, 0);
-    /* A window closed while loading keeps the session as it was: its view
-     * and markers were never shown. */
-    if (a->session_path && !a->pending_session) {
-        session_keep_backup(sess, a->session_path); /* what could not be read is kept */
-        session_write(a, a->session_path);
-    }
-    return nomem_reported() ? EXIT_USAGE : a->exit_code;
-}
-
-/* The panels, in the order they see input (view_panels.h); -1 when one
- * could not be made (out of memory: a viewer without its prompt or flows
- * panel would drop what they show without a word). */
-static int add_panels(view_app *a)
-{
-    view_panel *(*const makers[])(void) = {
-        prompt_panel_new, marker_edit_panel_new, goto_panel_new, search_panel_new,
-        rows_panel_new, legend_panel_new, /* Shift+L, before the log panel's l */
-        log_panel_new, flows_panel_new, tracks_panel_new, details_panel_new,
-        tooltip_panel_new, breakdown_panel_new, markers_panel_new,
-    };
-    int rc = 0;
-    for (size_t i = 0; i < sizeof makers / sizeof *makers; i++)
-        if (view_add_panel(a, makers[i]()) < 0)
-            rc = -1;
-    return rc;
-}
+/* The panels, in the order they see input: one row each in view_panels.h. */
+#define VIEW_PANEL_MAKER(name) name##_panel_new,
+static view_panel *(*const panel_makers[])(void) = {VIEW_PANELS(VIEW_PANEL_MAKER)};
+#undef VIEW_PANEL_MAKER
 
 int cmd_view(int argc, char **argv)
 {
-    double start = now_seconds();
     view_opts opts;
     if (parse_view_args(&opts, argc, argv) != 0)
         return EXIT_USAGE;
-    view_app *a = calloc(1, sizeof *a);
-    if (!a) /* the arguments first, so that the log can be named */
-        return report_nomem("opening the viewer on", opts.input);
-    int rc = EXIT_USAGE;
-    a->times.start = start;
-    a->opts = opts;
-    {
-        a->markers.selected = -1;
-        a->live.in.fd = -1;
-        a->focus_event = -1;
-        a->jump_event = -1; /* no jump yet */
-        a->flows_shown = 1;
-        a->tracks.load_on = 1; /* shown in per-CPU mode (u) */
-        a->breakdown = breakdown_new();
-        a->mx = a->my = -1;
-        if (add_panels(a) < 0 || !a->breakdown) {
-            rc = report_nomem("opening the viewer on", opts.input);
-            goto out;
-        }
-        char *path = default_session_path(&a->opts);
-        a->session_path = path;
-        view_session sess;
-        session_read(path, &sess);
-        rc = view_main(a, &sess);
-        session_free(&sess);
-        free(path);
-    }
-out:
-    loader_stop(a); /* before the trace it reads into goes */
-    script_free(a->script);
-    view_close_input(&a->live.in);
-    breakdown_free(a->breakdown);
-    free(a->opened_input);
-    free(a->shot_path);
-    markers_clear(&a->markers);
-    rows_free(&a->rows);
-    tracks_free(&a->tracks);
-    view_free_panels(a);
-    unmatched_end(&a->unmatched, 0);
-    tlv_shapes_free(a->shapes);
-    tlv_trace_free(a->trace);
-    tlv_rules_free(a->rules);
-    close_window(a);
-    free(a);
-    return rc;
+    return view_run(&opts, panel_makers, sizeof panel_makers / sizeof *panel_makers);
 }

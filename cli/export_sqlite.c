@@ -8,7 +8,7 @@
  * indexes (an event's id is its tlv_trace_event index).
  */
 #include "cli/export.h"
-#include "view/view.h"
+#include "view/session.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

@@ -1,64 +1,151 @@
 /*
- * main.c — the `tlv` command: dispatches to its subcommands.
+ * main.c — the `tlv` command: the commands[] table, and the dispatch, the
+ * command list (`tlv --help`), `tlv help [COMMAND]`, `tlv version` and the
+ * unknown-command error built from it.
+ *
+ * Adding a command: write cli/cmd_NAME.c with `int cmd_NAME(int argc, char
+ * **argv)` and `const char NAME_help[]`, declare both with
+ * CLI_COMMAND(NAME) in cli.h, and add its row below (docs/architecture.md,
+ * "Adding a command").
  */
 #include "cli/cli.h"
 #include "cli/export.h"
 
 #include <string.h>
 
-static const char main_help[] =
-    "usage: tlv COMMAND [options]\n"
+static const char help_help[] =
+    "usage: tlv help [COMMAND]\n"
     "\n"
-    "tlv converts text trace logs into standard-form traces with TraceLogVisualizer\n"
-    "(TLV) rule files, and checks rule files.\n"
+    "Without COMMAND, lists the commands; with one, prints its help (what\n"
+    "'tlv COMMAND --help' prints).\n"
     "\n"
-    "commands:\n"
-    "  convert   convert a log into a standard-form trace\n"
-    "  check     check rule and resource files without a log\n"
-    "  shapes    print the shapes the visualization rules draw, as JSON Lines\n"
-    "  render    draw the timeline of a log into a PNG image\n"
-    "  export    write the drawn trace as Chrome Trace Event JSON (Perfetto), CSV or SQLite\n"
-    "  query     run SQL over a trace (a log, or a database from export)\n"
-    "  stats     time spent per resource and state, CPU utilization per processor\n"
-    "  view      open a window with the timeline of a log, to zoom, pan and mark\n"
-    "  version   print the version\n"
+    "Exit status: 0 ok; 2 unknown command.\n";
+
+static const char version_help[] =
+    "usage: tlv version\n"
+    "       tlv --version\n"
+    "       tlv -V\n"
     "\n"
-    "'tlv COMMAND --help' documents each command. Rule files are found with -R DIR,\n"
-    "then TLV_RULES_PATH (colon-separated directories), then the installed rules.\n";
+    "Prints the version of tlv (and of libtlv, which it is built with).\n";
+
+static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+
+/* A command of the table: how `tlv --help` lists it and what runs it. */
+typedef struct cli_command {
+    const char *name;
+    const char *summary; /* one line in `tlv --help` */
+    int (*run)(int argc, char **argv);
+    const char *help; /* `tlv NAME --help` and `tlv help NAME` */
+} cli_command;
+
+/* Every command, in the order `tlv --help` lists them. */
+static const cli_command commands[] = {
+    {"convert", "convert a log into a standard-form trace", cmd_convert, convert_help},
+    {"check", "check rule and resource files without a log", cmd_check, check_help},
+    {"shapes", "print the shapes the visualization rules draw, as JSON Lines", cmd_shapes,
+     shapes_help},
+    {"render", "draw the timeline of a log into a PNG image", cmd_render, render_help},
+    {"export", "write the drawn trace as Chrome Trace Event JSON (Perfetto), CSV or SQLite",
+     cmd_export, export_help},
+    {"query", "run SQL over a trace (a log, or a database from export)", cmd_query, query_help},
+    {"stats", "time spent per resource and state, CPU utilization per processor", cmd_stats,
+     stats_help},
+    {"view", "open a window with the timeline of a log, to zoom, pan and mark", cmd_view,
+     view_help},
+    {"help", "list the commands, or print one's help: tlv help COMMAND", cmd_help, help_help},
+    {"version", "print the version", cmd_version, version_help},
+};
+#define NCOMMANDS (sizeof commands / sizeof *commands)
+
+static const cli_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* `tlv --help`: what tlv is, then a line per row of the table. */
+static void print_main_help(FILE *f)
+{
+    fputs("usage: tlv COMMAND [options]\n"
+          "\n"
+          "tlv converts text trace logs into standard-form traces with TraceLogVisualizer\n"
+          "(TLV) rule files, and checks rule files.\n"
+          "\n"
+          "commands:\n",
+          f);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fputs("\n"
+          "'tlv COMMAND --help' documents each command. Rule files are found with -R DIR,\n"
+          "then TLV_RULES_PATH (colon-separated directories), then the installed rules.\n",
+          f);
+}
+
+static int unknown_command(const char *name)
+{
+    fprintf(stderr, "%s: unknown command '%s'\n\n", prog, name);
+    print_main_help(stderr);
+    return EXIT_USAGE;
+}
+
+static int is_help_option(const char *s)
+{
+    return strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_main_help(stdout);
+        return EXIT_OK;
+    }
+    if (is_help_option(argv[1])) {
+        fputs(help_help, stdout);
+        return EXIT_OK;
+    }
+    if (argc > 2) {
+        usage_error("help", "one command at a time ('%s' and '%s' given)", argv[1], argv[2]);
+        return EXIT_USAGE;
+    }
+    const cli_command *c = find_command(argv[1]);
+    if (!c)
+        return unknown_command(argv[1]);
+    fputs(c->help, stdout);
+    return EXIT_OK;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+    if (argc > 1 && is_help_option(argv[1])) {
+        fputs(version_help, stdout);
+        return EXIT_OK;
+    }
+    if (argc > 1) {
+        usage_error("version", "takes no arguments ('%s' given)", argv[1]);
+        return EXIT_USAGE;
+    }
+    printf("tlv %s\n", tlv_version());
+    return EXIT_OK;
+}
 
 int main(int argc, char **argv)
 {
     json_count_failures();
     sql_count_failures();
     if (argc < 2) {
-        fputs(main_help, stderr);
+        print_main_help(stderr);
         return EXIT_USAGE;
     }
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-        fputs(main_help, stdout);
-        return EXIT_OK;
-    }
-    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("tlv %s\n", tlv_version());
-        return EXIT_OK;
-    }
-    if (strcmp(cmd, "convert") == 0)
-        return cmd_convert(argc - 1, argv + 1);
-    if (strcmp(cmd, "shapes") == 0)
-        return cmd_shapes(argc - 1, argv + 1);
-    if (strcmp(cmd, "render") == 0)
-        return cmd_render(argc - 1, argv + 1);
-    if (strcmp(cmd, "view") == 0)
-        return cmd_view(argc - 1, argv + 1);
-    if (strcmp(cmd, "check") == 0)
-        return cmd_check(argc - 1, argv + 1);
-    if (strcmp(cmd, "export") == 0)
-        return cmd_export(argc - 1, argv + 1);
-    if (strcmp(cmd, "query") == 0)
-        return cmd_query(argc - 1, argv + 1);
-    if (strcmp(cmd, "stats") == 0)
-        return cmd_stats(argc - 1, argv + 1);
-    fprintf(stderr, "%s: unknown command '%s'\n\n%s", prog, cmd, main_help);
-    return EXIT_USAGE;
+    const char *name = argv[1];
+    if (is_help_option(name))
+        return cmd_help(1, argv + 1);
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0)
+        return cmd_version(1, argv + 1);
+    const cli_command *c = find_command(name);
+    if (!c)
+        return unknown_command(name);
+    return c->run(argc - 1, argv + 1);
 }

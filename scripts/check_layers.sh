@@ -11,10 +11,11 @@
 #   - a front-end file (common/, view/, cli/) includes a library internal, or
 #     a header of a higher front-end layer;
 #   - a panel (view/panels/) includes a project header other than the panel
-#     API (view/view.h) and the constructors' list (view/view_panels.h), or
+#     API (view/view.h) and the panels' list (view/view_panels.h), or
 #     defines a function other than its constructor (NAME_panel_new) that
 #     another file could call;
-#   - the view's core (view/) includes a panel or the constructors' list;
+#   - the view's core (view/) includes a panel or the panels' list;
+#   - a file outside view/ includes the core's private state (view/core.h);
 #   - a folder has no paragraph in docs/architecture.md (a "### `FOLDER/`"
 #     heading).
 # Exit 0 when every arrow points down and every folder is explained.
@@ -105,8 +106,10 @@ for top in common view cli; do
       if [ "$folder" = view/panels ]; then
         case "$inc" in
           view/view.h | view/view_panels.h) ;;
-          *) problem "$rel:$line: includes $inc: a panel depends on the panel API (view/view.h) only, never on another panel" ;;
+          *) problem "$rel:$line: includes $inc: a panel depends on the panel API (view/view.h) only, never on the core's state or another panel" ;;
         esac
+      elif [ "$inc" = view/core.h ] && [ "$folder" != view ]; then
+        problem "$rel:$line: includes view/core.h: the view core's private state is for the files of view/ (the window's API is view/view.h)"
       elif [ "$folder" = view ] && { [ "$to_folder" = view/panels ] || [ "$inc" = view/view_panels.h ]; }; then
         problem "$rel:$line: includes $inc: the view's core knows no panel (cli/cmd_view.c registers them)"
       elif [ "$to" -gt "$from" ]; then

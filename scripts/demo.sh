@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/demo.sh — the main job on a bundled sample: installs what is
-# missing, builds, converts samples/asp/sample.log with the project's own
+# missing to build and run tlv (not the test tools), builds only the tlv
+# command, converts samples/asp/sample.log with the project's own
 # TOPPERS/ASP rules (printing the first events and the summary), then shows
 # the timeline: in a window when there is a display, else drawn into a PNG
 # whose path is printed.
@@ -9,7 +10,7 @@
 #   scripts/demo.sh --png      always draw the PNG, never open a window
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh --demo
 res=samples/asp/sample.res
 log=samples/asp/sample.log
 out="$(mktemp -d)"

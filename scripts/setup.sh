@@ -3,20 +3,28 @@
 # builds it into build/. Safe to run again: it installs and rebuilds only what
 # is missing or changed.
 #
-#   scripts/setup.sh              install dependencies and build (build/tlv)
-#   scripts/setup.sh --deps-only  only install dependencies
+#   scripts/setup.sh              everything the tests need, and build all (CI)
+#   scripts/setup.sh --demo       only what building and running tlv needs, and
+#                                 build only the tlv command (scripts/demo.sh)
+#   scripts/setup.sh --deps-only  only install everything the tests need
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=${1:-all}
 
+# Building and running tlv.
 PACKAGES=(
   build-essential cmake pkg-config   # compiler and build system
-  libpcre2-dev pcre2-utils           # regular expressions (JIT); pcre2grep for the benchmark
+  libpcre2-dev                       # regular expressions (JIT)
   libcjson-dev                       # JSON output
   libsdl2-dev libsdl2-ttf-dev        # drawing (software renderer) and text
   libfontconfig-dev                  # finding fonts
   fonts-noto-cjk fonts-dejavu-core   # a font with Japanese glyphs, and a plain fallback
   libpng-dev                         # writing PNG files
   libsqlite3-dev                     # tlv export --format sqlite, tlv query
+)
+# Testing it (not needed to build or run tlv).
+TEST_PACKAGES=(
+  pcre2-utils                        # pcre2grep, the benchmark's baseline
   python3-pytest python3-venv        # the Python package's tests (tests/e2e/test_python.sh)
   xvfb xauth jq                      # the viewer's tests: a virtual display, reading its state dumps
   clang libclang-rt-14-dev           # libFuzzer and its sanitizer runtimes (tests/fuzz/run.sh)
@@ -25,6 +33,7 @@ PACKAGES=(
   uftrace                            # recording function calls (samples/linux/record_calls.sh)
   ltrace                             # recording heap use (samples/linux/record_heap.sh)
 )
+[ "$mode" = --demo ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -42,14 +51,18 @@ fi
 # chrome` for tests/e2e/test_chrome.sh, from npm when node and npm are there
 # (the test checks the file structurally without it).
 engine=build/npm/node_modules/@paulirish/trace_engine
-if [ ! -f "$engine/package.json" ] && command -v npm >/dev/null; then
+if [ "$mode" != --demo ] && [ ! -f "$engine/package.json" ] && command -v npm >/dev/null; then
   echo "setup: installing @paulirish/trace_engine into build/npm" >&2
   mkdir -p build/npm
   timeout 300 npm install --prefix build/npm --no-audit --no-fund --silent \
     @paulirish/trace_engine@0.0.65 >/dev/null 2>&1 || echo "setup: npm install failed; skipped" >&2
 fi
-[ "${1:-}" = "--deps-only" ] && exit 0
+[ "$mode" = --deps-only ] && exit 0
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$(nproc)" >/dev/null
+if [ "$mode" = --demo ]; then
+  cmake --build build -j"$(nproc)" --target tlv >/dev/null
+else
+  cmake --build build -j"$(nproc)" >/dev/null
+fi
 echo "setup: built build/tlv" >&2

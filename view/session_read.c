@@ -8,7 +8,7 @@
  * over it, so nothing is lost. No SDL: the fuzz target tests/fuzz/
  * fuzz_session.c links this file (with view_markers.c) on its own.
  */
-#include "view/view.h"
+#include "view/session.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

@@ -1,42 +1,17 @@
 /*
- * view.h — `tlv view`, the interactive timeline viewer: its core (the view
- * state and its operations) and the interface of its panels. The core knows
- * no panel; each panel is a module that depends on the core only, never on
- * another panel, and is registered with the core (see "panels" below).
+ * view.h — `tlv view`, the interactive timeline viewer: the panel API, what
+ * a panel may read and call. The core's private state (the window, the
+ * textures, the loader, the live log, the drag in progress, timings) is in
+ * view/core.h, which only the core's files (the files of view/) include; a panel
+ * (the files of view/panels/) includes this header alone (and view_panels.h, for its
+ * constructor's declaration), and scripts/check_layers.sh refuses any other.
  *
- * The core, one concept per file:
- *   view_nav.c      the visible range: zoom, pan, fit, history (no SDL)
- *   view_markers.c  named markers in time order (no SDL)
- *   view_rows.c     which rows are shown: hidden rows and rules, collapsed groups, bands
- *   view_tracks.c   tracks: CPU load (libtlv's tlv_stats) and counters drawn as graphs
- *   view_hover.c    the shape under the cursor
- *   view_core.c     the panels' registry and dispatch; the prompt request; marker moves
- *   view_input.c    mouse and keyboard (SDL's or the script's) into actions
- *   view_draw.c     the frame: timeline and macro view, overlays, status line
- *   view_text.c     UI fonts (fontconfig, SDL_ttf) and cached text textures
- *   view_state.c    the state as JSON: LOG.tlvsession and dump-state
- *   view_load.c     rules, conversion with a progress bar in the window, shapes
- *   view_loader.c   opening a log progressively: read on a thread, shown as it fills in
- *   view_live.c     a log read on while it grows; follow mode; reloading
- *   view_range.c    the selected range and the two-point measurement
- *   view_breakdown.c  what each shown row spent inside the range
- *   view_sizes.c    label column width, row height, ruler time axis; texts drawn (dump-state)
- * The panels (view_panels.h lists their constructors), one file each:
- *   panel_prompt.c  the one-line text prompt above the status line
- *   panel_marker_edit.c  renaming, recolouring, nudging markers; the span to the cursor
- *   panel_goto.c    g: going to an exact range typed in the prompt
- *   panel_search.c  searching the trace's events, n/N, the match's highlight
- *   panel_rows.c    the rows/rules panel (r), group marks and collapsed bands, x
- *   panel_log.c     the trace-log panel (l): standard-form lines following the timeline
- *   panel_tooltip.c the tooltip of the shape under the cursor
- *   panel_breakdown.c  the range panel (b): the breakdown as a sortable table
- *   panel_legend.c  L: the legend of the colours in view
- *   panel_details.c the selected shape and its details panel (i, , and .)
- *   panel_flows.c   flows drawn as arrows over the shapes (o)
- * And around them:
- *   cmd_view.c      options, the main loop, start and end; registers the panels
- *   view_script.c   --script: one command per frame, screenshot, dump-state
- *   view_bench.c    --bench: frame times along a scripted path
+ * Here: the options; the view's models a panel reads and changes through
+ * their functions (navigation, markers, rows shown, tracks, the selected
+ * range and its breakdown); the fields of view_app a panel reads; the
+ * drawing helpers; the core's operations for panels (the prompt, jumps, the
+ * rows' places); and the panel interface itself, with its key table, at the
+ * end (see "panels" there, with how to add one).
  *
  * The timeline itself (labels, ruler, shapes) is drawn by libtlv's
  * tlv_render_rgba into a streaming texture; everything else is drawn on top.
@@ -52,6 +27,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+struct cJSON;
 
 /* ---- options -------------------------------------------------------------- */
 
@@ -161,16 +138,12 @@ size_t markers_move(view_markers *m, size_t i, double time);
 
 typedef struct view_text view_text;
 
-/* Fonts for UI text of `px` pixels, drawn on `ren`. NULL when SDL_ttf fails;
- * without a font, text is simply not drawn. */
-view_text *view_text_new(SDL_Renderer *ren, int px);
-void view_text_free(view_text *t);
 /* Draws text with its top-left at (x, y); returns its width (0 if none). */
 int view_text_draw(view_text *t, const char *s, int x, int y, uint32_t rgb);
 int view_text_width(view_text *t, const char *s);
 int view_text_height(const view_text *t);
 
-/* ---- the application ---------------------------------------------------------- */
+/* ---- what the view shows --------------------------------------------------------- */
 
 /* What a press of a mouse button started. */
 typedef enum drag_mode {
@@ -194,22 +167,7 @@ typedef struct view_hover {
 } view_hover;
 
 typedef struct view_app view_app;
-
-/* A request for a line of text (the prompt panel edits and draws it):
- * Enter hands the text to on_enter, which returns 0 (accepted: the prompt
- * closes) or -1 (bad text: it stays open, the status line says why). */
-typedef int (*view_prompt_fn)(view_app *a, void *user, const char *text);
-
-typedef struct view_prompt {
-    int open;
-    const char *label;          /* "Go to:", ... */
-    char text[256];             /* UTF-8, NUL-terminated */
-    size_t caret;               /* byte offset in text, on a character boundary */
-    size_t anchor;              /* the selection is between anchor and caret (none when
-                                   equal); typing replaces it */
-    view_prompt_fn on_enter;
-    void *user;                 /* for on_enter */
-} view_prompt;
+typedef struct view_panel view_panel;
 
 #define VIEW_MAX_PANELS 32
 
@@ -221,39 +179,6 @@ typedef struct view_areas {
     int label_w, ruler_h;       /* of the main view */
     int row_height;             /* tlv_view.row_height of the main view (0 = fit) */
 } view_areas;
-
-/* The log being read (view_load.c): open while it may still grow. */
-typedef struct view_input {
-    int fd;                     /* -1: closed (read to its end and finished) */
-    int is_file;                /* a regular file (else a FIFO, a pipe, a terminal) */
-    unsigned long long size;    /* a file's size when opened, for the progress bar */
-    unsigned long long offset;  /* bytes read */
-    int eof;                    /* the last read found no more bytes */
-    int line_open;              /* the last byte read did not end a line */
-    double progress_at;         /* when the progress bar was last drawn */
-    /* A followed file's identity and bytes, to see it replaced or rewritten
-     * (view_live.c); a line end pushed for a last line without one. */
-    unsigned long long dev, ino;
-    size_t head_len, tail_len;
-    char head[4096];            /* its first bytes */
-    char tail[256];             /* the last bytes read */
-    int provisional;
-} view_input;
-
-/* A log read while it grows (view_live.c). */
-typedef struct view_live {
-    view_input in;
-    int pending;                /* bytes pushed that the shapes do not show yet */
-    int had_events;             /* the trace shown had events */
-    int grew;                   /* bytes came after the first load */
-    double last_data;           /* when bytes last came */
-    double next_build;          /* the earliest time of the next rebuild */
-    double build_cost;          /* seconds the last rebuild took */
-    size_t diags_seen;          /* converter diagnostics printed so far */
-    int behind;                 /* more than a frame's reading was waiting */
-    int closed_noted;           /* the writer's end (a pipe's EOF) was shown */
-    int held;                   /* scripts (live-hold): not read until live-release */
-} view_live;
 
 /* ---- rows shown: the model (view_rows.c) ---------------------------------------------------- */
 
@@ -295,6 +220,24 @@ typedef struct view_rows {
     int built;                /* bands are those of a->shapes */
 } view_rows;
 
+/* The name a row is kept by: its resource, else its label; and its label. */
+const char *rows_key(const tlv_shapes *s, size_t row);
+const char *rows_label(const tlv_shapes *s, size_t row);
+int rows_is_collapsed(const view_rows *r, const view_group *g);
+/* After a change of what is hidden or collapsed: new bands, textures
+ * redrawn, the scroll position kept in range. */
+void rows_changed(view_app *a);
+/* Collapses or expands group k; hides or shows every row of group k (all
+ * shown when any was hidden); hides or shows a rule (rebuilding the shapes). */
+void rows_toggle_group(view_app *a, size_t k);
+void rows_toggle_group_rows(view_app *a, size_t k);
+void rows_toggle_rule(view_app *a, const char *name);
+/* The row at place `pos` in the user's order (groups[k] spans places
+ * [first, first + count)); moves row `row` one place up (dir < 0) or down
+ * within its group. */
+size_t rows_at(const view_rows *r, size_t pos);
+void rows_move(view_app *a, size_t row, int dir);
+
 /* ---- tracks: rows drawn as graphs (view_tracks.c) ------------------------------------------- */
 
 typedef enum track_kind { TRACK_LOAD, TRACK_COUNTER } track_kind;
@@ -329,9 +272,6 @@ typedef struct view_tracks {
     int load_on;
 } view_tracks;
 
-/* Recomputes the tracks when the trace changed; puts them in order. */
-void tracks_refresh(view_app *a);
-void tracks_free(view_tracks *t);
 /* Whether track i is shown (a band above the rows); whether its check box
  * in the rows panel is checked (the load tracks' also while u has them off). */
 int tracks_shown(const view_app *a, size_t i);
@@ -345,396 +285,52 @@ void tracks_toggle(view_app *a, size_t i);
 void tracks_values(const view_app *a, size_t i, double t0, double t1, double *out, double *lo,
                    double *hi, size_t ncols);
 
-struct view_panel;
+/* ---- the viewer -------------------------------------------------------------------------------- */
 
+/* What a panel reads of the viewer. A panel changes the models (nav,
+ * markers, rows, tracks) through their functions or, for the plain fields
+ * (nav.first_row, markers.selected, tracks.load_on), directly; everything
+ * else it leaves to the core. The core's own state is a->core (core.h). */
 struct view_app {
     view_opts opts;
-    const char *session_path;   /* NULL: no session file */
     /* the trace */
-    tlv_rules *rules;
     tlv_trace *trace;
     tlv_shapes *shapes;
     unsigned shapes_gen;        /* counts rebuilds, so textures know they are stale */
-    long rebuild_frames;        /* frames drawn (old view, moving bar) during the last rebuild */
     int per_cpu;
-    int label_need;             /* label column wanted by the rows, at scale 1 */
     int radix;
     const char *time_scale;
-    view_live live;             /* the log, read on while it grows (view_live.c) */
-    int follow;                 /* follow mode: the newest time stays in view */
-    char *opened_input;         /* a log opened with Ctrl+O (a->opts.input points to it) */
-    size_t load_errors;         /* conversion and rule problems, reported on stderr */
-    char banner[4][200];        /* the first problems, shown in the window */
-    int banner_lines, show_banner, show_help;
-    char message[160];          /* the status line's latest message */
-    /* window */
-    SDL_Window *win;
+    /* the window */
     SDL_Renderer *ren;
+    view_text *text;            /* UI text at the window's scale */
     int win_w, win_h;           /* window coordinates */
     int px_w, px_h;             /* drawable pixels */
     float scale;                /* HiDPI ratio times --scale */
-    view_text *text;
-    int text_px;
-    tlv_renderer *tl_ren, *macro_ren;
-    size_t ren_diags_seen;      /* the timeline renderer's warnings shown (fonts) */
-    SDL_Texture *tl_tex, *macro_tex;
-    int tex_w, tex_h, macro_w, macro_h;
-    tlv_view tl_drawn, macro_drawn;   /* what the textures hold */
-    unsigned tl_gen, macro_gen;
-    double last_render_ms;
-    /* navigation and marks */
+    /* the models */
     view_nav nav;
     view_markers markers;
-    view_prompt prompt;
     view_rows rows;
     view_tracks tracks;
-    int flows_shown;            /* the flows' arrows (panel_flows.c, key o) */
-    int has_sel;
-    double sel0, sel1;
     int has_range;              /* the range selected with Ctrl+drag (view_range.c) */
     double range0, range1;      /* range0 < range1 */
     unsigned range_gen;         /* counts changes, so its breakdown knows when it is stale */
-    int measure_n;              /* points of the two-point measurement (0..2) */
-    double measure[2];
-    struct view_breakdown *breakdown; /* of the range (view_breakdown.c) */
     double jump_time;           /* the last jump (view_jumped) */
     long jump_event;
+    long focus_event;           /* the trace event the last jump went to, or -1 */
     /* pointer */
     double mx, my;              /* pixels */
     int mouse_in;
-    drag_mode drag;
-    int drag_button, drag_moved;
-    int drag_recorded;          /* the history already has this drag's step */
-    double drag_x, drag_y;      /* where the press was (macro view: drag_x is its time) */
-    double drag_t0, drag_t1;    /* the visible range at the press */
+    drag_mode drag;             /* what the pressed button is dragging */
     view_hover hover;
-    /* sizes the user chose (view_sizes.c), at scale 1; 0: automatic */
-    int label_w_user, row_h_user;
-    int time_axis;              /* the ruler reads: 0 absolute, 1 from the trace's start,
-                                   2 from the selected marker (view_sizes.c) */
-    struct {                    /* what the timeline's renderer was last told */
-        int relative;
-        double origin;
-        char name[48];
-        int focus;              /* a shape under the pointer: its texts win */
-        long row;
-        double from, to;
-    } told;
-    /* loop */
-    int quit, dirty;
-    int exit_code;
-    struct view_script *script;
-    char *shot_path;            /* screenshot to take of the next frame */
-    unsigned shot_count;
-    long focus_event;           /* the trace event the last jump went to, or -1 */
-    /* panels, in registration order (view_add_panel) */
-    struct view_panel *panels[VIEW_MAX_PANELS];
-    size_t npanels;
-    unmatched_log unmatched;    /* lines no rule matched (unmatched.c) */
-    /* opening the log progressively (view_loader.c) */
-    struct view_loader *loader; /* NULL once the log is read and shown */
-    struct view_session *pending_session; /* applied when the log is loaded */
-    struct {                    /* seconds from now_seconds(), 0 until it happened */
-        double start, first_frame, loaded;
-        double convert_s, final_build_s;   /* converting alone; the last shape build */
-    } times;
+    struct view_core *core;     /* the core's private state (core.h) */
 };
 
-/* ---- loading (view_load.c) ------------------------------------------------------ */
-/* Notes n bytes p read from `in` (pushed into the trace by the caller):
- * the offset, whether a line is open, the first and last bytes kept. */
-void view_input_took(view_input *in, const char *p, size_t n);
-
-/* Loads the rules and starts reading the log (view_loader.c). Returns
- * EXIT_OK or EXIT_USAGE (rules with errors, an unreadable log). */
-int view_load(view_app *a);
-/* Once the whole log is read (conversion status cs): the problems reported
- * as a one-shot load reports them. */
-void view_load_report(view_app *a, tlv_status cs);
-/* The options of a shape build in per-CPU mode or not, hidden rules
- * skipped (the names belong to a->rows). */
-void view_shapes_options(view_app *a, int per_cpu, tlv_shapes_options *o);
-/* Makes s (taken over) the shapes shown; their rule problems reported when
- * `report`. */
-void view_install_shapes(view_app *a, tlv_shapes *s, int per_cpu, int report);
-/* (Re)builds the shapes, per CPU or not. Returns 0, or -1 (old ones kept). */
-int view_build_shapes(view_app *a, int per_cpu);
-/* The same without a progress screen or repeating rule problems (live logs). */
-int view_refresh_shapes(view_app *a);
-/* Counts the error diagnostics of d from index `from` on, keeping the first
- * for the window's banner. */
-void view_note_diags(view_app *a, const tlv_diags *d, size_t from);
-/* Loads the rules of a->opts.rules; NULL on errors (printed, and put in the
- * banner). */
-tlv_rules *view_load_rules(view_app *a);
-/* Opens the log at path ("-": standard input) without blocking on a FIFO
- * or pipe. Returns 0, or -1 (errno says why). */
-int view_open_input(const char *path, view_input *in);
-/* Reads and pushes into the trace what the log holds now, up to `budget`
- * bytes; with a non-NULL `a`, draws progress. Returns the bytes read, or -1
- * on a read error. */
-long view_read_input(view_app *a, view_input *in, tlv_trace *trace, size_t budget);
-void view_close_input(view_input *in);
-/* Converts the log at path with `rules` into a new trace (*out, NULL on
- * failure), leaving `in` open for more (unless the rules run external
- * processes, which need the whole log). Returns TLV_OK, TLV_ERR_CONVERT
- * (loaded with problems), or TLV_ERR_IO / TLV_ERR_USAGE (closed) / NOMEM. */
-tlv_status view_convert(view_app *a, const char *path, tlv_rules *rules, tlv_trace **out,
-                        view_input *in);
-/* view_convert's parts: the log opened and a trace made for it (nothing
- * read yet), and the end of reading (trace updated, or finished when the
- * rules run external processes). */
-tlv_status view_convert_begin(view_app *a, const char *path, tlv_rules *rules, tlv_trace **out,
-                              view_input *in);
-tlv_status view_convert_end(const view_app *a, tlv_trace *trace, view_input *in);
-
-/* ---- opening a log progressively (view_loader.c) ------------------------------------ */
-
-/* Opens a->opts.input into a->trace with empty shapes and starts reading it
- * on a thread. EXIT_OK or EXIT_USAGE. From here until the log is loaded the
- * window's thread holds the trace's read lock except between
- * loader_release() and loader_acquire(). */
-int loader_start(view_app *a);
-int loader_active(const view_app *a);
-/* Lets the reading thread at the trace (before waiting for input), and
- * takes the trace back. No-ops when not loading. */
-void loader_release(view_app *a);
-void loader_acquire(view_app *a);
-/* Each frame: new shapes when the trace doubled, the end of the load.
- * Returns 1 when the frame must be redrawn. */
-int loader_poll(view_app *a);
-/* Stops reading (closing the window, reloading). */
-void loader_stop(view_app *a);
-/* Whether a --script must wait: until the log is loaded, or (with
- * --load-pause-at) until the shapes show what was read up to the pause. */
-int loader_script_waits(const view_app *a);
-/* Waits for the shapes being built for the load (a build of the window's
- * own cannot run beside it: libtlv refuses two builds from one trace). */
-void loader_wait_build(view_app *a);
-/* load-resume: reading goes on past --load-pause-at. */
-void loader_resume(view_app *a);
-typedef struct view_load_progress {
-    int active;
-    unsigned long long bytes, size;  /* size 0: not a file */
-    unsigned long long lines;
-    size_t events, shown_events;     /* in the trace; in the shapes shown */
-} view_load_progress;
-void loader_progress(const view_app *a, view_load_progress *p);
-/* "loading 45% (12.0 of 26.7 MB), 230112 lines", or "" when loaded. */
-void loader_status_text(const view_app *a, char *buf, size_t size);
-
-/* ---- live logs and reloading (view_live.c) ------------------------------------------------ */
-
-/* Whether the log is still read for new lines. */
-int live_active(const view_app *a);
-/* How long the loop may wait for input before polling the log again. */
-int live_wait_ms(const view_app *a);
-/* Reads what the log gained and shows it (throttled). Returns 1 when the
- * frame must be redrawn. */
-int live_poll(view_app *a);
-/* Whether a followed log is read to its end and shown: a file read up to
- * the size of the file its path names, a pipe up to its writer's end, no
- * unfinished last line held back, nothing read but not shown (1 when no log
- * is followed). For scripts (wait-live-idle). */
-int live_caught_up(const view_app *a);
-/* "LIVE" (reading a growing log) or "FOLLOW" in the status line, ending at
- * x `right`, text at y; returns where it begins (right when none). */
-#define LIVE_RGB 0x5A8F5A
-#define LIVE_FOLLOW_RGB 0x1E9E3C
-int live_badge_draw(view_app *a, int right, int y);
-/* The follow key: on, the view jumps to the newest time and stays there. */
-void live_toggle_follow(view_app *a);
-/* F5 / Ctrl+R: rules and log read again, the view kept. Returns 0, or -1
- * (the last good trace kept; the window says why). */
-int view_reload(view_app *a);
-/* Ctrl+O: another log, with the same rules. Returns 0 or -1 (as above). */
-int view_open_log(view_app *a, const char *path);
-/* Ctrl+O: asks for the log's path (the current one to edit), then opens it;
- * a path that cannot be read keeps the prompt open and says why. */
-void view_open_prompt(view_app *a);
-
-/* ---- the frame (view_draw.c) ------------------------------------------------------ */
-
-/* Re-reads the window's size and scale; 1 when they changed. */
-int view_update_size(view_app *a);
-void view_areas_of(const view_app *a, view_areas *out);
-/* The tlv_view of the main timeline, and of the macro view. */
-void view_main_view(const view_app *a, tlv_view *out);
-void view_macro_view(const view_app *a, tlv_view *out);
-/* The largest first_row that still fills the timeline. */
-int view_max_first_row(const view_app *a);
-/* Draws the whole frame on a->ren (not presented). Returns 0 or -1. */
-int view_draw_frame(view_app *a);
-/* Draws a progress screen ("converting", fraction 0..1 or < 0 when unknown)
- * and presents it. */
-void view_draw_progress(view_app *a, const char *what, double fraction);
-/* Reads the drawn frame and writes it as a PNG. Returns 0 or -1 (printed). */
-int view_write_screenshot(view_app *a, const char *path);
-
-/* For overlays drawn by other files: a filled rectangle (alpha < 255
- * blends), and a text on a box of `bg` with its top-left at (x, y), whose
- * width it returns. */
-void view_fill(view_app *a, int x, int y, int w, int h, uint32_t rgb, int alpha);
-int view_label(view_app *a, const char *s, int x, int y, uint32_t fg, uint32_t bg, int alpha);
-/* Lines of text in a framed box of `bg` near (x, y), kept inside the window. */
-void view_text_box(view_app *a, const char *const *lines, int n, int x, int y, uint32_t bg);
-
-/* ---- input (view_input.c) ------------------------------------------------------- */
-
-enum { VIEW_MOD_SHIFT = 1, VIEW_MOD_CTRL = 2 };
-
-void input_key(view_app *a, SDL_Keycode key, int mods);
-/* Wheel notches at (x, y); positive is away from the user. */
-void input_wheel(view_app *a, double x, double y, double notches, int mods);
-void input_motion(view_app *a, double x, double y);
-void input_button(view_app *a, double x, double y, int button, int down, int mods, int clicks);
-void input_leave(view_app *a);
-/* Typed text (UTF-8), as SDL's text input delivers it: into the prompt when
- * it is open; "?" is the help key otherwise. */
-void input_text(view_app *a, const char *utf8);
-/* Dispatches one SDL event (window coordinates scaled to pixels). */
-void input_sdl_event(view_app *a, const SDL_Event *e);
-/* The time under x in the main view, and the cursor's (or the view's centre). */
-double input_time_at(const view_app *a, double x);
-int input_over_timeline(const view_app *a, double x, double y);
-
-/* ---- hover (view_hover.c) --------------------------------------------------------- */
-
-/* Finds the shape under (x, y) of the main view into a->hover. */
-void view_hover_update(view_app *a);
-
-/* ---- script (view_script.c) -------------------------------------------------------- */
-
-typedef struct view_script view_script;
-
-/* Reads the script; NULL on error (printed). */
-view_script *script_load(const char *path, const char *input);
-void script_free(view_script *s);
-/* Runs the next command. Returns 1 to go on, 0 at the end, -1 on an error
- * (printed with the script's file and line). */
-int script_step(view_app *a);
-
-/* ---- rows shown: operations (view_rows.c) ------------------------------------------------ */
-
-struct cJSON;
-
-void rows_free(view_rows *r);
-/* Recomputes the bands (the rows drawn, a collapsed group as one blank band)
- * from the shapes and what is hidden; call after the shapes change. */
-void rows_refresh(view_app *a);
-/* The bands for tlv_view.rows (NULL: every row), and their number. */
-const size_t *rows_list(const view_app *a, size_t *count);
-size_t rows_band_count(const view_app *a);
-/* The hidden rules, for tlv_shapes_options.skip_rules. */
-void rows_skip_rules(const view_app *a, const char *const **names, size_t *count);
-/* The name a row is kept by: its resource, else its label; and its label. */
-const char *rows_key(const tlv_shapes *s, size_t row);
-const char *rows_label(const tlv_shapes *s, size_t row);
-int rows_is_collapsed(const view_rows *r, const view_group *g);
-/* After a change of what is hidden or collapsed: new bands, textures
- * redrawn, the scroll position kept in range. */
-void rows_changed(view_app *a);
-/* Collapses or expands group k; hides or shows every row of group k (all
- * shown when any was hidden); hides or shows a rule (rebuilding the shapes). */
-void rows_toggle_group(view_app *a, size_t k);
-void rows_toggle_group_rows(view_app *a, size_t k);
-void rows_toggle_rule(view_app *a, const char *name);
-/* The row at place `pos` in the user's order (groups[k] spans places
- * [first, first + count)); moves row `row` one place up (dir < 0) or down
- * within its group. */
-size_t rows_at(const view_rows *r, size_t pos);
-void rows_move(view_app *a, size_t row, int dir);
-/* JSON: what the session keeps (into o), what dump-state adds, reading it back. */
-void rows_state_json(const view_app *a, struct cJSON *o);
-void rows_dump_json(const view_app *a, struct cJSON *o);
-void rows_session_read(view_app *a, const struct cJSON *o);
-
-/* ---- state as JSON (view_state.c) ------------------------------------------------------- */
-
-/* Writes the full state (dump-state) to path. Returns 0 or -1 (printed). */
-int state_dump(const view_app *a, const char *path);
-/* The session: read before the window opens (size), applied after loading
- * (range, rows, markers, per-CPU), written on exit. Read leniently
- * (session_read.c): what can be used is, every part that cannot is a
- * problem, reported once (session_report) and the file kept as PATH.bak. */
-#define SESSION_VERSION 1
-#define SESSION_MAX_MARKERS 100000 /* more than a person places; the rest reported */
-#define SESSION_PROBLEMS_KEPT 8    /* problems kept in full; the rest counted */
-typedef struct view_session {
-    int loaded;
-    int has_range;
-    double t0, t1;
-    int first_row, per_cpu, width, height;
-    int label_w, row_h;         /* the user's label column and row height, 0: automatic */
-    view_markers markers;
-    struct cJSON *doc;          /* the file, for the panels' parts */
-    const char *path;
-    int newer;                  /* written by a newer tlv */
-    int keep_backup;            /* the file held more than was read (any problem):
-                                   session_write keeps it as PATH.bak first */
-    int nproblems;              /* problems met, the first SESSION_PROBLEMS_KEPT kept */
-    char problems[SESSION_PROBLEMS_KEPT][320];
-} view_session;
-/* Returns 0 (read or absent: s->loaded says which) or -1 (unusable: a
- * problem noted). Nothing is printed: session_apply reports. */
-int session_read(const char *path, view_session *s);
-/* The same from text[0..len); s must be zeroed but for markers.selected = -1. */
-int session_parse(const char *text, size_t len, view_session *s);
-/* Notes the parts of s->doc read by no one: keys missing from `mine` (the
- * session as this tlv writes it) and values of another type than there. */
-void session_check_parts(view_session *s, const struct cJSON *mine);
-/* Notes a problem (printf format) and that the file must be kept. */
-void session_problem(view_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Applies what was read (also when nothing could be) and reports its
- * problems once: on stderr and in the status line. */
-void session_apply(view_app *a, view_session *s);
-/* What the panels keep (hidden rows and rules, ...): before loading, so the
- * shapes are built once, without the hidden rules. */
-void session_apply_panels(view_app *a, const view_session *s);
-void session_free(view_session *s);
-int session_write(const view_app *a, const char *path);
-/* Before writing over a session file read only in part (s->keep_backup):
- * renames it to PATH.bak, so that no information is lost. */
-void session_keep_backup(const view_session *s, const char *path);
-
-/* ---- the user's sizes and time axis (view_sizes.c) ------------------------------------- */
-
-/* Whether x is on the label column's right edge (where a drag resizes it). */
-int sizes_on_label_edge(const view_app *a, double x, double y);
-/* Drags the edge to x; sets the row height `px` (clamped; 0: automatic),
- * or changes it by `steps`. */
-void sizes_drag_label_edge(view_app *a, double x);
-void sizes_set_row_height(view_app *a, int px);
-void sizes_step_row_height(view_app *a, int steps);
-/* t: the ruler's next time axis (absolute, from the trace's start, from the
- * selected marker); applies it to the timeline's renderer. */
-void sizes_next_time_axis(view_app *a);
-/* Gives the timeline's renderer the time axis and the shape under the
- * pointer (whose texts win); 1 when that changed what it draws. */
-int sizes_tell_renderer(view_app *a);
-/* The full name of the row whose name is cut in the label column under
- * (x, y), or NULL. */
-const char *sizes_cut_row_name(const view_app *a, double x, double y);
-/* dump-state: the timeline's texts as drawn (labels, ticks, time reference,
- * row names) and the sizes. */
-void sizes_dump(const view_app *a, struct cJSON *o);
-
-/* ---- range and measurement (view_range.c) ---------------------------------------------- */
+/* ---- range and breakdown (view_range.c, view_breakdown.c) ------------------------------------- */
 
 /* The exact trace time nearest below t (for the library's queries). */
 tlv_time view_exact_time(const view_app *a, double t);
 /* Selects [t0, t1] (in either order; an empty one clears it). */
 void range_set(view_app *a, double t0, double t1);
-/* z: shows the selected range (or says how to select one). */
-void range_zoom(view_app *a);
-/* Ctrl+click: the first, then the second point; a third starts again. */
-void measure_click(view_app *a, double t);
-/* Esc: no range, no measurement. */
-void range_clear(view_app *a);
-/* Both over the timeline, their lengths in the ruler. */
-void range_draw(view_app *a, const tlv_view *v, const view_areas *ar);
-
-/* ---- the range's breakdown (view_breakdown.c) ------------------------------------------- */
 
 /* One value of one shown row inside the selected range. */
 typedef struct breakdown_line {
@@ -744,48 +340,69 @@ typedef struct breakdown_line {
     tlv_breakdown_entry e;      /* strings live as long as the shapes */
 } breakdown_line;
 
-typedef struct view_breakdown view_breakdown;
-view_breakdown *breakdown_new(void);
-void breakdown_free(view_breakdown *b);
 /* The lines, rows top to bottom and each row's largest total first;
  * computed again when the range, the shapes or the rows shown changed.
  * NULL (count 0) without a range. */
 const breakdown_line *breakdown_lines(const view_app *a, size_t *count);
-/* dump-state's "range": null, or {t0, t1, length, rows: {ROW: [{value, total,
- * count, min, mean, max, rule, share}]}}. */
-void breakdown_dump_json(const view_app *a, struct cJSON *o);
 /* The lines as CSV (a header line, then the lines in `order`, indexes into
  * breakdown_lines, or as they are when NULL); NULL when memory ran out. */
 char *breakdown_csv(const view_app *a, const size_t *order, size_t n);
 
-/* ---- bench (view_bench.c) ------------------------------------------------------------- */
+/* ---- the frame (view_draw.c) ------------------------------------------------------ */
 
-/* Pans and zooms along a fixed path, printing frame times. Returns EXIT_OK. */
-int view_bench(view_app *a);
-/* A tlv_memory_fn adding up, into the size_t `user` points to, the bytes of
- * the parts kept in files mapped into memory (TLV_MEMORY_FILE_BACKED). */
-void memory_add_file_backed(void *user, const char *part, size_t bytes);
+void view_areas_of(const view_app *a, view_areas *out);
+/* The tlv_view of the main timeline. */
+void view_main_view(const view_app *a, tlv_view *out);
+/* The largest first_row that still fills the timeline. */
+int view_max_first_row(const view_app *a);
+/* For overlays: a filled rectangle (alpha < 255 blends), and a text on a
+ * box of `bg` with its top-left at (x, y), whose width it returns. */
+void view_fill(view_app *a, int x, int y, int w, int h, uint32_t rgb, int alpha);
+int view_label(view_app *a, const char *s, int x, int y, uint32_t fg, uint32_t bg, int alpha);
+/* Lines of text in a framed box of `bg` near (x, y), kept inside the window. */
+void view_text_box(view_app *a, const char *const *lines, int n, int x, int y, uint32_t bg);
+
+/* ---- input (view_input.c, view_hover.c) -------------------------------------------------------- */
+
+enum { VIEW_MOD_SHIFT = 1, VIEW_MOD_CTRL = 2 };
+
+/* The time under x in the main view. */
+double input_time_at(const view_app *a, double x);
+/* Whether (x, y) is over the timeline's shapes (no panel covering it). */
+int input_over_timeline(const view_app *a, double x, double y);
+/* Finds the shape under (x, y) of the main view into a->hover. */
+void view_hover_update(view_app *a);
 
 /* ---- shared helpers ------------------------------------------------------------------ */
 
 /* A time as readable text with the trace's unit ("1.25 ms"); `step` as for
  * tlv_view_time_text (the spacing that must stay visible, 0: 3 decimals). */
 char *view_time_text(const view_app *a, double t, double step, char *buf, size_t size);
-/* Shows a short message in the status line until the next one. */
+/* Shows a short message in the status line until the next one; clears it. */
 void view_message(view_app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void view_message_clear(view_app *a);
 /* Makes room for `need` elements of `size` bytes in *p (capacity *cap,
  * doubled as needed). Returns 0, or -1 when memory ran out (*p unchanged). */
 int view_grow(void **p, size_t *cap, size_t need, size_t size);
 /* Marks the frame for redrawing. */
-static inline void view_dirty(view_app *a) { a->dirty = 1; }
+void view_dirty(view_app *a);
 
 /* ---- the core's operations for panels (view_core.c) --------------------------------------- */
 
-/* Opens the prompt with `label` and the text `initial` (NULL: empty); keys
- * and text then go to the prompt panel until Enter (on_enter) or Esc. */
+/* A request for a line of text: Enter hands the text to on_enter, which
+ * returns 0 (accepted: the prompt closes) or -1 (bad text: it stays open,
+ * the status line says why). */
+typedef int (*view_prompt_fn)(view_app *a, void *user, const char *text);
+/* Opens the prompt with `label` and the text `initial` (NULL: empty): the
+ * panel that offers one (its `prompt` hook) takes the keyboard until Enter
+ * (on_enter) or Esc. */
 void view_prompt_open(view_app *a, const char *label, const char *initial,
                       view_prompt_fn on_enter, void *user);
-void view_prompt_close(view_app *a);
+/* Panel p takes every key and typed text (its grabbed_key and grabbed_text
+ * hooks), and mouse presses are ignored, until it lets go; whether one holds it. */
+void view_grab_keys(view_app *a, view_panel *p);
+void view_release_keys(view_app *a, view_panel *p);
+int view_keys_grabbed(const view_app *a);
 /* Where row `row` of the shapes is drawn in view v: the top y and height of
  * its band (pixels); 0 when it has no band (hidden, collapsed), else 1 (the
  * band may be scrolled out of sight). O(bands). */
@@ -820,41 +437,59 @@ void view_jumped(view_app *a, double t, long event);
  * A panel is a module of the viewer with its own state, drawn over or beside
  * the timeline, that reacts to input and keeps its part of the session. It
  * includes only view.h (and view_panels.h, for its constructor's declaration):
- * it uses the core (view_app, nav_*, markers_*, rows_*, view_*), never another
- * panel, and exports only its constructor. The core calls its hooks; every
- * hook may be NULL. A hook that handles input returns 1 when it used the
- * event (then no one else sees it), 0 to leave it to the next panel and then
- * the core.
- * Panels see input in registration order (cmd_view.c), before the core.
+ * it uses the core through this API, never another panel, and exports only
+ * its constructor. The core calls its hooks; every hook may be NULL. A hook
+ * that handles mouse input returns 1 when it used the event (then no one
+ * else sees it), 0 to leave it to the next panel and then the core. Panels
+ * see mouse input in registration order (view_panels.h), before the core.
  *
- * To add a panel: write panel_NAME.c with a struct that begins with a
- * view_panel, its hooks, and a constructor; declare the constructor in
- * view_panels.h and register it in cmd_view.c. For example:
+ * Keys are a table: each row a key, the modifier combinations it takes, its
+ * line of the F1 help and what it runs. The F1 help is built from the
+ * core's table and the panels' tables; a key and modifiers claimed by two
+ * rows (of the core or any panel) stops the viewer at start-up with a
+ * message naming both. Esc belongs to the core, which clears its selection
+ * and then notes VIEW_NOTE_ESCAPE to every panel.
+ *
+ * To add a panel: write view/panels/panel_NAME.c with a struct that begins
+ * with a view_panel, its hooks, its keys and a constructor NAME_panel_new,
+ * and add the row X(NAME) to VIEW_PANELS in view_panels.h. For example
+ * (tests/e2e/test_layers.sh compiles it as a panel of its own):
+ *
+ * BEGIN EXAMPLE
+ *     #include "view/view.h"
+ *     #include "view/view_panels.h"
+ *
+ *     #include <cjson/cJSON.h>
+ *     #include <stdlib.h>
  *
  *     typedef struct clock_panel {
  *         view_panel base;            // first: the hooks get &base
  *         int shown;
  *     } clock_panel;
  *
- *     static int clock_key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+ *     static void toggle(view_panel *p, view_app *a, SDL_Keycode key, int mods)
  *     {
+ *         (void)key, (void)mods;
  *         clock_panel *c = (clock_panel *)p;
- *         if (key != SDLK_t || mods)
- *             return 0;
  *         c->shown = !c->shown;
  *         view_dirty(a);
- *         return 1;
  *     }
  *
- *     static void clock_draw(view_panel *p, view_app *a, view_layer layer,
- *                            const tlv_view *v, const view_areas *ar)
+ *     static const view_key keys[] = {
+ *         {SDLK_F3, VIEW_KEYS_PLAIN, "F3: the clock", toggle},
+ *     };
+ *
+ *     static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v,
+ *                      const view_areas *ar)
  *     {
+ *         (void)v;
  *         if (layer == VIEW_LAYER_PANEL && ((clock_panel *)p)->shown)
  *             view_label(a, "12:00", ar->label_w, ar->ruler_h, 0, 0xFFFFFF, 255);
  *     }
  *
- *     static void clock_save(view_panel *p, const view_app *a, struct cJSON *o)
+ *     static void save(view_panel *p, const view_app *a, struct cJSON *o)
  *     {
+ *         (void)a;
  *         cJSON_AddBoolToObject(o, "clock_panel", ((clock_panel *)p)->shown);
  *     }
  *
@@ -862,10 +497,11 @@ void view_jumped(view_app *a, double t, long event);
  *     {
  *         clock_panel *c = calloc(1, sizeof *c);
  *         if (c)
- *             c->base = (view_panel){.name = "clock", .key = clock_key,
- *                                    .draw = clock_draw, .save = clock_save};
+ *             c->base = (view_panel){.name = "clock", .keys = keys, .nkeys = 1,
+ *                                    .draw = draw, .save = save};
  *         return c ? &c->base : NULL;   // the core free()s it (or calls destroy)
  *     }
+ * END EXAMPLE
  *
  * A panel that needs a band of its own between the timeline and the overview
  * gives strip_height; its area is then view_panel_area(ar, p). dump-state
@@ -897,18 +533,42 @@ typedef enum view_note {
     VIEW_NOTE_EVENT,      /* the view jumped to trace event a->focus_event */
     VIEW_NOTE_RELEASE,    /* a mouse button was let go (ends a panel's own drag) */
     VIEW_NOTE_SHAPES,     /* the shapes were rebuilt (per-CPU, a rule hidden) */
+    VIEW_NOTE_ESCAPE,     /* Esc: the core cleared its selection; clear yours */
 } view_note;
 
-typedef struct view_panel view_panel;
+/* The modifier combinations a key row takes: a set of bits 1 << mods. */
+#define VIEW_KEYS_PLAIN (1u << 0)
+#define VIEW_KEYS_SHIFT (1u << VIEW_MOD_SHIFT)
+#define VIEW_KEYS_CTRL (1u << VIEW_MOD_CTRL)
+#define VIEW_KEYS_CTRL_SHIFT (1u << (VIEW_MOD_CTRL | VIEW_MOD_SHIFT))
+#define VIEW_KEYS_ANY 0xFu
+
+/* One row of a key table. A row with key 0 only adds its help (a mouse
+ * gesture); a row with help NULL is said by another row's help ("Left/Right"
+ * covers Right). */
+typedef struct view_key {
+    SDL_Keycode key;
+    unsigned mods;              /* VIEW_KEYS_* */
+    const char *help;           /* its line of the F1 help: "o: flow arrows" */
+    /* Runs it: p is the panel the table is of (NULL for the core's). */
+    void (*run)(view_panel *p, view_app *a, SDL_Keycode key, int mods);
+} view_key;
+
 struct view_panel {
     const char *name;
-    int index;            /* set by view_add_panel: its place in a->panels */
+    int index;            /* set by view_add_panel: its place in the registry */
+    const view_key *keys; /* its key table, nkeys rows */
+    size_t nkeys;
     /* Draws its part of the frame at `layer`; v is the main view. */
     void (*draw)(view_panel *p, view_app *a, view_layer layer, const tlv_view *v,
                  const view_areas *ar);
-    /* A key (VIEW_MOD_* mods) or typed text (UTF-8). */
-    int (*key)(view_panel *p, view_app *a, SDL_Keycode key, int mods);
-    int (*text)(view_panel *p, view_app *a, const char *utf8);
+    /* While it holds the keyboard (view_grab_keys): every key (VIEW_MOD_*
+     * mods) and typed text (UTF-8). */
+    void (*grabbed_key)(view_panel *p, view_app *a, SDL_Keycode key, int mods);
+    void (*grabbed_text)(view_panel *p, view_app *a, const char *utf8);
+    /* It offers the prompt (view_prompt_open): opens it. One panel does. */
+    void (*prompt)(view_panel *p, view_app *a, const char *label, const char *initial,
+                   view_prompt_fn on_enter, void *user);
     /* A mouse button pressed at (x, y) pixels (clicks: 2 for a double click). */
     int (*press)(view_panel *p, view_app *a, double x, double y, int button, int clicks);
     /* Wheel notches at (x, y); positive is away from the user. */
@@ -926,23 +586,17 @@ struct view_panel {
     void (*destroy)(view_panel *p);
 };
 
-/* Registers p. Returns 0, or -1 when p is NULL (its constructor ran out of
- * memory) or there are too many (p is destroyed). */
-int view_add_panel(view_app *a, view_panel *p);
-void view_free_panels(view_app *a);
 /* p's strip (see strip_height). */
 const SDL_Rect *view_panel_area(const view_areas *ar, const view_panel *p);
-
-/* Dispatch to the panels, in registration order (the core's side of the hooks). */
-void view_panels_draw(view_app *a, view_layer layer, const tlv_view *v, const view_areas *ar);
-int view_panels_key(view_app *a, SDL_Keycode key, int mods);
-int view_panels_text(view_app *a, const char *utf8);
-int view_panels_press(view_app *a, double x, double y, int button, int clicks);
-int view_panels_wheel(view_app *a, double x, double y, double notches);
+/* Whether any panel covers (x, y) of the main view. */
 int view_panels_cover(const view_app *a, double x, double y);
-void view_panels_note(view_app *a, view_note what);
-void view_panels_save(const view_app *a, struct cJSON *o);
-void view_panels_load(view_app *a, const struct cJSON *o);
-void view_panels_dump(const view_app *a, struct cJSON *o);
+
+/* ---- the window (view_app.c) --------------------------------------------------------------- */
+
+/* `tlv view` with parsed options: makes the panels (makers[0..n), in the
+ * order they see input), checks their keys, opens the window, loads the log,
+ * runs until the window closes or the script ends, saves the session.
+ * Returns the exit status. */
+int view_run(const view_opts *opts, view_panel *(*const *makers)(void), size_t n);
 
 #endif

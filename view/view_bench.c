@@ -11,7 +11,9 @@
  * mode the CPU load tracks) and without those, the baseline measured in the
  * same run; both are printed, and the p99 of each leg.
  */
-#include "view/view.h"
+#include "view/core.h"
+
+#include <cjson/cJSON.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -122,9 +124,12 @@ static void print_memory(const view_app *a)
  * mode, the CPU load tracks; off for the baseline frames. */
 static void set_extras(view_app *a, int on)
 {
-    a->flows_shown = on;
+    cJSON *o = cJSON_CreateObject(); /* the flows panel's state, as the session has it */
+    view_panels_save(a, o);
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "flows_shown")) != on)
+        input_key(a, SDLK_o, 0); /* its key, as a person would */
+    cJSON_Delete(o);
     a->tracks.load_on = on;
-
     rows_changed(a); /* new bands: the next frame renders the timeline again */
 }
 
@@ -186,7 +191,7 @@ static int bench_pass(view_app *a)
                 path_step(a, leg, i);
                 size_t at = n + (size_t)i;
                 s[k].ms[at] = timed_frame(a, &s[k].cpu[at], &s[k].proc[at]);
-                s[k].render += a->last_render_ms;
+                s[k].render += a->core->last_render_ms;
                 if (k)
                     leg_cpu[leg][i] = s[k].cpu[at];
                 if (getenv("TLV_BENCH_FRAMES")) { /* every frame, for profiling */
@@ -195,7 +200,7 @@ static int bench_pass(view_app *a)
                     fprintf(stderr, "frame leg %d step %d extras %d span %.6g wall %.2f ms "
                             "cpu %.2f ms render %.2f ms faults %ld major %ld minor\n", leg, i,
                             k, (a->nav.t1 - a->nav.t0) / (a->nav.trace_t1 - a->nav.trace_t0),
-                            s[k].ms[at], s[k].cpu[at], a->last_render_ms, major, minor);
+                            s[k].ms[at], s[k].cpu[at], a->core->last_render_ms, major, minor);
                 }
             }
             if (k)
@@ -217,8 +222,8 @@ static int bench_pass(view_app *a)
            tracks, med[1][0], p99[1][0], worst[1][0], s[1].render / (double)n, first);
     printf("bench: first frame %.2f s after start, trace complete %.2f s after start "
            "(%zu events; converted in %.2f s, final shapes built in %.2f s)\n",
-           a->times.first_frame - a->times.start, a->times.loaded - a->times.start,
-           tlv_trace_event_count(a->trace), a->times.convert_s, a->times.final_build_s);
+           a->core->times.first_frame - a->core->times.start, a->core->times.loaded - a->core->times.start,
+           tlv_trace_event_count(a->trace), a->core->times.convert_s, a->core->times.final_build_s);
     printf("bench: CPU time of the viewer's thread: median %.2f ms, p99 %.2f ms, worst %.2f ms "
            "a frame\n", med[1][1], p99[1][1], worst[1][1]);
     printf("bench: CPU time of the process (the viewer's thread and the renderer's second "
@@ -252,7 +257,7 @@ static void bench_screenshots(view_app *a, const char *prefix)
 {
     static const int sizes[2][2] = {{1920, 1080}, {640, 400}};
     for (int k = 0; k < 2; k++) {
-        SDL_SetWindowSize(a->win, sizes[k][0], sizes[k][1]);
+        SDL_SetWindowSize(a->core->win, sizes[k][0], sizes[k][1]);
         view_update_size(a);
         for (int z = 0; z < 2; z++) {
             view_nav *n = &a->nav;

@@ -5,7 +5,7 @@
  * the rows shown change; as JSON for dump-state and as
  * CSV for the clipboard and files. The range panel draws and sorts it.
  */
-#include "view/view.h"
+#include "view/core.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -95,7 +95,7 @@ static void compute(const view_app *a, view_breakdown *b)
 
 const breakdown_line *breakdown_lines(const view_app *a, size_t *count)
 {
-    view_breakdown *b = a->breakdown;
+    view_breakdown *b = a->core->breakdown;
     *count = 0;
     if (!b || !a->has_range || !a->shapes)
         return NULL;

@@ -2,9 +2,10 @@
  * view_core.c — what the viewer's core offers its panels: the registry of
  * panels and the dispatch of drawing, input, notes and JSON to them (in
  * registration order, the first that uses an input event taking it), the
- * prompt request that the prompt panel edits, and the selected marker.
+ * keyboard held by one panel and the prompt that one offers, the rows'
+ * places, jumps and the selected marker.
  */
-#include "view/view.h"
+#include "view/core.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,20 +25,31 @@ int view_add_panel(view_app *a, view_panel *p)
 {
     if (!p) /* its constructor ran out of memory: the viewer would lack it */
         return -1;
-    if (a->npanels == VIEW_MAX_PANELS) {
+    if (a->core->npanels == VIEW_MAX_PANELS) {
         destroy(p);
         return -1;
     }
-    p->index = (int)a->npanels;
-    a->panels[a->npanels++] = p;
+    p->index = (int)a->core->npanels;
+    a->core->panels[a->core->npanels++] = p;
     return 0;
 }
 
 void view_free_panels(view_app *a)
 {
-    for (size_t i = 0; i < a->npanels; i++)
-        destroy(a->panels[i]);
-    a->npanels = 0;
+    for (size_t i = 0; i < a->core->npanels; i++)
+        destroy(a->core->panels[i]);
+    a->core->npanels = 0;
+}
+
+size_t view_key_owners(const view_app *a, view_key_owner *out)
+{
+    size_t n = 0;
+    out[n++] = (view_key_owner){"view", NULL, view_core_keys, view_core_key_count};
+    for (size_t i = 0; i < a->core->npanels; i++) {
+        view_panel *p = a->core->panels[i];
+        out[n++] = (view_key_owner){p->name, p, p->keys, p->keys ? p->nkeys : 0};
+    }
+    return n;
 }
 
 const SDL_Rect *view_panel_area(const view_areas *ar, const view_panel *p)
@@ -47,107 +59,128 @@ const SDL_Rect *view_panel_area(const view_areas *ar, const view_panel *p)
 
 /* ---- dispatch ------------------------------------------------------------------------ */
 
+/* The panels in registration order, and how many. */
+static view_panel *const *panels(const view_app *a, size_t *n)
+{
+    *n = a->core->npanels;
+    return a->core->panels;
+}
+
 void view_panels_draw(view_app *a, view_layer layer, const tlv_view *v, const view_areas *ar)
 {
-    for (size_t i = 0; i < a->npanels; i++)
-        if (a->panels[i]->draw)
-            a->panels[i]->draw(a->panels[i], a, layer, v, ar);
-}
-
-int view_panels_key(view_app *a, SDL_Keycode key, int mods)
-{
-    for (size_t i = 0; i < a->npanels; i++)
-        if (a->panels[i]->key && a->panels[i]->key(a->panels[i], a, key, mods))
-            return 1;
-    return 0;
-}
-
-int view_panels_text(view_app *a, const char *utf8)
-{
-    for (size_t i = 0; i < a->npanels; i++)
-        if (a->panels[i]->text && a->panels[i]->text(a->panels[i], a, utf8))
-            return 1;
-    return 0;
+    size_t n;
+    view_panel *const *p = panels(a, &n);
+    for (size_t i = 0; i < n; i++)
+        if (p[i]->draw)
+            p[i]->draw(p[i], a, layer, v, ar);
 }
 
 int view_panels_press(view_app *a, double x, double y, int button, int clicks)
 {
-    for (size_t i = 0; i < a->npanels; i++)
-        if (a->panels[i]->press && a->panels[i]->press(a->panels[i], a, x, y, button, clicks))
+    size_t n;
+    view_panel *const *p = panels(a, &n);
+    for (size_t i = 0; i < n; i++)
+        if (p[i]->press && p[i]->press(p[i], a, x, y, button, clicks))
             return 1;
     return 0;
 }
 
 int view_panels_wheel(view_app *a, double x, double y, double notches)
 {
-    for (size_t i = 0; i < a->npanels; i++)
-        if (a->panels[i]->wheel && a->panels[i]->wheel(a->panels[i], a, x, y, notches))
+    size_t n;
+    view_panel *const *p = panels(a, &n);
+    for (size_t i = 0; i < n; i++)
+        if (p[i]->wheel && p[i]->wheel(p[i], a, x, y, notches))
             return 1;
     return 0;
 }
 
 int view_panels_cover(const view_app *a, double x, double y)
 {
-    for (size_t i = 0; i < a->npanels; i++)
-        if (a->panels[i]->covers && a->panels[i]->covers(a->panels[i], a, x, y))
+    size_t n;
+    view_panel *const *p = panels(a, &n);
+    for (size_t i = 0; i < n; i++)
+        if (p[i]->covers && p[i]->covers(p[i], a, x, y))
             return 1;
     return 0;
 }
 
 void view_panels_note(view_app *a, view_note what)
 {
-    for (size_t i = 0; i < a->npanels; i++)
-        if (a->panels[i]->note)
-            a->panels[i]->note(a->panels[i], a, what);
+    size_t n;
+    view_panel *const *p = panels(a, &n);
+    for (size_t i = 0; i < n; i++)
+        if (p[i]->note)
+            p[i]->note(p[i], a, what);
 }
 
 void view_panels_save(const view_app *a, struct cJSON *o)
 {
-    for (size_t i = 0; i < a->npanels; i++)
-        if (a->panels[i]->save)
-            a->panels[i]->save(a->panels[i], a, o);
+    size_t n;
+    view_panel *const *p = panels(a, &n);
+    for (size_t i = 0; i < n; i++)
+        if (p[i]->save)
+            p[i]->save(p[i], a, o);
 }
 
 void view_panels_load(view_app *a, const struct cJSON *o)
 {
-    for (size_t i = 0; o && i < a->npanels; i++)
-        if (a->panels[i]->load)
-            a->panels[i]->load(a->panels[i], a, o);
+    size_t n;
+    view_panel *const *p = panels(a, &n);
+    for (size_t i = 0; o && i < n; i++)
+        if (p[i]->load)
+            p[i]->load(p[i], a, o);
 }
 
 void view_panels_dump(const view_app *a, struct cJSON *o)
 {
-    for (size_t i = 0; i < a->npanels; i++)
-        if (a->panels[i]->dump)
-            a->panels[i]->dump(a->panels[i], a, o);
+    size_t n;
+    view_panel *const *p = panels(a, &n);
+    for (size_t i = 0; i < n; i++)
+        if (p[i]->dump)
+            p[i]->dump(p[i], a, o);
 }
 
-/* ---- the prompt request ----------------------------------------------------------------- */
+/* ---- the keyboard held by a panel; the prompt ----------------------------------------------- */
+
+void view_grab_keys(view_app *a, view_panel *p)
+{
+    a->core->grab = p;
+    view_dirty(a);
+}
+
+void view_release_keys(view_app *a, view_panel *p)
+{
+    if (a->core->grab == p)
+        a->core->grab = NULL;
+    view_dirty(a);
+}
+
+int view_keys_grabbed(const view_app *a)
+{
+    return a->core->grab != NULL;
+}
 
 void view_prompt_open(view_app *a, const char *label, const char *initial,
                       view_prompt_fn on_enter, void *user)
 {
-    view_prompt *p = &a->prompt;
-    p->open = 1;
-    p->label = label;
-    p->on_enter = on_enter;
-    p->user = user;
-    snprintf(p->text, sizeof p->text, "%s", initial ? initial : "");
-    p->caret = strlen(p->text);
-    p->anchor = 0; /* the initial text selected: typing replaces it, an arrow keeps it */
-    a->message[0] = '\0';
+    size_t n, i = 0;
+    view_panel *const *p = panels(a, &n);
+    while (i < n && !p[i]->prompt)
+        i++;
+    view_panel *offers = i < n ? p[i] : NULL;
+    if (!offers) { /* a viewer built without the prompt panel */
+        view_message(a, "no prompt to ask for '%s'", label);
+        return;
+    }
+    a->core->message[0] = '\0';
     /* SDL starts text input itself on desktops (the ? key relies on it);
      * asking again is harmless and needed where it did not. The key that
      * opened the prompt may also have queued its character as text: drop
      * it, or "g" would open a prompt holding "g". */
     SDL_StartTextInput();
     SDL_FlushEvent(SDL_TEXTINPUT);
-    view_dirty(a);
-}
-
-void view_prompt_close(view_app *a)
-{
-    a->prompt.open = 0;
+    offers->prompt(offers, a, label, initial, on_enter, user);
     view_dirty(a);
 }
 

@@ -9,7 +9,7 @@
  * with SDL each frame, so that moving the mouse never re-renders the timeline.
  * Also the progress screen shown while loading, and screenshots.
  */
-#include "view/view.h"
+#include "view/core.h"
 
 #include <errno.h>
 #include <math.h>
@@ -38,7 +38,7 @@ static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale
 int view_update_size(view_app *a)
 {
     int w, h, pw, ph;
-    SDL_GetWindowSize(a->win, &w, &h);
+    SDL_GetWindowSize(a->core->win, &w, &h);
     if (SDL_GetRendererOutputSize(a->ren, &pw, &ph) != 0) {
         pw = w;
         ph = h;
@@ -53,10 +53,10 @@ int view_update_size(view_app *a)
     a->px_h = ph > 1 ? ph : 1;
     a->scale = scale > 0 ? scale : 1;
     int px = scaled(a, UI_TEXT_PX);
-    if (!a->text || px != a->text_px) { /* fonts at the new pixel size */
+    if (!a->text || px != a->core->text_px) { /* fonts at the new pixel size */
         view_text_free(a->text);
         a->text = view_text_new(a->ren, px);
-        a->text_px = px;
+        a->core->text_px = px;
     }
     if (changed) {
         int top = view_max_first_row(a);
@@ -74,8 +74,8 @@ void view_areas_of(const view_app *a, view_areas *o)
     macro_h = macro_h > h / 4 ? h / 4 : macro_h;
     status_h = status_h > h / 4 ? h / 4 : status_h;
     int strip_h[VIEW_MAX_PANELS], strips = 0;
-    for (size_t i = 0; i < a->npanels; i++) { /* each out of what the others left */
-        view_panel *p = a->panels[i];
+    for (size_t i = 0; i < a->core->npanels; i++) { /* each out of what the others left */
+        view_panel *p = a->core->panels[i];
         strip_h[i] = p->strip_height ? p->strip_height(p, a, h - macro_h - status_h - strips) : 0;
         strips += strip_h[i];
     }
@@ -83,19 +83,19 @@ void view_areas_of(const view_app *a, view_areas *o)
     main_h = main_h < 1 ? 1 : main_h;
     o->main = (SDL_Rect){0, 0, w, main_h};
     memset(o->strip, 0, sizeof o->strip);
-    for (size_t i = 0, y = (size_t)main_h; i < a->npanels; y += (size_t)strip_h[i], i++)
+    for (size_t i = 0, y = (size_t)main_h; i < a->core->npanels; y += (size_t)strip_h[i], i++)
         o->strip[i] = (SDL_Rect){0, (int)y, w, strip_h[i]};
     o->macro = (SDL_Rect){0, main_h + strips, w, macro_h};
     o->status = (SDL_Rect){0, main_h + strips + macro_h, w, status_h};
-    int label = scaled(a, a->label_w_user > 0 ? a->label_w_user : a->label_need > 0 ? a->label_need : 60);
-    int most = a->label_w_user > 0 ? w - scaled(a, 120) : w / 3; /* dragged wider: leave a timeline */
+    int label = scaled(a, a->core->label_w_user > 0 ? a->core->label_w_user : a->core->label_need > 0 ? a->core->label_need : 60);
+    int most = a->core->label_w_user > 0 ? w - scaled(a, 120) : w / 3; /* dragged wider: leave a timeline */
     o->label_w = label > most ? (most > 1 ? most : 1) : label;
     o->ruler_h = scaled(a, RULER_H);
     o->ruler_h = o->ruler_h > main_h ? main_h : o->ruler_h;
     size_t nrows = rows_band_count(a);
     double fit = nrows ? (double)(main_h - o->ruler_h) / (double)nrows : 0;
     int min_row = scaled(a, MIN_ROW_H);
-    o->row_height = a->row_h_user > 0 ? scaled(a, a->row_h_user) : nrows && fit < min_row ? min_row : 0;
+    o->row_height = a->core->row_h_user > 0 ? scaled(a, a->core->row_h_user) : nrows && fit < min_row ? min_row : 0;
 }
 
 void view_main_view(const view_app *a, tlv_view *v)
@@ -154,9 +154,20 @@ void view_message(view_app *a, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(a->message, sizeof a->message, fmt, ap);
+    vsnprintf(a->core->message, sizeof a->core->message, fmt, ap);
     va_end(ap);
     view_dirty(a);
+}
+
+void view_message_clear(view_app *a)
+{
+    a->core->message[0] = '\0';
+    view_dirty(a);
+}
+
+void view_dirty(view_app *a)
+{
+    a->core->dirty = 1;
 }
 
 static void fill(SDL_Renderer *r, int x, int y, int w, int h, uint32_t rgb, int alpha)
@@ -192,7 +203,7 @@ static int same_view(const tlv_view *a, const tlv_view *b)
  * a per-pixel conversion (a fifth of a frame); else RGBA32 as drawn. */
 static Uint32 texture_format(const view_app *a)
 {
-    Uint32 f = SDL_GetWindowPixelFormat(a->win);
+    Uint32 f = SDL_GetWindowPixelFormat(a->core->win);
     return SDL_BYTEORDER == SDL_LIL_ENDIAN && (f == SDL_PIXELFORMAT_RGB888 || f == SDL_PIXELFORMAT_ARGB8888)
                ? f
                : SDL_PIXELFORMAT_RGBA32;
@@ -256,11 +267,11 @@ static int update_texture(view_app *a, tlv_renderer *tr, SDL_Texture **tex, int 
  * says each once), on stderr and in the status line as they come. */
 static void note_renderer_warnings(view_app *a)
 {
-    const tlv_diags *d = tlv_renderer_diags(a->tl_ren);
+    const tlv_diags *d = tlv_renderer_diags(a->core->tl_ren);
     size_t n = tlv_diags_count(d);
-    for (; a->ren_diags_seen < n; a->ren_diags_seen++) {
+    for (; a->core->ren_diags_seen < n; a->core->ren_diags_seen++) {
         char line[512];
-        tlv_diag_format(tlv_diags_get(d, a->ren_diags_seen), line, sizeof line);
+        tlv_diag_format(tlv_diags_get(d, a->core->ren_diags_seen), line, sizeof line);
         fprintf(stderr, "%s view: %s\n", prog, line);
         view_message(a, "%s", line);
     }
@@ -276,9 +287,9 @@ static int time_x(const tlv_view *v, double t)
 
 static void draw_selection(view_app *a, const tlv_view *v, const view_areas *ar)
 {
-    if (!a->has_sel)
+    if (!a->core->has_sel)
         return;
-    int x0 = time_x(v, fmin(a->sel0, a->sel1)), x1 = time_x(v, fmax(a->sel0, a->sel1));
+    int x0 = time_x(v, fmin(a->core->sel0, a->core->sel1)), x1 = time_x(v, fmax(a->core->sel0, a->core->sel1));
     x0 = x0 < ar->label_w ? ar->label_w : x0;
     x1 = x1 > v->width ? v->width : x1;
     if (x1 < x0)
@@ -368,45 +379,18 @@ void view_text_box(view_app *a, const char *const *lines, int n, int x, int y, u
 
 static void draw_banner(view_app *a, const view_areas *ar)
 {
-    if (!a->show_banner)
+    if (!a->core->show_banner)
         return;
     char head[120];
     const char *lines[6];
     int n = 0;
     snprintf(head, sizeof head, "%zu problem%s while loading (all on stderr; Esc closes this):",
-             a->load_errors, a->load_errors == 1 ? "" : "s");
+             a->core->load_errors, a->core->load_errors == 1 ? "" : "s");
     lines[n++] = head;
-    for (int i = 0; i < a->banner_lines; i++)
-        lines[n++] = a->banner[i];
+    for (int i = 0; i < a->core->banner_lines; i++)
+        lines[n++] = a->core->banner[i];
     view_text_box(a, lines, n, ar->label_w + scaled(a, 8), ar->ruler_h + scaled(a, 8), 0xFFE8E0);
 }
-
-static const char *const help_lines[] = {
-    "wheel: scroll rows    Shift+wheel: zoom at the cursor    Ctrl+wheel: pan",
-    "left drag: pan    right drag or Shift+left drag: select a range and zoom to it",
-    "double-click: centre there    macro view: click to jump, drag the box or its edges",
-    "Left/Right or A/D: pan    Up/Down, W/S or +/-: zoom at the cursor (or the selected marker)",
-    "Home/End: the trace's start/end    PageUp/PageDown: a page of rows    t: ruler times absolute/from start/from marker",
-    "Ctrl+Up/Down or Ctrl+wheel over the names: row height    drag the names' right edge: their width",
-    "L: legend of the colours in view",
-    "f: fit the whole trace    Backspace: previous view    c: per-CPU rows on/off",
-    "m: marker at the cursor    [ ]: previous/next marker    Delete: delete the selected marker",
-    "r: rows and rules panel (check boxes show and hide them)    l: trace-log panel",
-    "x or a click on a group's name: collapse/expand the group    log: double-click a line to go there",
-    "double-click a shape: its event in the log    wheel over a panel: scroll it",
-    "F2 or Enter: rename the selected marker    k: recolour it    drag it in the ruler or Shift+[ ]: move it",
-    "g: go to a range (START END)    /: search events (text, or /regex/)    n/N: next/previous match",
-    "Shift+M: marker list by layer (click: go, double-click: rename as LAYER/NAME, x: delete, box: hide the layer)",
-    "search results list: click a line to go there, x or Esc closes it    the log panel follows every jump",
-    "Esc: clear the selection and the search highlight    F12: screenshot    F1 or ?: this help    Ctrl+Q: quit",
-    "Ctrl+drag: select a range: its breakdown per row below (b shows/hides it; click a header to sort; Ctrl+C copies CSV, e saves it)",
-    "z: zoom to the range    Ctrl+click twice: measure the time between two points    Esc: clear range and measurement",
-    "live logs: Shift+F follow the newest time (LIVE/FOLLOW in the status line)    F5 or Ctrl+R: reload log and rules    Ctrl+O: open a log",
-    "click a shape: select it, details below (click an event line to go there)    click empty space: clear",
-    ", and .: previous/next interval on the selected shape's row    i: details panel    o: flow arrows",
-    "u: CPU-load tracks off/on (per-CPU mode)    tracks: hover for the value; r panel: check boxes hide/show them",
-    "r panel: \u25B2 \u25BC move a track, or a row within its group    numeric attributes: check one to see it as a counter track",
-};
 
 /* The full name of a row whose name the label column cuts, under the pointer. */
 static void draw_row_name_tip(view_app *a)
@@ -416,11 +400,24 @@ static void draw_row_name_tip(view_app *a)
         view_text_box(a, &name, 1, (int)a->mx + scaled(a, 14), (int)a->my + scaled(a, 18), 0xFFFFE8);
 }
 
+#define HELP_LINES 64
+
+static int help_width(void *a, const char *s) { return view_text_width(((view_app *)a)->text, s); }
+
+/* F1: the help of the keys and the mouse, from the core's and the panels'
+ * key tables (view_keys.c), in lines as wide as the window allows. */
 static void draw_help(view_app *a)
 {
-    if (a->show_help)
-        view_text_box(a, help_lines, (int)(sizeof help_lines / sizeof *help_lines), scaled(a, 40),
-                   scaled(a, 40), 0xFFFFFF);
+    if (!a->core->show_help)
+        return;
+    view_key_owner owners[VIEW_MAX_PANELS + 1];
+    char *lines[HELP_LINES];
+    int width = a->px_w - scaled(a, 40 + 40 + 16); /* the box's margins and padding */
+    size_t n = view_keys_help(owners, view_key_owners(a, owners), width, help_width, a, lines,
+                              HELP_LINES);
+    view_text_box(a, (const char *const *)lines, (int)n, scaled(a, 40), scaled(a, 40), 0xFFFFFF);
+    for (size_t i = 0; i < n; i++)
+        free(lines[i]);
 }
 
 /* ---- macro view and status line ---------------------------------------------------- */
@@ -430,10 +427,10 @@ static void draw_macro(view_app *a, const view_areas *ar)
     tlv_view mv;
     view_macro_view(a, &mv);
     SDL_Renderer *r = a->ren;
-    if (update_texture(a, a->macro_ren, &a->macro_tex, &a->macro_w, &a->macro_h, &a->macro_drawn,
-                       &a->macro_gen, &mv) == 0) {
+    if (update_texture(a, a->core->macro_ren, &a->core->macro_tex, &a->core->macro_w, &a->core->macro_h, &a->core->macro_drawn,
+                       &a->core->macro_gen, &mv) == 0) {
         SDL_Rect dst = ar->macro;
-        SDL_RenderCopy(r, a->macro_tex, NULL, &dst);
+        SDL_RenderCopy(r, a->core->macro_tex, NULL, &dst);
     }
     fill(r, 0, ar->macro.y, ar->label_w - 1, ar->macro.h, C_PANEL, 255);
     view_text_draw(a->text, "Overview", scaled(a, 6), ar->macro.y + scaled(a, 2), C_DIM);
@@ -488,17 +485,17 @@ static void status_text(view_app *a, const tlv_view *v, double px_time, char *te
     } else {
         append(text, size, "cursor -");
     }
-    if (a->has_sel)
+    if (a->core->has_sel)
         append(text, size, "   selection %s",
-               view_time_text(a, fabs(a->sel1 - a->sel0), 0, t0, sizeof t0));
+               view_time_text(a, fabs(a->core->sel1 - a->core->sel0), 0, t0, sizeof t0));
     append(text, size, "   view %s .. %s", view_time_text(a, v->t0, px_time, t0, sizeof t0),
            view_time_text(a, v->t1, px_time, t1, sizeof t1));
     if (a->per_cpu)
         append(text, size, "   per-CPU");
-    if (a->load_errors)
-        append(text, size, "   %zu problem%s", a->load_errors, a->load_errors == 1 ? "" : "s");
-    if (a->message[0])
-        append(text, size, "   %s", a->message);
+    if (a->core->load_errors)
+        append(text, size, "   %zu problem%s", a->core->load_errors, a->core->load_errors == 1 ? "" : "s");
+    if (a->core->message[0])
+        append(text, size, "   %s", a->core->message);
 }
 
 static void draw_status(view_app *a, const tlv_view *v, const view_areas *ar)
@@ -530,10 +527,10 @@ int view_draw_frame(view_app *a)
     SDL_Renderer *r = a->ren;
     double start = now_seconds();
     if (sizes_tell_renderer(a))
-        a->tl_drawn.width = 0; /* the ruler or the labels change: draw the timeline again */
-    int rc = update_texture(a, a->tl_ren, &a->tl_tex, &a->tex_w, &a->tex_h, &a->tl_drawn,
-                            &a->tl_gen, &v);
-    a->last_render_ms = (now_seconds() - start) * 1000;
+        a->core->tl_drawn.width = 0; /* the ruler or the labels change: draw the timeline again */
+    int rc = update_texture(a, a->core->tl_ren, &a->core->tl_tex, &a->core->tex_w, &a->core->tex_h, &a->core->tl_drawn,
+                            &a->core->tl_gen, &v);
+    a->core->last_render_ms = (now_seconds() - start) * 1000;
     note_renderer_warnings(a);
     /* White under what follows; the timeline's texture covers its area (a
      * whole-window clear was a tenth of a frame). */
@@ -543,7 +540,7 @@ int view_draw_frame(view_app *a)
     if (rc == 0) {
         SDL_RenderFillRect(r, &below);
         SDL_Rect dst = ar.main;
-        SDL_RenderCopy(r, a->tl_tex, NULL, &dst);
+        SDL_RenderCopy(r, a->core->tl_tex, NULL, &dst);
     } else {
         SDL_RenderClear(r);
     }

@@ -6,7 +6,7 @@
  * of those (an event inside a long state), the last drawn (the one on top)
  * on a tie. The text primitive drawn for the same event supplies the value.
  */
-#include "view/view.h"
+#include "view/core.h"
 
 #include <math.h>
 #include <string.h>

@@ -2,7 +2,10 @@
  * view_input.c — what the mouse and keyboard do in the viewer. SDL events
  * are translated into the input_* calls below (window coordinates scaled to
  * drawable pixels), and --script calls them directly, so a script drives the
- * viewer exactly as a person would.
+ * viewer exactly as a person would. The core's keys are a table
+ * (view_core_keys, with the panels' tables in view_keys.c): a key goes to the
+ * one row that claims it with its modifiers, or, while a panel holds the
+ * keyboard (the prompt), to that panel.
  *
  * Steps, so that scripted tests can predict ranges: ←/→ (and A/D) pan by an
  * eighth of the span (Shift: a half), ↑/↓ (and W/S, +/-) zoom by 2 (Shift:
@@ -11,7 +14,7 @@
  * or end at the same span. Over the label column, Ctrl+wheel (and anywhere
  * Ctrl+↑/↓) changes the row height, and its right edge drags its width.
  */
-#include "view/view.h"
+#include "view/core.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -85,7 +88,7 @@ static double zoom_anchor(const view_app *a, int prefer_marker)
  * stays in view. */
 static double zoom_point(const view_app *a, int prefer_marker)
 {
-    return a->follow ? a->nav.trace_t1 : zoom_anchor(a, prefer_marker);
+    return a->core->follow ? a->nav.trace_t1 : zoom_anchor(a, prefer_marker);
 }
 
 static void set_first_row(view_app *a, int row)
@@ -96,8 +99,12 @@ static void set_first_row(view_app *a, int row)
 
 /* ---- keys ------------------------------------------------------------------------- */
 
-static void toggle_per_cpu(view_app *a)
+/* Each key's action, in the form of a key table's row (p is NULL: the core's). */
+#define CORE_KEY(name) static void name(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+
+CORE_KEY(toggle_per_cpu)
 {
+    (void)p, (void)key, (void)mods;
     if (view_build_shapes(a, !a->per_cpu) < 0)
         return;
     const tlv_diags *d = tlv_shapes_diags(a->shapes);
@@ -109,8 +116,9 @@ static void toggle_per_cpu(view_app *a)
     view_message(a, "per-CPU rows %s", a->per_cpu ? "on" : "off");
 }
 
-static void add_marker(view_app *a)
+CORE_KEY(add_marker)
 {
+    (void)p, (void)key, (void)mods;
     double t = zoom_anchor(a, 0);
     long i = markers_add(&a->markers, t, NULL);
     if (i >= 0)
@@ -118,8 +126,10 @@ static void add_marker(view_app *a)
 }
 
 /* [ and ]: select the previous/next marker and centre on it. */
-static void jump_marker(view_app *a, int dir)
+CORE_KEY(jump_marker)
 {
+    (void)p, (void)mods;
+    int dir = key == SDLK_LEFTBRACKET ? -1 : 1;
     const view_markers *m = &a->markers;
     double from = a->nav.t0 / 2 + a->nav.t1 / 2, eps = pixel_time(a) / 2;
     if (m->selected >= 0 && (size_t)m->selected < m->n && m->v[m->selected].time >= a->nav.t0 &&
@@ -136,166 +146,183 @@ static void jump_marker(view_app *a, int dir)
     view_jumped(a, m->v[i].time, -1);
 }
 
-static void take_screenshot(view_app *a)
+CORE_KEY(delete_marker)
 {
+    (void)p, (void)key, (void)mods;
+    if (a->markers.selected >= 0)
+        markers_remove(&a->markers, (size_t)a->markers.selected);
+}
+
+CORE_KEY(take_screenshot)
+{
+    (void)p, (void)key, (void)mods;
     char path[256];
     const char *base = strrchr(a->opts.input, '/');
     base = base ? base + 1 : a->opts.input;
-    snprintf(path, sizeof path, "%s-view-%u.png", strcmp(base, "-") ? base : "stdin", ++a->shot_count);
-    free(a->shot_path);
-    if (!(a->shot_path = strdup(path))) /* else the key would do nothing, without a word */
+    snprintf(path, sizeof path, "%s-view-%u.png", strcmp(base, "-") ? base : "stdin", ++a->core->shot_count);
+    free(a->core->shot_path);
+    if (!(a->core->shot_path = strdup(path))) /* else the key would do nothing, without a word */
         report_nomem("taking a screenshot of", a->opts.input);
 }
 
-/* Keys of live logs and reloading (view_live.c). Returns 1 when `key` was one. */
-static int live_key(view_app *a, SDL_Keycode key, int mods)
+/* Esc: no selection, range, measurement, banner or selected marker; then
+ * the panels clear theirs (the search's highlight, the selected shape). */
+CORE_KEY(escape)
 {
-    if (key == SDLK_F5 || (key == SDLK_r && mods == VIEW_MOD_CTRL))
-        view_reload(a);
-    else if (key == SDLK_f && mods == VIEW_MOD_SHIFT)
-        live_toggle_follow(a);
-    else if (key == SDLK_o && mods == VIEW_MOD_CTRL)
-        view_open_prompt(a);
+    (void)p, (void)key, (void)mods;
+    range_clear(a);
+    a->core->has_sel = 0;
+    a->core->show_banner = 0;
+    a->markers.selected = -1;
+    view_panels_note(a, VIEW_NOTE_ESCAPE);
+}
+
+CORE_KEY(zoom_range) { (void)p, (void)key, (void)mods; range_zoom(a); }
+CORE_KEY(help) { (void)p, (void)key, (void)mods; a->core->show_help = !a->core->show_help; }
+CORE_KEY(quit) { (void)p, (void)key, (void)mods; a->core->quit = 1; }
+CORE_KEY(reload) { (void)p, (void)key, (void)mods; view_reload(a); }
+CORE_KEY(follow) { (void)p, (void)key, (void)mods; live_toggle_follow(a); }
+CORE_KEY(open_log) { (void)p, (void)key, (void)mods; view_open_prompt(a); }
+CORE_KEY(time_axis) { (void)p, (void)key, (void)mods; sizes_next_time_axis(a); }
+
+CORE_KEY(row_height)
+{
+    (void)p, (void)mods;
+    nav_begin(&a->nav, NAV_ROWS);
+    sizes_step_row_height(a, key == SDLK_UP ? 1 : -1);
+}
+
+/* Left/Right and A/D pan by an eighth of the span (Shift: a half). */
+CORE_KEY(pan)
+{
+    (void)p;
+    double span = a->nav.t1 - a->nav.t0;
+    int back = key == SDLK_LEFT || key == SDLK_a;
+    nav_begin(&a->nav, NAV_KEY_PAN);
+    nav_pan(&a->nav, (back ? -1 : 1) * span * (mods & VIEW_MOD_SHIFT ? PAN_KEY_SHIFT : PAN_KEY));
+}
+
+/* Up/Down, W/S and +/- zoom by 2 (Shift with the arrows or W/S: 4). */
+CORE_KEY(zoom)
+{
+    (void)p;
+    int big = (mods & VIEW_MOD_SHIFT) &&
+              (key == SDLK_UP || key == SDLK_DOWN || key == SDLK_w || key == SDLK_s);
+    int in = key == SDLK_UP || key == SDLK_w || key == SDLK_PLUS || key == SDLK_EQUALS ||
+             key == SDLK_KP_PLUS;
+    double f = big ? ZOOM_KEY_SHIFT : ZOOM_KEY;
+    nav_begin(&a->nav, NAV_KEY_ZOOM);
+    nav_zoom(&a->nav, zoom_point(a, 1), in ? 1 / f : f);
+}
+
+/* Home/End: the trace's start or end at the same span. */
+CORE_KEY(home_end)
+{
+    (void)p, (void)mods;
+    double span = a->nav.t1 - a->nav.t0;
+    nav_begin(&a->nav, NAV_JUMP);
+    if (key == SDLK_HOME)
+        nav_set(&a->nav, a->nav.trace_t0, a->nav.trace_t0 + span);
     else
-        return 0;
-    return 1;
+        nav_set(&a->nav, a->nav.trace_t1 - span, a->nav.trace_t1);
 }
 
-/* Perfetto's and other common keys for what the arrows do, Home/End, row
- * height and the ruler's time axis. Returns 1 when `key` was one. */
-static int convention_key(view_app *a, SDL_Keycode key, int mods)
+CORE_KEY(fit)
 {
-    int shift = mods & VIEW_MOD_SHIFT, plain = !(mods & VIEW_MOD_CTRL);
-    double span = a->nav.t1 - a->nav.t0;
-    if ((key == SDLK_UP || key == SDLK_DOWN) && mods == VIEW_MOD_CTRL) {
-        nav_begin(&a->nav, NAV_ROWS);
-        sizes_step_row_height(a, key == SDLK_UP ? 1 : -1);
-        return 1;
-    }
-    if (!plain)
-        return 0;
-    switch (key) {
-    case SDLK_w: case SDLK_s: case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS:
-    case SDLK_MINUS: case SDLK_KP_MINUS: {
-        double f = shift && (key == SDLK_w || key == SDLK_s) ? ZOOM_KEY_SHIFT : ZOOM_KEY;
-        int in = key == SDLK_w || key == SDLK_PLUS || key == SDLK_EQUALS || key == SDLK_KP_PLUS;
-        nav_begin(&a->nav, NAV_KEY_ZOOM);
-        nav_zoom(&a->nav, zoom_point(a, 1), in ? 1 / f : f);
-        return 1;
-    }
-    case SDLK_a: case SDLK_d:
-        nav_begin(&a->nav, NAV_KEY_PAN);
-        nav_pan(&a->nav, (key == SDLK_a ? -1 : 1) * span * (shift ? PAN_KEY_SHIFT : PAN_KEY));
-        return 1;
-    case SDLK_HOME: case SDLK_END:
-        nav_begin(&a->nav, NAV_JUMP);
-        if (key == SDLK_HOME)
-            nav_set(&a->nav, a->nav.trace_t0, a->nav.trace_t0 + span);
-        else
-            nav_set(&a->nav, a->nav.trace_t1 - span, a->nav.trace_t1);
-        return 1;
-    case SDLK_t:
-        if (shift)
-            return 0;
-        sizes_next_time_axis(a);
-        return 1;
-    default:
-        return 0;
-    }
+    (void)p, (void)key, (void)mods;
+    nav_begin(&a->nav, NAV_JUMP);
+    nav_fit(&a->nav);
 }
 
-/* Keys that move the view. Returns 1 when `key` was one. */
-static int navigation_key(view_app *a, SDL_Keycode key, int shift)
+CORE_KEY(back)
 {
-    double span = a->nav.t1 - a->nav.t0;
-    switch (key) {
-    case SDLK_LEFT:
-    case SDLK_RIGHT:
-        nav_begin(&a->nav, NAV_KEY_PAN);
-        nav_pan(&a->nav, (key == SDLK_LEFT ? -1 : 1) * span * (shift ? PAN_KEY_SHIFT : PAN_KEY));
-        return 1;
-    case SDLK_UP:
-    case SDLK_DOWN: {
-        double f = shift ? ZOOM_KEY_SHIFT : ZOOM_KEY;
-        nav_begin(&a->nav, NAV_KEY_ZOOM);
-        nav_zoom(&a->nav, zoom_point(a, 1), key == SDLK_UP ? 1 / f : f);
-        return 1;
-    }
-    case SDLK_f:
-        nav_begin(&a->nav, NAV_JUMP);
-        nav_fit(&a->nav);
-        return 1;
-    case SDLK_BACKSPACE:
-        if (!nav_back(&a->nav))
-            view_message(a, "no earlier view");
-        set_first_row(a, a->nav.first_row);
-        return 1;
-    case SDLK_PAGEUP:
-    case SDLK_PAGEDOWN: {
-        view_areas ar;
-        view_areas_of(a, &ar);
-        int page = ar.row_height ? (ar.main.h - ar.ruler_h) / ar.row_height : 0;
-        nav_begin(&a->nav, NAV_ROWS);
-        set_first_row(a, a->nav.first_row + (key == SDLK_PAGEUP ? -page : page));
-        return 1;
-    }
-    case SDLK_LEFTBRACKET:
-    case SDLK_RIGHTBRACKET:
-        jump_marker(a, key == SDLK_LEFTBRACKET ? -1 : 1);
-        return 1;
-    default:
-        return 0;
-    }
+    (void)p, (void)key, (void)mods;
+    if (!nav_back(&a->nav))
+        view_message(a, "no earlier view");
+    set_first_row(a, a->nav.first_row);
 }
+
+CORE_KEY(page_rows)
+{
+    (void)p, (void)mods;
+    view_areas ar;
+    view_areas_of(a, &ar);
+    int page = ar.row_height ? (ar.main.h - ar.ruler_h) / ar.row_height : 0;
+    nav_begin(&a->nav, NAV_ROWS);
+    set_first_row(a, a->nav.first_row + (key == SDLK_PAGEUP ? -page : page));
+}
+
+#define PLAIN VIEW_KEYS_PLAIN
+#define SHIFT VIEW_KEYS_SHIFT
+#define CTRL VIEW_KEYS_CTRL
+#define CTRL_SHIFT VIEW_KEYS_CTRL_SHIFT
+#define ANY VIEW_KEYS_ANY
+#define UNSHIFTED (PLAIN | CTRL | CTRL_SHIFT) /* Shift+ is another key's */
+
+/* The core's keys, and the mouse's help. Perfetto's W/A/S/D and +/- do what
+ * the arrows do. */
+const view_key view_core_keys[] = {
+    {0, 0, "wheel: scroll rows    Shift+wheel: zoom at the cursor    Ctrl+wheel: pan", NULL},
+    {0, 0, "left drag: pan    right drag or Shift+left drag: select a range and zoom to it", NULL},
+    {0, 0, "double-click: centre there    macro view: click to jump, drag the box or its edges", NULL},
+    {SDLK_LEFT, ANY, "Left/Right or A/D: pan", pan},
+    {SDLK_RIGHT, ANY, NULL, pan},
+    {SDLK_a, PLAIN | SHIFT, NULL, pan},
+    {SDLK_d, PLAIN | SHIFT, NULL, pan},
+    {SDLK_UP, PLAIN | SHIFT | CTRL_SHIFT, "Up/Down, W/S or +/-: zoom at the cursor (or the selected marker)", zoom},
+    {SDLK_DOWN, PLAIN | SHIFT | CTRL_SHIFT, NULL, zoom},
+    {SDLK_w, PLAIN | SHIFT, NULL, zoom},
+    {SDLK_s, PLAIN | SHIFT, NULL, zoom},
+    {SDLK_PLUS, PLAIN | SHIFT, NULL, zoom},
+    {SDLK_EQUALS, PLAIN | SHIFT, NULL, zoom},
+    {SDLK_KP_PLUS, PLAIN | SHIFT, NULL, zoom},
+    {SDLK_MINUS, PLAIN | SHIFT, NULL, zoom},
+    {SDLK_KP_MINUS, PLAIN | SHIFT, NULL, zoom},
+    {SDLK_HOME, PLAIN | SHIFT, "Home/End: the trace's start/end", home_end},
+    {SDLK_END, PLAIN | SHIFT, NULL, home_end},
+    {SDLK_PAGEUP, ANY, "PageUp/PageDown: a page of rows", page_rows},
+    {SDLK_PAGEDOWN, ANY, NULL, page_rows},
+    {SDLK_t, PLAIN, "t: ruler times absolute/from start/from marker", time_axis},
+    {SDLK_UP, CTRL, "Ctrl+Up/Down or Ctrl+wheel over the names: row height", row_height},
+    {SDLK_DOWN, CTRL, NULL, row_height},
+    {0, 0, "drag the names' right edge: their width", NULL},
+    {SDLK_f, UNSHIFTED, "f: fit the whole trace", fit},
+    {SDLK_BACKSPACE, ANY, "Backspace: previous view", back},
+    {SDLK_c, PLAIN, "c: per-CPU rows on/off", toggle_per_cpu},
+    {SDLK_m, UNSHIFTED, "m: marker at the cursor", add_marker},
+    {SDLK_LEFTBRACKET, PLAIN | CTRL, "[ ]: previous/next marker", jump_marker},
+    {SDLK_RIGHTBRACKET, PLAIN | CTRL, NULL, jump_marker},
+    {SDLK_DELETE, ANY, "Delete: delete the selected marker", delete_marker},
+    {0, 0, "Ctrl+drag: select a range    Ctrl+click twice: measure the time between two points", NULL},
+    {SDLK_z, ANY, "z: zoom to the range", zoom_range},
+    {SDLK_ESCAPE, ANY, "Esc: clear the selection, range, measurement and highlight", escape},
+    {SDLK_F12, ANY, "F12: screenshot", take_screenshot},
+    {SDLK_F1, ANY, "F1 or ?: this help", help},
+    {SDLK_QUESTION, ANY, NULL, help},
+    {SDLK_q, CTRL | CTRL_SHIFT, "Ctrl+Q: quit", quit},
+    {SDLK_f, SHIFT, "live logs: Shift+F follow the newest time (LIVE/FOLLOW in the status line)", follow},
+    {SDLK_F5, ANY, "F5 or Ctrl+R: reload log and rules", reload},
+    {SDLK_r, CTRL, NULL, reload},
+    {SDLK_o, CTRL, "Ctrl+O: open a log", open_log},
+};
+const size_t view_core_key_count = sizeof view_core_keys / sizeof *view_core_keys;
 
 void input_key(view_app *a, SDL_Keycode key, int mods)
 {
     view_dirty(a);
-    if (a->prompt.open) { /* typing: the prompt panel takes every key, none navigates */
-        view_panels_key(a, key, mods);
+    view_panel *grab = a->core->grab;
+    if (grab) { /* typing: the prompt takes every key, none navigates */
+        if (grab->grabbed_key)
+            grab->grabbed_key(grab, a, key, mods);
         return;
     }
-    if (key == SDLK_F1 || key == SDLK_QUESTION) {
-        a->show_help = !a->show_help;
-        return;
-    }
-    a->show_help = 0;
-    if (live_key(a, key, mods) || view_panels_key(a, key, mods) || convention_key(a, key, mods) ||
-        navigation_key(a, key, mods & VIEW_MOD_SHIFT)) {
-        view_hover_update(a);
-        return;
-    }
-    switch (key) {
-    case SDLK_c:
-        if (!mods) /* Ctrl+C copies (where a panel offers it), never this */
-            toggle_per_cpu(a);
-        break;
-    case SDLK_m:
-        add_marker(a);
-        break;
-    case SDLK_DELETE:
-        if (a->markers.selected >= 0)
-            markers_remove(&a->markers, (size_t)a->markers.selected);
-        break;
-    case SDLK_z:
-        range_zoom(a);
-        break;
-    case SDLK_ESCAPE:
-        range_clear(a);
-        a->has_sel = 0;
-        a->show_banner = 0;
-        a->markers.selected = -1;
-        break;
-    case SDLK_F12:
-        take_screenshot(a);
-        break;
-    case SDLK_q:
-        if (mods & VIEW_MOD_CTRL)
-            a->quit = 1;
-        break;
-    default:
-        break;
-    }
+    if (key != SDLK_F1 && key != SDLK_QUESTION)
+        a->core->show_help = 0;
+    view_key_owner owners[VIEW_MAX_PANELS + 1];
+    const view_key_owner *owner;
+    const view_key *k = view_keys_find(owners, view_key_owners(a, owners), key, mods, &owner);
+    if (k)
+        k->run(owner->panel, a, key, mods);
     view_hover_update(a);
 }
 
@@ -349,12 +376,12 @@ static void macro_press(view_app *a, double x)
         if (x < bx0 || x > bx1) {
             nav_begin(&a->nav, NAV_JUMP);
             nav_center(&a->nav, t);
-            a->drag_recorded = 1;
+            a->core->drag.recorded = 1;
         }
     }
-    a->drag_x = t; /* for the macro view: the time pressed */
-    a->drag_t0 = a->nav.t0;
-    a->drag_t1 = a->nav.t1;
+    a->core->drag.x = t; /* for the macro view: the time pressed */
+    a->core->drag.t0 = a->nav.t0;
+    a->core->drag.t1 = a->nav.t1;
 }
 
 /* The marker whose line or name in the ruler is at (x, y), or -1. */
@@ -385,7 +412,7 @@ static void marker_drag_to(view_app *a, double x)
 {
     if (!view_selected_marker(a))
         return;
-    double t = a->drag_t0 + input_time_at(a, x) - input_time_at(a, a->drag_x);
+    double t = a->core->drag.t0 + input_time_at(a, x) - input_time_at(a, a->core->drag.x);
     a->markers.selected = (long)markers_move(&a->markers, (size_t)a->markers.selected, t);
     view_dirty(a);
 }
@@ -408,12 +435,12 @@ static void timeline_click(view_app *a, double x)
 
 static void press(view_app *a, double x, double y, int button, int mods, int clicks)
 {
-    a->show_banner = 0;
+    a->core->show_banner = 0;
     a->drag = DRAG_NONE;
-    a->drag_button = button;
-    a->drag_moved = 0;
-    a->drag_recorded = 0;
-    a->drag_y = y;
+    a->core->drag.button = button;
+    a->core->drag.moved = 0;
+    a->core->drag.recorded = 0;
+    a->core->drag.y = y;
     if (view_panels_press(a, x, y, button, clicks))
         return;
     if (button == SDL_BUTTON_LEFT && over_macro(a, x, y)) {
@@ -422,7 +449,7 @@ static void press(view_app *a, double x, double y, int button, int mods, int cli
     }
     if (button == SDL_BUTTON_LEFT && sizes_on_label_edge(a, x, y)) {
         a->drag = DRAG_LABEL_EDGE;
-        a->drag_x = x;
+        a->core->drag.x = x;
         return;
     }
     if (!input_over_timeline(a, x, y))
@@ -431,8 +458,8 @@ static void press(view_app *a, double x, double y, int button, int mods, int cli
     if (mk >= 0) { /* a marker's line or name in the ruler: drag it */
         a->markers.selected = mk;
         a->drag = DRAG_MARKER;
-        a->drag_x = x;
-        a->drag_t0 = a->markers.v[mk].time; /* it moves by as much as the pointer */
+        a->core->drag.x = x;
+        a->core->drag.t0 = a->markers.v[mk].time; /* it moves by as much as the pointer */
         return;
     }
     if (button == SDL_BUTTON_LEFT && clicks >= 2) {
@@ -441,9 +468,9 @@ static void press(view_app *a, double x, double y, int button, int mods, int cli
         nav_center(&a->nav, input_time_at(a, x));
         return;
     }
-    a->drag_x = x;
-    a->drag_t0 = a->nav.t0;
-    a->drag_t1 = a->nav.t1;
+    a->core->drag.x = x;
+    a->core->drag.t0 = a->nav.t0;
+    a->core->drag.t1 = a->nav.t1;
     if (button == SDL_BUTTON_LEFT && (mods & VIEW_MOD_CTRL) && !(mods & VIEW_MOD_SHIFT))
         a->drag = DRAG_RANGE; /* a range (drag) or a measurement point (click) */
     else if (button == SDL_BUTTON_RIGHT || (button == SDL_BUTTON_LEFT && (mods & VIEW_MOD_SHIFT)))
@@ -456,12 +483,12 @@ static void release(view_app *a, double x)
 {
     drag_mode d = a->drag;
     a->drag = DRAG_NONE;
-    if (d == DRAG_SELECT && a->drag_moved && a->sel1 != a->sel0) {
+    if (d == DRAG_SELECT && a->core->drag.moved && a->core->sel1 != a->core->sel0) {
         nav_begin(&a->nav, NAV_JUMP);
-        nav_set(&a->nav, fmin(a->sel0, a->sel1), fmax(a->sel0, a->sel1));
-    } else if (d == DRAG_SELECT && !a->drag_moved && a->drag_button == SDL_BUTTON_RIGHT) {
-        a->has_sel = 0; /* a right click clears the selection */
-    } else if (d == DRAG_RANGE && a->drag_moved) {
+        nav_set(&a->nav, fmin(a->core->sel0, a->core->sel1), fmax(a->core->sel0, a->core->sel1));
+    } else if (d == DRAG_SELECT && !a->core->drag.moved && a->core->drag.button == SDL_BUTTON_RIGHT) {
+        a->core->has_sel = 0; /* a right click clears the selection */
+    } else if (d == DRAG_RANGE && a->core->drag.moved) {
         range_set(a, a->range0, a->range1);
         if (a->has_range) {
             char t[64];
@@ -470,9 +497,9 @@ static void release(view_app *a, double x)
         }
     } else if (d == DRAG_RANGE) {
         measure_click(a, input_time_at(a, x));
-    } else if (d == DRAG_PAN && !a->drag_moved) {
+    } else if (d == DRAG_PAN && !a->core->drag.moved) {
         timeline_click(a, x);
-    } else if (d == DRAG_MARKER && a->drag_moved) {
+    } else if (d == DRAG_MARKER && a->core->drag.moved) {
         view_marker_moved(a);
     }
 }
@@ -482,11 +509,11 @@ void input_button(view_app *a, double x, double y, int button, int down, int mod
     a->mx = x;
     a->my = y;
     a->mouse_in = 1;
-    if (down && a->prompt.open)
+    if (down && a->core->grab)
         ; /* the prompt's marker or range must stay put until it closes */
     else if (down)
         press(a, x, y, button, mods, clicks);
-    else if (button == a->drag_button)
+    else if (button == a->core->drag.button)
         release(a, x);
     if (!down)
         view_panels_note(a, VIEW_NOTE_RELEASE);
@@ -501,22 +528,22 @@ static void drag_to(view_app *a, double x)
     case DRAG_PAN: {
         view_areas ar;
         view_areas_of(a, &ar);
-        double dt = (x - a->drag_x) * (a->drag_t1 - a->drag_t0) / fmax(1, ar.main.w - ar.label_w);
-        nav_set(&a->nav, a->drag_t0 - dt, a->drag_t1 - dt);
+        double dt = (x - a->core->drag.x) * (a->core->drag.t1 - a->core->drag.t0) / fmax(1, ar.main.w - ar.label_w);
+        nav_set(&a->nav, a->core->drag.t0 - dt, a->core->drag.t1 - dt);
         break;
     }
     case DRAG_SELECT: {
         tlv_view v;
         view_main_view(a, &v);
-        a->has_sel = 1;
-        a->sel0 = tlv_view_time(&v, a->drag_x);
-        a->sel1 = tlv_view_time(&v, x);
+        a->core->has_sel = 1;
+        a->core->sel0 = tlv_view_time(&v, a->core->drag.x);
+        a->core->sel1 = tlv_view_time(&v, x);
         break;
     }
     case DRAG_RANGE: {
         tlv_view v;
         view_main_view(a, &v);
-        double t0 = tlv_view_time(&v, a->drag_x), t1 = tlv_view_time(&v, x);
+        double t0 = tlv_view_time(&v, a->core->drag.x), t1 = tlv_view_time(&v, x);
         a->range0 = fmin(t0, t1);
         a->range1 = fmax(t0, t1);
         break;
@@ -528,8 +555,8 @@ static void drag_to(view_app *a, double x)
         sizes_drag_label_edge(a, x);
         break;
     case DRAG_MACRO_MOVE: {
-        double dt = macro_time_at(a, x) - a->drag_x;
-        nav_set(&a->nav, a->drag_t0 + dt, a->drag_t1 + dt);
+        double dt = macro_time_at(a, x) - a->core->drag.x;
+        nav_set(&a->nav, a->core->drag.t0 + dt, a->core->drag.t1 + dt);
         break;
     }
     case DRAG_MACRO_LEFT:
@@ -551,17 +578,17 @@ void input_motion(view_app *a, double x, double y)
     a->mx = x;
     a->my = y;
     a->mouse_in = 1;
-    if (a->drag != DRAG_NONE && !a->drag_moved) {
-        double from = a->drag <= DRAG_MARKER ? a->drag_x : x; /* pan, select, marker: x pressed */
-        if (fabs(x - from) >= DRAG_SLOP * a->scale || fabs(y - a->drag_y) >= DRAG_SLOP * a->scale ||
+    if (a->drag != DRAG_NONE && !a->core->drag.moved) {
+        double from = a->drag <= DRAG_MARKER ? a->core->drag.x : x; /* pan, select, marker: x pressed */
+        if (fabs(x - from) >= DRAG_SLOP * a->scale || fabs(y - a->core->drag.y) >= DRAG_SLOP * a->scale ||
             a->drag >= DRAG_MACRO_MOVE) {
-            a->drag_moved = 1;
+            a->core->drag.moved = 1;
             if (a->drag != DRAG_SELECT && a->drag != DRAG_RANGE && a->drag != DRAG_MARKER &&
-                a->drag != DRAG_LABEL_EDGE && !a->drag_recorded)
+                a->drag != DRAG_LABEL_EDGE && !a->core->drag.recorded)
                 nav_begin(&a->nav, NAV_JUMP); /* one history step per drag */
         }
     }
-    if (a->drag_moved)
+    if (a->core->drag.moved)
         drag_to(a, x);
     view_hover_update(a);
     view_panels_note(a, VIEW_NOTE_POINTER);
@@ -570,9 +597,11 @@ void input_motion(view_app *a, double x, double y)
 
 void input_text(view_app *a, const char *utf8)
 {
-    if (view_panels_text(a, utf8))
-        ;
-    else if (strcmp(utf8, "?") == 0)
+    view_panel *grab = a->core->grab;
+    if (grab) {
+        if (grab->grabbed_text)
+            grab->grabbed_text(grab, a, utf8);
+    } else if (strcmp(utf8, "?") == 0)
         input_key(a, SDLK_QUESTION, 0);
     else if (strcmp(utf8, "/") == 0)
         input_key(a, SDLK_SLASH, 0);
@@ -598,7 +627,7 @@ void input_sdl_event(view_app *a, const SDL_Event *e)
     double r = a->win_w > 0 ? (double)a->px_w / a->win_w : 1;
     switch (e->type) {
     case SDL_QUIT:
-        a->quit = 1;
+        a->core->quit = 1;
         break;
     case SDL_WINDOWEVENT:
         if (e->window.event == SDL_WINDOWEVENT_LEAVE)

@@ -10,7 +10,7 @@
  * reload whose rules have errors says so in the window and keeps the last
  * good trace.
  */
-#include "view/view.h"
+#include "view/core.h"
 
 #include <errno.h>
 #include <math.h>
@@ -30,7 +30,7 @@ static void trace_changed(view_app *a)
     a->hover.valid = 0;
 }
 
-int live_active(const view_app *a) { return a->live.in.fd >= 0; }
+int live_active(const view_app *a) { return a->core->live.in.fd >= 0; }
 
 int live_wait_ms(const view_app *a) { return live_active(a) ? 100 : 500; }
 
@@ -47,22 +47,22 @@ static int end_in_view(const view_app *a, double end)
 static void show_growth(view_app *a)
 {
     double old_start = a->nav.trace_t0, old_end = a->nav.trace_t1;
-    int whole = !a->live.had_events || (a->nav.t0 <= old_start && a->nav.t1 >= old_end);
+    int whole = !a->core->live.had_events || (a->nav.t0 <= old_start && a->nav.t1 >= old_end);
     double start = tlv_time_to_double(tlv_trace_start(a->trace), a->radix);
     double end = tlv_time_to_double(tlv_trace_end(a->trace), a->radix);
     double t = now_seconds();
     view_refresh_shapes(a);
-    a->live.build_cost = now_seconds() - t;
+    a->core->live.build_cost = now_seconds() - t;
     int was_at_end = end_in_view(a, old_end);
     nav_set_trace(&a->nav, start, end);
-    if (!a->live.had_events) {
+    if (!a->core->live.had_events) {
         nav_set(&a->nav, a->nav.trace_t0, a->nav.trace_t1);
-    } else if (a->follow && was_at_end) {
+    } else if (a->core->follow && was_at_end) {
         nav_set(&a->nav, a->nav.t0 + (end - old_end), a->nav.t1 + (end - old_end));
-    } else if (whole && !a->follow) {
+    } else if (whole && !a->core->follow) {
         nav_set(&a->nav, a->nav.trace_t0, a->nav.trace_t1);
     }
-    a->live.had_events = tlv_trace_event_count(a->trace) > 0;
+    a->core->live.had_events = tlv_trace_event_count(a->trace) > 0;
     view_dirty(a);
 }
 
@@ -87,7 +87,7 @@ static int same_bytes(int fd, unsigned long long at, const char *bytes, size_t l
  * continued is read again too, so that it is not shown as two lines. */
 static const char *file_change(const view_app *a, struct stat *st)
 {
-    const view_input *in = &a->live.in;
+    const view_input *in = &a->core->live.in;
     struct stat p;
     if (stat(a->opts.input, &p) == 0 &&
         ((unsigned long long)p.st_dev != in->dev || (unsigned long long)p.st_ino != in->ino))
@@ -110,7 +110,7 @@ static int read_again(view_app *a, const char *why)
 {
     if (load_anew(a, a->opts.input, 0) < 0)
         return 1; /* the reason is shown; the last trace stays */
-    a->live.grew = 1;
+    a->core->live.grew = 1;
     view_message(a, "%s: read again from its start (%zu events)", why,
                  tlv_trace_event_count(a->trace));
     return 1;
@@ -120,7 +120,7 @@ static int read_again(view_app *a, const char *why)
  * again or closed), 0 when the shapes may need a rebuild. */
 static int read_more(view_app *a, double t)
 {
-    view_live *l = &a->live;
+    view_live *l = &a->core->live;
     if (l->in.is_file) {
         struct stat st;
         const char *change = file_change(a, &st);
@@ -164,9 +164,9 @@ static int read_more(view_app *a, double t)
 
 int live_poll(view_app *a)
 {
-    view_live *l = &a->live;
-    if (a->follow && !end_in_view(a, a->nav.trace_t1)) { /* panned or zoomed away */
-        a->follow = 0;
+    view_live *l = &a->core->live;
+    if (a->core->follow && !end_in_view(a, a->nav.trace_t1)) { /* panned or zoomed away */
+        a->core->follow = 0;
         view_message(a, "follow off: the view left the newest time");
         return 1;
     }
@@ -204,7 +204,7 @@ int live_poll(view_app *a)
 
 int live_caught_up(const view_app *a)
 {
-    const view_live *l = &a->live;
+    const view_live *l = &a->core->live;
     if (!live_active(a))
         return 1;
     if (l->pending || l->in.line_open)
@@ -218,14 +218,14 @@ int live_caught_up(const view_app *a)
 
 void live_toggle_follow(view_app *a)
 {
-    a->follow = !a->follow;
-    if (a->follow) {
+    a->core->follow = !a->core->follow;
+    if (a->core->follow) {
         double span = a->nav.t1 - a->nav.t0;
         nav_begin(&a->nav, NAV_JUMP);
         nav_set(&a->nav, a->nav.trace_t1 - span, a->nav.trace_t1);
     }
-    view_message(a, "follow %s%s", a->follow ? "on" : "off",
-                 a->follow && !live_active(a) ? " (the log is not growing)" : "");
+    view_message(a, "follow %s%s", a->core->follow ? "on" : "off",
+                 a->core->follow && !live_active(a) ? " (the log is not growing)" : "");
     view_dirty(a);
 }
 
@@ -233,25 +233,25 @@ void live_toggle_follow(view_app *a)
  * view where it can. */
 static void swap_in(view_app *a, tlv_rules *rules, tlv_trace *trace, view_input *in)
 {
-    view_close_input(&a->live.in);
+    view_close_input(&a->core->live.in);
     tlv_shapes_free(a->shapes);
     a->shapes = NULL;
     tlv_trace_free(a->trace);
     a->trace = trace;
     if (rules) {
-        tlv_rules_free(a->rules);
-        a->rules = rules;
+        tlv_rules_free(a->core->rules);
+        a->core->rules = rules;
         a->radix = tlv_rules_time_radix(rules);
         a->time_scale = tlv_rules_time_scale(rules);
     }
-    a->live.in = *in;
-    a->live.pending = 0;
-    a->live.grew = 0;
+    a->core->live.in = *in;
+    a->core->live.pending = 0;
+    a->core->live.grew = 0;
     /* The rebuilds' spacing was the old trace's cost: a large log cut or
      * rotated would keep its new lines off the screen for seconds. */
-    a->live.build_cost = 0;
-    a->live.next_build = 0;
-    a->live.diags_seen = tlv_diags_count(tlv_converter_diags(tlv_trace_converter(trace)));
+    a->core->live.build_cost = 0;
+    a->core->live.next_build = 0;
+    a->core->live.diags_seen = tlv_diags_count(tlv_converter_diags(tlv_trace_converter(trace)));
     double t0 = a->nav.t0, t1 = a->nav.t1;
     nav_set_trace(&a->nav, tlv_time_to_double(tlv_trace_start(trace), a->radix),
                   tlv_time_to_double(tlv_trace_end(trace), a->radix));
@@ -263,24 +263,24 @@ static void swap_in(view_app *a, tlv_rules *rules, tlv_trace *trace, view_input 
 static int load_anew(view_app *a, const char *path, int with_rules)
 {
     loader_stop(a); /* a log still being opened is dropped: this one replaces it */
-    a->pending_session = NULL;
-    size_t errors = a->load_errors;
-    int lines = a->banner_lines;
+    a->core->pending_session = NULL;
+    size_t errors = a->core->load_errors;
+    int lines = a->core->banner_lines;
     tlv_rules *rules = with_rules ? view_load_rules(a) : NULL;
     if (with_rules && !rules) {
         view_message(a, "the rules have errors: kept the last good trace");
-        a->show_banner = 1;
+        a->core->show_banner = 1;
         return -1;
     }
-    a->load_errors = 0;
-    a->banner_lines = 0;
+    a->core->load_errors = 0;
+    a->core->banner_lines = 0;
     tlv_trace *trace;
     view_input in;
-    tlv_status st = view_convert(a, path, rules ? rules : a->rules, &trace, &in);
+    tlv_status st = view_convert(a, path, rules ? rules : a->core->rules, &trace, &in);
     if (!trace) {
         tlv_rules_free(rules);
-        a->load_errors = errors;
-        a->banner_lines = lines;
+        a->core->load_errors = errors;
+        a->core->banner_lines = lines;
         view_message(a, st == TLV_ERR_IO ? "cannot read '%s': kept the last trace"
                                          : "could not load '%s': kept the last trace",
                      path);
@@ -318,15 +318,15 @@ int view_open_log(view_app *a, const char *path)
         free(copy);
         return -1;
     }
-    free(a->opened_input);
-    a->opened_input = copy;
+    free(a->core->opened_input);
+    a->core->opened_input = copy;
     a->opts.input = copy;
     markers_clear(&a->markers); /* they were times of the other log */
     nav_begin(&a->nav, NAV_JUMP);
     nav_fit(&a->nav);
     char title[512];
     snprintf(title, sizeof title, "%s - tlv view", copy);
-    SDL_SetWindowTitle(a->win, title);
+    SDL_SetWindowTitle(a->core->win, title);
     view_message(a, "opened %s (%zu events)", copy, tlv_trace_event_count(a->trace));
     return 0;
 }
@@ -334,12 +334,12 @@ int view_open_log(view_app *a, const char *path)
 int live_badge_draw(view_app *a, int right, int y)
 {
     /* A file is watched from the start, but is only called live once it grew. */
-    if (!a->follow && !(live_active(a) && (a->live.grew || !a->live.in.is_file)))
+    if (!a->core->follow && !(live_active(a) && (a->core->live.grew || !a->core->live.in.is_file)))
         return right;
-    const char *text = a->follow ? "FOLLOW" : "LIVE";
+    const char *text = a->core->follow ? "FOLLOW" : "LIVE";
     int w = view_text_width(a->text, text) + (int)(8 * a->scale);
     int x = right - w - (int)(10 * a->scale);
-    view_label(a, text, x, y, 0xFFFFFF, a->follow ? LIVE_FOLLOW_RGB : LIVE_RGB, 255);
+    view_label(a, text, x, y, 0xFFFFFF, a->core->follow ? LIVE_FOLLOW_RGB : LIVE_RGB, 255);
     return x;
 }
 

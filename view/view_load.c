@@ -14,7 +14,7 @@
  * mode toggled, a rule hidden) runs on a thread of its own while the window
  * keeps showing the old view under a moving bar.
  */
-#include "view/view.h"
+#include "view/core.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,10 +40,10 @@ static void note_nothing_matched(view_app *a)
     snprintf(text, sizeof text, "no rule matched any of the %llu lines of %s — is -r the right "
              "resource file?", (unsigned long long)st.lines_read, a->opts.input);
     fprintf(stderr, "%s view: %s\n", prog, text);
-    a->load_errors++;
-    if (a->banner_lines < (int)(sizeof a->banner / sizeof *a->banner))
-        snprintf(a->banner[a->banner_lines++], sizeof a->banner[0], "%s", text);
-    a->show_banner = 1;
+    a->core->load_errors++;
+    if (a->core->banner_lines < (int)(sizeof a->core->banner / sizeof *a->core->banner))
+        snprintf(a->core->banner[a->core->banner_lines++], sizeof a->core->banner[0], "%s", text);
+    a->core->show_banner = 1;
 }
 
 void view_note_diags(view_app *a, const tlv_diags *d, size_t from)
@@ -53,13 +53,13 @@ void view_note_diags(view_app *a, const tlv_diags *d, size_t from)
         const tlv_diag *g = tlv_diags_get(d, i);
         if (g->severity != TLV_SEV_ERROR)
             continue;
-        a->load_errors++;
-        if (a->banner_lines < (int)(sizeof a->banner / sizeof *a->banner))
-            tlv_diag_format(g, a->banner[a->banner_lines++], sizeof a->banner[0]);
+        a->core->load_errors++;
+        if (a->core->banner_lines < (int)(sizeof a->core->banner / sizeof *a->core->banner))
+            tlv_diag_format(g, a->core->banner[a->core->banner_lines++], sizeof a->core->banner[0]);
     }
     if (from == 0)
-        a->load_errors += tlv_diags_dropped(d);
-    a->show_banner = a->banner_lines > 0;
+        a->core->load_errors += tlv_diags_dropped(d);
+    a->core->show_banner = a->core->banner_lines > 0;
 }
 
 /* Handles window events while loading; returns -1 when the window was closed. */
@@ -68,8 +68,8 @@ static int pump_events(view_app *a)
     SDL_Event e;
     while (SDL_PollEvent(&e))
         if (e.type == SDL_QUIT)
-            a->quit = 1;
-    return a->quit ? -1 : 0;
+            a->core->quit = 1;
+    return a->core->quit ? -1 : 0;
 }
 
 int view_open_input(const char *path, view_input *in)
@@ -160,8 +160,8 @@ tlv_rules *view_load_rules(view_app *a)
     }
     print_diags(tlv_rules_diags(rules), 50);
     if (st != TLV_OK) {
-        a->banner_lines = 0;
-        a->load_errors = 0;
+        a->core->banner_lines = 0;
+        a->core->load_errors = 0;
         view_note_diags(a, tlv_rules_diags(rules), 0);
         tlv_rules_free(rules);
         return NULL;
@@ -187,8 +187,8 @@ tlv_status view_convert_begin(view_app *a, const char *path, tlv_rules *rules, t
     if (reads_standard_form(&a->opts.rules, path))
         tlv_converter_set_standard_form(conv, 1);
     tlv_converter_set_source_name(conv, strcmp(path, "-") == 0 ? "<stdin>" : path);
-    unmatched_end(&a->unmatched, 0); /* a reload starts over */
-    if (unmatched_begin(&a->unmatched, &a->opts.rules, conv) < 0) {
+    unmatched_end(&a->core->unmatched, 0); /* a reload starts over */
+    if (unmatched_begin(&a->core->unmatched, &a->opts.rules, conv) < 0) {
         view_close_input(in);
         tlv_trace_free(trace);
         return TLV_ERR_IO;
@@ -224,7 +224,7 @@ tlv_status view_convert(view_app *a, const char *path, tlv_rules *rules, tlv_tra
     if (st != TLV_OK)
         return st;
     long got = view_read_input(a, in, trace, (size_t)-1);
-    if (got < 0 || a->quit) {
+    if (got < 0 || a->core->quit) {
         if (got < 0)
             fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, path, strerror(errno));
         view_close_input(in);
@@ -257,8 +257,8 @@ void view_load_report(view_app *a, tlv_status cs)
 {
     if (cs == TLV_ERR_NOMEM) { /* the trace is incomplete: nothing to show */
         report_nomem("converting", a->opts.input);
-        a->exit_code = EXIT_USAGE;
-        a->quit = 1;
+        a->core->exit_code = EXIT_USAGE;
+        a->core->quit = 1;
         return;
     }
     note_nothing_matched(a);
@@ -266,22 +266,22 @@ void view_load_report(view_app *a, tlv_status cs)
     print_diags(d, 20);
     /* Named only when asked for (no summary line here); what live follow
      * adds later is counted only. */
-    if (unmatched_end(&a->unmatched, a->opts.rules.unmatched_path != NULL) < 0)
-        a->exit_code = EXIT_USAGE;
+    if (unmatched_end(&a->core->unmatched, a->opts.rules.unmatched_path != NULL) < 0)
+        a->core->exit_code = EXIT_USAGE;
     view_note_diags(a, d, 0);
-    a->live.diags_seen = tlv_diags_count(d);
+    a->core->live.diags_seen = tlv_diags_count(d);
     if (cs != TLV_OK && cs != TLV_ERR_CONVERT)
         view_message(a, "could not read the whole log: showing what was read");
 }
 
 int view_load(view_app *a)
 {
-    a->live.in.fd = -1;
-    a->rules = view_load_rules(a);
-    if (!a->rules)
+    a->core->live.in.fd = -1;
+    a->core->rules = view_load_rules(a);
+    if (!a->core->rules)
         return EXIT_USAGE;
-    a->radix = tlv_rules_time_radix(a->rules);
-    a->time_scale = tlv_rules_time_scale(a->rules);
+    a->radix = tlv_rules_time_radix(a->core->rules);
+    a->time_scale = tlv_rules_time_scale(a->core->rules);
     /* The log is read on a thread while the window shows what is read
      * (view_loader.c). */
     return loader_start(a);
@@ -336,11 +336,11 @@ static tlv_shapes *build_behind_old_view(view_app *a, const tlv_shapes_options *
         return job.out;
     }
     double start = now_seconds();
-    a->rebuild_frames = 0;
+    a->core->rebuild_frames = 0;
     do { /* about 60 frames a second until the thread is done */
         pump_events(a);
         draw_rebuild(a, what, now_seconds() - start);
-        a->rebuild_frames++;
+        a->core->rebuild_frames++;
         for (int i = 0; i < 16 && !SDL_AtomicGet(&job.done); i++)
             SDL_Delay(1);
     } while (!SDL_AtomicGet(&job.done));
@@ -369,7 +369,7 @@ void view_install_shapes(view_app *a, tlv_shapes *s, int per_cpu, int report)
     rows_refresh(a);
     tlv_view fit;
     tlv_view_fit(&fit, s, 1 << 20, 1024); /* wide enough that the label is not cut */
-    a->label_need = fit.label_width;
+    a->core->label_need = fit.label_width;
     int top = view_max_first_row(a);
     a->nav.first_row = a->nav.first_row > top ? top : a->nav.first_row;
     a->hover.valid = 0;
@@ -382,7 +382,7 @@ void view_install_shapes(view_app *a, tlv_shapes *s, int per_cpu, int report)
 static int build_shapes(view_app *a, int per_cpu, int show)
 {
     const char *what = per_cpu ? "Building per-CPU rows" : "Building shapes";
-    int behind = show && a->shapes && a->ren && a->tl_ren;
+    int behind = show && a->shapes && a->ren && a->core->tl_ren;
     if (show && !behind)
         view_draw_progress(a, what, -1);
     tlv_shapes_options o;

@@ -21,7 +21,7 @@
  * that was read (and without the option, only once the log is loaded).
  */
 #define _GNU_SOURCE /* pthread_rwlockattr_setkind_np: writers must not starve */
-#include "view/view.h"
+#include "view/core.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -220,7 +220,7 @@ int loader_start(view_app *a)
     l->a = a;
     l->pause_at = a->opts.load_pause_at;
     l->next_build = 1;
-    if (view_convert_begin(a, a->opts.input, a->rules, &a->trace, &l->in) != TLV_OK) {
+    if (view_convert_begin(a, a->opts.input, a->core->rules, &a->trace, &l->in) != TLV_OK) {
         free(l);
         return EXIT_USAGE;
     }
@@ -242,7 +242,7 @@ int loader_start(view_app *a)
     pthread_rwlockattr_destroy(&attr);
     pthread_rwlock_rdlock(&l->lock);
     l->main_holds = 1;
-    a->loader = l;
+    a->core->loader = l;
     l->thread = SDL_CreateThread(reading_thread, "tlv-read", l);
     if (!l->thread) { /* no thread: the whole log now, as before */
         loader_release(a);
@@ -252,11 +252,11 @@ int loader_start(view_app *a)
     return EXIT_OK;
 }
 
-int loader_active(const view_app *a) { return a->loader != NULL; }
+int loader_active(const view_app *a) { return a->core->loader != NULL; }
 
 void loader_release(view_app *a)
 {
-    view_loader *l = a->loader;
+    view_loader *l = a->core->loader;
     if (l && l->main_holds) {
         pthread_rwlock_unlock(&l->lock);
         l->main_holds = 0;
@@ -265,7 +265,7 @@ void loader_release(view_app *a)
 
 void loader_acquire(view_app *a)
 {
-    view_loader *l = a->loader;
+    view_loader *l = a->core->loader;
     if (l && !l->main_holds) {
         pthread_rwlock_rdlock(&l->lock);
         l->main_holds = 1;
@@ -275,7 +275,7 @@ void loader_acquire(view_app *a)
 /* Ends the loader: threads joined, the lock gone (the trace stays). */
 static void loader_end(view_app *a)
 {
-    view_loader *l = a->loader;
+    view_loader *l = a->core->loader;
     loader_release(a);
     SDL_AtomicSet(&l->stop, 1);
     SDL_AtomicSet(&l->resume, 1);
@@ -283,15 +283,15 @@ static void loader_end(view_app *a)
         SDL_WaitThread(l->thread, NULL);
     job_free(l->job);
     pthread_rwlock_destroy(&l->lock);
-    a->loader = NULL;
+    a->core->loader = NULL;
     free(l);
 }
 
 void loader_stop(view_app *a)
 {
-    if (!a->loader)
+    if (!a->core->loader)
         return;
-    view_close_input(&a->loader->in);
+    view_close_input(&a->core->loader->in);
     loader_end(a);
 }
 
@@ -307,34 +307,34 @@ static void finish(view_app *a, view_loader *l, tlv_shapes *s, int per_cpu, doub
                 strerror(l->read_error));
         view_close_input(&l->in);
     }
-    a->live.in = l->in;
+    a->core->live.in = l->in;
     l->in.fd = -1;
-    a->times.loaded = now_seconds();
-    a->times.convert_s = l->convert_s;
-    a->times.final_build_s = build_s;
+    a->core->times.loaded = now_seconds();
+    a->core->times.convert_s = l->convert_s;
+    a->core->times.final_build_s = build_s;
     loader_end(a);
     view_load_report(a, st);
     view_panels_note(a, VIEW_NOTE_TRACE_CHANGED); /* since the last partial shapes */
     view_install_shapes(a, s, per_cpu, 1);
     /* The panels' saved state (a selected shape...) is found in the
      * shapes of the whole trace, as in a one-shot open. */
-    if (a->pending_session && a->pending_session->loaded)
-        view_panels_load(a, a->pending_session->doc);
+    if (a->core->pending_session && a->core->pending_session->loaded)
+        view_panels_load(a, a->core->pending_session->doc);
     double t0 = tlv_time_to_double(tlv_trace_start(a->trace), a->radix);
     double t1 = tlv_time_to_double(tlv_trace_end(a->trace), a->radix);
     if (untouched)
         nav_init(n, t0, t1);
     else
         nav_set_trace(n, t0, t1);
-    a->live.had_events = tlv_trace_event_count(a->trace) > 0;
-    if (a->pending_session)
-        session_apply(a, a->pending_session);
-    a->pending_session = NULL;
+    a->core->live.had_events = tlv_trace_event_count(a->trace) > 0;
+    if (a->core->pending_session)
+        session_apply(a, a->core->pending_session);
+    a->core->pending_session = NULL;
 }
 
 int loader_poll(view_app *a)
 {
-    view_loader *l = a->loader;
+    view_loader *l = a->core->loader;
     if (!l)
         return 0;
     int redraw = 0;
@@ -360,8 +360,8 @@ int loader_poll(view_app *a)
         if (s && strstr(tlv_shapes_last_error(s), "out of memory")) {
             tlv_shapes_free(s);
             report_nomem("building the shapes of", a->opts.input);
-            a->exit_code = EXIT_USAGE;
-            a->quit = 1;
+            a->core->exit_code = EXIT_USAGE;
+            a->core->quit = 1;
             return 1;
         }
         if (stale) {
@@ -396,7 +396,7 @@ int loader_poll(view_app *a)
 
 int loader_script_waits(const view_app *a)
 {
-    view_loader *l = a->loader;
+    view_loader *l = a->core->loader;
     if (!l)
         return 0;
     return !(l->pause_at && !SDL_AtomicGet(&l->resume) && SDL_AtomicGet(&l->paused) && !l->job &&
@@ -405,7 +405,7 @@ int loader_script_waits(const view_app *a)
 
 void loader_wait_build(view_app *a)
 {
-    view_loader *l = a->loader;
+    view_loader *l = a->core->loader;
     if (!l || !l->job || !l->job->thread)
         return;
     /* Without the lock: the build may be queued behind the reading thread,
@@ -418,17 +418,17 @@ void loader_wait_build(view_app *a)
 
 void loader_resume(view_app *a)
 {
-    if (a->loader)
-        SDL_AtomicSet(&a->loader->resume, 1);
+    if (a->core->loader)
+        SDL_AtomicSet(&a->core->loader->resume, 1);
 }
 
 void loader_progress(const view_app *a, view_load_progress *p)
 {
-    const view_loader *l = a->loader;
+    const view_loader *l = a->core->loader;
     memset(p, 0, sizeof *p);
     p->active = l != NULL;
-    p->size = l ? l->in.size : a->live.in.size;
-    p->bytes = l ? __atomic_load_n(&l->bytes, __ATOMIC_ACQUIRE) : a->live.in.offset;
+    p->size = l ? l->in.size : a->core->live.in.size;
+    p->bytes = l ? __atomic_load_n(&l->bytes, __ATOMIC_ACQUIRE) : a->core->live.in.offset;
     tlv_convert_stats st;
     tlv_converter_stats(tlv_trace_converter(a->trace), &st);
     p->lines = st.lines_read;

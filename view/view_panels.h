@@ -1,26 +1,33 @@
 /*
- * view_panels.h — the constructors of the viewer's panels, for cmd_view.c,
- * which registers them (view_add_panel) in this order: input goes to them
- * in it, the prompt first (it takes every key while open). Only cmd_view.c
- * includes this: a panel never knows another (see "panels" in view.h).
+ * view_panels.h — the viewer's panels: one row each in VIEW_PANELS, in the
+ * order they see mouse input (cli/cmd_view.c registers them in it). A row
+ * X(NAME) stands for the constructor NAME_panel_new of
+ * view/panels/panel_NAME.c, declared here; adding a panel is that file and
+ * its row. Only cmd_view.c and the panels include this: a panel never knows
+ * another (see "panels" in view.h), and the view's core knows none.
  */
 #ifndef TLV_VIEW_PANELS_H
 #define TLV_VIEW_PANELS_H
 
 #include "view/view.h"
 
-view_panel *prompt_panel_new(void);      /* panel_prompt.c */
-view_panel *marker_edit_panel_new(void); /* panel_marker_edit.c */
-view_panel *goto_panel_new(void);        /* panel_goto.c */
-view_panel *search_panel_new(void);      /* panel_search.c */
-view_panel *rows_panel_new(void);        /* panel_rows.c */
-view_panel *log_panel_new(void);         /* panel_log.c */
-view_panel *tooltip_panel_new(void);     /* panel_tooltip.c */
-view_panel *flows_panel_new(void);       /* panel_flows.c */
-view_panel *tracks_panel_new(void);      /* panel_tracks.c */
-view_panel *details_panel_new(void);     /* panel_details.c */
-view_panel *breakdown_panel_new(void);   /* panel_breakdown.c */
-view_panel *markers_panel_new(void);     /* panel_markers.c */
-view_panel *legend_panel_new(void);      /* panel_legend.c */
+#define VIEW_PANELS(X)                                                                    \
+    X(prompt)      /* the one-line prompt: holds the keyboard while open */              \
+    X(marker_edit) /* renaming, recolouring, nudging the selected marker */              \
+    X(goto)        /* g: an exact range typed in the prompt */                          \
+    X(search)      /* /: searching the events, n/N, the matches' list */                 \
+    X(rows)        /* r: the rows and rules panel; group marks and collapsed bands */    \
+    X(legend)      /* Shift+L: the colours in view */                                   \
+    X(log)         /* l: the trace-log panel */                                          \
+    X(flows)       /* o: flows as arrows */                                              \
+    X(tracks)      /* u: CPU-load and counter tracks */                                  \
+    X(details)     /* i: the selected shape's details */                                 \
+    X(tooltip)     /* the shape under the pointer */                                     \
+    X(breakdown)   /* b: the range's breakdown table */                                  \
+    X(markers)     /* Shift+M: the marker list by layer */
+
+#define VIEW_PANEL_DECLARE(name) view_panel *name##_panel_new(void);
+VIEW_PANELS(VIEW_PANEL_DECLARE)
+#undef VIEW_PANEL_DECLARE
 
 #endif

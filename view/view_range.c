@@ -5,7 +5,7 @@
  * (Ctrl+click, Ctrl+click again), drawn over the timeline with their lengths
  * in the ruler. Esc clears both.
  */
-#include "view/view.h"
+#include "view/core.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -54,13 +54,13 @@ void range_zoom(view_app *a)
 
 void measure_click(view_app *a, double t)
 {
-    if (a->measure_n >= 2)
-        a->measure_n = 0;
-    a->measure[a->measure_n++] = t;
+    if (a->core->measure_n >= 2)
+        a->core->measure_n = 0;
+    a->core->measure[a->core->measure_n++] = t;
     char d[64];
-    if (a->measure_n == 2)
+    if (a->core->measure_n == 2)
         view_message(a, "measured %s",
-                     view_time_text(a, fabs(a->measure[1] - a->measure[0]), 0, d, sizeof d));
+                     view_time_text(a, fabs(a->core->measure[1] - a->core->measure[0]), 0, d, sizeof d));
     else
         view_message(a, "Ctrl+click the second point to measure");
     view_dirty(a);
@@ -71,7 +71,7 @@ void range_clear(view_app *a)
     if (a->has_range)
         a->range_gen++;
     a->has_range = 0;
-    a->measure_n = 0;
+    a->core->measure_n = 0;
 }
 
 /* A span [t0, t1] of colour c: its edges over the timeline, a bar along the
@@ -107,10 +107,10 @@ void range_draw(view_app *a, const tlv_view *v, const view_areas *ar)
 {
     if (a->has_range || a->drag == DRAG_RANGE)
         draw_span(a, v, ar, a->range0, a->range1, C_RANGE, 1, "", 0);
-    if (a->measure_n == 1)
-        view_fill(a, time_x(v, a->measure[0]), ar->ruler_h, 1, v->height - ar->ruler_h,
+    if (a->core->measure_n == 1)
+        view_fill(a, time_x(v, a->core->measure[0]), ar->ruler_h, 1, v->height - ar->ruler_h,
                   C_MEASURE, 255);
-    else if (a->measure_n == 2)
-        draw_span(a, v, ar, fmin(a->measure[0], a->measure[1]),
-                  fmax(a->measure[0], a->measure[1]), C_MEASURE, 0, "\xce\x94t ", 1);
+    else if (a->core->measure_n == 2)
+        draw_span(a, v, ar, fmin(a->core->measure[0], a->core->measure[1]),
+                  fmax(a->core->measure[0], a->core->measure[1]), C_MEASURE, 0, "\xce\x94t ", 1);
 }

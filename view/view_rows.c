@@ -12,7 +12,7 @@
  * name (resource, group, rule), so it survives the per-CPU toggle and goes
  * into the session file.
  */
-#include "view/view.h"
+#include "view/core.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

@@ -43,7 +43,7 @@
  *
  * Blank lines and lines starting with # are skipped.
  */
-#include "view/view.h"
+#include "view/core.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -284,7 +284,7 @@ static int row_point(view_app *a, const char *name, const char *time, double *x,
                      const char *cmd)
 {
     double t, top, h;
-    const view_script *s = a->script;
+    const view_script *s = a->core->script;
     if (!number(time, &t)) {
         fprintf(stderr, "%s:%zu: %s: '%s' is not a time\n", s->path, s->next, cmd, time);
         return -2;
@@ -338,12 +338,12 @@ static int cmd_resize(view_app *a, char **w, int n)
     if (n != 3 || numbers(a, w + 1, 2, p, 0) < 0 || p[0] < 16 || p[1] < 16 || p[0] > 16384 ||
         p[1] > 16384)
         return -1;
-    SDL_SetWindowSize(a->win, (int)p[0], (int)p[1]);
+    SDL_SetWindowSize(a->core->win, (int)p[0], (int)p[1]);
     double until = now_seconds() + 2;
     int ww = 0, wh = 0;
     do {
         SDL_PumpEvents();
-        SDL_GetWindowSize(a->win, &ww, &wh);
+        SDL_GetWindowSize(a->core->win, &ww, &wh);
         if (ww == (int)p[0] && wh == (int)p[1])
             break;
         SDL_Delay(5);
@@ -401,8 +401,8 @@ static int run_command(view_app *a, char **w, int n)
     } else if (strcmp(w[0], "resize") == 0) {
         return cmd_resize(a, w, n);
     } else if (strcmp(w[0], "screenshot") == 0 && n == 2) {
-        free(a->shot_path);
-        if (!(a->shot_path = strdup(w[1]))) /* else no screenshot and no word */
+        free(a->core->shot_path);
+        if (!(a->core->shot_path = strdup(w[1]))) /* else no screenshot and no word */
             return report_nomem("taking a screenshot of", a->opts.input), -2;
     } else if (strcmp(w[0], "dump-state") == 0 && n == 2) {
         return state_dump(a, w[1]) == 0 ? 0 : -2;
@@ -410,37 +410,37 @@ static int run_command(view_app *a, char **w, int n)
         double frames;
         if (!number(w[1], &frames) || frames < 0)
             return -1;
-        a->script->wait = (long)frames;
+        a->core->script->wait = (long)frames;
     } else if (strcmp(w[0], "wait-events") == 0 && (n == 2 || n == 3)) {
         double count, seconds = 10;
         if (!number(w[1], &count) || count < 1 || (n == 3 && (!number(w[2], &seconds) ||
                                                                seconds <= 0)))
             return -1;
-        a->script->wait_events = (size_t)count;
-        a->script->wait_until = now_seconds() + seconds;
+        a->core->script->wait_events = (size_t)count;
+        a->core->script->wait_until = now_seconds() + seconds;
     } else if (strcmp(w[0], "wait-file") == 0 && (n == 2 || n == 3)) {
         double seconds = 10;
         if (n == 3 && (!number(w[2], &seconds) || seconds <= 0))
             return -1;
-        free(a->script->wait_file);
-        a->script->wait_file = strdup(w[1]);
-        a->script->wait_until = now_seconds() + seconds;
+        free(a->core->script->wait_file);
+        a->core->script->wait_file = strdup(w[1]);
+        a->core->script->wait_until = now_seconds() + seconds;
     } else if (strcmp(w[0], "wait-live-idle") == 0 && (n == 1 || n == 2)) {
         double seconds = 10;
         if (n == 2 && (!number(w[1], &seconds) || seconds <= 0))
             return -1;
-        a->script->wait_idle = 1;
-        a->script->wait_until = now_seconds() + seconds;
+        a->core->script->wait_idle = 1;
+        a->core->script->wait_until = now_seconds() + seconds;
     } else if (strcmp(w[0], "write-trace") == 0 && n == 2) {
         return write_trace(a, w[1]);
     } else if (strcmp(w[0], "live-hold") == 0 && n == 1) {
-        a->live.held = 1;
+        a->core->live.held = 1;
     } else if (strcmp(w[0], "live-release") == 0 && n == 1) {
-        a->live.held = 0;
+        a->core->live.held = 0;
     } else if (strcmp(w[0], "load-resume") == 0 && n == 1) {
         loader_resume(a);
     } else if (strcmp(w[0], "quit") == 0 && n == 1) {
-        a->quit = 1;
+        a->core->quit = 1;
     } else {
         return cmd_pointer(a, w, n);
     }
@@ -449,14 +449,14 @@ static int run_command(view_app *a, char **w, int n)
 
 int script_step(view_app *a)
 {
-    view_script *s = a->script;
+    view_script *s = a->core->script;
     if (s->wait > 0) {
         s->wait--;
         return 1;
     }
     if (s->wait_events) {
         size_t have = tlv_trace_event_count(a->trace);
-        if ((have < s->wait_events || a->live.pending) && now_seconds() < s->wait_until) {
+        if ((have < s->wait_events || a->core->live.pending) && now_seconds() < s->wait_until) {
             SDL_Delay(10); /* the log's writer runs meanwhile */
             return 1;
         }

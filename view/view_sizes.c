@@ -9,7 +9,7 @@
  * shape labels with their boxes, ruler ticks, the ruler's reference time and
  * the row names — which the tests check for overlaps and distinct ticks.
  */
-#include "view/view.h"
+#include "view/core.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -36,7 +36,7 @@ void sizes_drag_label_edge(view_app *a, double x)
     double w = (x + 1) / (a->scale > 0 ? a->scale : 1), most = a->px_w / a->scale - 120;
     w = w > most ? most : w;
     w = w < MIN_LABEL_W ? MIN_LABEL_W : w;
-    a->label_w_user = (int)lround(w);
+    a->core->label_w_user = (int)lround(w);
     view_dirty(a);
 }
 
@@ -44,7 +44,7 @@ void sizes_drag_label_edge(view_app *a, double x)
 
 void sizes_set_row_height(view_app *a, int px)
 {
-    a->row_h_user = px <= 0 ? 0 : px < MIN_ROW_H ? MIN_ROW_H : px > MAX_ROW_H ? MAX_ROW_H : px;
+    a->core->row_h_user = px <= 0 ? 0 : px < MIN_ROW_H ? MIN_ROW_H : px > MAX_ROW_H ? MAX_ROW_H : px;
     int top = view_max_first_row(a);
     a->nav.first_row = a->nav.first_row > top ? top : a->nav.first_row;
     view_dirty(a);
@@ -52,7 +52,7 @@ void sizes_set_row_height(view_app *a, int px)
 
 void sizes_step_row_height(view_app *a, int steps)
 {
-    int now = a->row_h_user;
+    int now = a->core->row_h_user;
     if (now <= 0) { /* from the height the rows have now */
         tlv_view v;
         tlv_view_layout l;
@@ -61,7 +61,7 @@ void sizes_step_row_height(view_app *a, int steps)
         now = (int)lround(l.row_height / a->scale);
     }
     sizes_set_row_height(a, now + steps * ROW_STEP);
-    view_message(a, "rows %d px high", a->row_h_user);
+    view_message(a, "rows %d px high", a->core->row_h_user);
 }
 
 /* ---- the time axis and the pointer, told to the renderer -------------------------------- */
@@ -70,13 +70,13 @@ static const char *const axis_names[] = {"absolute", "start", "marker"};
 
 void sizes_next_time_axis(view_app *a)
 {
-    a->time_axis = (a->time_axis + 1) % 3;
+    a->core->time_axis = (a->core->time_axis + 1) % 3;
     const view_marker *m = view_selected_marker(a);
-    if (a->time_axis == 2 && !m)
-        a->time_axis = 0;
-    if (a->time_axis == 0)
+    if (a->core->time_axis == 2 && !m)
+        a->core->time_axis = 0;
+    if (a->core->time_axis == 0)
         view_message(a, "ruler: absolute times%s", m ? "" : " (select a marker for times from it)");
-    else if (a->time_axis == 1)
+    else if (a->core->time_axis == 1)
         view_message(a, "ruler: times from the trace's start");
     else
         view_message(a, "ruler: times from marker %s", m->name);
@@ -85,10 +85,10 @@ void sizes_next_time_axis(view_app *a)
 
 int sizes_tell_renderer(view_app *a)
 {
-    int changed = 0, relative = a->time_axis != 0;
+    int changed = 0, relative = a->core->time_axis != 0;
     double origin = a->nav.trace_t0;
     char name[48] = "start";
-    if (a->time_axis == 2) {
+    if (a->core->time_axis == 2) {
         const view_marker *m = view_selected_marker(a);
         relative = m != NULL; /* the marker was deleted: absolute again */
         if (m) {
@@ -96,23 +96,23 @@ int sizes_tell_renderer(view_app *a)
             snprintf(name, sizeof name, "%s", m->name);
         }
     }
-    if (relative != a->told.relative ||
-        (relative && (origin != a->told.origin || strcmp(name, a->told.name) != 0))) {
-        tlv_renderer_set_time_origin(a->tl_ren, relative ? name : NULL, origin);
-        a->told.relative = relative;
-        a->told.origin = origin;
-        snprintf(a->told.name, sizeof a->told.name, "%s", name);
+    if (relative != a->core->told.relative ||
+        (relative && (origin != a->core->told.origin || strcmp(name, a->core->told.name) != 0))) {
+        tlv_renderer_set_time_origin(a->core->tl_ren, relative ? name : NULL, origin);
+        a->core->told.relative = relative;
+        a->core->told.origin = origin;
+        snprintf(a->core->told.name, sizeof a->core->told.name, "%s", name);
         changed = 1;
     }
     const view_hover *h = &a->hover;
     int focus = h->valid && a->drag == DRAG_NONE && input_over_timeline(a, a->mx, a->my);
-    if (focus != a->told.focus ||
-        (focus && (h->row != a->told.row || h->from != a->told.from || h->to != a->told.to))) {
-        tlv_renderer_set_focus(a->tl_ren, focus ? a->mx : -1, focus ? a->my : -1);
-        a->told.focus = focus;
-        a->told.row = h->row;
-        a->told.from = h->from;
-        a->told.to = h->to;
+    if (focus != a->core->told.focus ||
+        (focus && (h->row != a->core->told.row || h->from != a->core->told.from || h->to != a->core->told.to))) {
+        tlv_renderer_set_focus(a->core->tl_ren, focus ? a->mx : -1, focus ? a->my : -1);
+        a->core->told.focus = focus;
+        a->core->told.row = h->row;
+        a->core->told.from = h->from;
+        a->core->told.to = h->to;
         changed = 1;
     }
     return changed;
@@ -133,9 +133,9 @@ const char *sizes_cut_row_name(const view_app *a, double x, double y)
         return NULL;
     tlv_row_info info;
     tlv_shapes_row(a->shapes, (size_t)row, &info);
-    for (size_t i = 0; i < tlv_renderer_text_count(a->tl_ren, TLV_TEXT_ROW); i++) {
+    for (size_t i = 0; i < tlv_renderer_text_count(a->core->tl_ren, TLV_TEXT_ROW); i++) {
         int box[4];
-        const char *drawn = tlv_renderer_text(a->tl_ren, TLV_TEXT_ROW, i, box);
+        const char *drawn = tlv_renderer_text(a->core->tl_ren, TLV_TEXT_ROW, i, box);
         if (y >= box[1] && y < box[1] + box[3])
             return strcmp(drawn, info.label) != 0 ? info.label : NULL;
     }
@@ -145,9 +145,9 @@ const char *sizes_cut_row_name(const view_app *a, double x, double y)
 static cJSON *texts_json(const view_app *a, tlv_text_kind kind, int boxes)
 {
     cJSON *arr = cJSON_CreateArray();
-    for (size_t i = 0; i < tlv_renderer_text_count(a->tl_ren, kind); i++) {
+    for (size_t i = 0; i < tlv_renderer_text_count(a->core->tl_ren, kind); i++) {
         int box[4];
-        const char *text = tlv_renderer_text(a->tl_ren, kind, i, box);
+        const char *text = tlv_renderer_text(a->core->tl_ren, kind, i, box);
         if (!boxes) {
             json_push(arr, cJSON_CreateString(text));
             continue;
@@ -167,11 +167,11 @@ void sizes_dump(const view_app *a, cJSON *o)
 {
     json_put(o, "labels", texts_json(a, TLV_TEXT_LABEL, 1));
     json_put(o, "ticks", texts_json(a, TLV_TEXT_TICK, 0));
-    const char *ref = tlv_renderer_text(a->tl_ren, TLV_TEXT_REFERENCE, 0, NULL);
+    const char *ref = tlv_renderer_text(a->core->tl_ren, TLV_TEXT_REFERENCE, 0, NULL);
     json_put(o, "time_reference", ref ? cJSON_CreateString(ref) : cJSON_CreateNull());
     json_put(o, "row_names", texts_json(a, TLV_TEXT_ROW, 1));
-    cJSON_AddStringToObject(o, "time_axis", axis_names[a->time_axis % 3]);
+    cJSON_AddStringToObject(o, "time_axis", axis_names[a->core->time_axis % 3]);
     const char *cut = sizes_cut_row_name(a, a->mx, a->my);
     json_put(o, "row_name_tip", cut ? cJSON_CreateString(cut) : cJSON_CreateNull());
-    cJSON_AddNumberToObject(o, "rebuild_frames", (double)a->rebuild_frames); /* view_load.c */
+    cJSON_AddNumberToObject(o, "rebuild_frames", (double)a->core->rebuild_frames); /* view_load.c */
 }

@@ -7,7 +7,7 @@
  * tests assert. The rows model (view_rows.c) and each panel (its save, load
  * and dump hooks) write and read their own parts.
  */
-#include "view/view.h"
+#include "view/core.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -56,8 +56,8 @@ static cJSON *common_json(const view_app *a)
     cJSON *hidden = cJSON_AddArrayToObject(o, "hidden_marker_layers");
     for (int i = 0; i < a->markers.nhidden; i++)
         json_push(hidden, cJSON_CreateString(a->markers.hidden[i]));
-    cJSON_AddNumberToObject(o, "label_column", a->label_w_user); /* view_sizes.c; 0: automatic */
-    cJSON_AddNumberToObject(o, "row_height", a->row_h_user);
+    cJSON_AddNumberToObject(o, "label_column", a->core->label_w_user); /* view_sizes.c; 0: automatic */
+    cJSON_AddNumberToObject(o, "row_height", a->core->row_h_user);
     rows_state_json(a, o);
     view_panels_save(a, o);
     return o;
@@ -150,8 +150,8 @@ int state_dump(const view_app *a, const char *path)
         cJSON_AddNumberToObject(o, "selected_marker", (double)m->selected);
     else
         cJSON_AddNullToObject(o, "selected_marker");
-    json_put(o, "selection", a->has_sel ? range_json(fmin(a->sel0, a->sel1),
-                                                                  fmax(a->sel0, a->sel1))
+    json_put(o, "selection", a->core->has_sel ? range_json(fmin(a->core->sel0, a->core->sel1),
+                                                                  fmax(a->core->sel0, a->core->sel1))
                                                      : cJSON_CreateNull());
     json_put(o, "trace", range_json(a->nav.trace_t0, a->nav.trace_t1));
     json_put(o, "rows", rows_json(a));
@@ -175,21 +175,21 @@ int state_dump(const view_app *a, const char *path)
     cJSON_AddNumberToObject(ld, "lines", (double)lp.lines);
     cJSON_AddNumberToObject(ld, "events", (double)lp.events);
     cJSON_AddNumberToObject(ld, "shown_events", (double)lp.shown_events);
-    cJSON_AddNumberToObject(o, "load_errors", (double)a->load_errors);
-    cJSON_AddStringToObject(o, "message", a->message);
+    cJSON_AddNumberToObject(o, "load_errors", (double)a->core->load_errors);
+    cJSON_AddStringToObject(o, "message", a->core->message);
     cJSON *banner = cJSON_AddArrayToObject(o, "banner"); /* the error banner's lines, as shown */
-    for (int i = 0; a->show_banner && i < a->banner_lines; i++)
-        json_push(banner, cJSON_CreateString(a->banner[i]));
+    for (int i = 0; a->core->show_banner && i < a->core->banner_lines; i++)
+        json_push(banner, cJSON_CreateString(a->core->banner[i]));
     breakdown_dump_json(a, o);                               /* view_breakdown.c */
-    if (a->measure_n == 2) {                                 /* view_range.c */
+    if (a->core->measure_n == 2) {                                 /* view_range.c */
         cJSON *m = cJSON_AddObjectToObject(o, "measure");
-        cJSON_AddNumberToObject(m, "t0", a->measure[0]);
-        cJSON_AddNumberToObject(m, "t1", a->measure[1]);
-        cJSON_AddNumberToObject(m, "dt", a->measure[1] - a->measure[0]);
+        cJSON_AddNumberToObject(m, "t0", a->core->measure[0]);
+        cJSON_AddNumberToObject(m, "t1", a->core->measure[1]);
+        cJSON_AddNumberToObject(m, "dt", a->core->measure[1] - a->core->measure[0]);
     } else {
         cJSON_AddNullToObject(o, "measure");
     }
-    cJSON_AddBoolToObject(o, "follow", a->follow);          /* view_live.c */
+    cJSON_AddBoolToObject(o, "follow", a->core->follow);          /* view_live.c */
     cJSON_AddBoolToObject(o, "live", live_active(a));
     cJSON_AddNumberToObject(o, "events", (double)tlv_trace_event_count(a->trace));
     /* the bytes of the trace kept in files mapped into memory (its events,
@@ -226,7 +226,7 @@ static void session_report(view_app *a, const view_session *s)
     if (s->nproblems > shown)
         fprintf(stderr, "%s view: %s: ... and %d more problems\n", prog, s->path,
                 s->nproblems - shown);
-    if (a->session_path)
+    if (a->core->session_path)
         fprintf(stderr, "%s view: %s: kept as '%s.bak' when the session is saved\n", prog, s->path,
                 s->path);
     if (s->nproblems == 1)
@@ -270,7 +270,7 @@ void session_apply(view_app *a, view_session *s)
         view_build_shapes(a, 1);
     if (s->has_range)
         nav_set(&a->nav, s->t0, s->t1);
-    a->label_w_user = s->label_w;
+    a->core->label_w_user = s->label_w;
     sizes_set_row_height(a, s->row_h);
     int top = view_max_first_row(a);
     a->nav.first_row = s->first_row > top ? top : s->first_row;

@@ -5,7 +5,7 @@
  * a smaller form), opened with SDL_ttf at one pixel size, and a small cache
  * of rendered textures, since the same few strings are drawn every frame.
  */
-#include "view/view.h"
+#include "view/core.h"
 
 #include <SDL_ttf.h>
 #include <fontconfig/fontconfig.h>

@@ -10,7 +10,7 @@
  * Which are hidden or checked and their order are kept by name; the rows
  * panel lists them, the tracks panel draws them.
  */
-#include "view/view.h"
+#include "view/core.h"
 
 #include <math.h>
 #include <stdio.h>

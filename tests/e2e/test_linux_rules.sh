@@ -81,6 +81,29 @@ expect_contains "$TMP/out" '"rule":"cpuTasks","event":"runs","resource":"CPU0","
 expect_contains "$TMP/out" '"rule":"taskStates","event":"state","resource":"T1001","from":100000800,"to":100001100,"type":"Text","text":"blocked (D)"' "blocked interval"
 expect_contains "$TMP/out" '"rule":"taskEvents","event":"migrate","resource":"T1001","from":100001000,"to":100001300,"type":"Text","text":"CPU 1→0"' "migration marker"
 
+# ---- perf sched without exec events, and lost switches ---------------------------------------
+# perf_sched_lost.log: a plain `perf sched record -- spin` (no sched_process_exec lines) whose
+# switch of spin[2001] out of CPU 1 at 200.000400 is missing, and so is kworker/1:0's switch in
+# before 200.000660. The command's tasks still get rows (perf's child is seen under its program's
+# name), and each lost switch costs at most the interval it belonged to: spin[2001] runs on CPU 1
+# until the next switch there (200.000500: 350 us instead of 250), not until the end of the trace.
+L="$F/perf_sched_lost.log"
+convert_clean linux_sched.res "$L"
+expect_line "$TMP/std" '[200000100]T2000.state=RUNNING' "perf's child is the command's task from its first line under its program's name"
+expect_line "$TMP/std" '[200000500]T2001.state=UNKNOWN' "a task still running where another is switched out: its state is unknown"
+labels linux_sched.res "$L" >"$TMP/labels"
+checks=$((checks + 1))
+[ "$(tr '\n' '|' <"$TMP/labels")" = "CPU 0|CPU 1|spin[2000]|spin[2001]|" ] ||
+  fail "rows of a recording without exec events: $(tr '\n' '|' <"$TMP/labels")"
+run "$TLV" stats -r linux_sched.res "$L"
+expect_line "$TMP/out" "spin[2001]       RUNNING        3    530   40  176.667  350" "spin[2001] runs 150-500 (to the next switch on CPU 1), 610-650, 660-800"
+expect_line "$TMP/out" "spin[2001]       UNKNOWN        1    100  100      100  100" "then its state is unknown until it is woken"
+expect_line "$TMP/out" "spin[2000]       RUNNING        2    250   50      125  200" "spin[2000] runs 100-300 and 650-700"
+expect_line "$TMP/out" "CPU 0       330        44.0%" "CPU 0: perf-exec 40 + spin[2000] 200 + spin[2001] 40 + spin[2000] 50 of 750 us"
+expect_line "$TMP/out" "CPU 1       490        65.3%" "CPU 1: spin[2001] 350 + 140 of 750 us"
+run "$TLV" shapes -r linux_sched.res "$L"
+expect_contains "$TMP/out" '"rule":"taskStates","event":"state","resource":"T2001","from":200000500,"to":200000600,"type":"Text","text":"unknown: an event is missing"' "the unknown interval is drawn as such"
+
 # ---- trace-cmd report: the same events as perf script make the same trace -------------------
 convert_clean linux_sched.res "$F/trace_cmd_cases.log"
 mv "$TMP/std" "$TMP/trace_cmd.std"

@@ -53,6 +53,7 @@ elseif(BUILD_TESTING)
     add_test(NAME fuzz.${name} COMMAND fuzz_replay_${name}
       ${TLV_FUZZ_DIR}/seeds/${name} ${TLV_FUZZ_DIR}/regress/${name})
     set_tests_properties(fuzz.${name} PROPERTIES ENVIRONMENT
-      "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+      "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
+      LABELS "unit;fuzz")
   endforeach()
 endif()

@@ -14,7 +14,7 @@
  */
 #include "cli/export.h"
 #include "fuzz_util.h"
-#include "view/view.h"
+#include "view/session.h"
 
 #include <sqlite3.h>
 

@@ -7,7 +7,7 @@
  * and layers cut to their fields, window sizes within 16..16384, a range
  * with t0 < t1), and a problem always means the file is kept as .bak.
  */
-#include "view/view.h"
+#include "view/session.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

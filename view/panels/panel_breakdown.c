@@ -297,25 +297,33 @@ static void save_csv(breakdown_panel *p, view_app *a)
     free(csv);
 }
 
-static int key(view_panel *base, view_app *a, SDL_Keycode key, int mods)
+static void toggle(view_panel *base, view_app *a, SDL_Keycode key, int mods)
 {
+    (void)key, (void)mods;
     breakdown_panel *p = (breakdown_panel *)base;
-    if (key == SDLK_b && !mods) {
-        if (!a->has_range)
-            view_message(a, "no range: Ctrl+drag on the timeline selects one");
-        show(p, a, !p->shown);
-        return 1;
-    }
-    if (!shown(p, a))
-        return 0;
-    if (key == SDLK_c && mods == VIEW_MOD_CTRL)
-        copy_csv(p, a);
-    else if (key == SDLK_e && !mods)
-        save_csv(p, a);
-    else
-        return 0;
-    return 1;
+    if (!a->has_range)
+        view_message(a, "no range: Ctrl+drag on the timeline selects one");
+    show(p, a, !p->shown);
 }
+
+/* Ctrl+C and e: the table as CSV, copied or saved; nothing while it is hidden. */
+static void csv_key(view_panel *base, view_app *a, SDL_Keycode key, int mods)
+{
+    (void)mods;
+    breakdown_panel *p = (breakdown_panel *)base;
+    if (!shown(p, a))
+        return;
+    if (key == SDLK_c)
+        copy_csv(p, a);
+    else
+        save_csv(p, a);
+}
+
+static const view_key keys[] = {
+    {SDLK_b, VIEW_KEYS_PLAIN, "b: the range's breakdown per row (click a header to sort)", toggle},
+    {SDLK_c, VIEW_KEYS_CTRL, "Ctrl+C: copy the breakdown as CSV    e: save it", csv_key},
+    {SDLK_e, VIEW_KEYS_PLAIN, NULL, csv_key},
+};
 
 static int inside(const SDL_Rect *r, double x, double y)
 {
@@ -469,7 +477,8 @@ view_panel *breakdown_panel_new(void)
     if (!p)
         return NULL;
     p->sort_col = COL_ROW;
-    p->base = (view_panel){.name = "range", .draw = draw, .key = key, .press = press,
+    p->base = (view_panel){.name = "range", .keys = keys, .nkeys = sizeof keys / sizeof *keys,
+                           .draw = draw, .press = press,
                            .wheel = wheel, .covers = covers, .strip_height = strip_height,
                            .save = save, .load = load, .dump = dump, .destroy = destroy};
     return &p->base;

@@ -550,30 +550,34 @@ static int covers(view_panel *p, const view_app *a, double x, double y)
     return is_open(d) && inside(&r, x, y);
 }
 
-static int key(view_panel *p, view_app *a, SDL_Keycode k, int mods)
+/* , and .: the previous and next interval on the selected shape's row. */
+static void step_key(view_panel *p, view_app *a, SDL_Keycode k, int mods)
 {
+    (void)mods;
     details_panel *d = (details_panel *)p;
-    if (mods & VIEW_MOD_CTRL)
-        return 0;
-    if (k == SDLK_COMMA || k == SDLK_PERIOD) {
-        if (!d->has_sel)
-            view_message(a, "select a shape first (click it)");
-        step(d, a, k == SDLK_COMMA ? -1 : 1);
-        return 1;
-    }
-    if (k == SDLK_i) {
-        d->shown = !d->shown;
-        if (d->shown && !d->has_sel)
-            view_message(a, "details: click a shape to select it");
-        view_dirty(a);
-        return 1;
-    }
-    if (k == SDLK_ESCAPE && d->has_sel) {
-        clear(d, a);
-        return 0; /* the core clears its own selection too */
-    }
-    return 0;
+    if (!d->has_sel)
+        view_message(a, "select a shape first (click it)");
+    step(d, a, k == SDLK_COMMA ? -1 : 1);
 }
+
+static void toggle(view_panel *p, view_app *a, SDL_Keycode k, int mods)
+{
+    (void)k, (void)mods;
+    details_panel *d = (details_panel *)p;
+    d->shown = !d->shown;
+    if (d->shown && !d->has_sel)
+        view_message(a, "details: click a shape to select it");
+    view_dirty(a);
+}
+
+static const view_key keys[] = {
+    {0, 0, "click a shape: select it, details below (click an event line to go there)    "
+           "click empty space: clear", NULL},
+    {SDLK_COMMA, VIEW_KEYS_PLAIN | VIEW_KEYS_SHIFT,
+     ", and .: previous/next interval on the selected shape's row", step_key},
+    {SDLK_PERIOD, VIEW_KEYS_PLAIN | VIEW_KEYS_SHIFT, NULL, step_key},
+    {SDLK_i, VIEW_KEYS_PLAIN | VIEW_KEYS_SHIFT, "i: details panel", toggle},
+};
 
 static void note(view_panel *p, view_app *a, view_note what)
 {
@@ -585,6 +589,8 @@ static void note(view_panel *p, view_app *a, view_note what)
         } else if (d->has_sel) {
             clear(d, a);
         }
+    } else if (what == VIEW_NOTE_ESCAPE && d->has_sel) {
+        clear(d, a);
     } else if (what == VIEW_NOTE_SHAPES) {
         refind(d, a);
     } else if (what == VIEW_NOTE_RELEASE) {
@@ -737,7 +743,8 @@ view_panel *details_panel_new(void)
         return NULL;
     d->height = HEIGHT;
     d->shown = 1;
-    d->base = (view_panel){.name = "details", .draw = draw, .key = key, .press = press,
+    d->base = (view_panel){.name = "details", .keys = keys, .nkeys = sizeof keys / sizeof *keys,
+                           .draw = draw, .press = press,
                            .covers = covers, .note = note,
                            .save = save, .load = load, .dump = dump};
     return &d->base;

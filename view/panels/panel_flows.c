@@ -32,6 +32,7 @@ typedef struct batch {
 
 typedef struct flows_panel {
     view_panel base;
+    int shown;                /* the arrows (key o; on at first) */
     size_t drawn;             /* arrows in the last frame */
     double *band_y;           /* per row of the shapes: the middle of its band, or NAN */
     size_t nrows;
@@ -124,7 +125,7 @@ static void draw_flows(flows_panel *f, view_app *a, const tlv_view *v, const vie
 {
     f->drawn = 0;
     size_t total = a->shapes ? tlv_shapes_flow_count(a->shapes) : 0;
-    if (!a->flows_shown || !total || map_rows(f, a, v) < 0)
+    if (!f->shown || !total || map_rows(f, a, v) < 0)
         return;
     SDL_Rect clip = {ar->label_w, ar->ruler_h, v->width - ar->label_w, v->height - ar->ruler_h};
     SDL_RenderSetClipRect(a->ren, &clip);
@@ -174,30 +175,33 @@ static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v
         draw_flows((flows_panel *)p, a, v, ar);
 }
 
-static int key(view_panel *p, view_app *a, SDL_Keycode k, int mods)
+static void toggle(view_panel *p, view_app *a, SDL_Keycode k, int mods)
 {
-    (void)p;
-    if (k != SDLK_o || mods)
-        return 0;
-    a->flows_shown = !a->flows_shown;
+    (void)k, (void)mods;
+    flows_panel *f = (flows_panel *)p;
+    f->shown = !f->shown;
     size_t n = a->shapes ? tlv_shapes_flow_count(a->shapes) : 0;
-    view_message(a, a->flows_shown ? "flows shown (%zu in the trace)" : "flows hidden", n);
+    view_message(a, f->shown ? "flows shown (%zu in the trace)" : "flows hidden", n);
     view_dirty(a);
-    return 1;
 }
+
+static const view_key keys[] = {
+    {SDLK_o, VIEW_KEYS_PLAIN, "o: flow arrows", toggle},
+};
 
 static void save(view_panel *p, const view_app *a, struct cJSON *o)
 {
-    (void)p;
-    cJSON_AddBoolToObject(o, "flows_shown", a->flows_shown);
+    (void)a;
+    cJSON_AddBoolToObject(o, "flows_shown", ((flows_panel *)p)->shown);
 }
 
+/* The session's; also --bench's, which draws its baseline frames without. */
 static void load(view_panel *p, view_app *a, const struct cJSON *o)
 {
-    (void)p;
+    (void)a;
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "flows_shown");
     if (cJSON_IsBool(s))
-        a->flows_shown = cJSON_IsTrue(s);
+        ((flows_panel *)p)->shown = cJSON_IsTrue(s);
 }
 
 static void dump(view_panel *p, const view_app *a, struct cJSON *o)
@@ -224,7 +228,9 @@ view_panel *flows_panel_new(void)
     flows_panel *f = calloc(1, sizeof *f);
     if (!f)
         return NULL;
-    f->base = (view_panel){.name = "flows", .draw = draw, .key = key, .save = save, .load = load,
+    f->shown = 1;
+    f->base = (view_panel){.name = "flows", .keys = keys, .nkeys = sizeof keys / sizeof *keys,
+                           .draw = draw, .save = save, .load = load,
                            .dump = dump, .destroy = destroy};
     return &f->base;
 }

@@ -138,20 +138,20 @@ static int goto_range(view_app *a, void *user, const char *text)
 
 /* ---- the panel's hooks ------------------------------------------------------------------- */
 
-static int key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+static void ask(view_panel *p, view_app *a, SDL_Keycode key, int mods)
 {
-    (void)p;
-    (void)mods;
-    if (key != SDLK_g)
-        return 0;
+    (void)p, (void)key, (void)mods;
     view_prompt_open(a, "Go to:", NULL, goto_range, NULL);
-    return 1;
 }
+
+static const view_key keys[] = {
+    {SDLK_g, VIEW_KEYS_ANY, "g: go to a range (START END)", ask},
+};
 
 view_panel *goto_panel_new(void)
 {
     view_panel *p = calloc(1, sizeof *p);
     if (p)
-        *p = (view_panel){.name = "goto", .key = key};
+        *p = (view_panel){.name = "goto", .keys = keys, .nkeys = sizeof keys / sizeof *keys};
     return p;
 }

@@ -222,16 +222,18 @@ static void draw(view_panel *base, view_app *a, view_layer layer, const tlv_view
         draw_legend(p, a, ar);
 }
 
-static int key(view_panel *base, view_app *a, SDL_Keycode k, int mods)
+static void toggle(view_panel *base, view_app *a, SDL_Keycode k, int mods)
 {
+    (void)k, (void)mods;
     legend_panel *p = (legend_panel *)base;
-    if (k != SDLK_l || mods != VIEW_MOD_SHIFT)
-        return 0;
     p->shown = !p->shown;
     view_message(a, p->shown ? "legend shown (L hides it)" : "legend hidden");
     view_dirty(a);
-    return 1;
 }
+
+static const view_key keys[] = {
+    {SDLK_l, VIEW_KEYS_SHIFT, "L: legend of the colours in view", toggle},
+};
 
 static void save(view_panel *base, const view_app *a, struct cJSON *o)
 {
@@ -278,7 +280,8 @@ view_panel *legend_panel_new(void)
 {
     legend_panel *p = calloc(1, sizeof *p);
     if (p)
-        p->base = (view_panel){.name = "legend", .draw = draw, .key = key, .save = save,
+        p->base = (view_panel){.name = "legend", .keys = keys, .nkeys = sizeof keys / sizeof *keys,
+                               .draw = draw, .save = save,
                                .load = load, .dump = dump};
     return p ? &p->base : NULL;
 }

@@ -310,14 +310,18 @@ static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v
         draw_log((log_panel *)p, a, ar);
 }
 
-static int key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+static void toggle_key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
 {
-    (void)mods;
-    if (key != SDLK_l)
-        return 0;
+    (void)key, (void)mods;
     toggle((log_panel *)p, a);
-    return 1;
 }
+
+/* Shift+L is the legend's. */
+static const view_key keys[] = {
+    {SDLK_l, VIEW_KEYS_PLAIN | VIEW_KEYS_CTRL | VIEW_KEYS_CTRL_SHIFT, "l: trace-log panel", toggle_key},
+    {0, 0, "log: double-click a line to go there    double-click a shape: its event in the log", NULL},
+    {0, 0, "the log panel follows every jump    wheel over a panel: scroll it", NULL},
+};
 
 static void note(view_panel *p, view_app *a, view_note what)
 {
@@ -337,7 +341,8 @@ view_panel *log_panel_new(void)
     if (!l)
         return NULL;
     l->highlighted = -1;
-    l->base = (view_panel){.name = "log", .draw = draw, .key = key, .press = press, .wheel = wheel,
+    l->base = (view_panel){.name = "log", .keys = keys, .nkeys = sizeof keys / sizeof *keys,
+                           .draw = draw, .press = press, .wheel = wheel,
                            .strip_height = strip_height, .note = note, .save = save, .load = load,
                            .dump = dump};
     return &l->base;

@@ -36,35 +36,55 @@ static void nudge(view_app *a, int dir)
     view_marker_moved(a);
 }
 
-/* k, F2 and Enter on the selected marker (recolour, rename), Shift+[ and
- * Shift+] (nudge it a pixel). */
-static int key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+/* Shift+[ and Shift+]: nudge the selected marker a pixel. */
+static void nudge_key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
 {
-    marker_edit_panel *e = (marker_edit_panel *)p;
+    (void)p, (void)mods;
+    if (!selected(a))
+        view_message(a, "no marker selected (click one, or [ and ])");
+    else
+        nudge(a, key == SDLK_LEFTBRACKET ? -1 : 1);
+    view_dirty(a);
+}
+
+/* k: the selected marker's next colour. */
+static void recolor_key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+{
+    (void)p, (void)key, (void)mods;
     const view_marker *k = selected(a);
-    int enter = key == SDLK_RETURN || key == SDLK_KP_ENTER;
-    if ((key == SDLK_LEFTBRACKET || key == SDLK_RIGHTBRACKET) && (mods & VIEW_MOD_SHIFT)) {
-        if (!k)
-            view_message(a, "no marker selected (click one, or [ and ])");
-        else
-            nudge(a, key == SDLK_LEFTBRACKET ? -1 : 1);
-        view_dirty(a);
-        return 1;
-    }
-    if (key != SDLK_k && key != SDLK_F2 && !(enter && k))
-        return 0; /* Enter without a marker is left to other uses */
     if (!k) {
         view_message(a, "no marker selected (click one, or [ and ])");
-    } else if (key == SDLK_k) {
+    } else {
         uint32_t c = markers_recolor(&a->markers, (size_t)a->markers.selected);
         view_message(a, "marker %s: colour #%06x", k->name, (unsigned)c);
-    } else {
+    }
+    view_dirty(a);
+}
+
+/* F2 and Enter: rename the selected marker (Enter without one does nothing). */
+static void rename_key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+{
+    (void)mods;
+    marker_edit_panel *e = (marker_edit_panel *)p;
+    const view_marker *k = selected(a);
+    if (!k && key == SDLK_F2) {
+        view_message(a, "no marker selected (click one, or [ and ])");
+    } else if (k) {
         e->target = a->markers.selected;
         view_prompt_open(a, "Rename marker:", k->name, rename_marker, e);
     }
     view_dirty(a);
-    return 1;
 }
+
+static const view_key keys[] = {
+    {SDLK_F2, VIEW_KEYS_ANY, "F2 or Enter: rename the selected marker", rename_key},
+    {SDLK_RETURN, VIEW_KEYS_ANY, NULL, rename_key},
+    {SDLK_KP_ENTER, VIEW_KEYS_ANY, NULL, rename_key},
+    {SDLK_k, VIEW_KEYS_ANY, "k: recolour it", recolor_key},
+    {SDLK_LEFTBRACKET, VIEW_KEYS_SHIFT | VIEW_KEYS_CTRL_SHIFT,
+     "drag it in the ruler or Shift+[ ]: move it", nudge_key},
+    {SDLK_RIGHTBRACKET, VIEW_KEYS_SHIFT | VIEW_KEYS_CTRL_SHIFT, NULL, nudge_key},
+};
 
 /* Enter in the "Rename marker:" prompt: renames the marker. Returns 0, or -1
  * (the name is empty or too long; the message says so). */
@@ -154,6 +174,7 @@ view_panel *marker_edit_panel_new(void)
     if (!e)
         return NULL;
     e->target = -1;
-    e->base = (view_panel){.name = "marker_edit", .draw = draw, .key = key, .dump = dump};
+    e->base = (view_panel){.name = "marker_edit", .keys = keys, .nkeys = sizeof keys / sizeof *keys,
+                           .draw = draw, .dump = dump};
     return &e->base;
 }

@@ -289,17 +289,20 @@ static int wheel(view_panel *base, view_app *a, double x, double y, double notch
     return 1;
 }
 
-static int key(view_panel *base, view_app *a, SDL_Keycode key, int mods)
+static void toggle(view_panel *base, view_app *a, SDL_Keycode key, int mods)
 {
+    (void)key, (void)mods;
     markers_panel *p = (markers_panel *)base;
-    if (key != SDLK_m || mods != VIEW_MOD_SHIFT)
-        return 0;
     p->shown = !p->shown;
     int top_row = view_max_first_row(a); /* the timeline got shorter or taller */
     a->nav.first_row = a->nav.first_row > top_row ? top_row : a->nav.first_row;
     view_dirty(a);
-    return 1;
 }
+
+static const view_key keys[] = {
+    {SDLK_m, VIEW_KEYS_SHIFT, "Shift+M: marker list by layer (click: go, double-click: rename as "
+                              "LAYER/NAME, x: delete, box: hide the layer)", toggle},
+};
 
 /* ---- JSON --------------------------------------------------------------------------------- */
 
@@ -377,7 +380,8 @@ view_panel *markers_panel_new(void)
     if (!p)
         return NULL;
     p->renaming = -1;
-    p->base = (view_panel){.name = "markers", .draw = draw, .key = key, .press = press,
+    p->base = (view_panel){.name = "markers", .keys = keys, .nkeys = sizeof keys / sizeof *keys,
+                           .draw = draw, .press = press,
                            .wheel = wheel, .strip_height = strip_height, .save = save,
                            .load = load, .dump = dump, .destroy = destroy};
     return &p->base;

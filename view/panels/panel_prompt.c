@@ -1,8 +1,9 @@
 /*
  * panel_prompt.c — the viewer's one-line text prompt ("Go to:", "Search:",
  * "Rename marker:"), drawn as a line just above the status line. Panels ask
- * for it through the core (view_prompt_open, the state in a->prompt); this
- * panel edits and draws it. Registered first, so that while it is open every
+ * for it through the core (view_prompt_open), which hands the request to
+ * this panel (its prompt hook); the panel keeps the text, edits and draws
+ * it. While it is open it holds the keyboard (view_grab_keys), so that every
  * key and all typed text go to it: text is inserted at the
  * caret, Backspace and Delete remove whole UTF-8 characters, Left/Right/
  * Home/End move the caret, Enter hands the text to what asked for it and
@@ -24,6 +25,23 @@
 #define C_PROMPT_BORDER 0x909090u
 #define C_PROMPT_SELECTION 0xB4D5FEu
 
+/* The line being edited. */
+typedef struct view_prompt {
+    int open;
+    const char *label;          /* "Go to:", ... */
+    char text[256];             /* UTF-8, NUL-terminated */
+    size_t caret;               /* byte offset in text, on a character boundary */
+    size_t anchor;              /* the selection is between anchor and caret (none when
+                                   equal); typing replaces it */
+    view_prompt_fn on_enter;
+    void *user;                 /* for on_enter */
+} view_prompt;
+
+typedef struct prompt_panel {
+    view_panel base;
+    view_prompt pr;
+} prompt_panel;
+
 static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale); }
 
 static int continuation(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
@@ -40,9 +58,8 @@ static int erase_selection(view_prompt *p)
     return 1;
 }
 
-static void insert(view_app *a, const char *utf8)
+static void insert(view_app *a, view_prompt *p, const char *utf8)
 {
-    view_prompt *p = &a->prompt;
     if (utf8[0] && (unsigned char)utf8[0] >= 0x20 && utf8[0] != 0x7F)
         erase_selection(p);
     size_t len = strlen(p->text), add = 0;
@@ -84,27 +101,33 @@ static void erase(view_prompt *p, size_t from, size_t to)
     p->caret = p->anchor = from;
 }
 
-/* Enter: the text to whatever asked for it; the prompt closes when it was
- * accepted. */
-static void submit(view_app *a)
+static void close_prompt(prompt_panel *pp, view_app *a)
 {
-    view_prompt *p = &a->prompt;
-    int rc = p->on_enter ? p->on_enter(a, p->user, p->text) : 0;
-    if (rc == 0)
-        view_prompt_close(a);
+    pp->pr.open = 0;
+    view_release_keys(a, &pp->base);
 }
 
-static void edit(view_app *a, SDL_Keycode key)
+/* Enter: the text to whatever asked for it; the prompt closes when it was
+ * accepted. */
+static void submit(prompt_panel *pp, view_app *a)
 {
-    view_prompt *p = &a->prompt;
+    view_prompt *p = &pp->pr;
+    int rc = p->on_enter ? p->on_enter(a, p->user, p->text) : 0;
+    if (rc == 0)
+        close_prompt(pp, a);
+}
+
+static void edit(prompt_panel *pp, view_app *a, SDL_Keycode key)
+{
+    view_prompt *p = &pp->pr;
     switch (key) {
     case SDLK_RETURN:
     case SDLK_KP_ENTER:
-        submit(a);
+        submit(pp, a);
         break;
     case SDLK_ESCAPE:
-        view_prompt_close(a);
-        a->message[0] = '\0';
+        close_prompt(pp, a);
+        view_message_clear(a);
         break;
     case SDLK_BACKSPACE:
         if (!erase_selection(p) && p->caret > 0)
@@ -135,9 +158,8 @@ static void edit(view_app *a, SDL_Keycode key)
     view_dirty(a);
 }
 
-static void draw_prompt(view_app *a, int status_y)
+static void draw_prompt(const view_prompt *p, view_app *a, int status_y)
 {
-    const view_prompt *p = &a->prompt;
     if (!p->open)
         return;
     int th = view_text_height(a->text), h = th + scaled(a, 8), y = status_y - h;
@@ -170,36 +192,42 @@ static void draw_prompt(view_app *a, int status_y)
 static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v,
                  const view_areas *ar)
 {
-    (void)p;
     (void)v;
     if (layer == VIEW_LAYER_STATUS)
-        draw_prompt(a, ar->status.y);
+        draw_prompt(&((prompt_panel *)p)->pr, a, ar->status.y);
+}
+
+/* view_prompt_open: opens it, holding the keyboard. */
+static void open_prompt(view_panel *base, view_app *a, const char *label, const char *initial,
+                        view_prompt_fn on_enter, void *user)
+{
+    view_prompt *p = &((prompt_panel *)base)->pr;
+    p->open = 1;
+    p->label = label;
+    p->on_enter = on_enter;
+    p->user = user;
+    snprintf(p->text, sizeof p->text, "%s", initial ? initial : "");
+    p->caret = strlen(p->text);
+    p->anchor = 0; /* the initial text selected: typing replaces it, an arrow keeps it */
+    view_grab_keys(a, base);
 }
 
 /* While open: every key (editing, Enter, Esc); no key navigates. */
-static int key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+static void key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
 {
-    (void)p;
     (void)mods;
-    if (!a->prompt.open)
-        return 0;
-    edit(a, key);
-    return 1;
+    edit((prompt_panel *)p, a, key);
 }
 
-static int text(view_panel *p, view_app *a, const char *utf8)
+static void text(view_panel *p, view_app *a, const char *utf8)
 {
-    (void)p;
-    if (!a->prompt.open)
-        return 0;
-    insert(a, utf8);
-    return 1;
+    insert(a, &((prompt_panel *)p)->pr, utf8);
 }
 
 static void dump(view_panel *p, const view_app *a, struct cJSON *o)
 {
-    const view_prompt *pr = &a->prompt;
-    (void)p;
+    const view_prompt *pr = &((const prompt_panel *)p)->pr;
+    (void)a;
     if (!pr->open) {
         cJSON_AddNullToObject(o, "prompt");
         cJSON_AddNullToObject(o, "prompt_selection");
@@ -217,8 +245,9 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
 
 view_panel *prompt_panel_new(void)
 {
-    view_panel *p = calloc(1, sizeof *p);
+    prompt_panel *p = calloc(1, sizeof *p);
     if (p)
-        *p = (view_panel){.name = "prompt", .draw = draw, .key = key, .text = text, .dump = dump};
-    return p;
+        p->base = (view_panel){.name = "prompt", .draw = draw, .grabbed_key = key,
+                               .grabbed_text = text, .prompt = open_prompt, .dump = dump};
+    return p ? &p->base : NULL;
 }

@@ -540,17 +540,26 @@ static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v
         draw_panel((rows_panel *)p, a);
 }
 
-static int key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+static void panel_key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
 {
-    (void)mods;
-    if (key == SDLK_r)
-        toggle_panel((rows_panel *)p, a);
-    else if (key == SDLK_x)
-        toggle_group_at_cursor((rows_panel *)p, a);
-    else
-        return 0;
-    return 1;
+    (void)key, (void)mods;
+    toggle_panel((rows_panel *)p, a);
 }
+
+static void group_key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+{
+    (void)key, (void)mods;
+    toggle_group_at_cursor((rows_panel *)p, a);
+}
+
+/* r with Ctrl is the core's reload. */
+static const view_key keys[] = {
+    {SDLK_r, VIEW_KEYS_PLAIN | VIEW_KEYS_SHIFT | VIEW_KEYS_CTRL_SHIFT,
+     "r: rows and rules panel (check boxes show and hide them)", panel_key},
+    {SDLK_x, VIEW_KEYS_ANY, "x or a click on a group's name: collapse/expand the group", group_key},
+    {0, 0, "r panel: \u25B2 \u25BC move a track, or a row within its group", NULL},
+    {0, 0, "numeric attributes: check one to see it as a counter track", NULL},
+};
 
 static int covers(view_panel *p, const view_app *a, double x, double y)
 {
@@ -589,7 +598,8 @@ view_panel *rows_panel_new(void)
     rows_panel *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
-    r->base = (view_panel){.name = "rows", .draw = draw, .key = key, .press = press,
+    r->base = (view_panel){.name = "rows", .keys = keys, .nkeys = sizeof keys / sizeof *keys,
+                           .draw = draw, .press = press,
                            .wheel = wheel, .covers = covers, .save = save, .load = load,
                            .dump = dump, .destroy = destroy};
     return &r->base;

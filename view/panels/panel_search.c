@@ -531,21 +531,24 @@ static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v
         draw_list((view_search *)p, a, ar);
 }
 
-/* /: the prompt; n and N: the next and previous match; Esc: the highlight
- * goes (the query stays for n and N), and Esc goes on to the core. */
-static int key(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+/* /: the prompt; n and N: the next and previous match. */
+static void ask(view_panel *p, view_app *a, SDL_Keycode key, int mods)
 {
-    view_search *s = (view_search *)p;
-    if (key == SDLK_SLASH)
-        view_prompt_open(a, "Search:", NULL, run, s);
-    else if (key == SDLK_n)
-        step(s, a, mods & VIEW_MOD_SHIFT ? -1 : 1);
-    else if (key == SDLK_ESCAPE) {
-        s->current = -1;
-        s->list_shown = 0;
-    }
-    return key == SDLK_SLASH || key == SDLK_n;
+    (void)key, (void)mods;
+    view_prompt_open(a, "Search:", NULL, run, p);
 }
+
+static void next(view_panel *p, view_app *a, SDL_Keycode key, int mods)
+{
+    (void)key;
+    step((view_search *)p, a, mods & VIEW_MOD_SHIFT ? -1 : 1);
+}
+
+static const view_key keys[] = {
+    {SDLK_SLASH, VIEW_KEYS_ANY, "/: search events (text, or /regex/)", ask},
+    {SDLK_n, VIEW_KEYS_ANY, "n/N: next/previous match", next},
+    {0, 0, "search results list: click a line to go there, x or Esc closes it", NULL},
+};
 
 /* The last search: its query, the number of matches, and the highlighted
  * one (index from 1, time, text, row) or nulls. */
@@ -569,11 +572,16 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
     json_put(j, "row", row >= 0 ? cJSON_CreateNumber((double)row) : cJSON_CreateNull());
 }
 
+/* Esc: the highlight and the list go (the query stays for n and N). */
 static void note(view_panel *p, view_app *a, view_note what)
 {
     view_search *s = (view_search *)p;
     if (what == VIEW_NOTE_TRACE_CHANGED && s->query[0]) /* its matches were old event indexes */
         find_all(s, a, s->query);
+    if (what == VIEW_NOTE_ESCAPE) {
+        s->current = -1;
+        s->list_shown = 0;
+    }
 }
 
 static void destroy(view_panel *p)
@@ -588,7 +596,8 @@ view_panel *search_panel_new(void)
     if (!s)
         return NULL;
     s->current = -1;
-    s->base = (view_panel){.name = "search", .draw = draw, .key = key, .press = press,
+    s->base = (view_panel){.name = "search", .keys = keys, .nkeys = sizeof keys / sizeof *keys,
+                           .draw = draw, .press = press,
                            .wheel = wheel, .strip_height = strip_height, .dump = dump,
                            .note = note, .destroy = destroy};
     return &s->base;

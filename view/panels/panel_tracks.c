@@ -175,17 +175,19 @@ static void draw(view_panel *p, view_app *a, view_layer layer, const tlv_view *v
     find_hover(t, a, v, ar);
 }
 
-static int key(view_panel *p, view_app *a, SDL_Keycode k, int mods)
+static void toggle(view_panel *p, view_app *a, SDL_Keycode k, int mods)
 {
-    (void)p;
-    if (k != SDLK_u || mods)
-        return 0;
+    (void)p, (void)k, (void)mods;
     a->tracks.load_on = !a->tracks.load_on;
     view_message(a, "CPU load tracks %s%s", a->tracks.load_on ? "on" : "off",
                  a->tracks.load_on && !a->per_cpu ? " (shown in per-CPU mode: c)" : "");
     rows_changed(a);
-    return 1;
 }
+
+static const view_key keys[] = {
+    {SDLK_u, VIEW_KEYS_PLAIN, "u: CPU-load tracks off/on (per-CPU mode)", toggle},
+    {0, 0, "tracks: hover for the value; r panel: check boxes hide/show them", NULL},
+};
 
 static void note(view_panel *p, view_app *a, view_note what)
 {
@@ -296,7 +298,8 @@ view_panel *tracks_panel_new(void)
     if (!t)
         return NULL;
     t->hover = -1;
-    t->base = (view_panel){.name = "tracks", .draw = draw, .key = key, .note = note, .save = save,
+    t->base = (view_panel){.name = "tracks", .keys = keys, .nkeys = sizeof keys / sizeof *keys,
+                           .draw = draw, .note = note, .save = save,
                            .load = load, .dump = dump, .destroy = destroy};
     return &t->base;
 }
