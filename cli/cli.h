@@ -25,6 +25,9 @@ int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cp
 /* A trace time as a base-10 number for JSON or CSV: exact for integers and
  * radix-10 fractions, else the nearest double (%.17g). buf: 160 bytes. */
 void time_text(tlv_time t, int radix, char *buf, size_t size);
+/* The duration to - from (to >= from) the same way, right over the whole range
+ * of times: a span past 2^63 ticks is written whole, never wrapped. */
+void span_text(tlv_time from, tlv_time to, int radix, char *buf, size_t size);
 
 /* A command (cli/cmd_NAME.c) defines its entry, called with argv[0] =
  * "NAME", and its help text, which `tlv NAME --help` and `tlv help NAME`

@@ -45,6 +45,8 @@ static int is_rule_file(const char *path)
 /* Tries the rules on a log: matches per rule, unmatched lines, errors. */
 static int check_log(const rule_args *ra, const char *log)
 {
+    if (outputs_overwrite_inputs(ra, NULL)) /* the log; the rule files: load_rules */
+        return EXIT_USAGE;
     tlv_rules *rules = load_rules(ra);
     if (!rules)
         return nomem_reported() ? EXIT_USAGE : 1;
@@ -95,7 +97,7 @@ static int check_log(const rule_args *ra, const char *log)
             unused == 1 ? "" : "s");
     rc = write_failed ? EXIT_USAGE : errors ? 1 : EXIT_OK;
 done:
-    unmatched_end(&um, 0);
+    unmatched_discard(&um); /* written already unless the check failed */
     tlv_trace_free(trace);
     tlv_rules_free(rules);
     return rc;
@@ -164,5 +166,6 @@ int cmd_check(int argc, char **argv)
     tlv_rules_free(rules);
     if (st != TLV_OK)
         return 1;
+    ra.input_path = log; /* --unmatched must not be the log */
     return log ? check_log(&ra, log) : EXIT_OK;
 }

@@ -85,8 +85,11 @@ static int export_option(void *own, int argc, char **argv, int *i)
     } else if (strcmp(s, "--us-per-unit") == 0 && *i + 1 < argc) {
         char *end;
         a->us_per_unit = strtod(argv[++*i], &end);
-        if (*end || !(a->us_per_unit > 0)) {
-            usage_error("export", "--us-per-unit needs a positive number, not '%s'", argv[*i]);
+        /* At most 1e15 microseconds (31 years) a unit, so that no 64-bit time
+         * becomes an infinite "ts" (cJSON writes it as null). */
+        if (*end || !(a->us_per_unit > 0) || !(a->us_per_unit <= 1e15)) {
+            usage_error("export", "--us-per-unit needs a positive number up to 1e15, not '%s'",
+                        argv[*i]);
             return -1;
         }
     } else {
@@ -149,7 +152,7 @@ static void write_csv(FILE *out, const interval_list *l, int radix)
         char start_s[160], end_s[160], dur_s[160];
         time_text(iv->sh.from, radix, start_s, sizeof start_s);
         time_text(end, radix, end_s, sizeof end_s);
-        time_text(tlv_time_sub(end, iv->sh.from, radix), radix, dur_s, sizeof dur_s);
+        span_text(iv->sh.from, end, radix, dur_s, sizeof dur_s);
         csv_field(out, iv->sh.rule);
         fputc(',', out);
         csv_field(out, iv->sh.event);
@@ -445,7 +448,7 @@ static void put_trace_event(json_line *b, jl_memo *m, const interval *iv,
     } else {
         key_string(b, "ph", "X", 0);
         key_number(b, "ts", ts, 0);
-        key_number(b, "dur", tlv_time_to_double(tlv_time_sub(sh->to, sh->from, radix), radix) * us,
+        key_number(b, "dur", tlv_time_span(sh->from, sh->to, radix) * us,
                    0);
     }
     key_number(b, "pid", (double)c->pid[sh->row], 0);

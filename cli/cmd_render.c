@@ -77,6 +77,13 @@ static int parse_time(const char *opt, const char *s, double *out)
         usage_error("render", "%s needs a time in trace units, got '%s'", opt, s);
         return -1;
     }
+    /* Trace times are 64-bit ticks: a range beyond them shows nothing, and
+     * one from -1e308 to 1e308 is infinitely wide. */
+    if (fabs(*out) > 9223372036854775808.0) {
+        usage_error("render", "%s needs a time within the 64-bit range of trace times "
+                    "(-9223372036854775808 to 9223372036854775807), got '%s'", opt, s);
+        return -1;
+    }
     return 0;
 }
 

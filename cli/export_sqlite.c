@@ -220,8 +220,6 @@ static cJSON **attribute_objects(writer *w)
         return NULL;
     for (size_t i = 0; i < w->nres; i++)
         attrs[i] = cJSON_CreateObject();
-    tlv_time before = tlv_trace_start(t);
-    before.ticks -= 1;
     size_t n = tlv_trace_event_count(t);
     for (size_t i = 0; i < n; i++) {
         tlv_event e;
@@ -230,7 +228,7 @@ static cJSON **attribute_objects(writer *w)
         if (id < 0 || cJSON_GetObjectItemCaseSensitive(attrs[id], e.name))
             continue;
         const char *v = NULL;
-        if (tlv_trace_attr_at(t, e.resource, e.name, &before, &v) == TLV_OK)
+        if (tlv_trace_attr_initial(t, e.resource, e.name, &v) == TLV_OK)
             cJSON_AddStringToObject(attrs[id], e.name, v);
         else
             cJSON_AddNullToObject(attrs[id], e.name);
@@ -363,7 +361,8 @@ static void write_intervals(writer *w)
         sqlite3_bind_double(st, 6, from);
         /* A When event happened at `from`: its interval is an instant. */
         sqlite3_bind_double(st, 7, sh->is_when ? from : to);
-        sqlite3_bind_double(st, 8, instant ? 0 : seconds_of(w, tlv_time_sub(sh->to, sh->from, w->radix)));
+        /* tlv_time_span: tlv_time_sub wrapped spans past 2^63 ticks to dur < 0. */
+        sqlite3_bind_double(st, 8, instant ? 0 : tlv_time_span(sh->from, sh->to, w->radix));
         bind_text(st, 9, sh->value);
         bind_text(st, 10, l.v[i].text);
         sqlite3_bind_int(st, 11, instant);

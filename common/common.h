@@ -25,6 +25,8 @@ typedef struct rule_args {
     int std_input;      /* --std: the log is a standard-form trace */
     const char *unmatched_path; /* --unmatched FILE: lines no rule matched go there */
     int threads;        /* --threads N (OPT_THREADS): 0 = the library's defaults */
+    const char *input_path;  /* the LOG ("-": standard input) and -o OUT, set by the */
+    const char *output_path; /* parser: an output that is an input is refused (below) */
 } rule_args;
 
 /* Consumes -R DIR / -r FILE / --allow-scripts / --std at argv[*i] (also
@@ -46,6 +48,8 @@ int reads_standard_form(const rule_args *ra, const char *input);
 typedef struct unmatched_log {
     FILE *f;
     const char *path;
+    char *tmp_path;             /* FILE is written as this, renamed when done */
+    int error;                  /* errno of the first write that failed */
     uint64_t count;
     size_t show;                /* how many to name (UNMATCHED_SHOWN unless changed) */
     uint64_t first[UNMATCHED_MAX_SHOWN];
@@ -60,6 +64,9 @@ int unmatched_begin(unmatched_log *u, const rule_args *ra, tlv_converter *conv);
  * and the first few. Returns 0, or -1 when writing the file failed
  * (message printed). */
 int unmatched_end(unmatched_log *u, int report);
+/* Ends without writing FILE (a run that failed: an existing FILE is kept as
+ * it was) and without a report. */
+void unmatched_discard(unmatched_log *u);
 
 /* The help lines for --unmatched, shared by the commands that convert. */
 #define UNMATCHED_OPTION_HELP \
@@ -136,8 +143,17 @@ struct cJSON;
 void json_put(struct cJSON *object, const char *key, struct cJSON *item);
 void json_push(struct cJSON *array, struct cJSON *item);
 
-/* Loads rules per ra; prints every diagnostic; returns NULL on error. */
+/* Loads rules per ra; prints every diagnostic; returns NULL on error, also
+ * when an output of ra is one of the inputs (outputs_overwrite_inputs). */
 tlv_rules *load_rules(const rule_args *ra);
+
+/* Whether -o OUT or --unmatched FILE of ra is one of the files read (the
+ * same inode: the log, standard input, the resource file, or a rule file
+ * `rules` read; NULL: the first two only), or both name one file. Prints
+ * "tlv: --unmatched 'x.log' is the log being read; refusing to write over
+ * it" and returns 1; else 0. Before, -o LOG replaced the log once the run
+ * was done and --unmatched LOG emptied it before it was read. */
+int outputs_overwrite_inputs(const rule_args *ra, const tlv_rules *rules);
 
 /* Prints up to `max` diagnostics (0 = all) and a line counting the rest. */
 void print_diags(const tlv_diags *d, size_t max);
@@ -164,9 +180,13 @@ double now_seconds(void);
  * by close_output; anything else (/dev/null, a pipe) is written directly,
  * since renaming over it would replace the device. NULL on error (printed). */
 FILE *open_output(const char *output, char **tmp_path);
-/* From now on, SIGINT, SIGTERM, SIGHUP and SIGQUIT remove tmp_path (if any)
- * before the process ends as the signal says. */
+/* From now on, SIGINT, SIGTERM, SIGHUP and SIGQUIT remove tmp_path (several
+ * may be in progress: -o and --unmatched) before the process ends as the
+ * signal says; close_output or forget_tmp(tmp_path) stops that, and
+ * remove_tmp_on_signals(NULL) for all. A second signal while the first is
+ * being handled, on any thread, waits for the removal. */
 void remove_tmp_on_signals(const char *tmp_path);
+void forget_tmp(const char *tmp_path);
 /* Flushes and closes f; when `ok`, renames the temporary file to OUT, else
  * removes it. Frees tmp_path. Returns 0, or -1 (printed) when writing
  * failed. */

@@ -34,7 +34,7 @@ tlv_rules *load_rules(const rule_args *ra)
         return NULL;
     }
     print_diags(tlv_rules_diags(rules), 50);
-    if (st != TLV_OK) {
+    if (st != TLV_OK || outputs_overwrite_inputs(ra, rules)) {
         tlv_rules_free(rules);
         return NULL;
     }

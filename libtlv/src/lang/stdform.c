@@ -423,6 +423,24 @@ int std_escape(buf *b, const char *s, size_t n)
     return 0;
 }
 
+int std_escape_backslashes(buf *b, const char *s, size_t n)
+{
+    const char *bs = n ? memchr(s, '\\', n) : NULL;
+    if (!bs) /* the usual case: no backslash, one copy */
+        return buf_append(b, s, n);
+    size_t mark = b->len, run = 0;
+    for (size_t i = (size_t)(bs - s); i < n; i++) {
+        if (s[i] != '\\')
+            continue;
+        if (buf_append(b, s + run, i + 1 - run) < 0 || buf_putc(b, '\\') < 0)
+            return undo(b, mark);
+        run = i + 1;
+    }
+    if (buf_append(b, s + run, n - run) < 0)
+        return undo(b, mark);
+    return 0;
+}
+
 static int put_text_escaped(buf *b, const char *s)
 {
     return s ? std_escape(b, s, strlen(s)) : 0;

@@ -55,8 +55,10 @@ static int compile_output(struct tlv_rules *r, out_node *o, const tj_node *v,
     }
     if (v->type == TJ_STRING) {
         o->kind = OUT_TEMPLATE;
-        if (tmpl_compile(&o->t, v->str, v->str_len, re) < 0 ||
-            xplan_build(&o->t, &r->nsites) < 0)
+        if (tmpl_compile(&o->t, v->str, v->str_len, re) < 0)
+            return -1;
+        tmpl_mark_std_line(&o->t); /* the log's text in it arrives as it was */
+        if (xplan_build(&o->t, &r->nsites) < 0)
             return -1;
         check_template(r, &o->t, file, v->line, v->col);
         check_resource_conditions(r, o->t.text, 1, file, v->line, v->col);

@@ -487,6 +487,20 @@ const tlv_diags *tlv_rules_diags(const tlv_rules *r) { return r ? &r->diags : NU
 
 size_t tlv_rules_cnv_rule_count(const tlv_rules *r) { return r ? r->nrules : 0; }
 
+size_t tlv_rules_file_count(const tlv_rules *r)
+{
+    return r ? (r->res_path != NULL) + r->nfiles : 0;
+}
+
+const char *tlv_rules_file(const tlv_rules *r, size_t i)
+{
+    if (!r)
+        return NULL;
+    if (r->res_path && i-- == 0)
+        return r->res_path;
+    return i < r->nfiles ? r->files[i].path : NULL;
+}
+
 void tlv_rules_cnv_rule(const tlv_rules *r, size_t i, tlv_cnv_rule_info *out)
 {
     memset(out, 0, sizeof *out);
