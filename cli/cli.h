@@ -1,12 +1,14 @@
 /*
  * cli.h — the tlv command's subcommands (cli/cmd_*.c, one file per command)
  * and what several of them share beyond common/common.h: a log loaded into
- * a trace and its shapes, and times as text.
+ * a trace and its shapes, a session's markers, and SQLite's allocator.
  */
 #ifndef TLV_CLI_H
 #define TLV_CLI_H
 
 #include "common/common.h"
+
+#include <tlv/export.h>
 
 /* Loads rules and converts `input` into a trace, printing diagnostics.
  * Returns EXIT_OK, EXIT_PARTIAL (conversion errors) or EXIT_USAGE (nothing
@@ -22,12 +24,17 @@ int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cp
                           int listing_only, tlv_rules **rules, tlv_trace **trace,
                           tlv_shapes **shapes);
 
-/* A trace time as a base-10 number for JSON or CSV: exact for integers and
- * radix-10 fractions, else the nearest double (%.17g). buf: 160 bytes. */
-void time_text(tlv_time t, int radix, char *buf, size_t size);
-/* The duration to - from (to >= from) the same way, right over the whole range
- * of times: a span past 2^63 ticks is written whole, never wrapped. */
-void span_text(tlv_time from, tlv_time to, int radix, char *buf, size_t size);
+/* The markers of a `tlv view` session file for libtlv-export (NULL
+ * session: none). Returns 0, or -1 with the problem said ("tlv CMD: no
+ * session 'FILE'"). Free with session_markers_free. */
+int session_markers(const char *session, const char *cmd, tlv_export_marker **out, size_t *n);
+void session_markers_free(tlv_export_marker *m, size_t n);
+
+/* SQLite's allocator, counting failures (sql_alloc.c): main() installs it
+ * before any other SQLite call; `tlv query` compares the count before and
+ * after running SQL. */
+void sql_count_failures(void);
+unsigned long sql_alloc_failures(void);
 
 /* A command (cli/cmd_NAME.c) defines its entry, called with argv[0] =
  * "NAME", and its help text, which `tlv NAME --help` and `tlv help NAME`
@@ -41,6 +48,8 @@ CLI_COMMAND(shapes);
 CLI_COMMAND(render);
 CLI_COMMAND(check);
 CLI_COMMAND(export);
+/* export's help lists libtlv-export's table of formats: built at run time. */
+const char *export_help_text(void);
 CLI_COMMAND(query);
 CLI_COMMAND(stats);
 CLI_COMMAND(view);

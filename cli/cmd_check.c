@@ -4,13 +4,14 @@
  */
 #include "cli/cli.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 const char check_help[] =
     "usage: tlv check [-R DIR]... [-r FILE.res] [FILE...]\n"
-    "       tlv check [-R DIR]... -r FILE.res [--unmatched FILE] [--std] LOG\n"
+    "       tlv check [-R DIR]... -r FILE.res [--unmatched FILE] [--std] [--json] LOG\n"
     "\n"
     "Checks rule files (.cnv .resh .viz) and resource files (.res) without a log:\n"
     "the JSON dialect, that every regex compiles, that templates and macro names\n"
@@ -25,6 +26,20 @@ const char check_help[] =
     "the number of lines it matched (a warning for a rule that matched none),\n"
     "then the lines no rule matched (the first 20; --unmatched FILE writes all\n"
     "of them as 'LINE: text') and the conversion errors.\n"
+    "\n"
+    "Then the consistency report: every event of the log that contradicts the\n"
+    "state the trace is in, by what the rule set declares impossible for its\n"
+    "resources (\"Impossible\" in the resource headers: a task switched out that\n"
+    "was not running, switched in on a second CPU, a resource entering a state\n"
+    "it cannot re-enter) and, when the resource file says \"InTimeOrder\": true,\n"
+    "lines whose time goes back — each as 'LOG:LINE: inconsistent: what\n"
+    "[Type.check]' (the first 1000), then every declared check with its count\n"
+    "and first line. Such events are the log's problem, not the rules': they\n"
+    "do not change the exit status.\n"
+    "\n"
+    "      --json                with a LOG: the matches per rule, the counts and\n"
+    "                            the consistency report as one JSON object on\n"
+    "                            standard output (problems still go to stderr)\n"
     UNMATCHED_OPTION_HELP
     STD_OPTION_HELP
     "\n"
@@ -42,8 +57,43 @@ static int is_rule_file(const char *path)
     return 0;
 }
 
-/* Tries the rules on a log: matches per rule, unmatched lines, errors. */
-static int check_log(const rule_args *ra, const char *log)
+/* The matches per rule, the counts and the consistency report as JSON on
+ * stdout. Returns 0, or -1 when it could not be written. */
+static int print_json(const tlv_rules *rules, tlv_converter *conv, const char *log,
+                      const tlv_convert_stats *cs)
+{
+    cJSON *o = cJSON_CreateObject();
+    json_put(o, "log", cJSON_CreateString(log));
+    json_put(o, "lines_read", cJSON_CreateNumber((double)cs->lines_read));
+    json_put(o, "lines_matched", cJSON_CreateNumber((double)cs->lines_matched));
+    json_put(o, "events", cJSON_CreateNumber((double)cs->events));
+    json_put(o, "errors", cJSON_CreateNumber((double)tlv_diags_errors(tlv_converter_diags(conv))));
+    cJSON *list = cJSON_CreateArray();
+    for (size_t i = 0; i < tlv_rules_cnv_rule_count(rules) && !tlv_rules_is_standard_form(rules);
+         i++) {
+        tlv_cnv_rule_info ri;
+        tlv_rules_cnv_rule(rules, i, &ri);
+        cJSON *r = cJSON_CreateObject();
+        json_put(r, "file", cJSON_CreateString(ri.file));
+        json_put(r, "line", cJSON_CreateNumber((double)ri.line));
+        json_put(r, "regex", cJSON_CreateString(ri.regex));
+        json_put(r, "matched", cJSON_CreateNumber((double)tlv_converter_rule_matches(conv, i)));
+        json_push(list, r);
+    }
+    json_put(o, "rules", list);
+    json_put(o, "consistency", consistency_json(conv, tlv_rules_time_radix(rules)));
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    int rc = text && printf("%s\n", text) >= 0 && fflush(stdout) == 0 ? 0 : -1;
+    cJSON_free(text);
+    if (rc < 0)
+        fprintf(stderr, "%s: error writing the JSON report\n", prog);
+    return rc;
+}
+
+/* Tries the rules on a log: matches per rule, unmatched lines, errors, and
+ * the consistency report. */
+static int check_log(const rule_args *ra, const char *log, int json)
 {
     if (outputs_overwrite_inputs(ra, NULL)) /* the log; the rule files: load_rules */
         return EXIT_USAGE;
@@ -75,7 +125,7 @@ static int check_log(const rule_args *ra, const char *log)
     tlv_convert_stats cs;
     tlv_converter_stats(conv, &cs);
     size_t nrules = tlv_rules_cnv_rule_count(rules), unused = 0;
-    for (size_t i = 0; i < nrules && !tlv_rules_is_standard_form(rules); i++) {
+    for (size_t i = 0; i < nrules && !tlv_rules_is_standard_form(rules) && !json; i++) {
         tlv_cnv_rule_info ri;
         tlv_rules_cnv_rule(rules, i, &ri);
         uint64_t n = tlv_converter_rule_matches(conv, i);
@@ -89,6 +139,10 @@ static int check_log(const rule_args *ra, const char *log)
     }
     print_diags(tlv_converter_diags(conv), 0);
     int write_failed = unmatched_end(&um, 1) < 0;
+    if (json)
+        write_failed |= print_json(rules, conv, log, &cs) < 0;
+    else
+        consistency_print(stderr, conv, log);
     size_t errors = tlv_diags_errors(tlv_converter_diags(conv));
     fprintf(stderr, "%s check: %llu lines read, %llu matched, %llu events, %zu error%s, %zu rule%s "
                     "matched nothing\n",
@@ -110,6 +164,7 @@ int cmd_check(int argc, char **argv)
     const char **files = calloc((size_t)argc, sizeof *files);
     size_t nfiles = 0;
     const char *log = NULL;
+    int json = 0;
     if (!files)
         return report_nomem("checking", argc > 1 ? argv[argc - 1] : NULL);
     for (int i = 1; i < argc; i++) {
@@ -120,6 +175,10 @@ int cmd_check(int argc, char **argv)
         }
         if (r > 0)
             continue;
+        if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+            continue;
+        }
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             fputs(check_help, stdout);
             free(files);
@@ -166,6 +225,10 @@ int cmd_check(int argc, char **argv)
     tlv_rules_free(rules);
     if (st != TLV_OK)
         return 1;
+    if (json && !log) {
+        usage_error("check", "--json reports on a LOG: give one with -r FILE.res");
+        return EXIT_USAGE;
+    }
     ra.input_path = log; /* --unmatched must not be the log */
-    return log ? check_log(&ra, log) : EXIT_OK;
+    return log ? check_log(&ra, log, json) : EXIT_OK;
 }

@@ -250,8 +250,10 @@ int cmd_convert(int argc, char **argv)
     print_diags(tlv_converter_diags(conv), (size_t)a.max_errors);
     int write_failed = close_output(out, a.c.output, tmp_path, !read_failed && written == 0) < 0 ||
                        written != 0;
-    if (!a.c.quiet)
+    if (!a.c.quiet) {
         print_summary(conv, writer, now_seconds() - pg.start);
+        consistency_summary(conv, a.c.input);
+    }
     if (read_failed) /* the list is cut short, like the trace: the old one stays */
         unmatched_discard(&um);
     else

@@ -4,7 +4,9 @@
  * in-memory database of the same schema (docs/sql.md). Each statement's
  * result is printed as an aligned table, CSV or JSON.
  */
-#include "cli/export.h"
+#include "cli/cli.h"
+
+#include <sqlite3.h>
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -332,6 +334,30 @@ static int is_sqlite_file(const char *path)
     return yes;
 }
 
+/* Writes the trace into an in-memory database (libtlv-export's sqlite
+ * format). Returns 0, or -1 with the problem said. */
+static int export_into(sqlite3 *db, const query_args *a, const tlv_rules *rules,
+                       const tlv_trace *trace, const tlv_shapes *shapes)
+{
+    tlv_export_options o = TLV_EXPORT_OPTIONS_INIT;
+    o.source = a->c.input;
+    tlv_export_marker *markers = NULL;
+    if (session_markers(a->session, "query", &markers, &o.nmarkers) < 0)
+        return -1;
+    o.markers = markers;
+    tlv_exporter *ex = NULL;
+    tlv_status st = tlv_exporter_new(rules, trace, shapes, &o, &ex);
+    if (st == TLV_OK)
+        st = tlv_export_sqlite_db(ex, db);
+    if (st == TLV_ERR_NOMEM)
+        report_nomem("writing the database of", a->c.input);
+    else if (st != TLV_OK)
+        fprintf(stderr, "%s query: %s\n", prog, tlv_exporter_last_error(ex));
+    tlv_exporter_free(ex);
+    session_markers_free(markers, o.nmarkers);
+    return st == TLV_OK ? 0 : -1;
+}
+
 /* Converts the log into an in-memory database. Returns an exit status. */
 static int convert_into(sqlite3 **db, const query_args *a)
 {
@@ -343,11 +369,10 @@ static int convert_into(sqlite3 **db, const query_args *a)
     int rc = load_trace_and_shapes(&a->c.rules, a->c.input, a->c.cpu_attribute, 1, &rules,
                                    &trace, &shapes); /* listed, never drawn */
     if (rc != EXIT_USAGE) {
-        sql_source src = {rules, trace, shapes, a->c.input, a->session};
         if (sqlite3_open(":memory:", db) != SQLITE_OK) {
             report_nomem("making the database of", a->c.input); /* nothing else can fail */
             rc = EXIT_USAGE;
-        } else if (sql_write_trace(*db, &src, "query") < 0) {
+        } else if (export_into(*db, a, rules, trace, shapes) < 0) {
             rc = EXIT_USAGE;
         }
     }

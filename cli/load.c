@@ -35,6 +35,7 @@ int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_tr
         return EXIT_USAGE;
     }
     print_diags(tlv_converter_diags(tlv_trace_converter(*trace)), 20);
+    consistency_summary(tlv_trace_converter(*trace), input);
     if (unmatched_end(&um, ra->unmatched_path != NULL) < 0) /* no summary line to join */
         return EXIT_USAGE;
     return st != TLV_OK ? EXIT_PARTIAL : EXIT_OK;

@@ -9,7 +9,6 @@
  * "Adding a command").
  */
 #include "cli/cli.h"
-#include "cli/export.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -40,24 +39,26 @@ typedef struct cli_command {
     const char *summary; /* one line in `tlv --help` */
     int (*run)(int argc, char **argv);
     const char *help; /* `tlv NAME --help` and `tlv help NAME` */
+    const char *(*help_text)(void); /* instead of help: one built at run time (export's
+                                       lists its table of formats) */
 } cli_command;
 
 /* Every command, in the order `tlv --help` lists them. */
 static const cli_command commands[] = {
-    {"convert", "convert a log into a standard-form trace", cmd_convert, convert_help},
-    {"check", "check rule and resource files without a log", cmd_check, check_help},
+    {"convert", "convert a log into a standard-form trace", cmd_convert, convert_help, NULL},
+    {"check", "check rule and resource files without a log", cmd_check, check_help, NULL},
     {"shapes", "print the shapes the visualization rules draw, as JSON Lines", cmd_shapes,
-     shapes_help},
-    {"render", "draw the timeline of a log into a PNG image", cmd_render, render_help},
+     shapes_help, NULL},
+    {"render", "draw the timeline of a log into a PNG image", cmd_render, render_help, NULL},
     {"export", "write the drawn trace as Chrome Trace Event JSON (Perfetto), CSV or SQLite",
-     cmd_export, export_help},
-    {"query", "run SQL over a trace (a log, or a database from export)", cmd_query, query_help},
+     cmd_export, NULL, export_help_text},
+    {"query", "run SQL over a trace (a log, or a database from export)", cmd_query, query_help, NULL},
     {"stats", "time spent per resource and state, CPU utilization per processor", cmd_stats,
-     stats_help},
+     stats_help, NULL},
     {"view", "open a window with the timeline of a log, to zoom, pan and mark", cmd_view,
-     view_help},
-    {"help", "list the commands, or print one's help: tlv help COMMAND", cmd_help, help_help},
-    {"version", "print the version", cmd_version, version_help},
+     view_help, NULL},
+    {"help", "list the commands, or print one's help: tlv help COMMAND", cmd_help, help_help, NULL},
+    {"version", "print the version", cmd_version, version_help, NULL},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
@@ -116,7 +117,7 @@ static int cmd_help(int argc, char **argv)
     const cli_command *c = find_command(argv[1]);
     if (!c)
         return unknown_command(argv[1]);
-    fputs(c->help, stdout);
+    fputs(c->help_text ? c->help_text() : c->help, stdout);
     return EXIT_OK;
 }
 

@@ -143,6 +143,18 @@ struct cJSON;
 void json_put(struct cJSON *object, const char *key, struct cJSON *item);
 void json_push(struct cJSON *array, struct cJSON *item);
 
+/* The converter's consistency report (common/consistency.c): one line on
+ * stderr after a command that converted `log` (nothing when the log
+ * contradicts nothing); every listed contradiction as "LOG:LINE:
+ * inconsistent: ..." then the declared checks with their counts (tlv
+ * check); the same as a JSON object {"count", "listed", "checks",
+ * "inconsistencies"}; and the viewer's status-line notice ("3 inconsistent
+ * events (first: line 7) - tlv check"), whose length it returns (0: none). */
+void consistency_summary(const tlv_converter *conv, const char *log);
+void consistency_print(FILE *out, const tlv_converter *conv, const char *log);
+struct cJSON *consistency_json(const tlv_converter *conv, int radix);
+size_t consistency_notice(const tlv_converter *conv, char *out, size_t size);
+
 /* Loads rules per ra; prints every diagnostic; returns NULL on error, also
  * when an output of ra is one of the inputs (outputs_overwrite_inputs). */
 tlv_rules *load_rules(const rule_args *ra);

@@ -274,6 +274,12 @@ void view_load_report(view_app *a, tlv_status cs)
         a->core->exit_code = EXIT_USAGE;
     view_note_diags(a, d, 0);
     a->core->live.diags_seen = tlv_diags_count(d);
+    /* The log contradicting itself (lost events): once on stderr, and in
+     * the status line until the next message. */
+    char notice[sizeof a->core->message];
+    consistency_summary(tlv_trace_converter(a->trace), a->opts.input);
+    if (consistency_notice(tlv_trace_converter(a->trace), notice, sizeof notice))
+        view_message(a, "%s", notice);
     if (cs != TLV_OK && cs != TLV_ERR_CONVERT)
         view_message(a, "could not read the whole log: showing what was read");
 }

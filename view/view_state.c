@@ -177,6 +177,8 @@ int state_dump(const view_app *a, const char *path)
     cJSON_AddNumberToObject(ld, "shown_events", (double)lp.shown_events);
     cJSON_AddNumberToObject(o, "load_errors", (double)a->core->load_errors);
     cJSON_AddStringToObject(o, "message", a->core->message);
+    cJSON_AddNumberToObject(o, "inconsistent_events", /* the converter's consistency report */
+                            (double)tlv_converter_inconsistency_count(tlv_trace_converter(a->trace)));
     cJSON *banner = cJSON_AddArrayToObject(o, "banner"); /* the error banner's lines, as shown */
     for (int i = 0; a->core->show_banner && i < a->core->banner_lines; i++)
         json_push(banner, cJSON_CreateString(a->core->banner[i]));

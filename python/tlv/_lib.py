@@ -5,7 +5,10 @@ tlv.h): a library newer than these declarations fills only what they know.
 
 The library is found through, in order: the TLV_LIBRARY environment variable
 (a path to libtlv.so.0), pkg-config's libdir of libtlv, and the dynamic
-loader's own search (ldconfig, LD_LIBRARY_PATH)."""
+loader's own search (ldconfig, LD_LIBRARY_PATH). libtlv-export (the export
+formats, <tlv/export.h>: the one SQLite writer of `tlv export` and this
+package) is loaded when first needed, from the directory of the libtlv
+loaded, else as libtlv is found."""
 import ctypes
 import ctypes.util
 import os
@@ -34,9 +37,9 @@ def _candidates():
     yield "libtlv.so.0"
 
 
-def _load():
+def _load(candidates=None):
     tried = []
-    for path in _candidates():
+    for path in (candidates or _candidates()):
         try:
             return ctypes.CDLL(path)
         except OSError as e:
@@ -209,3 +212,49 @@ def diag_lines(diags):
         lib.tlv_diag_format(lib.tlv_diags_get(diags, i), buf, len(buf))
         out.append(text(buf.value))
     return out
+
+
+class ExportOptions(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_size_t), ("source", ctypes.c_char_p),
+                ("us_per_unit", ctypes.c_double), ("threads", ctypes.c_int),
+                ("markers", ctypes.c_void_p), ("nmarkers", ctypes.c_size_t)]
+
+
+_EXPORT_SIGNATURES = {
+    "tlv_exporter_new": (ctypes.c_int, [P, P, P, ctypes.POINTER(ExportOptions), ctypes.POINTER(P)]),
+    "tlv_exporter_free": (None, [P]),
+    "tlv_exporter_last_error": (ctypes.c_char_p, [P]),
+    "tlv_export_write_file": (ctypes.c_int, [P, ctypes.c_char_p, ctypes.c_char_p]),
+    "tlv_export_write": (ctypes.c_int, [P, ctypes.c_char_p, P]),
+}
+_export = None
+
+
+def _export_candidates():
+    here = getattr(lib, "_name", "") or ""
+    if os.path.sep in here:  # the libtlv loaded was found by path: its neighbour
+        yield os.path.join(os.path.dirname(here), "libtlv-export.so.0")
+    try:
+        libdir = subprocess.run(["pkg-config", "--variable=libdir", "libtlv-export"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        if libdir:
+            yield os.path.join(libdir, "libtlv-export.so.0")
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    found = ctypes.util.find_library("tlv-export")
+    if found:
+        yield found
+    yield "libtlv-export.so.0"
+
+
+def export_lib():
+    """libtlv-export, loaded on first use."""
+    global _export
+    if _export is None:
+        handle = _load(list(_export_candidates()))
+        for name, (res, args) in _EXPORT_SIGNATURES.items():
+            f = getattr(handle, name)
+            f.restype = res
+            f.argtypes = args
+        _export = handle
+    return _export

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # test_export.sh — tlv export --format csv on the mini rule set: the header,
 # known rows (quoting per RFC 4180, CRLF line ends, When instants with a zero
-# duration), one row per distinct shape group of `tlv shapes`; and the usage
-# errors of tlv export. The Chrome JSON is checked by tests/unit/test_export.c.
+# duration), one row per distinct shape group of `tlv shapes`; every format
+# of libtlv-export's table (as `tlv export --help` lists them) written on the
+# mini rules, the shapes and flows formats equal to `tlv shapes`; and the
+# usage errors of tlv export, built from the same table. The Chrome JSON is
+# checked by tests/unit/test_export.c and test_chrome.sh.
 . "$(dirname "$0")/lib.sh"
 
 MINI="$SRC/tests/e2e/mini"
@@ -55,9 +58,46 @@ expect_status 0 "export csv from stdin"
 checks=$((checks + 1))
 cmp -s "$TMP/out" "$TMP/out.csv" || fail "csv from stdin differs"
 
-run "$TLV" export --format=xml "${R[@]}" "$MINI/mini.log"
+# Every format of the table: `tlv export --help` lists them (name, help,
+# "(needs -o FILE)" for a file format) under --format; each writes the
+# TOPPERS sample without a word on standard error, and the unknown-format
+# error names them all.
+run "$TLV" export --help
+expect_status 0 "export --help"
+awk '/^  -f, --format NAME/ { on = 1; next } on && /^      [a-z]/ { print $1, ($0 ~ /needs -o FILE/) } on && !/^      [a-z]/ { on = 0 }' \
+  "$TMP/out" >"$TMP/formats"
+checks=$((checks + 1))
+[ "$(wc -l <"$TMP/formats")" -ge 5 ] || fail "export --help lists $(wc -l <"$TMP/formats") formats: $(cat "$TMP/formats")"
+ASP=(-r "$SRC/samples/asp/sample.res" "$SRC/samples/asp/sample.log") # it has flows
+names=()
+while read -r name file; do
+  names+=("$name")
+  if [ "$file" = 1 ]; then
+    run "$TLV" export -f "$name" "${ASP[@]}"
+    expect_status 2 "format $name to standard output"
+    expect_contains "$TMP/err" "--format $name writes a database file: give -o FILE" "format $name needs -o"
+    run "$TLV" export -f "$name" "${ASP[@]}" -o "$TMP/format.$name"
+  else
+    run "$TLV" export -f "$name" "${ASP[@]}"
+    cp "$TMP/out" "$TMP/format.$name"
+  fi
+  expect_status 0 "format $name"
+  checks=$((checks + 1))
+  [ -s "$TMP/format.$name" ] && [ ! -s "$TMP/err" ] || fail "format $name: empty output or a message: $(head -3 "$TMP/err")"
+done <"$TMP/formats"
+list="$(printf '%s, ' "${names[@]:0:${#names[@]}-1}")"
+list="${list%, } or ${names[${#names[@]}-1]}"
+run "$TLV" export --format=xml "${ASP[@]}"
 expect_status 2 "unknown format"
-expect_contains "$TMP/err" "unknown format 'xml' (chrome, csv or sqlite)" "unknown format message"
+expect_contains "$TMP/err" "unknown format 'xml' ($list)" "unknown format message names every format"
+run "$TLV" shapes "${ASP[@]}"
+checks=$((checks + 1))
+cmp -s "$TMP/out" "$TMP/format.shapes" || fail "export -f shapes differs from tlv shapes"
+run "$TLV" shapes --flows "${ASP[@]}"
+checks=$((checks + 1))
+cmp -s "$TMP/out" "$TMP/format.flows" || fail "export -f flows differs from tlv shapes --flows"
+checks=$((checks + 1))
+[ "$(head -c 15 "$TMP/format.sqlite")" = "SQLite format 3" ] || fail "format sqlite: not a database"
 run "$TLV" export "$MINI/mini.log"
 expect_status 2 "no resource file"
 expect_contains "$TMP/err" "a resource file is needed" "no resource file message"

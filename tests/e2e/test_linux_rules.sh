@@ -271,6 +271,6 @@ sed 's/"LabelAttribute": "label"/"LabelAttribute": "lable"/; s/"GroupAttribute":
   "$SRC/rules/linux_strace.res" >bad.res
 run "$TLV" check -r bad.res
 expect_status 1 "bad LabelAttribute and GroupAttribute"
-expect_contains "$TMP/err" "bad.res:13:22: error: DynamicResources 'Thread': LabelAttribute: type 'Thread' has no attribute 'lable'" "unknown label attribute"
-expect_contains "$TMP/err" "bad.res:14:22: error: DynamicResources 'Thread': GroupAttribute must be an attribute name, found a number" "group attribute not a name"
+expect_contains "$TMP/err" "bad.res:14:22: error: DynamicResources 'Thread': LabelAttribute: type 'Thread' has no attribute 'lable'" "unknown label attribute"
+expect_contains "$TMP/err" "bad.res:15:22: error: DynamicResources 'Thread': GroupAttribute must be an attribute name, found a number" "group attribute not a name"
 finish

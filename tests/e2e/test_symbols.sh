@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# test_symbols.sh — libtlv.so and libtlv-render.so export exactly the public
-# API: every function declared with TLV_API in libtlv/include/tlv/*.h (the
-# renderer those of render.h, the core the rest), and nothing else (the
+# test_symbols.sh — libtlv.so, libtlv-render.so and libtlv-export.so export
+# exactly the public API: every function declared with TLV_API in
+# libtlv/include/tlv/*.h (the renderer those of render.h, the exporter those
+# of export.h, the core the rest), and nothing else (the
 # library is compiled with hidden visibility, so a public function left
 # unmarked would be missing here, and an internal one could not leak). The
-# static libraries, libtlv.a and libtlv-render.a, define the same globals and
+# static libraries, libtlv.a, libtlv-render.a and libtlv-export.a, define the same globals and
 # no other (their internals are made local when they are built), so a
 # program linking them statically cannot meet a clash with read_file or
 # store_add. Also checks the SONAMEs.
@@ -12,6 +13,7 @@
 
 LIB="${TLV_SHARED_LIB:?TLV_SHARED_LIB must point to libtlv.so}"
 RENDER_LIB="${TLV_RENDER_LIB:?TLV_RENDER_LIB must point to libtlv-render.so}"
+EXPORT_LIB="${TLV_EXPORT_LIB:?TLV_EXPORT_LIB must point to libtlv-export.so}"
 
 # Function declarations: code lines (not comments, directives or typedefs)
 # naming a tlv_ function; each must be marked TLV_API.
@@ -42,14 +44,16 @@ check_exports() {
   [ -s "$TMP/extra" ] && fail "$name: exported but not declared in its public headers: $(tr '\n' ' ' <"$TMP/extra")"
 }
 
-# The core, libtlv.so: every header but render.h; the renderer,
-# libtlv-render.so: render.h only (its hidden copies of core helpers stay local).
+# The core, libtlv.so: every header but render.h and export.h; the renderer,
+# libtlv-render.so: render.h only (its hidden copies of core helpers stay
+# local); the exporter, libtlv-export.so: export.h only.
 core_headers=()
 for h in "$SRC"/libtlv/include/tlv/*.h; do
-  [ "$(basename "$h")" = render.h ] || core_headers+=("$h")
+  case "$(basename "$h")" in render.h|export.h) ;; *) core_headers+=("$h") ;; esac
 done
 check_exports "$LIB" 50 "${core_headers[@]}"
 check_exports "$RENDER_LIB" 8 "$SRC/libtlv/include/tlv/render.h"
+check_exports "$EXPORT_LIB" 10 "$SRC/libtlv/include/tlv/export.h"
 
 # check_archive ARCHIVE SHARED: the globals ARCHIVE defines are exactly the
 # symbols SHARED exports, every one with the tlv_ prefix.
@@ -67,6 +71,7 @@ check_archive() {
 }
 check_archive "${TLV_STATIC_LIB:?}" "$LIB"
 check_archive "${TLV_RENDER_STATIC_LIB:?}" "$RENDER_LIB"
+check_archive "${TLV_EXPORT_STATIC_LIB:?}" "$EXPORT_LIB"
 
 major="$(sed -n 's/^#define TLV_VERSION_MAJOR \([0-9]*\)$/\1/p' "$SRC/libtlv/include/tlv/tlv.h")"
 run readelf -d "$LIB"
@@ -76,5 +81,13 @@ run readelf -d "$RENDER_LIB"
 expect_status 0 "readelf -d libtlv-render.so"
 expect_contains "$TMP/out" "Library soname: [libtlv-render.so.$major]" "SONAME of the renderer"
 expect_contains "$TMP/out" "Shared library: [libtlv.so.$major]" "the renderer needs libtlv"
+run readelf -d "$EXPORT_LIB"
+expect_status 0 "readelf -d libtlv-export.so"
+expect_contains "$TMP/out" "Library soname: [libtlv-export.so.$major]" "SONAME of the exporter"
+expect_contains "$TMP/out" "Shared library: [libtlv.so.$major]" "the exporter needs libtlv"
+expect_contains "$TMP/out" "Shared library: [libsqlite3.so" "the exporter needs SQLite"
+run readelf -d "$LIB"
+checks=$((checks + 1))
+grep -q 'libsqlite3' "$TMP/out" && fail "libtlv.so needs SQLite: it must need PCRE2 and cJSON only"
 
 finish

@@ -12,13 +12,8 @@ function(tlv_fuzz_target exe name)
   target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/libtlv/src)
   target_compile_definitions(${exe} PRIVATE TLV_FUZZ_RULES_DIR="${TLV_FUZZ_DIR}/rules")
   target_link_libraries(${exe} PRIVATE tlv_internal)
-  if(name STREQUAL "export")
-    # The SQLite writer of the tlv command, with what it needs of the viewer.
-    target_sources(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/cli/export_sqlite.c
-      ${PROJECT_SOURCE_DIR}/cli/intervals.c ${PROJECT_SOURCE_DIR}/common/nomem.c)
-    target_include_directories(${exe} PRIVATE ${PROJECT_SOURCE_DIR})
-    target_link_libraries(${exe} PRIVATE tlv_render_internal PkgConfig::SQLITE3 PkgConfig::CJSON
-      PkgConfig::SDL2)
+  if(name STREQUAL "export") # libtlv-export's SQLite writer
+    target_link_libraries(${exe} PRIVATE tlv_export_internal PkgConfig::SQLITE3)
   elseif(name STREQUAL "session") # the viewer's session reader, which needs no SDL library
     target_sources(${exe} PRIVATE ${PROJECT_SOURCE_DIR}/view/session_read.c
       ${PROJECT_SOURCE_DIR}/view/view_markers.c)

@@ -1,6 +1,7 @@
 /*
  * fuzz_export.c — libFuzzer target: the SQLite export of `tlv export
- * --format sqlite` and `tlv query` (cli/export_sqlite.c). The fuzzed log
+ * --format sqlite` and `tlv query` (libtlv-export's sqlite format,
+ * libtlv/src/export/export_sqlite.c). The fuzzed log
  * is converted with the fixed fuzz rule set (tests/fuzz/rules), pushed in
  * two pieces split where the first byte says, its shapes are built (per
  * processor on odd first bytes), and the trace is written into an in-memory
@@ -12,23 +13,11 @@
  *     and event, a counter's resource, a sample's counter);
  *   - the database is sound (PRAGMA integrity_check).
  */
-#include "cli/export.h"
 #include "fuzz_util.h"
-#include "view/session.h"
+
+#include <tlv/export.h>
 
 #include <sqlite3.h>
-
-const char *prog = "fuzz_export";
-
-/* The viewer's session reader is not linked: no session is exported here. */
-int session_read(const char *path, view_session *s)
-{
-    (void)path;
-    memset(s, 0, sizeof *s);
-    return -1;
-}
-
-void session_free(view_session *s) { (void)s; }
 
 static tlv_rules *rules;
 
@@ -98,9 +87,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sqlite3 *db = NULL;
         if (sqlite3_open(":memory:", &db) != SQLITE_OK)
             abort();
-        sql_source src = {rules, trace, shapes, "fuzz.log", NULL};
-        if (sql_write_trace(db, &src, "export") != 0)
+        tlv_export_options o = TLV_EXPORT_OPTIONS_INIT;
+        o.source = "fuzz.log";
+        tlv_exporter *ex = NULL;
+        if (tlv_exporter_new(rules, trace, shapes, &o, &ex) != TLV_OK ||
+            tlv_export_sqlite_db(ex, db) != TLV_OK)
             __builtin_trap(); /* a trace that converted always exports */
+        tlv_exporter_free(ex);
         check_database(db, trace);
         sqlite3_close(db);
     }

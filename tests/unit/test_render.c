@@ -850,6 +850,70 @@ static void test_ruler(void)
     free_shapes(s);
 }
 
+/* The texts of `kind` of the last frame, joined with '|'. */
+static const char *texts_of(const tlv_renderer *r, tlv_text_kind kind)
+{
+    static char out[2048];
+    size_t len = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < tlv_renderer_text_count(r, kind) && len < sizeof out; i++)
+        len += (size_t)snprintf(out + len, sizeof out - len, "%s%s", i ? "|" : "",
+                                tlv_renderer_text(r, kind, i, NULL));
+    return out;
+}
+
+/* A wall-clock trace (strace -ttt: microseconds since 1970) reads times
+ * from its start, as a trace starting at 0 would, whatever the zoom; the
+ * absolute times stay one call away, and a plain trace keeps them. */
+static void test_ruler_wall_clock(void)
+{
+    const long start = 1795614987897048; /* 2026-11-25 13:56:27.897048 UTC */
+    struct tlv_shapes *s = new_shapes(start, start + 330922);
+    s->time_mode = TLV_TIME_WALL;
+    add_row(s, "Row", NULL);
+    freeze(s);
+    tlv_renderer *r;
+    CHECK(tlv_renderer_new(&r) == TLV_OK);
+    image im;
+    tlv_view v = fixed_view((double)start, (double)start + 330922);
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    free(im.px);
+    if (has_warning(r, "no font found")) {
+        tlv_renderer_free(r);
+        free_shapes(s);
+        return;
+    }
+    CHECK_STR(texts_of(r, TLV_TEXT_TICK), "0 ms|100 ms|200 ms|300 ms");
+    CHECK_INT(tlv_renderer_text_count(r, TLV_TEXT_REFERENCE), 0);
+    /* 2 us at 123.456 ms from the start: the digits that zoom needs, no more */
+    v = fixed_view((double)start + 123456, (double)start + 123458);
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    free(im.px);
+    CHECK_INT(tlv_renderer_text_count(r, TLV_TEXT_REFERENCE), 0);
+    CHECK_STR(texts_of(r, TLV_TEXT_TICK), "123.456 ms|123.4565 ms|123.457 ms|123.4575 ms");
+    /* absolute times when asked: the epoch as the log wrote it */
+    tlv_renderer_set_absolute_times(r, 1);
+    v = fixed_view((double)start, (double)start + 330922);
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    free(im.px);
+    CHECK_STR(tlv_renderer_text(r, TLV_TEXT_REFERENCE, 0, NULL), "1795614900 s");
+    tlv_renderer_set_absolute_times(r, 0);
+    /* a marker's axis wins over the trace's */
+    tlv_renderer_set_time_origin(r, "M1", (double)start + 100000);
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    free(im.px);
+    CHECK_STR(tlv_renderer_text(r, TLV_TEXT_REFERENCE, 0, NULL), "from M1");
+    CHECK_STR(texts_of(r, TLV_TEXT_TICK), "0 ms|+100 ms|+200 ms");
+    tlv_renderer_set_time_origin(r, NULL, 0);
+    /* the same times in a plain trace: absolute */
+    s->time_mode = TLV_TIME_PLAIN;
+    CHECK(render(r, s, &v, &im) == TLV_OK);
+    free(im.px);
+    CHECK_STR(tlv_renderer_text(r, TLV_TEXT_REFERENCE, 0, NULL), "1795614900 s");
+    tlv_renderer_free(r);
+    free_shapes(s);
+}
+
 /* Writes a fontconfig file that knows only `dir` (may be empty) and points
  * FONTCONFIG_FILE at it. Returns 0 or -1. */
 static int private_fontconfig(const char *path, const char *dir, const char *cache)
@@ -921,6 +985,7 @@ int main(void)
     test_row_list();
     test_labels();
     test_ruler();
+    test_ruler_wall_clock();
     test_summary();
     test_summary_tells_the_truth();
     test_font_fallbacks();

@@ -182,6 +182,55 @@ TLV_API tlv_status tlv_converter_attr_at(tlv_converter *conv, const char *resour
                                          const char *attr, const tlv_time *at,
                                          const char **value);
 
+/* ---- consistency ----------------------------------------------------------
+ * Real recorders lose events and garble lines; the converter notices events
+ * that contradict the state the trace is in: what the rule set declares
+ * impossible for its resources ("Impossible" entries of the resource
+ * headers: a task switched out that was not running, switched in on a
+ * second processor, a resource entering a state it cannot re-enter) and,
+ * when the resource file says "InTimeOrder": true, a line whose time goes
+ * back (docs/reference.md, "Consistency"). Each is reported with its log
+ * line; the events themselves are applied as the rules say. */
+
+/* One contradiction. Strings live as long as the converter. */
+typedef struct tlv_inconsistency {
+    uint64_t line;          /* the log line (1-based) whose event contradicts */
+    tlv_time time;          /* the event's time */
+    const char *resource;   /* its resource's name; NULL for time going back */
+    const char *check;      /* what it contradicts: "Type.entry" for an
+                               "Impossible" entry, "InTimeOrder" for time */
+    const char *message;    /* what happened, e.g. "T2001 (spin[2001])
+                               state=UNKNOWN: still running on CPU 1 when ..." */
+} tlv_inconsistency;
+
+/* Contradictions found so far (all of them), and how many are listed: the
+ * first 1000 in log order. */
+TLV_API uint64_t tlv_converter_inconsistency_count(const tlv_converter *conv);
+TLV_API size_t tlv_converter_inconsistency_listed(const tlv_converter *conv);
+/* Listed contradiction i (< tlv_converter_inconsistency_listed) in *out. */
+#define tlv_converter_inconsistency(conv, i, out)                                              \
+    tlv_converter_inconsistency_sized((conv), (i), (out), sizeof *(out))
+TLV_API void tlv_converter_inconsistency_sized(const tlv_converter *conv, size_t i,
+                                               tlv_inconsistency *out, size_t size);
+
+/* One check the rule set declares, with its exact count (like Perfetto's
+ * `stats` table, and with the first line where it failed). */
+typedef struct tlv_consistency_check {
+    const char *check;        /* "Type.entry", or "InTimeOrder" */
+    const char *display_name; /* the entry's DisplayName, else its name */
+    uint64_t count;           /* events that contradicted it so far */
+    uint64_t first_line;      /* the first one's log line; 0 when none */
+} tlv_consistency_check;
+
+/* The declared checks (every "Impossible" entry of the types, then
+ * "InTimeOrder" when the resource file asks for it): their number, and
+ * check i in *out. */
+TLV_API size_t tlv_converter_consistency_check_count(const tlv_converter *conv);
+#define tlv_converter_consistency_check(conv, i, out)                                          \
+    tlv_converter_consistency_check_sized((conv), (i), (out), sizeof *(out))
+TLV_API void tlv_converter_consistency_check_sized(const tlv_converter *conv, size_t i,
+                                                   tlv_consistency_check *out, size_t size);
+
 /* Writes the event's canonical standard-form line, without line end, e.g.
  * "[1926099]LOGTASK.state=RUNNING" with the time in `radix` and ',' '(' ')'
  * '\' escaped in values and arguments. Returns the length the full line

@@ -126,11 +126,20 @@ TLV_API void tlv_renderer_set_focus(tlv_renderer *r, double x, double y);
 
 /* A relative time axis for the next frames: the ruler reads times from
  * `origin` (trace units; "+2 ms", "-1 ms") and says "from NAME" at its
- * start. name NULL: absolute times (the default). At any zoom, ticks that
- * would need more than 6 digits read as offsets from a reference printed
- * once ("1.5046198 s", then "+12.4 ns"), so neighbouring ticks always
- * differ. */
+ * start. name NULL: the trace's own axis (the default): times from the
+ * trace's start for a trace whose times are those of a clock or of the wall
+ * clock (tlv_shapes_time_mode CLOCK or WALL: "0 s", "100 ms", as if the
+ * trace began at 0), absolute times otherwise or when asked for
+ * (tlv_renderer_set_absolute_times). At any zoom, ticks that would need
+ * more than 6 digits read as offsets from a reference printed once
+ * ("1.5046198 s", then "+12.4 ns"), so neighbouring ticks always differ. */
 TLV_API void tlv_renderer_set_time_origin(tlv_renderer *r, const char *name, double origin);
+
+/* on != 0: the trace's own axis reads absolute times for every trace, as
+ * the log wrote them ("1795614987.9 s"), instead of times from the start
+ * of a CLOCK or WALL trace; 0: the default. A relative axis
+ * (tlv_renderer_set_time_origin with a name) is not affected. */
+TLV_API void tlv_renderer_set_absolute_times(tlv_renderer *r, int on);
 
 /* The x pixel of time t in the view, and the time at pixel x (inverse). */
 TLV_API double tlv_view_x(const tlv_view *view, double t);

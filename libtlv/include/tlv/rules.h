@@ -98,6 +98,11 @@ TLV_API const tlv_diags *tlv_rules_diags(const tlv_rules *rules);
 TLV_API const char *tlv_rules_time_scale(const tlv_rules *rules);
 TLV_API int tlv_rules_time_radix(const tlv_rules *rules);
 
+/* The resource file's "TimeMode" (TLV_TIME_AUTO when not given): what the
+ * times count from. A trace decides the mode from it and from its times
+ * (tlv_trace_time_mode). */
+TLV_API tlv_time_mode tlv_rules_time_mode(const tlv_rules *rules);
+
 /* True when the resource file's ConvertRules is [""]: logs are already in
  * standard form. */
 TLV_API int tlv_rules_is_standard_form(const tlv_rules *rules);

@@ -79,6 +79,20 @@ TLV_API void tlv_trace_event_sized(const tlv_trace *trace, size_t i, tlv_event *
 TLV_API tlv_time tlv_trace_start(const tlv_trace *trace);
 TLV_API tlv_time tlv_trace_end(const tlv_trace *trace);
 
+/* How the trace's times are shown (tlv.h): TLV_TIME_PLAIN, TLV_TIME_CLOCK
+ * or TLV_TIME_WALL, never TLV_TIME_AUTO: the resource file's "TimeMode", or
+ * for "auto" and "clock" what the times are (a first time that is a date from
+ * 2000 to 2099, in a TimeScale of s, ms, us or ns, is WALL). PLAIN for an
+ * empty trace unless declared otherwise. Follows the trace as it grows
+ * (tlv_trace_update). */
+TLV_API tlv_time_mode tlv_trace_time_mode(const tlv_trace *trace);
+
+/* The trace's time origin: the absolute time of its start (its first
+ * event's time, tlv_trace_start), from which times are shown when the mode
+ * is CLOCK or WALL ("1.5 ms" is origin + 1.5 ms). Zero for an empty
+ * trace. */
+TLV_API tlv_time tlv_trace_time_origin(const tlv_trace *trace);
+
 /* The trace's resources: those of the rule set in resource-file order, then
  * any created while converting (in order of creation). Name and type name
  * of resource i (NULL when i is out of range) live as long as the trace. */
@@ -200,6 +214,12 @@ TLV_API const tlv_diags *tlv_shapes_diags(const tlv_shapes *shapes);
  * tlv_shapes_build's summary ("2 visualization rule errors (tlv_shapes_diags
  * lists them)") or a query's reason (tlv_shapes_breakdown). */
 TLV_API const char *tlv_shapes_last_error(const tlv_shapes *shapes);
+
+/* The time mode and origin of the trace the shapes were built from, as
+ * tlv_trace_time_mode and tlv_trace_time_origin said when they were built
+ * (the renderer reads the ruler's times from them). */
+TLV_API tlv_time_mode tlv_shapes_time_mode(const tlv_shapes *shapes);
+TLV_API tlv_time tlv_shapes_time_origin(const tlv_shapes *shapes);
 
 /* Rows, top to bottom: their number, and row `row` (< the count) described
  * in *out, whose strings live as long as the shapes. */

@@ -191,6 +191,49 @@ TLV_API tlv_status tlv_time_parse(const char *text, size_t len, int radix,
  * have room for 130 bytes; radix 2 needs the most). */
 TLV_API size_t tlv_time_format(tlv_time t, int radix, char *buf, size_t size);
 
+/* ------------------------------------------------------------------------ */
+/* Times as people read them                                                 */
+
+/* What a trace's times count from, which decides how they are shown. A
+ * resource file may declare it ("TimeMode", docs/reference.md); a trace
+ * always has one of PLAIN, CLOCK or WALL (tlv_trace_time_mode). */
+typedef enum tlv_time_mode {
+    TLV_TIME_AUTO = 0,  /* declared "auto" or not at all: WALL when the trace's first
+                           time, in a TimeScale of s, ms, us or ns, is a date from
+                           2000 to 2099; PLAIN otherwise */
+    TLV_TIME_PLAIN = 1, /* the traced system's own count (a target's timer since its
+                           reset, cycles): times are shown as they are */
+    TLV_TIME_CLOCK = 2, /* a clock that ran long before the trace (uptime as perf and
+                           uftrace print it, the time of day of strace -tt): times are
+                           shown from the trace's start. Declared "clock", a trace whose
+                           times are dates (as with auto) is WALL */
+    TLV_TIME_WALL = 3   /* wall-clock: TimeScale units since 1970-01-01 00:00:00 UTC
+                           (strace -ttt, ltrace -ttt, $CLOCK{} of dates): shown from the
+                           trace's start, the start itself as a date and time */
+} tlv_time_mode;
+
+/* The mode's name as resource files and dump-state write it: "auto", "plain",
+ * "clock", "wall-clock" ("" for a value out of range). Static string. */
+TLV_API const char *tlv_time_mode_name(tlv_time_mode mode);
+
+/* Writes wall-clock time t (units of `time_scale` since 1970-01-01 00:00:00
+ * UTC) as a UTC date and time with every fraction digit the time has, e.g.
+ * "2026-11-25 10:36:27.897048 UTC" (us, radix 10). Returns the length the
+ * full text needs, like snprintf, or 0 (buf then "") when time_scale is not
+ * s, ms, us or ns, or the date is before year 1 or after 9999. */
+TLV_API size_t tlv_time_format_date(tlv_time t, int radix, const char *time_scale, char *buf,
+                                    size_t size);
+
+/* Writes time t exactly, with the SI unit that suits its size when
+ * time_scale is s, ms, us or ns ("1.234567 s", "302 us", "-5.5 ms", "0 s";
+ * from ps to s, larger values in s), else as tlv_time_format followed by the
+ * scale's word ("1234 cycles"). Meant for durations and times from an origin
+ * (tlv_time_sub(t, origin)). In a radix other than 10 the number is written
+ * in that radix followed by the TimeScale. Returns the length the full text
+ * needs, like snprintf (buf should have room for 160 bytes). */
+TLV_API size_t tlv_time_format_span(tlv_time t, int radix, const char *time_scale, char *buf,
+                                    size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 
 #include "base/buf.h"
 #include "lang/cond.h"
+#include "convert/consistency.h"
 #include "convert/convert_impl.h"
 #include "base/diag.h"
 #include "convert/evcache.h"
@@ -125,6 +126,7 @@ struct tlv_converter {
     uint64_t *rule_matches;      /* per conversion rule: lines it matched */
     unsigned char *tail_warned;  /* per conversion rule: the tail trap was reported */
     last_error lasterr; /* tlv_converter_last_error */
+    consistency *consistency; /* the consistency report (consistency.h) */
 };
 
 tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
@@ -142,8 +144,9 @@ tlv_status tlv_converter_new(const tlv_rules *rules, tlv_converter **out)
     c->memo = macro_memo_new();
     c->events = evcache_new(); /* optional: without it every text is parsed */
     c->script_timeout_ms = 60000;
+    c->consistency = consistency_new(rules, rules->in_time_order);
     tlv_converter_set_threads(c, 0);
-    if (!matcher_ok || !c->rule_matches || !c->tail_warned ||
+    if (!matcher_ok || !c->rule_matches || !c->tail_warned || !c->consistency ||
         !c->memo || world_init(&c->w, &rules->model, &rules->dyn, rules->radix) < 0) {
         tlv_converter_free(c);
         *out = NULL;
@@ -176,6 +179,7 @@ void tlv_converter_free(tlv_converter *c)
     free(c->rule_matches);
     free(c->tail_warned);
     macro_memo_free(c->memo);
+    consistency_free(c->consistency);
     evcache_free(c->events);
     buf_free(&c->script_input);
     buf_free(&c->text);
@@ -297,11 +301,15 @@ no_memory:
     return -1;
 }
 
+static int reads_standard_form(const tlv_converter *c);
+
 /* Hands the event on: the event function, the line function, the sink. e:
- * the remembered event text it came from, if any; value: the interned id of
- * an attribute's value (UINT32_MAX for a behavior). */
+ * the remembered event text it came from, if any; attr: the attribute it
+ * changed (just recorded in the world), or -1 for a behavior; value: the
+ * interned id of an attribute's value (UINT32_MAX for a behavior). The
+ * consistency report sees it first, with the state just before it. */
 static int deliver(tlv_converter *c, const rt_resource *r, const tlv_event *proto,
-                   const cached_event *e, uint32_t value)
+                   const cached_event *e, long attr, uint32_t value)
 {
     c->sink_ids = (converter_event_ids){(size_t)(r - c->w.res), UINT32_MAX, value, NULL};
     if (e && e->ids) {
@@ -312,6 +320,14 @@ static int deliver(tlv_converter *c, const rt_resource *r, const tlv_event *prot
     ev.resource = r->name;
     ev.input_line = c->stats.lines_read;
     ev.seq = c->stats.events++;
+    if (consistency_active(c->consistency) &&
+        consistency_event(c->consistency, &c->w, c->sink_ids.res, attr,
+                          attr >= 0 ? c->w.next_seq - 1 : c->w.next_seq, &ev,
+                          !reads_standard_form(c)) < 0) {
+        buf_clear(&c->err);
+        buf_puts(&c->err, "out of memory");
+        return -1;
+    }
     int stop = c->fn && c->fn(c->user, &ev) != 0;
     if (!stop && c->line_fn) {
         if (format_line(c, &ev, e) < 0)
@@ -389,7 +405,8 @@ static int apply_to(tlv_converter *c, size_t res, const tlv_event *ev)
                    (int)s->name.n, s->name.s);
         return -1;
     }
-    return deliver(c, r, ev, NULL, s->is_behavior ? UINT32_MAX : c->applied.value);
+    return deliver(c, r, ev, NULL, s->is_behavior ? -1 : c->applied.attr,
+                   s->is_behavior ? UINT32_MAX : c->applied.value);
 }
 
 /* Applies a remembered event text at time t, as apply_to would. */
@@ -408,7 +425,8 @@ static int apply_cached(tlv_converter *c, const cached_event *e, tlv_time t)
         buf_puts(&c->err, "out of memory");
         return -1;
     }
-    return deliver(c, &c->w.res[e->res], &ev, e, e->is_behavior ? UINT32_MAX : e->value);
+    return deliver(c, &c->w.res[e->res], &ev, e, e->is_behavior ? -1 : e->attr,
+                   e->is_behavior ? UINT32_MAX : e->value);
 }
 
 /* Remembers what apply_to resolved for the text after the time. */
@@ -1169,3 +1187,35 @@ uint64_t tlv_converter_rule_matches(const tlv_converter *c, size_t i)
 }
 
 void tlv_converter_set_standard_form(tlv_converter *c, int on) { c->std_input = on != 0; }
+
+uint64_t tlv_converter_inconsistency_count(const tlv_converter *c)
+{
+    return c ? consistency_count(c->consistency) : 0;
+}
+
+size_t tlv_converter_inconsistency_listed(const tlv_converter *c)
+{
+    return c ? consistency_listed(c->consistency) : 0;
+}
+
+static void get_inconsistency(const tlv_converter *c, size_t i, tlv_inconsistency *out)
+{
+    consistency_get(c->consistency, &c->w, i, out);
+}
+
+void tlv_converter_inconsistency_sized(const tlv_converter *c, size_t i, tlv_inconsistency *out,
+                                       size_t size)
+{
+    ABI_FILL_OUT(tlv_inconsistency, get_inconsistency, out, size, c, i);
+}
+
+size_t tlv_converter_consistency_check_count(const tlv_converter *c)
+{
+    return c ? consistency_check_count(c->consistency) : 0;
+}
+
+void tlv_converter_consistency_check_sized(const tlv_converter *c, size_t i,
+                                           tlv_consistency_check *out, size_t size)
+{
+    ABI_FILL_OUT(tlv_consistency_check, consistency_check_get, out, size, c->consistency, i);
+}

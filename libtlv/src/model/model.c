@@ -41,6 +41,7 @@ void model_free(model *m)
             free_attr(&t->attrs[j]);
         for (size_t j = 0; j < t->nbehaviors; j++)
             free_behavior(&t->behaviors[j]);
+        model_free_impossible(t);
         free(t->attrs);
         free(t->behaviors);
         free(t->name);
@@ -383,6 +384,9 @@ void model_add_types(model *m, const tj_node *target, const char *file, tlv_diag
         const tj_node *behs = tj_get(def, "Behaviors");
         if (behs)
             read_members(t, behs, 1, file, d);
+        const tj_node *imp = tj_get(def, "Impossible");
+        if (imp)
+            model_read_impossible(t, imp, file, d);
     }
 }
 

@@ -36,6 +36,22 @@ typedef struct behavior_def {
     vtype *arg_types;
 } behavior_def;
 
+/* One thing a rule set declares impossible for a type ("Impossible" in a
+ * .resh, model/impossible.c): an event (When) that contradicts the state the
+ * resource is in just before it (If), reported with the log line by the
+ * converter's consistency report (convert/consistency.c). Texts as written;
+ * rules/impossible.c checks and compiles them. */
+typedef struct impossible_def {
+    char *name;          /* its key in "Impossible" */
+    char *display;       /* DisplayName, or NULL */
+    char *when;          /* "attr", "attr=VALUE" or "behavior()" */
+    char *cond;          /* If: a condition on the resource, or NULL (always) */
+    char *says;          /* Says: the report's text, or NULL */
+    const char *file;
+    long line, col;      /* of the key */
+    long when_line, when_col, cond_line, cond_col;
+} impossible_def;
+
 typedef struct res_type {
     char *name;
     char *display;
@@ -43,6 +59,8 @@ typedef struct res_type {
     size_t nattrs, attrs_cap;
     behavior_def *behaviors;
     size_t nbehaviors, behaviors_cap;
+    impossible_def *impossible;
+    size_t nimpossible, impossible_cap;
     const char *file;    /* where it was declared */
     long line, col;
 } res_type;
@@ -73,6 +91,11 @@ void model_free(model *m);
 /* Adds (or merges into an existing type of the same name) every type of one
  * header target object `{ TYPE: {...}, ... }` from `file`. */
 void model_add_types(model *m, const tj_node *target, const char *file, tlv_diags *d);
+
+/* Reads a type's "Impossible" object (model/impossible.c): each member
+ * replaces one of the same name declared before. */
+void model_read_impossible(res_type *t, const tj_node *obj, const char *file, tlv_diags *d);
+void model_free_impossible(res_type *t);
 
 /* Reads the "Resources" object of a resource file. Undeclared types and
  * attributes are errors naming the resource. */

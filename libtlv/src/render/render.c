@@ -285,12 +285,13 @@ char *tlv_view_time_text(double t, double step, const char *time_scale, char *bu
 
 /* ---- the frame ---------------------------------------------------------------- */
 
-/* The ruler: ticks every `step` from `origin`, read as times from the
+/* The ruler: ticks every `step` from `origin` (0, the trace's start for
+ * times of a clock, or a relative axis' origin), read as times from the
  * origin or, zoomed in so deep that they would need more than 6 digits, as
  * offsets from a reference printed once ("1.5046198 s", then "+12.4 ns"). */
 typedef struct ruler {
     double step;          /* major tick spacing in trace units */
-    double origin;        /* 0, or the relative axis' origin */
+    double origin;        /* 0, the trace's start, or the relative axis' origin */
     int offset;           /* tick texts are offsets from the reference */
     double kref;          /* the reference is kref * step from the origin */
     double ref_step;      /* its precision */
@@ -470,13 +471,24 @@ static void reference_text(const frame *f, char *out, size_t size)
         snprintf(out, size, "%s", num);
 }
 
+/* Where the ruler counts from without a relative axis: the trace's start
+ * for times of a clock or the wall clock (tlv_shapes_time_mode), unless
+ * absolute times were asked for; zero (times as they are) otherwise. */
+static double trace_axis_origin(const frame *f)
+{
+    const struct tlv_shapes *s = f->s;
+    if (f->st->absolute || (s->time_mode != TLV_TIME_CLOCK && s->time_mode != TLV_TIME_WALL))
+        return 0;
+    return tlv_time_to_double(s->start, s->radix);
+}
+
 /* Ruler spacing: about 100 px, widened until the widest tick text fits. */
 static void choose_step(frame *f)
 {
     const tlv_view *v = f->v;
     ruler *r = &f->ru;
     double px_per_unit = timeline_w(v) / (v->t1 - v->t0);
-    r->origin = f->st->relative ? f->st->origin : 0;
+    r->origin = f->st->relative ? f->st->origin : trace_axis_origin(f);
     r->step = nice_step(100 * f->l.scale / px_per_unit);
     ruler_mode(v, r);
     text_style st = style_of(RULER_PT, f->l.scale, COLOR_RULER_TEXT, 0, 1);
@@ -1272,4 +1284,10 @@ void tlv_renderer_set_time_origin(tlv_renderer *r, const char *name, double orig
     r->state.relative = name != NULL && isfinite(origin);
     r->state.origin = r->state.relative ? origin : 0;
     snprintf(r->state.origin_name, sizeof r->state.origin_name, "%s", name ? name : "");
+}
+
+void tlv_renderer_set_absolute_times(tlv_renderer *r, int on)
+{
+    if (r)
+        r->state.absolute = on != 0;
 }

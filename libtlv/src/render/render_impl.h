@@ -288,6 +288,7 @@ typedef struct render_state {
     int relative;             /* the ruler reads times from `origin` */
     double origin;
     char origin_name[64];
+    int absolute;             /* a clock trace's ruler reads absolute times */
     int threads;              /* threads drawing the shapes; 0: 2 with 2+ cores */
     int cpus;                 /* the machine's cores, once asked (0: not yet) */
     int drew_on;              /* threads that drew the last frame's shapes */

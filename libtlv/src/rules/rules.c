@@ -10,6 +10,7 @@
 #include "base/buf.h"
 #include "rules/check.h"
 #include "base/locate.h"
+#include "base/time_human.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -271,6 +272,31 @@ static void load_targets(struct tlv_rules *r, const char *key, const char *ext, 
     }
 }
 
+/* "TimeMode" (tlv.h's tlv_time_mode, by name): what the times count from.
+ * Wall-clock times must be seconds of some size in radix 10 to be dates. */
+static void read_time_mode(struct tlv_rules *r)
+{
+    const tj_node *tm = tj_get(r->res_root, "TimeMode");
+    r->time_mode = TLV_TIME_AUTO;
+    if (!tm)
+        return;
+    int exp;
+    if (tm->type != TJ_STRING || time_mode_parse(tm->str, &r->time_mode) < 0) {
+        r->time_mode = TLV_TIME_AUTO;
+        diags_add(&r->diags, TLV_SEV_ERROR, r->res_path, tm->line, tm->col,
+                  "\"TimeMode\" must be \"auto\", \"plain\", \"clock\" or \"wall-clock\", found %s%s%s",
+                  tm->type == TJ_STRING ? "'" : "", tm->type == TJ_STRING ? tm->str : tj_type_name(tm->type),
+                  tm->type == TJ_STRING ? "'" : "");
+    } else if (r->time_mode == TLV_TIME_WALL &&
+               (!time_scale_exponent(r->time_scale, &exp) || r->radix != 10)) {
+        diags_add(&r->diags, TLV_SEV_ERROR, r->res_path, tm->line, tm->col,
+                  "\"TimeMode\": \"wall-clock\" needs times in s, ms, us or ns and radix 10 "
+                  "(seconds since 1970), but the TimeScale is '%s' and the TimeRadix %d",
+                  r->time_scale, r->radix);
+        r->time_mode = TLV_TIME_AUTO;
+    }
+}
+
 static void read_settings(struct tlv_rules *r)
 {
     const tj_node *ts = tj_get(r->res_root, "TimeScale");
@@ -296,6 +322,12 @@ static void read_settings(struct tlv_rules *r)
             diags_add(&r->diags, TLV_SEV_ERROR, r->res_path, rx->line, rx->col,
                       "\"TimeRadix\" must be a whole number from 2 to 36");
     }
+    read_time_mode(r);
+    const tj_node *order = tj_get(r->res_root, "InTimeOrder");
+    r->in_time_order = order && order->type == TJ_TRUE;
+    if (order && order->type != TJ_TRUE && order->type != TJ_FALSE)
+        diags_add(&r->diags, TLV_SEV_ERROR, r->res_path, order->line, order->col,
+                  "\"InTimeOrder\" must be true or false, found %s", tj_type_name(order->type));
 }
 
 static struct tlv_rules *rules_new(const tlv_rules_options *opts)
@@ -406,6 +438,7 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
     ALLOC_WATCH;
     read_settings(r);
     load_targets(r, "ResourceHeaders", ".resh", add_header_target);
+    impossible_compile(r);
     if (ALLOC_FAILED_SINCE())
         return;
     const tj_node *res = tj_get(r->res_root, "Resources");
@@ -464,6 +497,7 @@ void tlv_rules_free(tlv_rules *r)
     if (!r)
         return;
     cnv_free(r);
+    impossible_free(r);
     dyn_free(&r->dyn);
     model_free(&r->model);
     for (size_t i = 0; i < r->nfiles; i++) {
@@ -511,6 +545,8 @@ void tlv_rules_cnv_rule(const tlv_rules *r, size_t i, tlv_cnv_rule_info *out)
     out->line = r->rules[i].line;
     out->col = r->rules[i].col;
 }
+
+tlv_time_mode tlv_rules_time_mode(const tlv_rules *r) { return r ? r->time_mode : TLV_TIME_AUTO; }
 
 const char *tlv_rules_time_scale(const tlv_rules *r)
 {
@@ -596,6 +632,7 @@ tlv_status tlv_rules_check(const char *res_path, const char *const *files, size_
     r->ref_severity = TLV_SEV_ERROR;
     for (size_t i = 0; i < n_files; i++)
         check_one_file(r, files[i]);
+    impossible_compile(r); /* the .resh files' declarations */
     check_cnv_references(r); /* against the types of the .resh files given */
     check_viz_references(r);
     if (res_path) {

@@ -52,6 +52,24 @@ typedef struct script_rule {
     long line, col;
 } script_rule;
 
+/* An "Impossible" entry of a type, checked and compiled (rules/impossible.c):
+ * its When as the attribute or behavior it watches, its If compiled once
+ * (or, when it names ${VAL} or ${ARGn}, substituted and compiled per event). */
+typedef struct impossible {
+    size_t type;
+    const impossible_def *def;
+    int is_behavior;
+    size_t index;           /* the attribute or behavior of When */
+    char *value;            /* "attr=VALUE": the value; NULL: any change */
+    struct cond *cond;      /* If, compiled; NULL when absent or substituted */
+    int cond_subst;         /* If holds ${VAL} or ${ARGn} */
+} impossible;
+
+/* Checks every type's "Impossible" entries against the type and compiles
+ * them into r->impossible (errors at their positions in the .resh). */
+void impossible_compile(struct tlv_rules *r);
+void impossible_free(struct tlv_rules *r);
+
 /* One target's member object in one .viz file. */
 typedef struct viz_source {
     const char *target;
@@ -70,6 +88,7 @@ struct tlv_rules {
     tj_node *res_root;
     char *time_scale;
     int radix;
+    tlv_time_mode time_mode; /* "TimeMode", TLV_TIME_AUTO when not given */
     int standard_form;
     model model;
     dyn_table dyn;          /* "DynamicResources", compiled (dynres.h) */
@@ -80,6 +99,10 @@ struct tlv_rules {
     size_t nscripts, scripts_cap;
     viz_source *viz;
     size_t nviz, viz_cap;
+    impossible *impossible; /* what the types declare impossible, compiled */
+    size_t nimpossible;
+    int in_time_order;      /* "InTimeOrder": true in the resource file: the log's
+                               lines come in time order */
     struct prefilter *prefilter; /* built once all rules are compiled */
     size_t nsites;          /* macros of the compiled templates (expand.h) */
     int unreadable;         /* a file could not be parsed: TLV_ERR_SYNTAX */

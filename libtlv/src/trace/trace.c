@@ -9,6 +9,7 @@
 #include "base/abi.h"
 #include "convert/convert_impl.h"
 #include "trace/trace_impl.h"
+#include "base/time_human.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -355,6 +356,20 @@ tlv_time tlv_trace_end(const tlv_trace *t)
 {
     tlv_time zero = {0, 0};
     return t->nev ? trace_time(t, &t->ev[t->nev - 1]) : zero;
+}
+
+tlv_time_mode tlv_trace_time_mode(const tlv_trace *t)
+{
+    if (!t)
+        return TLV_TIME_PLAIN;
+    return time_mode_of(t->rules->time_mode, tlv_trace_start(t), t->rules->radix,
+                        t->rules->time_scale, t->nev == 0);
+}
+
+tlv_time tlv_trace_time_origin(const tlv_trace *t)
+{
+    tlv_time zero = {0, 0};
+    return t ? tlv_trace_start(t) : zero;
 }
 
 size_t tlv_trace_resource_count(const tlv_trace *t) { return t->w->nres; }

@@ -158,6 +158,7 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
     s->time_scale = t->rules->time_scale ? t->rules->time_scale : "us";
     s->start = tlv_trace_start(t);
     s->end = tlv_trace_end(t);
+    s->time_mode = tlv_trace_time_mode(t);
     s->names = intern_new();
     s->joined = intern_new();
     s->store = store_new();
@@ -231,3 +232,11 @@ done:
 }
 
 const char *tlv_shapes_last_error(const tlv_shapes *s) { return s ? s->lasterr.text : ""; }
+
+tlv_time_mode tlv_shapes_time_mode(const tlv_shapes *s) { return s ? s->time_mode : TLV_TIME_PLAIN; }
+
+tlv_time tlv_shapes_time_origin(const tlv_shapes *s)
+{
+    tlv_time zero = {0, 0};
+    return s ? s->start : zero;
+}

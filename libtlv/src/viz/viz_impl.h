@@ -64,7 +64,8 @@ struct tlv_shapes {
     size_t nflows, flows_cap;
     int radix;
     const char *time_scale;
-    tlv_time start, end;
+    tlv_time start, end;   /* the trace's; start is its time origin */
+    tlv_time_mode time_mode; /* the trace's (tlv_trace_time_mode) */
     last_error lasterr;        /* tlv_shapes_last_error */
 };
 

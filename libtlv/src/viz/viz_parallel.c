@@ -318,6 +318,7 @@ static int worker_init(worker *wk, par *p)
     s->time_scale = m->s->time_scale;
     s->start = m->s->start;
     s->end = m->s->end;
+    s->time_mode = m->s->time_mode;
     s->joined = intern_new();
     diags_init(&s->diags, 0);
     b->s = s;

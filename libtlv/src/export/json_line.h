@@ -1,6 +1,6 @@
 /*
  * json_line.h — JSON objects written straight into a line buffer, for the
- * commands that print millions of them (tlv shapes, tlv export): no cJSON
+ * formats that write millions of them (chrome, shapes): no cJSON
  * tree per object, yet the same bytes as cJSON_PrintUnformatted — strings
  * and numbers go through cJSON's own printer on a stack item, keys and
  * punctuation are copied. Build an object with jl_*, then jl_write() it.
@@ -30,7 +30,7 @@ void jl_int(json_line *b, long long v);
 /* A number as cJSON writes it ("%d" when it is an int, else %1.15g, or
  * %1.17g when that does not read back; null for NaN and infinities). */
 void jl_number(json_line *b, double d);
-/* A trace time as an exact base-10 number (cli.h's time_text). */
+/* A trace time as an exact base-10 number (export_impl.h's time_text). */
 void jl_time(json_line *b, tlv_time t, int radix);
 /* Strings printed again and again (the names of a handle's tables, whose
  * pointers stay put while the handle lives): the text printed for each

@@ -1,12 +1,12 @@
 /*
  * ordered_write.h — millions of output items (a JSON object per shape for
- * `tlv shapes`, a trace event per interval for `tlv export`) formatted on
+ * the shapes format, a trace event per interval for chrome) formatted on
  * several threads and written in order: the same bytes as one thread's.
  */
 #ifndef TLV_ORDERED_WRITE_H
 #define TLV_ORDERED_WRITE_H
 
-#include "cli/json_line.h"
+#include "export/json_line.h"
 
 #include <stddef.h>
 #include <stdio.h>

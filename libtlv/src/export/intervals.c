@@ -1,9 +1,9 @@
 /*
- * intervals.c — the drawn shapes as intervals, for `tlv export` and
- * `tlv query`: the primitives one rule event draws over one interval (a bar
+ * intervals.c — the drawn shapes as intervals, for every export format
+ * but shapes and flows: the primitives one rule event draws over one interval (a bar
  * and its label) are one interval, named by the text drawn.
  */
-#include "cli/export.h"
+#include "export/export_impl.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  * most RING chunks wait in memory. On one thread it is the plain loop,
  * chunk after chunk.
  */
-#include "cli/ordered_write.h"
+#include "export/ordered_write.h"
 
 #include <pthread.h>
 #include <stdint.h>

@@ -4,8 +4,8 @@
  * that lives on the stack: no allocation), so the bytes are exactly those
  * of a cJSON tree printed unformatted. See json_line.h.
  */
-#include "cli/json_line.h"
-#include "cli/cli.h"
+#include "export/json_line.h"
+#include "export/export_impl.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>

@@ -1,0 +1,560 @@
+/*
+ * export_sqlite.c — the sqlite format: a trace as a SQLite database, for
+ * `tlv export --format sqlite`, `tlv query` and the Python package (one
+ * writer, one schema): resources, events, rows, the drawn intervals,
+ * counters and their samples, flows, and the markers of a viewer session,
+ * with indexes for time-range queries. The schema is documented in
+ * docs/sql.md; times are REAL numbers in the trace's TimeScale units, ids
+ * count from 0 like the API's indexes (an event's id is its tlv_trace_event
+ * index). Every failure is the exporter's message: SQLite's own words, or
+ * running out of memory (a value SQLite could not bind, a JSON text that
+ * could not be made), never a row silently left out.
+ */
+#include "export/export_impl.h"
+#include "export/json_line.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char schema[] =
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
+    "CREATE TABLE resources(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,\n"
+    "  display_name TEXT NOT NULL, type TEXT NOT NULL, attributes TEXT NOT NULL);\n"
+    "CREATE TABLE events(id INTEGER PRIMARY KEY, ts REAL NOT NULL,\n"
+    "  resource_id INTEGER NOT NULL REFERENCES resources(id), kind TEXT NOT NULL,\n"
+    "  name TEXT NOT NULL, value TEXT, args TEXT, line INTEGER NOT NULL);\n"
+    "CREATE TABLE rows(id INTEGER PRIMARY KEY, label TEXT NOT NULL,\n"
+    "  resource_id INTEGER REFERENCES resources(id), grp TEXT);\n"
+    "CREATE TABLE intervals(id INTEGER PRIMARY KEY, rule TEXT NOT NULL, event TEXT NOT NULL,\n"
+    "  resource_id INTEGER REFERENCES resources(id), row_id INTEGER NOT NULL REFERENCES rows(id),\n"
+    "  ts REAL NOT NULL, end_ts REAL NOT NULL, dur REAL NOT NULL, value TEXT, text TEXT,\n"
+    "  instant INTEGER NOT NULL);\n"
+    "CREATE TABLE counters(id INTEGER PRIMARY KEY,\n"
+    "  resource_id INTEGER NOT NULL REFERENCES resources(id), attribute TEXT NOT NULL,\n"
+    "  display_name TEXT NOT NULL, min REAL, max REAL, mean REAL, time_mean REAL);\n"
+    "CREATE TABLE counter_samples(counter_id INTEGER NOT NULL REFERENCES counters(id),\n"
+    "  ts REAL NOT NULL, value REAL NOT NULL);\n"
+    "CREATE TABLE flows(id INTEGER PRIMARY KEY, rule TEXT NOT NULL, name TEXT NOT NULL,\n"
+    "  display_name TEXT NOT NULL, ts REAL NOT NULL,\n"
+    "  from_resource_id INTEGER REFERENCES resources(id),\n"
+    "  to_resource_id INTEGER REFERENCES resources(id), from_processor TEXT, to_processor TEXT,\n"
+    "  event_id INTEGER REFERENCES events(id));\n"
+    "CREATE TABLE markers(id INTEGER PRIMARY KEY, ts REAL NOT NULL, name TEXT NOT NULL,\n"
+    "  color TEXT);\n";
+
+/* Made after the rows are in: building an index once is faster than
+ * keeping it up to date row by row. */
+static const char indexes[] =
+    "CREATE INDEX events_by_ts ON events(ts);\n"
+    "CREATE INDEX events_by_resource ON events(resource_id, ts);\n"
+    "CREATE INDEX intervals_by_ts ON intervals(ts, end_ts);\n"
+    "CREATE INDEX intervals_by_end ON intervals(end_ts);\n"
+    "CREATE INDEX intervals_by_resource ON intervals(resource_id, ts);\n"
+    "CREATE INDEX counter_samples_by_counter ON counter_samples(counter_id, ts);\n"
+    "CREATE INDEX flows_by_ts ON flows(ts);\n";
+
+typedef struct writer {
+    sqlite3 *db;
+    tlv_exporter *ex;
+    int radix;
+    struct named_id *byname; /* the resources sorted by name */
+    size_t nres;
+    int failed;
+    tlv_status status;  /* of the first failure */
+} writer;
+
+/* Records the first failure: running out of memory, or SQLite's message
+ * for what was being done. */
+static int fail(writer *w, const char *doing)
+{
+    if (!w->failed && sqlite3_errcode(w->db) == SQLITE_NOMEM)
+        w->status = export_fail(w->ex, TLV_ERR_NOMEM, "out of memory while writing the database");
+    else if (!w->failed)
+        w->status = export_fail(w->ex, TLV_ERR_IO, "SQLite: %s: %s", doing, sqlite3_errmsg(w->db));
+    w->failed = 1;
+    return -1;
+}
+
+static void fail_nomem(writer *w)
+{
+    if (!w->failed)
+        w->status = export_fail(w->ex, TLV_ERR_NOMEM, "out of memory while writing the database");
+    w->failed = 1;
+}
+
+static int exec(writer *w, const char *sql, const char *doing)
+{
+    return sqlite3_exec(w->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(w, doing);
+}
+
+static sqlite3_stmt *prepare(writer *w, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(w->db, sql, -1, &st, NULL) != SQLITE_OK)
+        fail(w, sql);
+    return st;
+}
+
+/* Runs a statement whose parameters are bound, then resets it. */
+static void step(writer *w, sqlite3_stmt *st, const char *table)
+{
+    if (!w->failed && sqlite3_step(st) != SQLITE_DONE)
+        fail(w, table);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+}
+
+/* Binding copies text and may run out of memory: a value not bound would
+ * be a NULL in the table, so a failure ends the export. */
+static void bound(writer *w, int rc)
+{
+    if (rc == SQLITE_NOMEM)
+        fail_nomem(w);
+    else if (rc != SQLITE_OK && !w->failed)
+        fail(w, "binding a value");
+}
+
+static void bind_text(writer *w, sqlite3_stmt *st, int i, const char *s)
+{
+    bound(w, s ? sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i));
+}
+
+static void bind_int(writer *w, sqlite3_stmt *st, int i, sqlite3_int64 v)
+{
+    bound(w, sqlite3_bind_int64(st, i, v));
+}
+
+static void bind_double(writer *w, sqlite3_stmt *st, int i, double v)
+{
+    bound(w, sqlite3_bind_double(st, i, v));
+}
+
+static double seconds_of(const writer *w, tlv_time t) { return tlv_time_to_double(t, w->radix); }
+
+/* ---- resources, and their ids by name ---------------------------------------------- */
+
+typedef struct named_id {
+    const char *name;
+    size_t id;
+} named_id;
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const named_id *)a)->name, ((const named_id *)b)->name);
+}
+
+/* The resources sorted by name, for their ids by name. */
+static int index_resources(writer *w)
+{
+    const tlv_trace *t = w->ex->trace;
+    w->nres = tlv_trace_resource_count(t);
+    w->byname = calloc(w->nres + 1, sizeof *w->byname);
+    if (!w->byname)
+        return -1;
+    for (size_t i = 0; i < w->nres; i++) {
+        w->byname[i].name = tlv_trace_resource_name(t, i);
+        w->byname[i].id = i;
+    }
+    qsort(w->byname, w->nres, sizeof *w->byname, by_name);
+    return 0;
+}
+
+/* The id of resource `name`, or -1. */
+static long resource_id(const writer *w, const char *name)
+{
+    size_t lo = 0, hi = w->nres;
+    while (name && lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(w->byname[mid].name, name);
+        if (c == 0)
+            return (long)w->byname[mid].id;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+static void bind_resource(writer *w, sqlite3_stmt *st, int i, const char *name)
+{
+    long id = resource_id(w, name);
+    if (id >= 0)
+        bind_int(w, st, i, id);
+    else
+        bound(w, sqlite3_bind_null(st, i));
+}
+
+/* A resource's attributes that change in the trace, as a JSON object in
+ * the making: the names written so far, to write each once. */
+typedef struct attr_object {
+    json_line json;
+    const char **names;
+    size_t n, cap;
+} attr_object;
+
+static int attr_seen(const attr_object *o, const char *name)
+{
+    for (size_t i = 0; i < o->n; i++)
+        if (strcmp(o->names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Adds "name":value (value NULL: null). Returns 0, or -1 for memory. */
+static int attr_add(attr_object *o, const char *name, const char *value)
+{
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 8;
+        const char **v = realloc(o->names, cap * sizeof *v);
+        if (!v)
+            return -1;
+        o->names = v;
+        o->cap = cap;
+    }
+    o->names[o->n] = name;
+    jl_key(&o->json, name, o->n++ == 0);
+    jl_string(&o->json, value);
+    return o->json.failed ? -1 : 0;
+}
+
+static void attr_objects_free(attr_object *attrs, size_t n)
+{
+    for (size_t i = 0; attrs && i < n; i++) {
+        jl_free(&attrs[i].json);
+        free(attrs[i].names);
+    }
+    free(attrs);
+}
+
+/* Each resource's attributes that change in the trace, in the order of
+ * their first change, with their values before the first event (the
+ * resource file's, or the type's Default; null when its type lacks it).
+ * NULL when memory ran out. */
+static attr_object *attribute_objects(writer *w)
+{
+    const tlv_trace *t = w->ex->trace;
+    attr_object *attrs = calloc(w->nres + 1, sizeof *attrs);
+    if (!attrs)
+        return NULL;
+    size_t n = tlv_trace_event_count(t);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        tlv_event e;
+        tlv_trace_event(t, i, &e);
+        long id = e.kind == TLV_EVENT_ATTRIBUTE ? resource_id(w, e.resource) : -1;
+        if (id < 0 || attr_seen(&attrs[id], e.name))
+            continue;
+        const char *v = NULL;
+        /* Not "at start - 1": that wrapped to the end of the trace when the
+         * first event is at -2^63 (issue 32.2). */
+        if (tlv_trace_attr_initial(t, e.resource, e.name, &v) != TLV_OK)
+            v = NULL;
+        rc = attr_add(&attrs[id], e.name, v);
+    }
+    for (size_t i = 0; i < w->nres && rc == 0; i++) {
+        jl_raw(&attrs[i].json, attrs[i].n ? "}" : "{}");
+        jl_raw(&attrs[i].json, ""); /* room for the NUL below */
+        rc = attrs[i].json.failed ? -1 : 0;
+    }
+    if (rc < 0) {
+        attr_objects_free(attrs, w->nres);
+        return NULL;
+    }
+    return attrs;
+}
+
+/* The text of a json_line (NUL-terminated in place), or NULL for memory. */
+static const char *json_text(json_line *b)
+{
+    if (b->failed)
+        return NULL;
+    jl_raw(b, " ");
+    if (b->failed)
+        return NULL;
+    b->p[--b->len] = '\0';
+    return b->p;
+}
+
+static void write_resources(writer *w)
+{
+    const tlv_trace *t = w->ex->trace;
+    const tlv_rules *rules = w->ex->rules;
+    attr_object *attrs = attribute_objects(w);
+    /* Without their attributes the resources are not written: an error,
+     * not an empty table. */
+    if (!attrs) {
+        fail_nomem(w);
+        return;
+    }
+    sqlite3_stmt *st = prepare(w, "INSERT INTO resources VALUES(?,?,?,?,?)");
+    size_t nrules = tlv_rules_resource_count(rules);
+    for (size_t i = 0; st && !w->failed && i < w->nres; i++) {
+        const char *name = tlv_trace_resource_name(t, i);
+        const char *display = i < nrules ? tlv_rules_resource_display_name(rules, i) : NULL;
+        const char *json = json_text(&attrs[i].json);
+        if (!json)
+            fail_nomem(w);
+        bind_int(w, st, 1, (sqlite3_int64)i);
+        bind_text(w, st, 2, name);
+        bind_text(w, st, 3, display ? display : name);
+        bind_text(w, st, 4, tlv_trace_resource_type(t, i));
+        bind_text(w, st, 5, json);
+        step(w, st, "resources");
+    }
+    attr_objects_free(attrs, w->nres);
+    sqlite3_finalize(st);
+}
+
+/* ---- events ------------------------------------------------------------------------ */
+
+/* A behavior's arguments joined with commas, and as a JSON array (two
+ * buffers kept from event to event). */
+static void bind_args(writer *w, sqlite3_stmt *st, const tlv_event *e, json_line scratch[2])
+{
+    json_line *joined = &scratch[0], *json = &scratch[1];
+    joined->len = json->len = 0;
+    jl_raw(json, "[");
+    for (size_t i = 0; i < e->nargs; i++) {
+        jl_raw(joined, i ? "," : "");
+        jl_raw(joined, e->args[i]);
+        jl_raw(json, i ? "," : "");
+        jl_string(json, e->args[i]);
+    }
+    jl_raw(json, "]");
+    const char *joined_text = json_text(joined), *json_text_ = json_text(json);
+    if (!joined_text || !json_text_) { /* not a NULL in the table for want of memory */
+        fail_nomem(w);
+        return;
+    }
+    bind_text(w, st, 6, e->nargs ? joined_text : NULL);
+    bind_text(w, st, 7, json_text_);
+}
+
+static void write_events(writer *w)
+{
+    const tlv_trace *t = w->ex->trace;
+    sqlite3_stmt *st = prepare(w, "INSERT INTO events VALUES(?,?,?,?,?,?,?,?)");
+    size_t n = tlv_trace_event_count(t);
+    json_line scratch[2] = {{0}, {0}};
+    for (size_t i = 0; st && !w->failed && i < n; i++) {
+        tlv_event e;
+        tlv_trace_event(t, i, &e);
+        bind_int(w, st, 1, (sqlite3_int64)i);
+        bind_double(w, st, 2, seconds_of(w, e.time));
+        bind_resource(w, st, 3, e.resource);
+        bind_text(w, st, 4, e.kind == TLV_EVENT_ATTRIBUTE ? "attribute" : "behavior");
+        bind_text(w, st, 5, e.name);
+        if (e.kind == TLV_EVENT_ATTRIBUTE)
+            bind_text(w, st, 6, e.value);
+        else
+            bind_args(w, st, &e, scratch);
+        bind_int(w, st, 8, (sqlite3_int64)e.input_line);
+        step(w, st, "events");
+    }
+    jl_free(&scratch[0]);
+    jl_free(&scratch[1]);
+    sqlite3_finalize(st);
+}
+
+/* ---- rows and intervals ---------------------------------------------------------------- */
+
+static void write_rows(writer *w)
+{
+    const tlv_shapes *s = w->ex->shapes;
+    sqlite3_stmt *st = prepare(w, "INSERT INTO rows VALUES(?,?,?,?)");
+    for (size_t r = 0; st && r < tlv_shapes_row_count(s); r++) {
+        tlv_row_info row;
+        tlv_shapes_row(s, r, &row);
+        bind_int(w, st, 1, (sqlite3_int64)r);
+        bind_text(w, st, 2, row.label);
+        bind_resource(w, st, 3, row.resource);
+        bind_text(w, st, 4, row.group);
+        step(w, st, "rows");
+    }
+    sqlite3_finalize(st);
+}
+
+static void write_intervals(writer *w)
+{
+    const interval_list *l = export_intervals(w->ex);
+    if (!l) {
+        fail_nomem(w);
+        return;
+    }
+    sqlite3_stmt *st = prepare(w, "INSERT INTO intervals VALUES(?,?,?,?,?,?,?,?,?,?,?)");
+    for (size_t i = 0; st && !w->failed && i < l->n; i++) {
+        const tlv_shape_info *sh = &l->v[i].sh;
+        double from = seconds_of(w, sh->from), to = seconds_of(w, sh->to);
+        int instant = is_instant(&l->v[i]);
+        bind_int(w, st, 1, (sqlite3_int64)i);
+        bind_text(w, st, 2, sh->rule);
+        bind_text(w, st, 3, sh->event);
+        bind_resource(w, st, 4, sh->resource);
+        bind_int(w, st, 5, (sqlite3_int64)sh->row);
+        bind_double(w, st, 6, from);
+        /* A When event happened at `from`: its interval is an instant. */
+        bind_double(w, st, 7, sh->is_when ? from : to);
+        bind_double(w, st, 8, instant ? 0 : tlv_time_span(sh->from, sh->to, w->radix)); /* dur >= 0 */
+        bind_text(w, st, 9, sh->value);
+        bind_text(w, st, 10, l->v[i].text);
+        bind_int(w, st, 11, instant);
+        step(w, st, "intervals");
+    }
+    sqlite3_finalize(st);
+}
+
+/* ---- counters, flows, markers --------------------------------------------------------------- */
+
+static void write_counters(writer *w)
+{
+    tlv_counters *cs = NULL;
+    if (tlv_counters_compute(w->ex->trace, &cs) != TLV_OK) { /* it fails only for memory */
+        fail_nomem(w);
+        return;
+    }
+    sqlite3_stmt *c = prepare(w, "INSERT INTO counters VALUES(?,?,?,?,?,?,?,?)");
+    sqlite3_stmt *s = prepare(w, "INSERT INTO counter_samples VALUES(?,?,?)");
+    for (size_t i = 0; c && s && !w->failed && i < tlv_counters_count(cs); i++) {
+        tlv_counter_info ci;
+        tlv_counters_get(cs, i, &ci);
+        bind_int(w, c, 1, (sqlite3_int64)i);
+        bind_resource(w, c, 2, ci.resource);
+        bind_text(w, c, 3, ci.attribute);
+        bind_text(w, c, 4, ci.display_name);
+        if (ci.nsamples) {
+            bind_double(w, c, 5, ci.min);
+            bind_double(w, c, 6, ci.max);
+            bind_double(w, c, 7, ci.mean);
+            bind_double(w, c, 8, ci.time_mean);
+        }
+        step(w, c, "counters");
+        size_t n = 0;
+        const tlv_counter_sample *v = tlv_counters_samples(cs, i, &n);
+        for (size_t k = 0; k < n && !w->failed; k++) {
+            bind_int(w, s, 1, (sqlite3_int64)i);
+            bind_double(w, s, 2, seconds_of(w, v[k].time));
+            bind_double(w, s, 3, v[k].value);
+            step(w, s, "counter_samples");
+        }
+    }
+    sqlite3_finalize(c);
+    sqlite3_finalize(s);
+    tlv_counters_free(cs);
+}
+
+static void write_flows(writer *w)
+{
+    const tlv_shapes *sh = w->ex->shapes;
+    sqlite3_stmt *st = prepare(w, "INSERT INTO flows VALUES(?,?,?,?,?,?,?,?,?,?)");
+    for (size_t i = 0; st && !w->failed && i < tlv_shapes_flow_count(sh); i++) {
+        tlv_flow_info f;
+        tlv_shapes_flow(sh, i, &f);
+        bind_int(w, st, 1, (sqlite3_int64)i);
+        bind_text(w, st, 2, f.rule);
+        bind_text(w, st, 3, f.name);
+        bind_text(w, st, 4, f.display_name);
+        bind_double(w, st, 5, seconds_of(w, f.time));
+        bind_resource(w, st, 6, f.from_resource);
+        bind_resource(w, st, 7, f.to_resource);
+        bind_text(w, st, 8, f.from_processor);
+        bind_text(w, st, 9, f.to_processor);
+        bind_int(w, st, 10, (sqlite3_int64)f.event);
+        step(w, st, "flows");
+    }
+    sqlite3_finalize(st);
+}
+
+/* The markers of a viewer session the caller read (tlv_export_options). */
+static void write_markers(writer *w)
+{
+    const tlv_export_options *o = &w->ex->opts;
+    sqlite3_stmt *st = o->nmarkers ? prepare(w, "INSERT INTO markers VALUES(?,?,?,?)") : NULL;
+    for (size_t i = 0; st && !w->failed && i < o->nmarkers; i++) {
+        const tlv_export_marker *m = &o->markers[i];
+        char color[8];
+        snprintf(color, sizeof color, "%06x", (unsigned)m->color & 0xFFFFFF);
+        bind_int(w, st, 1, (sqlite3_int64)i);
+        bind_double(w, st, 2, m->time);
+        bind_text(w, st, 3, m->name);
+        bind_text(w, st, 4, color);
+        step(w, st, "markers");
+    }
+    sqlite3_finalize(st);
+}
+
+static void write_meta(writer *w)
+{
+    const tlv_exporter *ex = w->ex;
+    char generator[64], radix[16], start[32], end[32];
+    snprintf(generator, sizeof generator, "tlv %s", tlv_version());
+    snprintf(radix, sizeof radix, "%d", w->radix);
+    snprintf(start, sizeof start, "%.17g", seconds_of(w, tlv_trace_start(ex->trace)));
+    snprintf(end, sizeof end, "%.17g", seconds_of(w, tlv_trace_end(ex->trace)));
+    const char *kv[][2] = {{"schema_version", "1"},
+                           {"generator", generator},
+                           {"source", ex->opts.source ? ex->opts.source : ""},
+                           {"time_scale", tlv_rules_time_scale(ex->rules)},
+                           {"time_radix", radix},
+                           {"start", start},
+                           {"end", end}};
+    sqlite3_stmt *st = prepare(w, "INSERT INTO meta VALUES(?,?)");
+    for (size_t i = 0; st && i < sizeof kv / sizeof kv[0]; i++) {
+        bind_text(w, st, 1, kv[i][0]);
+        bind_text(w, st, 2, kv[i][1]);
+        step(w, st, "meta");
+    }
+    sqlite3_finalize(st);
+}
+
+tlv_status tlv_export_sqlite_db(tlv_exporter *ex, sqlite3 *db)
+{
+    if (!ex)
+        return TLV_ERR_USAGE;
+    if (!db)
+        return export_fail(ex, TLV_ERR_USAGE, "tlv_export_sqlite_db: no database");
+    writer w = {db, ex, ex->radix, NULL, 0, 0, TLV_OK};
+    /* One transaction, no journal: the file is new, and a failed run is removed. */
+    exec(&w, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN", "starting");
+    exec(&w, schema, "creating the tables");
+    if (!w.failed && index_resources(&w) < 0)
+        fail_nomem(&w);
+    void (*const parts[])(writer *) = {write_meta, write_resources, write_events, write_rows,
+                                       write_intervals, write_counters, write_flows,
+                                       write_markers};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !w.failed; i++)
+        parts[i](&w);
+    if (!w.failed)
+        exec(&w, indexes, "creating the indexes");
+    if (!w.failed)
+        exec(&w, "COMMIT", "committing");
+    else
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    free(w.byname);
+    return w.failed ? w.status : TLV_OK;
+}
+
+/* A new database at `path`. */
+static tlv_status write_sqlite_file(tlv_exporter *ex, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return export_fail(ex, TLV_ERR_USAGE,
+                           "'%s' exists: the database is written to a new file", path);
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    tlv_status status;
+    if (rc != SQLITE_OK && (!db || sqlite3_errcode(db) == SQLITE_NOMEM))
+        status = export_fail(ex, TLV_ERR_NOMEM, "out of memory while writing the database");
+    else if (rc != SQLITE_OK)
+        status = export_fail(ex, TLV_ERR_IO, "cannot create '%s': %s", path, sqlite3_errmsg(db));
+    else
+        status = tlv_export_sqlite_db(ex, db);
+    if (sqlite3_close(db) != SQLITE_OK && status == TLV_OK)
+        status = export_fail(ex, TLV_ERR_IO, "SQLite: closing '%s': %s", path, sqlite3_errmsg(db));
+    return status;
+}
+
+const export_writer export_sqlite = {NULL, write_sqlite_file};
