@@ -127,7 +127,10 @@ static int result_add_row(result *r, sqlite3_stmt *st)
     int failed = 0;
     for (int i = 0; i < r->ncols; i++) {
         const unsigned char *t = sqlite3_column_text(st, i);
-        char *copy = t ? strdup((const char *)t) : NULL;
+        /* On a terminal a control character (a log's ESC) is shown, not obeyed. */
+        char *copy = !t ? NULL
+                     : is_terminal(stdout) ? term_escape((const char *)t)
+                                           : strdup((const char *)t);
         failed |= t ? !copy : sqlite3_column_type(st, i) != SQLITE_NULL; /* NULL text: no memory */
         r->cells[r->nrows * (size_t)r->ncols + (size_t)i] = copy;
     }

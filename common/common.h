@@ -167,6 +167,13 @@ tlv_rules *load_rules(const rule_args *ra);
  * was done and --unmatched LOG emptied it before it was read. */
 int outputs_overwrite_inputs(const rule_args *ra, const tlv_rules *rules);
 
+/* Text printed on a terminal (common/term.c): control characters (C0, DEL,
+ * C1) written as \xHH, so that a log's ESC or BEL cannot act on the
+ * terminal; into a file or pipe the text is written as it is. */
+int is_terminal(FILE *f);
+char *term_escape(const char *s); /* malloc'ed; NULL when memory ran out */
+int fputs_term(const char *s, FILE *f);
+
 /* Prints up to `max` diagnostics (0 = all) and a line counting the rest. */
 void print_diags(const tlv_diags *d, size_t max);
 

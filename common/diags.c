@@ -11,7 +11,8 @@ void print_diags(const tlv_diags *d, size_t max)
     char line[4096];
     for (size_t i = 0; i < shown; i++) {
         tlv_diag_format(tlv_diags_get(d, i), line, sizeof line);
-        fprintf(stderr, "%s\n", line);
+        fputs_term(line, stderr); /* a quoted log line's ESC stays text */
+        fputc('\n', stderr);
     }
     size_t more = n - shown + tlv_diags_dropped(d);
     if (more)

@@ -45,13 +45,15 @@ int unmatched_begin(unmatched_log *u, const rule_args *ra, tlv_converter *conv)
 static void print_cut(const char *s, size_t max)
 {
     size_t n = strlen(s);
-    if (n <= max) {
-        fprintf(stderr, "%s\n", s);
-        return;
+    if (n > max) {
+        while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80) /* whole characters */
+            max--;
+        n = max;
     }
-    while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80) /* whole characters */
-        max--;
-    fprintf(stderr, "%.*s...\n", (int)max, s);
+    char *cut = strndup(s, n);
+    fputs_term(cut ? cut : "", stderr); /* the log's ESC or BEL stays text on a terminal */
+    fputs(n < strlen(s) ? "...\n" : "\n", stderr);
+    free(cut);
 }
 
 /* Closes the file: renamed into place when `keep` and all was written. */

@@ -91,6 +91,12 @@ static void build_search_path(struct tlv_rules *r, const tlv_rules_options *o)
         add_dir(r, TLV_SOURCE_RULES_DIR, strlen(TLV_SOURCE_RULES_DIR));
 }
 
+/* Why read_file failed, for "cannot read the file: ...". */
+static const char *read_error(int err)
+{
+    return err == ENODATA ? "a FIFO with no writer: nothing to read" : strerror(err);
+}
+
 /* Reads and parses one file, once; later calls return the cached result. */
 static loaded_file *load_file(struct tlv_rules *r, const char *path, const char *dir)
 {
@@ -112,7 +118,7 @@ static loaded_file *load_file(struct tlv_rules *r, const char *path, const char 
             diags_add(&r->diags, TLV_SEV_ERROR, path, 0, 0, "out of memory while reading the file");
         else
             diags_add(&r->diags, TLV_SEV_ERROR, path, 0, 0, "cannot read the file: %s",
-                      strerror(errno));
+                      read_error(errno));
         buf_free(&text);
         return f;
     }
@@ -412,7 +418,7 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
                       "out of memory while reading the resource file");
         else
             diags_add(&r->diags, TLV_SEV_ERROR, res_path, 0, 0,
-                      "cannot read the resource file: %s", strerror(errno));
+                      "cannot read the resource file: %s", read_error(errno));
         buf_free(&text);
         return;
     }
