@@ -37,7 +37,7 @@ expect_line "$TMP/out" "[1082473]LOGTASK.dispatch()" "-r <(...): read whole"
 . "$SRC/tests/e2e/view_lib.sh"
 mkfifo sample.log.tlvsession
 printf 'dump-state %s\n' "$TMP/d.json" >dump.txt
-view() { timeout 120 xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view "$@" >"$TMP/out" 2>"$TMP/err"; status=$?; }
+view() { timeout 120 "$TLV" view "$@" >"$TMP/out" 2>"$TMP/err"; status=$?; }
 view -r sample.res --size 900x500 --script dump.txt sample.log
 expect_no_hang "view, a FIFO session"
 expect_status 0 "view, a FIFO session"
