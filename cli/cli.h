@@ -36,6 +36,10 @@ void session_markers_free(tlv_export_marker *m, size_t n);
 void sql_count_failures(void);
 unsigned long sql_alloc_failures(void);
 
+/* A trace time as a base-10 number for JSON or text: exact for integers
+ * and radix-10 fractions, else the nearest double (%.17g). buf: 160 bytes. */
+void cli_time_text(tlv_time t, int radix, char *buf, size_t size);
+
 /* A command (cli/cmd_NAME.c) defines its entry, called with argv[0] =
  * "NAME", and its help text, which `tlv NAME --help` and `tlv help NAME`
  * print; main.c's commands[] table names both. */

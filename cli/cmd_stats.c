@@ -7,6 +7,7 @@
  */
 #include "cli/cli.h"
 #include "cli/stats_calls.h"
+#include "cli/stats_instances.h"
 #include "cli/stats_table.h"
 
 #include <cjson/cJSON.h>
@@ -51,6 +52,18 @@ const char stats_help[] =
     "      --json                one JSON object instead of text tables\n"
     "  -o, --output OUT          write to OUT instead of standard output\n"
     "\n"
+    "      --instances           instead: per actor, kind and name, the instances'\n"
+    "                            count and response times (min, p50, p90, p99, max,\n"
+    "                            mean, stddev, the longest execution time, the\n"
+    "                            preemptions, where the worst began). Kinds: response\n"
+    "                            (activation to completion), latency (wake-up to\n"
+    "                            running), call (entry to return) and those the\n"
+    "                            resource headers declare (\"Instances\"); see\n"
+    "                            docs/timing.md\n"
+    "      --kind KIND           only instances of KIND\n"
+    "      --ready LIST          the ready values, comma-separated (default\n"
+    "                            RUNNABLE,READY,PREEMPTED)\n"
+    "\n"
     "Exit status: 0 ok; 1 written, but some lines had conversion errors; 2 bad\n"
     "usage, unreadable input or rule files with errors.\n";
 
@@ -62,6 +75,9 @@ typedef struct stats_args {
     char running_attr[256];
     double window;          /* 0: none */
     int json;
+    int instances;          /* --instances */
+    const char *kind;       /* --kind, or NULL */
+    const char *ready;      /* --ready, or NULL */
 } stats_args;
 
 /* ---- arguments -------------------------------------------------------------------- */
@@ -105,6 +121,12 @@ static int stats_option(void *own, int argc, char **argv, int *i)
         return parse_window(a, argv[++*i]) < 0 ? -1 : 1;
     else if (strcmp(s, "--json") == 0)
         a->json = 1;
+    else if (strcmp(s, "--instances") == 0)
+        a->instances = 1;
+    else if (strcmp(s, "--kind") == 0 && has_value)
+        a->kind = argv[++*i];
+    else if (strcmp(s, "--ready") == 0 && has_value)
+        a->ready = argv[++*i];
     else
         return 0;
     return 1;
@@ -581,6 +603,39 @@ static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_st
     return rc;
 }
 
+/* --instances: the instances report instead of the statistics. */
+static int stats_instances(const stats_args *a, const tlv_rules *rules, const tlv_trace *trace)
+{
+    tlv_instances_options o = TLV_INSTANCES_OPTIONS_INIT;
+    o.state_attribute = a->o.attribute;
+    o.running_value = a->o.running_value;
+    o.ready_values = a->ready;
+    o.cpu_attribute = a->c.cpu_attribute;
+    tlv_instances *in;
+    tlv_status st = tlv_instances_compute(trace, &o, &in);
+    if (st == TLV_ERR_NOMEM)
+        return report_nomem("finding the instances of", a->c.input);
+    if (st != TLV_OK) {
+        fprintf(stderr, "%s stats: %s\n", prog, tlv_trace_last_error(trace));
+        return EXIT_USAGE;
+    }
+    char *tmp_path;
+    FILE *out = open_output(a->c.output, &tmp_path);
+    remove_tmp_on_signals(tmp_path);
+    int rc = out ? 0 : -1;
+    unsigned long json_failures = json_alloc_failures();
+    if (out && instances_report(out, in, rules, a->kind, a->json) < 0)
+        rc = -1;
+    if (out && json_alloc_failures() != json_failures) {
+        report_nomem("writing the instances of", a->c.input);
+        rc = -1;
+    }
+    if (out && close_output(out, a->c.output, tmp_path, rc == 0) < 0)
+        rc = -1;
+    tlv_instances_free(in);
+    return rc < 0 ? EXIT_USAGE : EXIT_OK;
+}
+
 int cmd_stats(int argc, char **argv)
 {
     stats_args a;
@@ -589,7 +644,10 @@ int cmd_stats(int argc, char **argv)
     tlv_rules *rules;
     tlv_trace *trace;
     int rc = load_trace(&a.c.rules, a.c.input, &rules, &trace);
-    if (rc != EXIT_USAGE) {
+    if (rc != EXIT_USAGE && a.instances) {
+        int irc = stats_instances(&a, rules, trace);
+        rc = irc == EXIT_OK ? rc : irc;
+    } else if (rc != EXIT_USAGE) {
         tlv_stats *s;
         tlv_counters *cs = NULL;
         tlv_status st = tlv_stats_compute(trace, &a.o, &s);

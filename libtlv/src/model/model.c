@@ -10,6 +10,7 @@
 
 #include "base/buf.h"
 #include "base/intern.h"
+#include "lang/evpattern.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,10 +34,22 @@ static void free_behavior(behavior_def *b)
     free(b->arg_types);
 }
 
+static void free_inst(inst_def *k)
+{
+    free(k->kind);
+    free(k->display);
+    free(k->from);
+    free(k->to);
+    free(k->label);
+}
+
 void model_free(model *m)
 {
     for (size_t i = 0; i < m->ntypes; i++) {
         res_type *t = &m->types[i];
+        for (size_t j = 0; j < t->ninsts; j++)
+            free_inst(&t->insts[j]);
+        free(t->insts);
         for (size_t j = 0; j < t->nattrs; j++)
             free_attr(&t->attrs[j]);
         for (size_t j = 0; j < t->nbehaviors; j++)
@@ -335,6 +348,162 @@ static void read_members(res_type *t, const tj_node *obj, int behaviors, const c
     }
 }
 
+/* ---- "Instances" (a tlv extension, tlv/instances.h) ------------------------------ */
+
+static const char *const builtin_kinds[] = {"response", "latency", "call"};
+
+/* One string member of an instance kind, copied with its position; a
+ * missing or wrong one is reported. */
+static char *inst_string(const tj_node *def, const char *key, int required, const char *type,
+                         const char *file, tlv_diags *d, long *line, long *col)
+{
+    const tj_node *v = tj_get(def, key);
+    if (!v || v->type != TJ_STRING || (required && !*v->str)) {
+        if (v || required)
+            diags_add(d, TLV_SEV_ERROR, file, v ? v->line : def->line, v ? v->col : def->col,
+                      "type '%s': instance kind '%s': \"%s\" must be %s, found %s", type,
+                      def->key, key, required ? "an event pattern (a string)" : "a string",
+                      v ? (v->type == TJ_STRING ? "an empty string" : tj_type_name(v->type))
+                        : "nothing");
+        return NULL;
+    }
+    *line = v->line;
+    *col = v->col;
+    return xstrdup(v->str);
+}
+
+static void read_inst(res_type *t, const tj_node *def, const char *file, tlv_diags *d)
+{
+    for (size_t i = 0; i < sizeof builtin_kinds / sizeof *builtin_kinds; i++)
+        if (strcmp(def->key, builtin_kinds[i]) == 0) {
+            diags_add(d, TLV_SEV_ERROR, file, def->key_line, def->key_col,
+                      "type '%s': instance kind '%s' is built in (response, latency, call); "
+                      "give yours another name", t->name, def->key);
+            return;
+        }
+    if (def->type != TJ_OBJECT) {
+        diags_add(d, TLV_SEV_ERROR, file, def->line, def->col,
+                  "type '%s': instance kind '%s' must be an object with \"From\" and \"To\", "
+                  "found %s", t->name, def->key, tj_type_name(def->type));
+        return;
+    }
+    inst_def k = {0};
+    k.file = file;
+    k.line = def->key_line;
+    k.col = def->key_col;
+    long l, c;
+    k.from = inst_string(def, "From", 1, t->name, file, d, &k.from_line, &k.from_col);
+    k.to = inst_string(def, "To", 1, t->name, file, d, &k.to_line, &k.to_col);
+    k.label = inst_string(def, "Name", 0, t->name, file, d, &k.label_line, &k.label_col);
+    char *disp = inst_string(def, "DisplayName", 0, t->name, file, d, &l, &c);
+    k.display = disp;
+    k.kind = xstrdup(def->key);
+    size_t i = 0; /* a later declaration of the kind replaces the earlier */
+    while (i < t->ninsts && strcmp(t->insts[i].kind, def->key) != 0)
+        i++;
+    if (!k.from || !k.to || !k.kind || (i == t->ninsts && GROW(t->insts, t->insts_cap, i + 1) < 0)) {
+        free_inst(&k);
+        return;
+    }
+    if (i < t->ninsts)
+        free_inst(&t->insts[i]);
+    else
+        t->ninsts++;
+    t->insts[i] = k;
+}
+
+static void read_insts(res_type *t, const tj_node *obj, const char *file, tlv_diags *d)
+{
+    if (obj->type != TJ_OBJECT) {
+        diags_add(d, TLV_SEV_ERROR, file, obj->line, obj->col,
+                  "type '%s': Instances must be an object of instance kinds, found %s", t->name,
+                  tj_type_name(obj->type));
+        return;
+    }
+    for (const tj_node *m = obj->child; m; m = m->next)
+        if (!tj_shadowed(m))
+            read_inst(t, m, file, d);
+}
+
+int model_inst_var_known(const char *name, size_t n, int where)
+{
+    static const char *const fixed[] = {"TARGET", "FROM_VAL", "FROM_TIME", "TO_VAL", "TO_TIME"};
+    static const int from_where[] = {0, 1, 1, 2, 2};
+    for (size_t i = 0; i < 5; i++)
+        if (strlen(fixed[i]) == n && memcmp(fixed[i], name, n) == 0)
+            return where >= from_where[i];
+    const char *prefix = where >= 2 && n > 6 && memcmp(name, "TO_ARG", 6) == 0 ? "TO_ARG"
+                         : where >= 1 && n > 8 && memcmp(name, "FROM_ARG", 8) == 0 ? "FROM_ARG"
+                                                                                  : NULL;
+    if (!prefix)
+        return 0;
+    for (size_t i = strlen(prefix); i < n; i++)
+        if (name[i] < '0' || name[i] > '9')
+            return 0;
+    return 1;
+}
+
+static int inst_var_lookup(void *user, const char *name, size_t n, const char **value,
+                           size_t *len)
+{
+    *value = "";
+    *len = 0;
+    return model_inst_var_known(name, n, *(const int *)user);
+}
+
+/* Checks one pattern of an instance kind: variables, syntax, ${TARGET}, and
+ * that its name is an attribute or behavior of the type. */
+static void check_inst_pattern(const res_type *t, const inst_def *k, const char *key,
+                               const char *text, long line, long col, int where, tlv_diags *d)
+{
+    size_t n;
+    const char *bad = evp_unknown_var(text, inst_var_lookup, &where, &n);
+    if (bad) {
+        diags_add(d, TLV_SEV_ERROR, k->file, line, col + (long)(bad - text) + 1,
+                  "type '%s': instance kind '%s': \"%s\": unknown variable '%.*s' (%s)",
+                  t->name, k->kind, key, (int)n, bad,
+                  where == 0   ? "From may use ${TARGET}"
+                  : where == 1 ? "To may use ${TARGET}, ${FROM_VAL}, ${FROM_ARGn}, ${FROM_TIME}"
+                               : "Name may use ${TARGET}, ${FROM_...} and ${TO_...}");
+        return;
+    }
+    if (where == 2)
+        return; /* a name, not a pattern */
+    evpattern p;
+    char err[200];
+    size_t at = 0;
+    int rc = evpattern_parse(text, strlen(text), &p, err, sizeof err, &at);
+    if (rc == 0 && strcmp(p.resource, "${TARGET}") != 0) {
+        snprintf(err, sizeof err, "an instance's events are its resource's: write "
+                 "\"${TARGET}.%s...\", not \"%s...\"", p.name, p.resource);
+        at = 1;
+        rc = -1;
+    } else if (rc == 0 && model_attr_index(t, p.name, strlen(p.name)) < 0 &&
+               model_behavior_index(t, p.name, strlen(p.name)) < 0) {
+        snprintf(err, sizeof err, "type '%s' has no attribute or behavior '%s'", t->name, p.name);
+        at = strlen(p.resource) + 2;
+        rc = -1;
+    }
+    if (rc == -1)
+        diags_add(d, TLV_SEV_ERROR, k->file, line, col + (long)at,
+                  "type '%s': instance kind '%s': \"%s\": %s", t->name, k->kind, key, err);
+    evpattern_free(&p);
+}
+
+void model_check_instances(const model *m, tlv_diags *d)
+{
+    for (size_t i = 0; i < m->ntypes; i++) {
+        const res_type *t = &m->types[i];
+        for (size_t j = 0; j < t->ninsts; j++) {
+            const inst_def *k = &t->insts[j];
+            check_inst_pattern(t, k, "From", k->from, k->from_line, k->from_col, 0, d);
+            check_inst_pattern(t, k, "To", k->to, k->to_line, k->to_col, 1, d);
+            if (k->label)
+                check_inst_pattern(t, k, "Name", k->label, k->label_line, k->label_col, 2, d);
+        }
+    }
+}
+
 static res_type *find_or_add_type(model *m, const tj_node *def, const char *file)
 {
     long i = model_type_index(m, def->key, strlen(def->key));
@@ -384,6 +553,9 @@ void model_add_types(model *m, const tj_node *target, const char *file, tlv_diag
         const tj_node *behs = tj_get(def, "Behaviors");
         if (behs)
             read_members(t, behs, 1, file, d);
+        const tj_node *insts = tj_get(def, "Instances");
+        if (insts)
+            read_insts(t, insts, file, d);
         const tj_node *imp = tj_get(def, "Impossible");
         if (imp)
             model_read_impossible(t, imp, file, d);

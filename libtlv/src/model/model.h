@@ -36,6 +36,19 @@ typedef struct behavior_def {
     vtype *arg_types;
 } behavior_def;
 
+/* An instance kind a type declares ("Instances", a tlv extension; the
+ * built-in kinds are tlv/instances.h's): an instance of a resource of the
+ * type runs from an event matching `from` to the next matching `to`, both
+ * event patterns (lang/evpattern.h) on "${TARGET}". */
+typedef struct inst_def {
+    char *kind;
+    char *display;       /* DisplayName, or NULL */
+    char *from, *to;     /* "From", "To" */
+    char *label;         /* "Name": the instance's name, a template; or NULL */
+    const char *file;    /* where it was declared: the member, */
+    long line, col;
+    long from_line, from_col, to_line, to_col, label_line, label_col; /* its values */
+} inst_def;
 /* One thing a rule set declares impossible for a type ("Impossible" in a
  * .resh, model/impossible.c): an event (When) that contradicts the state the
  * resource is in just before it (If), reported with the log line by the
@@ -59,6 +72,8 @@ typedef struct res_type {
     size_t nattrs, attrs_cap;
     behavior_def *behaviors;
     size_t nbehaviors, behaviors_cap;
+    inst_def *insts;     /* "Instances", in declaration order */
+    size_t ninsts, insts_cap;
     impossible_def *impossible;
     size_t nimpossible, impossible_cap;
     const char *file;    /* where it was declared */
@@ -92,6 +107,16 @@ void model_free(model *m);
  * header target object `{ TYPE: {...}, ... }` from `file`. */
 void model_add_types(model *m, const tj_node *target, const char *file, tlv_diags *d);
 
+/* Checks every type's "Instances" once all headers are read (a type's
+ * behaviors may come from another file): patterns that do not parse, that
+ * are not events of ${TARGET}, that name no attribute or behavior of the
+ * type, or that use an unknown ${VARIABLE}, each reported at its value. */
+void model_check_instances(const model *m, tlv_diags *d);
+
+/* The variables of an instance kind's patterns: in "From", ${TARGET}; in
+ * "To", also ${FROM_VAL}, ${FROM_ARGn} and ${FROM_TIME}; in "Name", also
+ * ${TO_VAL}, ${TO_ARGn}, ${TO_TIME}. `where` is 0, 1 or 2 for them. */
+int model_inst_var_known(const char *name, size_t n, int where);
 /* Reads a type's "Impossible" object (model/impossible.c): each member
  * replaces one of the same name declared before. */
 void model_read_impossible(res_type *t, const tj_node *obj, const char *file, tlv_diags *d);

@@ -444,6 +444,7 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
     ALLOC_WATCH;
     read_settings(r);
     load_targets(r, "ResourceHeaders", ".resh", add_header_target);
+    model_check_instances(&r->model, &r->diags);
     impossible_compile(r);
     if (ALLOC_FAILED_SINCE())
         return;
@@ -638,6 +639,7 @@ tlv_status tlv_rules_check(const char *res_path, const char *const *files, size_
     r->ref_severity = TLV_SEV_ERROR;
     for (size_t i = 0; i < n_files; i++)
         check_one_file(r, files[i]);
+    model_check_instances(&r->model, &r->diags); /* once every header is read */
     impossible_compile(r); /* the .resh files' declarations */
     check_cnv_references(r); /* against the types of the .resh files given */
     check_viz_references(r);
