@@ -17,6 +17,8 @@
 #include <string.h>
 #include <strings.h>
 
+static void name_index_free(name_index *x);
+
 static void free_attr(attr_def *a)
 {
     free(a->name);
@@ -55,6 +57,8 @@ void model_free(model *m)
         for (size_t j = 0; j < t->nbehaviors; j++)
             free_behavior(&t->behaviors[j]);
         model_free_impossible(t);
+        name_index_free(&t->attrs_by_name);
+        name_index_free(&t->behaviors_by_name);
         free(t->attrs);
         free(t->behaviors);
         free(t->name);
@@ -100,8 +104,46 @@ long model_type_index(const model *m, const char *name, size_t n)
     return -1;
 }
 
+/* Names of a type's attributes (and behaviors) past this many are found
+ * through an interning pool (keyed hashing, so crafted names cannot collide)
+ * instead of a scan: adding each of 50,000 attributes scanned all those
+ * before it, 10 s (issue 32, limits). Fewer are scanned, as before. */
+#define NAME_INDEX_FROM 16
+
+static long name_index_find(const name_index *x, const char *s, size_t n)
+{
+    uint32_t id = intern_find(x->pool, s, n);
+    return id < x->cap ? x->at[id] : -1;
+}
+
+/* Records that `s` is at index i. Returns 0, or -1 when memory ran out (the
+ * index is then dropped, and lookups scan again: slower, not wrong). */
+static int name_index_add(name_index *x, const char *s, size_t n, long i)
+{
+    uint32_t id = x->pool ? intern_add(x->pool, s, n) : UINT32_MAX;
+    size_t old = x->cap;
+    if (id != UINT32_MAX && GROW(x->at, x->cap, (size_t)id + 1) == 0) {
+        for (size_t k = old; k < x->cap; k++)
+            x->at[k] = -1;
+        x->at[id] = i;
+        return 0;
+    }
+    intern_free(x->pool);
+    x->pool = NULL;
+    return -1;
+}
+
+static void name_index_free(name_index *x)
+{
+    intern_free(x->pool);
+    free(x->at);
+    memset(x, 0, sizeof *x);
+}
+
 long model_attr_index(const res_type *t, const char *name, size_t n)
 {
+    if (t->attrs_by_name.pool)
+        return name_index_find(&t->attrs_by_name, name, n);
     for (size_t i = 0; i < t->nattrs; i++)
         if (t->attrs[i].name_len == n && memcmp(t->attrs[i].name, name, n) == 0)
             return (long)i;
@@ -110,10 +152,38 @@ long model_attr_index(const res_type *t, const char *name, size_t n)
 
 long model_behavior_index(const res_type *t, const char *name, size_t n)
 {
+    if (t->behaviors_by_name.pool)
+        return name_index_find(&t->behaviors_by_name, name, n);
     for (size_t i = 0; i < t->nbehaviors; i++)
         if (strlen(t->behaviors[i].name) == n && memcmp(t->behaviors[i].name, name, n) == 0)
             return (long)i;
     return -1;
+}
+
+/* Indexes a type's names once it has NAME_INDEX_FROM of them: the pool is
+ * made and every name so far added, then each new one as it comes. */
+static void index_attr(res_type *t)
+{
+    name_index *x = &t->attrs_by_name;
+    if (!x->pool && t->nattrs == NAME_INDEX_FROM && (x->pool = intern_new()) != NULL) {
+        for (size_t i = 0; i < t->nattrs && x->pool; i++)
+            name_index_add(x, t->attrs[i].name, t->attrs[i].name_len, (long)i);
+    } else if (x->pool) {
+        attr_def *a = &t->attrs[t->nattrs - 1];
+        name_index_add(x, a->name, a->name_len, (long)t->nattrs - 1);
+    }
+}
+
+static void index_behavior(res_type *t)
+{
+    name_index *x = &t->behaviors_by_name;
+    if (!x->pool && t->nbehaviors == NAME_INDEX_FROM && (x->pool = intern_new()) != NULL) {
+        for (size_t i = 0; i < t->nbehaviors && x->pool; i++)
+            name_index_add(x, t->behaviors[i].name, strlen(t->behaviors[i].name), (long)i);
+    } else if (x->pool) {
+        const char *b = t->behaviors[t->nbehaviors - 1].name;
+        name_index_add(x, b, strlen(b), (long)t->nbehaviors - 1);
+    }
 }
 
 /* A string member of an object, or NULL; wrong types are reported. */
@@ -304,6 +374,7 @@ static attr_def *find_or_add_attr(res_type *t, const char *name)
     memset(a, 0, sizeof *a);
     a->name = copy;
     a->name_len = strlen(copy);
+    index_attr(t);
     return a;
 }
 
@@ -320,6 +391,7 @@ static behavior_def *find_or_add_behavior(res_type *t, const char *name)
     behavior_def *b = &t->behaviors[t->nbehaviors++];
     memset(b, 0, sizeof *b);
     b->name = copy;
+    index_behavior(t);
     return b;
 }
 

@@ -65,13 +65,23 @@ typedef struct impossible_def {
     long when_line, when_col, cond_line, cond_col;
 } impossible_def;
 
+/* Names to their indexes for a type with many attributes or behaviors (see
+ * model.c): NULL pool while there are few, which are scanned. */
+typedef struct name_index {
+    struct intern_pool *pool;
+    long *at;            /* index of the name with intern id i, or -1 */
+    size_t cap;
+} name_index;
+
 typedef struct res_type {
     char *name;
     char *display;
     attr_def *attrs;
     size_t nattrs, attrs_cap;
+    name_index attrs_by_name;
     behavior_def *behaviors;
     size_t nbehaviors, behaviors_cap;
+    name_index behaviors_by_name;
     inst_def *insts;     /* "Instances", in declaration order */
     size_t ninsts, insts_cap;
     impossible_def *impossible;
