@@ -77,10 +77,16 @@ static void read_entry(res_type *t, const tj_node *m, const char *file, tlv_diag
                   t->name, m->key, tj_type_name(m->type));
         return;
     }
-    impossible_def *e = find_or_add(t, m->key);
-    if (!e)
+    /* The name first: an entry without one (no memory for it) would be
+     * compared by name later (a crash the OOM sweep found, N=2718 of
+     * `tlv shapes`); the failure itself is counted by alloc.h. */
+    char *name = xstrdup(m->key);
+    impossible_def *e = name ? find_or_add(t, m->key) : NULL;
+    if (!e) {
+        free(name);
         return;
-    e->name = xstrdup(m->key);
+    }
+    e->name = name;
     e->file = file;
     e->line = m->key_line;
     e->col = m->key_col;
