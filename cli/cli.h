@@ -10,6 +10,9 @@
 
 #include <tlv/export.h>
 
+#include <signal.h>
+#include <sqlite3.h>
+
 /* Loads rules and converts `input` into a trace, printing diagnostics.
  * Returns EXIT_OK, EXIT_PARTIAL (conversion errors) or EXIT_USAGE (nothing
  * usable); the caller frees what was set. */
@@ -29,6 +32,41 @@ int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cp
  * session 'FILE'"). Free with session_markers_free. */
 int session_markers(const char *session, const char *cmd, tlv_export_marker **out, size_t *n);
 void session_markers_free(tlv_export_marker *m, size_t n);
+
+/* The locked-down SQLite connection of `tlv query` (sql_guard.c). */
+typedef struct sql_guard {
+    sqlite3 *db;
+    double timeout;       /* --timeout SECONDS per statement; 0: none */
+    double deadline;      /* now_seconds() when the statement stops; 0: none */
+    const char *stopped;  /* why the progress handler stopped it, or NULL */
+    char refused[512];    /* why the authorizer refused it, or "" */
+    struct sigaction old; /* SIGINT's disposition before the statement */
+    int have_old;
+} sql_guard;
+/* Locks db down (SQLite's switches, the authorizer, the progress handler).
+ * Returns 0, or -1 when SQLite refused a switch. */
+int sql_guard_install(sql_guard *g, sqlite3 *db, double timeout);
+/* Around each statement: the deadline starts, and Ctrl+C stops the
+ * statement instead of tlv (the previous SIGINT disposition comes back at
+ * the end). */
+void sql_guard_begin(sql_guard *g);
+void sql_guard_end(sql_guard *g);
+/* Whether Ctrl+C came since the last sql_guard_begin. */
+int sql_guard_interrupted(void);
+
+/* `tlv query`'s shell (query_shell.c): runs SQL typed at a terminal, or
+ * read from standard input, through run (0, or -1 for an error, said). */
+typedef struct query_shell_ctx {
+    const char *input;                                  /* the trace's name */
+    sqlite3 *db;
+    int (*run)(struct query_shell_ctx *ctx, const char *sql);
+    int (*set_mode)(struct query_shell_ctx *ctx, const char *mode); /* -1: unknown */
+    void *user;
+} query_shell_ctx;
+/* Returns an exit status. */
+int query_shell(query_shell_ctx *ctx);
+/* The whole of f, NUL-terminated (malloc'ed), or NULL with the problem said. */
+char *query_read_all(FILE *f, const char *name);
 
 /* SQLite's allocator, counting failures (sql_alloc.c): main() installs it
  * before any other SQLite call; `tlv query` compares the count before and
@@ -57,5 +95,6 @@ const char *export_help_text(void);
 CLI_COMMAND(query);
 CLI_COMMAND(stats);
 CLI_COMMAND(view);
+CLI_COMMAND(verify);
 
 #endif

@@ -3,10 +3,13 @@
  * trace), applies the visualization rules and draws the timeline — row
  * labels, time ruler and every shape — into a PNG image, without a window
  * or display; --rows keeps the rows whose name matches, --row-height sets
- * their height. Uses only the public API (tlv_view_fit, tlv_render_rgba).
+ * their height; --texts writes what the frame wrote (labels, ruler ticks,
+ * reference, row names) as JSON, the same keys as tlv view's dump-state.
+ * Uses only the public API (tlv_view_fit, tlv_render_rgba).
  */
 #include "cli/cli.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -18,7 +21,7 @@
 const char render_help[] =
     "usage: tlv render [-R DIR]... -r FILE.res -o OUT.png [--size WxH] [--from T] [--to T]\n"
     "                  [--rows REGEX] [--row-height N] [--per-cpu] [--cpu-attribute NAME]\n"
-    "                  [--allow-scripts] [-q] LOG|-\n"
+    "                  [--texts FILE.json] [--absolute-times] [--allow-scripts] [-q] LOG|-\n"
     "\n"
     "Converts LOG with the conversion rules (or reads it as a standard-form trace\n"
     "when the resource file says \"ConvertRules\":[\"\"]), applies the visualization\n"
@@ -38,6 +41,12 @@ const char render_help[] =
     "      --row-height N        rows N pixels high (4 to 1000; default: the rows share the\n"
     "                            image's height); rows below the image are left out, with a\n"
     "                            note saying how many\n"
+    "      --texts FILE.json     also write the texts drawn: labels with their boxes,\n"
+    "                            ruler ticks, the ruler's reference, row names\n"
+    "                            (the keys of tlv view's dump-state)\n"
+    "      --absolute-times      a ruler of absolute times, as the log wrote them, for a\n"
+    "                            trace whose times are a clock's (strace, perf: read from\n"
+    "                            its start by default; see TimeMode in the reference)\n"
     "      --per-cpu             one row per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
     THREADS_HELP
@@ -59,6 +68,8 @@ typedef struct render_args {
     double from, to;
     const char *rows;      /* --rows REGEX, or NULL */
     int row_height;        /* --row-height, 0 when not given */
+    const char *texts;     /* --texts FILE.json, or NULL */
+    int absolute_times;    /* --absolute-times */
 } render_args;
 
 static int parse_size(const char *s, int *w, int *h)
@@ -92,8 +103,12 @@ static int render_option(void *own, int argc, char **argv, int *i)
 {
     render_args *a = own;
     const char *s = argv[*i];
+    if (strcmp(s, "--absolute-times") == 0) {
+        a->absolute_times = 1;
+        return 1;
+    }
     if (*i + 1 >= argc)
-        return 0; /* each takes a value */
+        return 0; /* the others take a value */
     if (strcmp(s, "--size") == 0) {
         if (parse_size(argv[++*i], &a->width, &a->height) < 0) {
             usage_error("render", "--size needs WxH, 16 to 16384 pixels each, got '%s'", argv[*i]);
@@ -105,6 +120,8 @@ static int render_option(void *own, int argc, char **argv, int *i)
     } else if (strcmp(s, "--to") == 0) {
         a->has_to = 1;
         return parse_time(s, argv[++*i], &a->to) < 0 ? -1 : 1;
+    } else if (strcmp(s, "--texts") == 0) {
+        a->texts = argv[++*i];
     } else if (strcmp(s, "--rows") == 0) {
         a->rows = argv[++*i];
     } else if (strcmp(s, "--row-height") == 0) {
@@ -237,6 +254,59 @@ static long select_rows(const char *regex, const char *input, const tlv_shapes *
     return (long)count;
 }
 
+/* The texts of `kind` the last frame drew: strings, or objects with their
+ * boxes. */
+static cJSON *texts_json(const tlv_renderer *r, tlv_text_kind kind, int boxes)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; arr && i < tlv_renderer_text_count(r, kind); i++) {
+        int box[4];
+        const char *text = tlv_renderer_text(r, kind, i, box);
+        if (!boxes) {
+            json_push(arr, cJSON_CreateString(text));
+            continue;
+        }
+        cJSON *o = cJSON_CreateObject();
+        json_put(o, "text", cJSON_CreateString(text));
+        json_put(o, "x", cJSON_CreateNumber(box[0]));
+        json_put(o, "y", cJSON_CreateNumber(box[1]));
+        json_put(o, "w", cJSON_CreateNumber(box[2]));
+        json_put(o, "h", cJSON_CreateNumber(box[3]));
+        json_push(arr, o);
+    }
+    return arr;
+}
+
+/* --texts: what the frame drew, with the view it drew, as JSON. Returns 0
+ * or -1 (printed). */
+static int write_texts(const char *path, const char *input, const tlv_renderer *r,
+                       const tlv_view *v)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *view = cJSON_CreateObject();
+    json_put(view, "t0", cJSON_CreateNumber(v->t0));
+    json_put(view, "t1", cJSON_CreateNumber(v->t1));
+    json_put(view, "width", cJSON_CreateNumber(v->width));
+    json_put(view, "height", cJSON_CreateNumber(v->height));
+    json_put(o, "view", view);
+    json_put(o, "labels", texts_json(r, TLV_TEXT_LABEL, 1));
+    json_put(o, "ticks", texts_json(r, TLV_TEXT_TICK, 0));
+    const char *ref = tlv_renderer_text(r, TLV_TEXT_REFERENCE, 0, NULL);
+    json_put(o, "time_reference", ref ? cJSON_CreateString(ref) : cJSON_CreateNull());
+    json_put(o, "row_names", texts_json(r, TLV_TEXT_ROW, 1));
+    char *text = cJSON_Print(o);
+    cJSON_Delete(o);
+    if (!text)
+        return report_nomem("writing the texts of", input), -1;
+    char *tmp_path;
+    FILE *f = open_output(path, &tmp_path);
+    int ok = f && fprintf(f, "%s\n", text) >= 0;
+    cJSON_free(text);
+    if (!f)
+        return -1;
+    return close_output(f, path, tmp_path, ok);
+}
+
 /* Draws with r and writes the image. Returns EXIT_OK or EXIT_USAGE. */
 static int render_to_png(const render_args *a, tlv_renderer *r, const tlv_shapes *shapes)
 {
@@ -275,7 +345,8 @@ static int render_to_png(const render_args *a, tlv_renderer *r, const tlv_shapes
     } else if (st != TLV_OK) {
         fprintf(stderr, "%s: cannot draw the image: %s\n", prog, tlv_status_string(st));
         rc = EXIT_USAGE;
-    } else if (write_png(a->c.output, a->c.input, pixels, a->width, a->height) < 0) {
+    } else if (write_png(a->c.output, a->c.input, pixels, a->width, a->height) < 0 ||
+               (a->texts && write_texts(a->texts, a->c.input, r, &view) < 0)) {
         rc = EXIT_USAGE;
     } else if (!a->c.quiet) {
         fprintf(stderr, "%s: wrote %s (%dx%d, %zu rows, %zu shapes, drawn in %.2f s)\n", prog,
@@ -297,6 +368,7 @@ int cmd_render(int argc, char **argv)
     tlv_renderer *r = NULL;
     if (tlv_renderer_new(&r) != TLV_OK)
         return report_nomem("loading the fonts for", a.c.input);
+    tlv_renderer_set_absolute_times(r, a.absolute_times);
     tlv_rules *rules;
     tlv_trace *trace;
     tlv_shapes *shapes;

@@ -21,6 +21,7 @@ PACKAGES=(
   fonts-noto-cjk fonts-dejavu-core   # a font with Japanese glyphs, and a plain fallback
   libpng-dev                         # writing PNG files
   libsqlite3-dev                     # tlv export --format sqlite, tlv query
+  libedit-dev                        # tlv query's shell: line editing, history (BSD, not GPL readline)
 )
 # Testing it (not needed to build or run tlv).
 TEST_PACKAGES=(

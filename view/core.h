@@ -26,6 +26,7 @@
  *   view_range.c    the selected range and the two-point measurement
  *   view_breakdown.c  what each shown row spent inside the range
  *   view_sizes.c    label column width, row height, ruler time axis; texts drawn (dump-state)
+ *   view_times.c    times as the window shows them: from a clock trace's start, its date
  *   view_script.c   --script: one command per frame, screenshot, dump-state
  *   view_bench.c    --bench: frame times along a scripted path
  */
@@ -120,9 +121,11 @@ struct view_core {
     /* sizes the user chose (view_sizes.c), at scale 1; 0: automatic */
     int label_w_user, row_h_user;
     int time_axis;              /* the ruler reads: 0 absolute, 1 from the trace's start,
-                                   2 from the selected marker (view_sizes.c) */
+                                   2 from the selected marker (view_sizes.c), */
+    int time_axis_chosen;       /* once the user chose (t); before, the trace's (view_times.c) */
     struct {                    /* what the timeline's renderer was last told */
         int relative;
+        int absolute;
         double origin;
         char name[48];
         int focus;              /* a shape under the pointer: its texts win */

@@ -378,6 +378,43 @@ void view_hover_update(view_app *a);
 /* A time as readable text with the trace's unit ("1.25 ms"); `step` as for
  * tlv_view_time_text (the spacing that must stay visible, 0: 3 decimals). */
 char *view_time_text(const view_app *a, double t, double step, char *buf, size_t size);
+/* ---- times as the window shows them (view_times.c) ------------------------------------ */
+
+/* Whether the trace's times are those of a clock or of the wall clock
+ * (tlv_shapes_time_mode CLOCK or WALL), read from its start by default. */
+int view_clock_trace(const view_app *a);
+/* The ruler's time axis: 0 absolute, 1 from the trace's start, 2 from the
+ * selected marker; the user's choice (t) or, before one, the trace's: 1
+ * for a clock trace, 0 otherwise. */
+int view_time_axis(const view_app *a);
+/* Whether times are shown from the trace's start: a clock trace, not on
+ * the absolute axis. */
+int view_times_from_start(const view_app *a);
+/* What times are shown from: the trace's origin (view_times_from_start),
+ * else 0. */
+double view_time_origin(const view_app *a);
+/* A time (not a duration) as the ruler reads it ("123.5 ms" from the start
+ * of a clock trace); `step` as for view_time_text. */
+char *view_time_at_text(const view_app *a, double t, double step, char *buf, size_t size);
+/* A time exactly, with its unit: from the start ("123.456789 ms") or as the
+ * log wrote it ("1926099 us"). */
+void view_exact_text(const view_app *a, tlv_time t, char *buf, size_t size);
+/* A time as an absolute date and time for a wall-clock trace ("2026-11-25
+ * 13:56:28.020504 UTC"), else as the clock read it ("1770.951259 s"). */
+void view_absolute_time(const view_app *a, tlv_time t, char *buf, size_t size);
+/* For a clock trace, time t the other way than view_exact_text shows it:
+ * absolute (view_absolute_time) when times are shown from the start, from
+ * the start ("186.647 ms") on the absolute axis; returns what to call it
+ * ("at", "from start"). NULL (buf "") for a plain trace. */
+const char *view_other_time(const view_app *a, tlv_time t, char *buf, size_t size);
+/* "start 2026-11-25 13:56:27.897048 UTC" for a clock trace with events, ""
+ * otherwise: the status line's and details panel's one absolute time. */
+void view_start_text(const view_app *a, char *buf, size_t size);
+/* Event e's standard-form line, its time shown as view_exact_text does
+ * ("[123.456 ms]T1.state=RUN" from the start). Returns the full length, as
+ * tlv_event_format. */
+size_t view_event_text(const view_app *a, const tlv_event *e, char *buf, size_t size);
+
 /* Shows a short message in the status line until the next one; clears it. */
 void view_message(view_app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void view_message_clear(view_app *a);

@@ -197,7 +197,7 @@ void view_marker_moved(view_app *a)
     const view_marker *k = view_selected_marker(a);
     char t[64];
     if (k)
-        view_message(a, "marker %s moved to %s", k->name, view_time_text(a, k->time, 0, t, sizeof t));
+        view_message(a, "marker %s moved to %s", k->name, view_time_at_text(a, k->time, 0, t, sizeof t));
 }
 
 /* ---- jumps -------------------------------------------------------------------------------- */

@@ -477,7 +477,7 @@ static void status_text(view_app *a, const tlv_view *v, double px_time, char *te
         append(text, size, "   ");
     if (input_over_timeline(a, a->mx, a->my)) {
         double t = input_time_at(a, a->mx);
-        append(text, size, "cursor %s", view_time_text(a, t, px_time, t0, sizeof t0));
+        append(text, size, "cursor %s", view_time_at_text(a, t, px_time, t0, sizeof t0));
         const view_markers *m = &a->markers;
         if (m->selected >= 0 && (size_t)m->selected < m->n)
             append(text, size, " (%s to cursor %s)", m->v[m->selected].name,
@@ -488,8 +488,12 @@ static void status_text(view_app *a, const tlv_view *v, double px_time, char *te
     if (a->core->has_sel)
         append(text, size, "   selection %s",
                view_time_text(a, fabs(a->core->sel1 - a->core->sel0), 0, t0, sizeof t0));
-    append(text, size, "   view %s .. %s", view_time_text(a, v->t0, px_time, t0, sizeof t0),
-           view_time_text(a, v->t1, px_time, t1, sizeof t1));
+    append(text, size, "   view %s .. %s", view_time_at_text(a, v->t0, px_time, t0, sizeof t0),
+           view_time_at_text(a, v->t1, px_time, t1, sizeof t1));
+    char start[128];
+    view_start_text(a, start, sizeof start); /* the one absolute time of a clock trace */
+    if (start[0])
+        append(text, size, "   %s", start);
     if (a->per_cpu)
         append(text, size, "   per-CPU");
     if (a->core->load_errors)

@@ -74,13 +74,6 @@ static const char *same_event_text(const hover_query *q, const tlv_shape_info *b
     return NULL;
 }
 
-static void exact_time(const view_app *a, tlv_time t, char *out, size_t size)
-{
-    char num[160];
-    tlv_time_format(t, a->radix, num, sizeof num);
-    snprintf(out, size, "%s %s", num, a->time_scale ? a->time_scale : "");
-}
-
 static void fill_hover(view_app *a, long row, const hover_query *q, const tlv_shape_info *best)
 {
     view_hover *h = &a->hover;
@@ -94,8 +87,8 @@ static void fill_hover(view_app *a, long row, const hover_query *q, const tlv_sh
     h->from = tlv_time_to_double(best->from, a->radix);
     h->to = tlv_time_to_double(best->to, a->radix);
     h->start = best->from;
-    exact_time(a, best->from, h->start_text, sizeof h->start_text);
-    exact_time(a, best->to, h->end_text, sizeof h->end_text);
+    view_exact_text(a, best->from, h->start_text, sizeof h->start_text);
+    view_exact_text(a, best->to, h->end_text, sizeof h->end_text);
     snprintf(h->value, sizeof h->value, "%s", best->value ? best->value : "");
     h->end = best->to;
     h->from_event = best->from_event;

@@ -70,13 +70,15 @@ static const char *const axis_names[] = {"absolute", "start", "marker"};
 
 void sizes_next_time_axis(view_app *a)
 {
-    a->core->time_axis = (a->core->time_axis + 1) % 3;
+    struct view_core *c = a->core;
+    c->time_axis = (view_time_axis(a) + 1) % 3;
+    c->time_axis_chosen = 1;
     const view_marker *m = view_selected_marker(a);
-    if (a->core->time_axis == 2 && !m)
-        a->core->time_axis = 0;
-    if (a->core->time_axis == 0)
+    if (c->time_axis == 2 && !m)
+        c->time_axis = 0;
+    if (c->time_axis == 0)
         view_message(a, "ruler: absolute times%s", m ? "" : " (select a marker for times from it)");
-    else if (a->core->time_axis == 1)
+    else if (c->time_axis == 1)
         view_message(a, "ruler: times from the trace's start");
     else
         view_message(a, "ruler: times from marker %s", m->name);
@@ -85,10 +87,14 @@ void sizes_next_time_axis(view_app *a)
 
 int sizes_tell_renderer(view_app *a)
 {
-    int changed = 0, relative = a->core->time_axis != 0;
+    struct view_core *c = a->core;
+    int changed = 0, axis = view_time_axis(a);
+    /* a clock trace's own axis reads from its start (render.h); a plain
+     * trace's from its start is a relative axis, "from start" */
+    int relative = axis == 1 && !view_clock_trace(a), absolute = axis == 0;
     double origin = a->nav.trace_t0;
     char name[48] = "start";
-    if (a->core->time_axis == 2) {
+    if (axis == 2) {
         const view_marker *m = view_selected_marker(a);
         relative = m != NULL; /* the marker was deleted: absolute again */
         if (m) {
@@ -96,12 +102,17 @@ int sizes_tell_renderer(view_app *a)
             snprintf(name, sizeof name, "%s", m->name);
         }
     }
-    if (relative != a->core->told.relative ||
-        (relative && (origin != a->core->told.origin || strcmp(name, a->core->told.name) != 0))) {
-        tlv_renderer_set_time_origin(a->core->tl_ren, relative ? name : NULL, origin);
-        a->core->told.relative = relative;
-        a->core->told.origin = origin;
-        snprintf(a->core->told.name, sizeof a->core->told.name, "%s", name);
+    if (relative != c->told.relative ||
+        (relative && (origin != c->told.origin || strcmp(name, c->told.name) != 0))) {
+        tlv_renderer_set_time_origin(c->tl_ren, relative ? name : NULL, origin);
+        c->told.relative = relative;
+        c->told.origin = origin;
+        snprintf(c->told.name, sizeof c->told.name, "%s", name);
+        changed = 1;
+    }
+    if (absolute != c->told.absolute) {
+        tlv_renderer_set_absolute_times(c->tl_ren, absolute);
+        c->told.absolute = absolute;
         changed = 1;
     }
     const view_hover *h = &a->hover;
@@ -170,7 +181,7 @@ void sizes_dump(const view_app *a, cJSON *o)
     const char *ref = tlv_renderer_text(a->core->tl_ren, TLV_TEXT_REFERENCE, 0, NULL);
     json_put(o, "time_reference", ref ? cJSON_CreateString(ref) : cJSON_CreateNull());
     json_put(o, "row_names", texts_json(a, TLV_TEXT_ROW, 1));
-    cJSON_AddStringToObject(o, "time_axis", axis_names[a->core->time_axis % 3]);
+    cJSON_AddStringToObject(o, "time_axis", axis_names[view_time_axis(a) % 3]);
     const char *cut = sizes_cut_row_name(a, a->mx, a->my);
     json_put(o, "row_name_tip", cut ? cJSON_CreateString(cut) : cJSON_CreateNull());
     cJSON_AddNumberToObject(o, "rebuild_frames", (double)a->core->rebuild_frames); /* view_load.c */

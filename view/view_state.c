@@ -142,6 +142,20 @@ static int write_json(cJSON *o, const char *path, const char *input)
     return ok ? 0 : -1;
 }
 
+/* The trace's time mode, its origin (the absolute start, exact, in trace
+ * units) and the start as the status line gives it (view_times.c). */
+static void times_json(const view_app *a, cJSON *o)
+{
+    char origin[160] = "0", start[128];
+    tlv_time_mode mode = a->trace ? tlv_trace_time_mode(a->trace) : TLV_TIME_PLAIN;
+    if (a->trace)
+        tlv_time_format(tlv_trace_time_origin(a->trace), a->radix, origin, sizeof origin);
+    cJSON_AddStringToObject(o, "time_mode", tlv_time_mode_name(mode));
+    cJSON_AddStringToObject(o, "time_origin", origin);
+    view_start_text(a, start, sizeof start);
+    cJSON_AddStringToObject(o, "time_start", start);
+}
+
 int state_dump(const view_app *a, const char *path)
 {
     cJSON *o = common_json(a);
@@ -154,6 +168,7 @@ int state_dump(const view_app *a, const char *path)
                                                                   fmax(a->core->sel0, a->core->sel1))
                                                      : cJSON_CreateNull());
     json_put(o, "trace", range_json(a->nav.trace_t0, a->nav.trace_t1));
+    times_json(a, o);
     json_put(o, "rows", rows_json(a));
     json_put(o, "layout", layout_json(a));
     if (input_over_timeline(a, a->mx, a->my)) {

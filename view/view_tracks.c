@@ -68,11 +68,19 @@ static void make_load_tracks(view_tracks *t)
     }
 }
 
+/* A counter track of every series with data: a declared counter that
+ * never leaves its baseline (its "Min", else 0: a process whose heap stays
+ * at 0 bytes) is no track, and the others are drawn from that baseline (0
+ * bytes is empty). Numbers the rule set does not call counters (offered: a
+ * processor number) keep their own range. */
 static void make_counter_tracks(view_tracks *t)
 {
     for (size_t i = 0; i < tlv_counters_count(t->counters); i++) {
         tlv_counter_info c;
         tlv_counters_get(t->counters, i, &c);
+        double base = c.has_bounds ? c.lower : c.declared ? 0 : c.min;
+        if (!c.nsamples || (c.declared && c.min == base && c.max == base))
+            continue;
         view_track *k = add(t);
         if (!k)
             return;
@@ -80,8 +88,8 @@ static void make_counter_tracks(view_tracks *t)
         k->index = i;
         k->offered = !c.declared;
         snprintf(k->name, sizeof k->name, "%s %s", c.resource, c.attribute);
-        k->min = c.has_bounds ? c.lower : c.min;
-        k->max = c.has_bounds ? c.upper : c.max;
+        k->min = c.has_bounds ? c.lower : c.min < base ? c.min : base;
+        k->max = c.has_bounds ? c.upper : c.max > base ? c.max : base;
         if (!(k->max > k->min))
             k->max = k->min + 1;
     }

@@ -4,8 +4,9 @@
 phases and fields each event needs; complete events ("X") properly nested on
 each thread; counters ("C") with numeric series; flows ("s"/"f") paired by id,
 with the same name and category, the end bound to the enclosing slice
-("bp":"e"), each end on a thread with a zero-length anchor slice of the same
-category at its time; every thread named and sorted (process_sort_index,
+("bp":"e"), each end on a thread with a slice of the same category that
+begins at its time (the slice it binds to: its source's, or a zero-length
+anchor); every thread named and sorted (process_sort_index,
 thread_sort_index). Prints a summary line, or the problems and exits 1.
 With --threads, also prints each process's threads in sort order."""
 import json
@@ -105,7 +106,7 @@ def main():
             bad(f"flow {fid}: ends differ in name or category")
         for e in ends:
             key = (e["pid"], e["tid"])
-            if not any(s[0] == e["ts"] and s[1] == 0 and s[2] == e.get("cat") for s in slices[key]):
+            if not any(s[0] == e["ts"] and s[2] == e.get("cat") for s in slices[key]):
                 bad(f"flow {fid}: no anchor slice at {e['ts']} on thread {key}")
     for key in used_threads:
         if key not in names or key not in sort_index:

@@ -2,8 +2,12 @@
 // chrome` file into the Chrome DevTools performance panel's trace engine
 // (@paulirish/trace_engine from npm) and checks that it keeps what tlv wrote:
 // every thread with its name and all its complete events ("X"; the engine's
-// thread tracks leave instant events out), and the nesting (each entry's
-// parent in the engine's tree contains it).
+// thread tracks leave instant events out), the nesting (each entry's
+// parent in the engine's tree contains it), and every flow: the engine binds
+// a flow event to the slice of its thread, time and category, and keys a
+// flow's slices by time, so a flow whose two ends bind to slices of one time
+// is lost. Counter events ("C") are counted too: the engine draws no
+// counter tracks of its own kind, so it keeps none of them.
 // Prints a summary line, or the problems and exits 1.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,10 +47,14 @@ for (const [pid, proc] of renderer.processes) {
     }
   }
 }
+const flowsWritten = new Set(events.filter(e => e.ph === 's').map(e => e.id)).size;
+const flowsKept = model.parsedTrace().data.Flows.flows.length;
+if (flowsKept !== flowsWritten) problems.push(`the engine keeps ${flowsKept} of ${flowsWritten} flows`);
+const countersWritten = events.filter(e => e.ph === 'C').length;
 const used = [...expected.values()].filter(t => t.count > 0).length;
 if (threads !== used) problems.push(`the engine has ${threads} threads, tlv wrote ${used}`);
 if (problems.length) {
   console.log(problems.slice(0, 20).join('\n'));
   process.exit(1);
 }
-console.log(`devtools ok: ${threads} threads, ${entries} entries, nesting kept`);
+console.log(`devtools ok: ${threads} threads, ${entries} entries, nesting kept, ${flowsKept} of ${flowsWritten} flows kept, 0 of ${countersWritten} counter events kept (no counter tracks)`);

@@ -87,4 +87,12 @@ expect_status 0 "view the log with lost switches"
 check "the status line notices the inconsistent events" \
   '.[0].inconsistent_events == 2 and .[0].message == "2 inconsistent events (first: line 7) - tlv check"' "$TMP/state.json"
 expect_contains "$TMP/err" "tlv: 2 events contradict the trace's state" "and stderr says so once"
+# dump-state says how times are shown and from what origin (perf's uptime: a clock; strace
+# -ttt's seconds since 1970: the wall clock, its start as a date)
+check "a perf log's times: a clock, from its first event" \
+  '.[0].time_mode == "clock" and .[0].time_origin == "200000050"' "$TMP/state.json"
+view -r linux_strace.res --no-session --size 700x450 --script "$TMP/s.txt" "$F/strace_cases.log"
+expect_status 0 "view an strace log"
+check "an strace -ttt log's times: the wall clock, its start as a date" \
+  '.[0].time_mode == "wall-clock" and .[0].time_origin == "1700000000000100" and .[0].time_start == "start 2023-11-14 22:13:20.0001 UTC" and .[0].inconsistent_events == 0' "$TMP/state.json"
 finish

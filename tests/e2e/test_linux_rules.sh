@@ -24,15 +24,43 @@ labels() {
 }
 
 # ---- strace -------------------------------------------------------------------------------
+if command -v python3 >/dev/null; then
+  checks=$((checks + 1))
+  python3 "$SRC/scripts/gen_linux_strace.py" | cmp -s - "$SRC/rules/linux_strace.cnv" ||
+    fail "rules/linux_strace.cnv is not what scripts/gen_linux_strace.py writes"
+fi
 convert_clean linux_strace.res "$F/strace_cases.log"
-# an unfinished call whose string argument holds "<" still opens its interval
-expect_line "$TMP/std" '[1700000000000400]T101.enter(sendto,4,\, …)' "sendto with '<' in its string is entered"
-expect_line "$TMP/std" '[1700000000000600]T101.leave(sendto,512,,ok)' "and left when resumed"
-# expected errors are not failures; ENOENT is
-expect_line "$TMP/std" '[1700000000000460]T100.leave(read,-1 EAGAIN \(Resource temporarily unavailable\),EAGAIN,expected)' "EAGAIN is expected"
-expect_line "$TMP/std" '[1700000000000800]T101.leave(futex,-1 ETIMEDOUT \(Connection timed out\),ETIMEDOUT,expected)' "ETIMEDOUT is expected"
-expect_line "$TMP/std" '[1700000000000850]T100.leave(nanosleep,-1 EINTR \(Interrupted system call\),EINTR,expected)' "EINTR is expected"
-expect_line "$TMP/std" '[1700000000000910]T100.leave(openat,-1 ENOENT \(No such file or directory\),ENOENT,error)' "ENOENT is an error"
+# an unfinished call whose string argument holds "<" is entered with what strace printed at
+# entry, and left with the rest when resumed
+expect_line "$TMP/std" '[1700000000000400]T101.enter(sendto,4\, "<!DOCTYPE HTML><html>"...\, 512\, MSG_NOSIGNAL\, NULL\, 0,,4,512,)' "sendto with '<' in its string is entered, fd and size named"
+expect_line "$TMP/std" '[1700000000000600]T101.leave(sendto,512,,ok,,)' "and left when resumed"
+expect_line "$TMP/std" '[1700000000000300]T100.leave(clone3,101,,ok,,\ => {parent_tid=[101]}\, 88)' "a resumed call's leave holds the rest of its arguments (after a space kept by its escape)"
+# expected errors are not failures; ENOENT is: result, errno and its text apart
+expect_line "$TMP/std" '[1700000000000460]T100.leave(read,-1,EAGAIN,expected,Resource temporarily unavailable,)' "EAGAIN is expected"
+expect_line "$TMP/std" '[1700000000000800]T101.leave(futex,-1,ETIMEDOUT,expected,Connection timed out,)' "ETIMEDOUT is expected"
+expect_line "$TMP/std" '[1700000000000850]T100.leave(nanosleep,-1,EINTR,expected,Interrupted system call,)' "EINTR is expected"
+expect_line "$TMP/std" '[1700000000000910]T100.leave(openat,-1,ENOENT,error,No such file or directory,)' "ENOENT is an error"
+expect_line "$TMP/std" '[1700000000000900]T100.enter(openat,AT_FDCWD\, "/etc/web.conf"\, O_RDONLY,/etc/web.conf,,,O_RDONLY)' "openat: the whole call, its path and flags named"
+expect_line "$TMP/std" '[1700000000000700]T101.enter(futex,0x7f\, FUTEX_WAIT_BITSET_PRIVATE\, 0\, {tv_sec=1\, tv_nsec=0}\, FUTEX_BITSET_MATCH_ANY,,,,FUTEX_WAIT_BITSET_PRIVATE)' "futex: its operation and timeout kept"
+# strace_args.log: strings with commas, parentheses, braces, quotes, backslashes, '$' and a
+# macro's text; a "..." cut; a read split in two; a result with more after it
+A="$F/strace_args.log"
+convert_clean linux_strace.res "$A"
+expect_line "$TMP/std" '[1700000001000100]T200.enter(openat,AT_FDCWD\, "/tmp/a\,b \(c\) {d}\\"e\\\\f"\, O_WRONLY|O_CREAT|O_TRUNC\, 0644,/tmp/a\,b \(c\) {d}\\"e\\\\f,,,O_WRONLY|O_CREAT|O_TRUNC)' "a path with separators in it is one argument"
+expect_line "$TMP/std" '[1700000001000200]T200.enter(write,3\, "$ATTR{T200.comm} ${x} \,\)"\, 24,,3,24,)' "text that looks like a macro is kept as text"
+expect_line "$TMP/std" '[1700000001000500]T200.leave(read,4096,,ok,,\ "abcdefghijklmnopqrstuvwxyz012345"...\, 4096)' "a resumed read: the rest of its arguments"
+expect_line "$TMP/std" '[1700000001301300]T200.leave(poll,1 \([{fd=3\, revents=POLLIN}]\),,ok,,)' "a result with more after it"
+run "$TLV" query -r linux_strace.res "$A" "SELECT json_extract(args, '\$[2]') AS path FROM events WHERE name = 'enter' AND json_extract(args, '\$[0]') = 'openat'"
+expect_line "$TMP/out" '/tmp/a,b (c) {d}\"e\\f' "SQL: the path of an openat, as strace printed it"
+expect_line "$TMP/out" '/very/long/path/that/strace/cut/...' "SQL: a path strace cut keeps its '...'"
+run "$TLV" query -r linux_strace.res "$A" "SELECT value, COUNT(*) AS calls, SUM(dur) AS total FROM intervals WHERE rule = 'systemCalls' GROUP BY value ORDER BY value"
+expect_line "$TMP/out" "close       2      8.0" "calls grouped by name (the rules' \"Value\"), not by arguments"
+expect_line "$TMP/out" "futex       1      300000.0" "the futex wait, 0.3 s"
+run "$TLV" shapes -r linux_strace.res "$A"
+expect_contains "$TMP/out" '"from":1700000001000300,"to":1700000001000500,"type":"Text","text":"read(3, \"abcdefghijklmnopqrstuvwxyz012345\"..., 4096)"' "the two halves of a read joined in its text"
+run "$TLV" stats -r linux_strace.res "$A"
+expect_grep "$TMP/out" '^close  *2  *0  *8  *8  *0.00  *4  *4$' "tlv stats: close, 2 calls, 8 us"
+convert_clean linux_strace.res "$F/strace_cases.log"
 run "$TLV" shapes -r linux_strace.res "$F/strace_cases.log"
 checks=$((checks + 1))
 [ "$(grep -c '"text":"✗ ' "$TMP/out")" -eq 1 ] || fail "strace: only the ENOENT call is drawn as a failure"

@@ -81,8 +81,8 @@ shapes linux "$S/linux/sample.res" "$S/linux/sample.log"
 checks=$((checks + 1))
 threads=$(grep -o '"resource":"T[0-9]*"' "$TMP/linux.jsonl" | sort -u | wc -l)
 [ "$threads" -eq 5 ] || fail "linux: $threads thread rows, expected 5 (main, 3 workers, the child)"
-has linux '"type":"Text","text":"openat(AT_FDCWD, …)"' "system call name and first argument"
-has linux '"text":"✗ -1 ENOENT (No such file or directory)"' "failed call marked"
+has linux '"type":"Text","text":"openat(AT_FDCWD, \"/no/such/file\", O_RDONLY)"' "the whole system call, its path included"
+has linux '"text":"✗ ENOENT -1"' "failed call marked with its errno"
 checks=$((checks + 1))
 [ "$(grep '"rule":"systemCalls"' "$TMP/linux.jsonl" | grep -c '"fill":"aaee3333"')" -ge 2 ] ||
   fail "linux: failed calls are not drawn in red"
@@ -94,7 +94,7 @@ checks=$((checks + 1))
 # A read that blocks while other threads run: <unfinished ...> on one line,
 # <... read resumed> later; it is one interval, long compared with the others.
 checks=$((checks + 1))
-awk -F'"from":|,"to":|,"type"' '/"rule":"systemCalls"/ && /"text":"read\(3, …\)"/ { if ($3 - $2 > 500) found = 1 } END { exit !found }' "$TMP/linux.jsonl" ||
+awk -F'"from":|,"to":|,"type"' '/"rule":"systemCalls"/ && /"text":"read\(3, \\"x\\", 1\)"/ { if ($3 - $2 > 500) found = 1 } END { exit !found }' "$TMP/linux.jsonl" ||
   fail "linux: the worker's blocking read is not one long interval"
 
 # ---- every corpus TOPPERS log with our rules -------------------------------------------------

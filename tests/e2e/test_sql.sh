@@ -80,6 +80,28 @@ OUT
 checks=$((checks + 1))
 cmp -s "$TMP/out" "$TMP/want" || fail "events as JSON:$(echo; diff "$TMP/want" "$TMP/out")"
 
+# The Perfetto-shaped tables hold the same trace: a slice per interval, at
+# the interval's time in ns from the first event; every slice inside its
+# parent; a thread per row with intervals; the sched slices' time per CPU
+# is what tlv stats counts busy; real Linux ids.
+run "$TLV" query -f csv "$DB" "SELECT (SELECT COUNT(*) FROM slice) = (SELECT COUNT(*) FROM intervals) AND
+  NOT EXISTS (SELECT 1 FROM slice s JOIN intervals i USING (id)
+              WHERE s.ts <> CAST(ROUND((i.ts - 1082473) * 1000) AS INTEGER) OR s.dur <> CAST(ROUND(i.dur * 1000) AS INTEGER)) AND
+  NOT EXISTS (SELECT 1 FROM slice c JOIN slice p ON p.id = c.parent_id
+              WHERE c.ts < p.ts OR c.ts + c.dur > p.ts + p.dur OR c.depth <> p.depth + 1 OR c.track_id <> p.track_id) AND
+  (SELECT COUNT(*) FROM thread) = (SELECT COUNT(DISTINCT row_id) FROM intervals) AS ok"
+expect_line "$TMP/out" "1"$'\r' "slices are the intervals, nested"
+run "$TLV" query -f csv "$DB" "PRAGMA foreign_key_check"
+checks=$((checks + 1))
+[ "$(wc -l <"$TMP/out")" -le 1 ] || fail "dangling references: $(head -5 "$TMP/out")"
+(cd "$SRC" && "$TLV" query -f csv -r rules/linux_sched.res samples/linux/sched/xz.log "SELECT cpu, SUM(dur) / 1000 FROM sched GROUP BY cpu ORDER BY cpu") >"$TMP/out" 2>"$TMP/err"
+expect_line "$TMP/out" "0,371910"$'\r' "sched: CPU 0 busy as tlv stats says"
+expect_line "$TMP/out" "1,357216"$'\r' "sched: CPU 1 busy as tlv stats says"
+(cd "$SRC" && "$TLV" stats -r rules/linux_sched.res samples/linux/sched/xz.log) >"$TMP/out" 2>"$TMP/err"
+expect_grep "$TMP/out" "^CPU 0  *371910 " "tlv stats: CPU 0 busy"
+(cd "$SRC" && "$TLV" query -f csv -r rules/linux_strace.res samples/linux/strace/xz.log "SELECT p.pid, t.tid FROM thread t JOIN process p USING (upid) ORDER BY t.tid") >"$TMP/out" 2>"$TMP/err"
+expect_line "$TMP/out" "7404,7408"$'\r' "strace: a thread's real tid in its process's pid"
+
 # Markers come from a session file.
 cat >"$TMP/s.tlvsession" <<'JSON'
 {"tlv_session": 1, "markers": [{"name": "boot", "time": 1082473, "color": "ff0000"},
@@ -102,8 +124,16 @@ expect_contains "$TMP/err" "--format sqlite writes a database file: give -o FILE
 run "$TLV" query --session "$TMP/none.tlvsession" -r "$ASP_RES" "$ASP_LOG" "SELECT 1"
 expect_status 2 "missing session"
 expect_contains "$TMP/err" "no session '$TMP/none.tlvsession'" "missing session message"
-run "$TLV" query "$DB"
-expect_status 2 "no SQL"
+run "$TLV" query "$DB" </dev/null
+expect_status 0 "no SQL: read from standard input, here none"
+checks=$((checks + 1))
+[ ! -s "$TMP/out" ] || fail "no SQL: printed $(head -3 "$TMP/out")"
+run "$TLV" query -r "$ASP_RES" - </dev/null
+expect_status 2 "the log and the SQL both from standard input"
+expect_contains "$TMP/err" "give the SQL on the command line or with --file" "stdin taken message"
+run "$TLV" query -F - -r "$ASP_RES" - </dev/null
+expect_status 2 "the log and --file - both from standard input"
+expect_contains "$TMP/err" "give the SQL on the command line or with --file" "stdin taken message"
 run "$TLV" query -r "$ASP_RES" "$DB" "SELECT 1"
 expect_status 2 "-r with a database"
 expect_contains "$TMP/err" "is a database already" "-r with a database message"

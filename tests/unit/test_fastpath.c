@@ -64,6 +64,10 @@ static void test_which_templates_compile(void)
     /* what the general path rejects, it also reports */
     CHECK_INT(has_plan(re, "$NOPE{x}"), 0);
     CHECK_INT(has_plan(re, "$ATTR{TASK1.state"), 0);
+    /* ${name:esc}: log text kept as text, with or without a plan */
+    CHECK_INT(has_plan(re, "[${t}]TASK1.log(${a:esc},$COUNT{Task})"), 1);
+    /* the template's own "\\{": macro.c reads it as text, a plan would not */
+    CHECK_INT(has_plan(re, "\\{$COUNT{Task}"), 0);
 }
 
 /* ---- helpers ----------------------------------------------------------------------- */
@@ -198,6 +202,8 @@ static const char fp_cnv[] =
     "  \"^" T "cc (?<v>\\\\S+) (?<w>\\\\S+)$\": {\"${v}==${w}\": \"[${t}]TASK1.log(eq,${v})\",\n"
     "                                        \"${v}!=${w}\": \"[${t}]TASK1.log(ne,${v})\"},\n"
     "  \"(?<w>zz)\": \"<$COUNT{Task}>\",\n"
+    /* log text with separators, braces and macros in it, kept as one argument */
+    "  \"^" T "lit (?<a>.+)$\": \"[${t}]TASK1.log(${a:esc},$ATTR{TASK1.state})\",\n"
     /* a guard (a choice of one branch: its templates are expanded ahead,
      * rawmatch.c), text after the match, an optional group, two macros */
     "  \"^" T "guard (?<id>\\\\d+)( (?<o>\\\\w+))?\": {\"$EXIST{Task(id==${id})}\": "
@@ -237,7 +243,9 @@ static const char fp_log[] =
     "[20] guard 1\n"
     "[21] guard 2 a\n"
     "[22] guard 9 b\n"             /* the guard fails */
-    "[23] guard 3 c tail\n";       /* the tail is kept: not an event */
+    "[23] guard 3 c tail\n"        /* the tail is kept: not an event */
+    "[24] lit a,b(c)[d]\\e\n"
+    "[25] lit $ATTR{TASK2.state} {x} }\n"; /* macros of the log are text */
 
 static void test_synthetic(void)
 {
@@ -259,7 +267,10 @@ static void test_synthetic(void)
                          "[2]TASK2.log(start,1)\n[2]Ctx1.name=TASK1\n") != NULL);
     CHECK(strstr(o.text, "[10]TASK1.log(3,{1})\n[11]TASK1.log(-0.5,{1.5})\n") != NULL);
     CHECK(strstr(o.text, "[14]TASK1.log(RUNNING,$)\n") != NULL); /* "$$ATTR{..}" expands */
-    CHECK(strstr(o.text, "\n[20]TASK1.log(,1)\n[21]TASK2.log(a,1)\n-- diagnostics\n") != NULL);
+    CHECK(strstr(o.text, "\n[20]TASK1.log(,1)\n[21]TASK2.log(a,1)\n[24]TASK1") != NULL);
+    /* ${a:esc}: one argument whatever the log holds, and the log's macros are text */
+    CHECK(strstr(o.text, "\n[24]TASK1.log(a\\,b\\(c\\)[d]\\\\e,RUNNING)\n"
+                         "[25]TASK1.log($ATTR{TASK2.state} {x} },RUNNING)\n-- diagnostics\n") != NULL);
     CHECK(strstr(o.text, "line 24: error: rule \"^\\[(?<t>\\d+)\\] guard (?<id>\\d+)( (?<o>\\w+))?\": "
                          "condition \"True tail\" (from \"$EXIST{Task(id==${id})}\"): expected an "
                          "operator such as '==' after 'True tail'") != NULL); /* the tail trap */

@@ -96,7 +96,7 @@ static void expect_prim_error_args(int line, const char *text, const char *const
 
 static void expect_pos_error(int line, const char *text, const char *message)
 {
-    pos_spec p = {{7, LEN_PCT, ANCHOR_END}, {7, LEN_PCT, ANCHOR_END}};
+    pos_spec p = {{7, LEN_PCT, ANCHOR_END, 0, 0}, {7, LEN_PCT, ANCHOR_END, 0, 0}};
     char err[200] = "";
     int rc = geom_parse_position(text, &p, err, sizeof err);
     if (rc != -1 || strcmp(err, message) != 0) {
@@ -275,23 +275,23 @@ static void test_resolve(void)
     /* An axis from 100 to 300. */
     const float o = 100, e = 200;
     len_spec l;
-    l = (len_spec){5, LEN_PX, ANCHOR_START};
+    l = (len_spec){5, LEN_PX, ANCHOR_START, 0, 0};
     CHECK_F(geom_resolve(&l, o, e), 105);
-    l = (len_spec){5, LEN_PX, ANCHOR_END};
+    l = (len_spec){5, LEN_PX, ANCHOR_END, 0, 0};
     CHECK_F(geom_resolve(&l, o, e), 295);
-    l = (len_spec){10, LEN_PCT, ANCHOR_CENTER};
+    l = (len_spec){10, LEN_PCT, ANCHOR_CENTER, 0, 0};
     CHECK_F(geom_resolve(&l, o, e), 220);
-    l = (len_spec){-10, LEN_PX, ANCHOR_CENTER};
+    l = (len_spec){-10, LEN_PX, ANCHOR_CENTER, 0, 0};
     CHECK_F(geom_resolve(&l, o, e), 190);
-    l = (len_spec){50, LEN_PCT, ANCHOR_START};
+    l = (len_spec){50, LEN_PCT, ANCHOR_START, 0, 0};
     CHECK_F(geom_resolve(&l, o, e), 200);
-    l = (len_spec){-5, LEN_PX, ANCHOR_START};
+    l = (len_spec){-5, LEN_PX, ANCHOR_START, 0, 0};
     CHECK_F(geom_resolve(&l, o, e), 95);
-    l = (len_spec){-5, LEN_PX, ANCHOR_END};
+    l = (len_spec){-5, LEN_PX, ANCHOR_END, 0, 0};
     CHECK_F(geom_resolve(&l, o, e), 305);
-    l = (len_spec){2.5f, LEN_PCT, ANCHOR_START};
+    l = (len_spec){2.5f, LEN_PCT, ANCHOR_START, 0, 0};
     CHECK_F(geom_resolve(&l, o, e), 105);
-    l = (len_spec){25, LEN_PCT, ANCHOR_END};
+    l = (len_spec){25, LEN_PCT, ANCHOR_END, 0, 0};
     CHECK_F(geom_resolve(&l, o, e), 250);
 
     /* Spec: l(100%), r(0%) and c(50%) all name the right edge. */

@@ -862,6 +862,51 @@ static const char *texts_of(const tlv_renderer *r, tlv_text_kind kind)
     return out;
 }
 
+/* A row drawn from summaries (2,000 short calls in its first tenth) keeps
+ * the text of its long call, 4/5 of the view wide (issue 27.7: the label
+ * came back only once the view was narrowed), and of its long calls only:
+ * the short ones' texts stay out, as they would have no room. The texts are
+ * those a detailed drawing of the row places. */
+static void test_dense_row_keeps_long_texts(void)
+{
+    struct tlv_shapes *s = new_shapes(0, 100000);
+    add_row(s, "Row", NULL);
+    add_prim(s, "{\"Type\":\"Rectangle\",\"Fill\":\"ff8899dd\"}");
+    add_prim(s, "{\"Type\":\"Text\",\"Text\":\"futex\",\"Font\":{\"Size\":9}}");
+    add_prim(s, "{\"Type\":\"Text\",\"Text\":\"read\",\"Font\":{\"Size\":9}}");
+    uint32_t order = 0;
+    for (long i = 0; i < 2000; i++) { /* 2 us calls every 5 us */
+        add_shape(s, 0, i * 5, i * 5 + 2, 0, order++);
+        add_shape(s, 0, i * 5, i * 5 + 2, 2, order++);
+    }
+    add_shape(s, 0, 15000, 95000, 0, order++); /* the 80 ms call */
+    add_shape(s, 0, 15000, 95000, 1, order++);
+    freeze(s);
+    tlv_renderer *r;
+    CHECK(tlv_renderer_new(&r) == TLV_OK);
+    tlv_view v = fixed_view(0, 100000); /* 600 px: 3.3 shapes a column */
+    image im;
+    const char *modes[2];
+    for (int k = 0; k < 2; k++) {
+        render_set_rows(r, k ? RENDER_ROWS_DETAILED : RENDER_ROWS_AUTO);
+        CHECK(render(r, s, &v, &im) == TLV_OK);
+        free(im.px);
+        static char texts[2][256];
+        snprintf(texts[k], sizeof texts[k], "%s", texts_of(r, TLV_TEXT_LABEL));
+        modes[k] = texts[k];
+    }
+    if (!has_warning(r, "no font found")) {
+        CHECK_STR(modes[0], "futex");
+        CHECK_STR(modes[0], modes[1]); /* as the detailed drawing places them */
+        int box[4];
+        tlv_renderer_text(r, TLV_TEXT_LABEL, 0, box);
+        /* centred on the call: 15..95 ms at 1/6 px a us, x 290..770 */
+        CHECK(abs(box[0] + box[2] / 2 - 530) <= 2);
+    }
+    tlv_renderer_free(r);
+    free_shapes(s);
+}
+
 /* A wall-clock trace (strace -ttt: microseconds since 1970) reads times
  * from its start, as a trace starting at 0 would, whatever the zoom; the
  * absolute times stay one call away, and a plain trace keeps them. */
@@ -986,6 +1031,7 @@ int main(void)
     test_labels();
     test_ruler();
     test_ruler_wall_clock();
+    test_dense_row_keeps_long_texts();
     test_summary();
     test_summary_tells_the_truth();
     test_font_fallbacks();

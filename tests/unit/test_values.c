@@ -74,8 +74,8 @@ static void test_fixed_bounds(void)
     CHECK_STR(pos_error("v(1,0,2),0"), "v() places a value in the height: not allowed in X 'v(1,0,2)'");
     CHECK_STR(pos_error("0,v(abc)"), "v(): 'abc' is not a number in 'v(abc)'");
     CHECK_STR(pos_error("0,v()"), "v(): '' is not a number in 'v()'");
-    CHECK_STR(pos_error("0,v(1,2)"), "v() takes VALUE or VALUE,LO,HI: 'v(1,2)'");
-    CHECK_STR(pos_error("0,v(1,2,3,4)"), "v() takes VALUE or VALUE,LO,HI: 'v(1,2,3,4)'");
+    CHECK_STR(pos_error("0,v(1,2,3,4)"), "v() takes VALUE, VALUE,LO or VALUE,LO,HI: 'v(1,2,3,4)'");
+    CHECK_STR(pos_error("0,v(1,x)"), "v(): 'x' is not a number in 'v(1,x)'");
     CHECK_STR(pos_error("0,v(1,5,5)"), "v(): the low bound must be below the high one in 'v(1,5,5)'");
     CHECK_STR(pos_error("0,v(1"), "missing ')' in 'v(1'");
     CHECK_STR(pos_error("0,v(1,0,2),3"), "expected 'X,Y', found '0,v(1,0,2),3'");
@@ -107,6 +107,29 @@ static void test_row_range(void)
     CHECK_INT(parse("{\"Type\":\"Rectangle\",\"Location\":\"0,v(4)\"}", &a, err, sizeof err), 0);
     prim_fit_values(&a, 4, 4);
     CHECK(near(a.location.y.value, 50));
+    prim_free(&a);
+    /* v(VALUE,LO): LO stays in the row's range, at the bottom (a counter's
+     * baseline: 0 bytes is an empty row, whatever the row's other values) */
+    CHECK_INT(parse("{\"Type\":\"Rectangle\",\"Location\":\"0,v(30,0)\",\"Size\":\"100%,v(30,0)\"}",
+                    &a, err, sizeof err), 0);
+    CHECK_INT(parse("{\"Type\":\"Rectangle\",\"Location\":\"0,v(60,0)\",\"Size\":\"100%,v(60,0)\"}",
+                    &b, err, sizeof err), 0);
+    lo = INFINITY, hi = -INFINITY;
+    prim_value_range(&a, &lo, &hi);
+    prim_value_range(&b, &lo, &hi);
+    CHECK(lo == 0 && hi == 60);
+    prim_fit_values(&a, lo, hi);
+    CHECK(near(a.location.y.value, 50) && near(a.size.h.value, 50)); /* half of the maximum */
+    prim_free(&a);
+    prim_free(&b);
+    /* a row whose values all sit at LO: at the bottom, empty (v(VALUE) puts
+     * such a row in the middle) */
+    CHECK_INT(parse("{\"Type\":\"Rectangle\",\"Location\":\"0,v(0,0)\",\"Size\":\"100%,v(0,0)\"}",
+                    &a, err, sizeof err), 0);
+    lo = INFINITY, hi = -INFINITY;
+    prim_value_range(&a, &lo, &hi);
+    prim_fit_values(&a, lo, hi);
+    CHECK(near(a.location.y.value, 100) && near(a.size.h.value, 0));
     prim_free(&a);
     /* a primitive without v() has no range */
     CHECK_INT(parse("{\"Type\":\"Rectangle\"}", &a, err, sizeof err), 0);

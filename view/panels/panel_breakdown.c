@@ -213,8 +213,8 @@ static void draw_table(breakdown_panel *p, view_app *a, const SDL_Rect *r)
     snprintf(title, sizeof title,
              "Range (b)  %s .. %s  length %s  -  %zu values in the shown rows   "
              "click a header to sort   Ctrl+C copy CSV   e save CSV   z zoom   Esc clear",
-             view_time_text(a, a->range0, 0, t0, sizeof t0),
-             view_time_text(a, a->range1, 0, t1, sizeof t1),
+             view_time_at_text(a, a->range0, 0, t0, sizeof t0),
+             view_time_at_text(a, a->range1, 0, t1, sizeof t1),
              view_time_text(a, a->range1 - a->range0, 0, len, sizeof len), n);
     SDL_Rect cb = close_box(a, r);
     draw_cell(a, title, r->x + scaled(a, 6), title_y(a, r), cb.x, C_DIM);

@@ -165,13 +165,6 @@ static void clear(details_panel *d, view_app *a)
     view_dirty(a);
 }
 
-static void exact_time(const view_app *a, tlv_time t, char *out, size_t size)
-{
-    char num[160];
-    tlv_time_format(t, a->radix, num, sizeof num);
-    snprintf(out, size, "%s %s", num, a->time_scale ? a->time_scale : "");
-}
-
 /* A shape as the hover sees it. */
 static void hover_of(const view_app *a, long row, const tlv_shape_info *sh, view_hover *h)
 {
@@ -190,8 +183,8 @@ static void hover_of(const view_app *a, long row, const tlv_shape_info *sh, view
     h->from_event = sh->from_event;
     h->to_event = sh->to_event;
     h->is_when = sh->is_when;
-    exact_time(a, sh->from, h->start_text, sizeof h->start_text);
-    exact_time(a, sh->to, h->end_text, sizeof h->end_text);
+    view_exact_text(a, sh->from, h->start_text, sizeof h->start_text);
+    view_exact_text(a, sh->to, h->end_text, sizeof h->end_text);
 }
 
 /* Looking along a row for the shape of the selection's rule and event
@@ -428,7 +421,7 @@ static void event_lines(details_panel *d, pen *p, const char *what, size_t ev)
     char head[120], text[300];
     snprintf(head, sizeof head, "%s: line %llu", what, (unsigned long long)e.input_line);
     line(p, head, C_TEXT, 0);
-    tlv_event_format(&e, a->radix, text, sizeof text);
+    view_event_text(a, &e, text, sizeof text);
     add_link(d, line(p, text, C_LINK, scaled(a, 10)), ev);
 }
 
@@ -438,7 +431,7 @@ static void flow_lines(details_panel *d, pen *p, int into)
     size_t n = into ? d->nin : d->nout;
     for (size_t i = 0; i < n; i++) {
         char t[64], buf[2048];
-        view_time_text(p->a, list[i].time, 0, t, sizeof t);
+        view_time_at_text(p->a, list[i].time, 0, t, sizeof t);
         if (into)
             snprintf(buf, sizeof buf, "%s %s at %s%s", list[i].name, list[i].resource, t,
                      list[i].before ? " (before)" : "");
@@ -478,6 +471,9 @@ static void draw_panel(details_panel *d, view_app *a, const view_areas *ar)
     field(&p, "rule", buf);
     field(&p, "value", s->value[0] ? s->value : s->text[0] ? s->text : "(none)");
     field(&p, "start", s->start_text);
+    const char *other = view_other_time(a, s->start, buf, sizeof buf); /* a clock's: both */
+    if (other)
+        field(&p, other, buf);
     field(&p, s->is_when ? "until" : "end", s->end_text);
     field(&p, s->is_when ? "to next" : "duration",
           view_time_text(a, s->to - s->from, 0, dur, sizeof dur));
@@ -701,6 +697,9 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
         cJSON_AddNumberToObject(j, "duration", s->to - s->from);
         cJSON_AddStringToObject(j, "start_text", s->start_text);
         cJSON_AddStringToObject(j, "end_text", s->end_text);
+        char other[128];
+        const char *name = view_other_time(a, s->start, other, sizeof other);
+        json_put(j, "start_other", name ? cJSON_CreateString(other) : cJSON_CreateNull());
         cJSON_AddStringToObject(j, "duration_text",
                                 view_time_text(a, s->to - s->from, 0, dur, sizeof dur));
         cJSON_AddBoolToObject(j, "instant", s->is_when);

@@ -3,7 +3,9 @@
  * as "START END", "START..END" or "START, END". Each time is written as the
  * log writes times (in the trace's TimeRadix, exact), in the trace's
  * TimeScale; when that is a unit of seconds a time may also carry its own
- * unit ("1.5 ms"), converted by powers of ten. The range becomes the view
+ * unit ("1.5 ms"), converted by powers of ten. In a trace whose times are
+ * a clock's, read from its start (view_times.c), the times typed count from
+ * the start too, as the ruler shows them. The range becomes the view
  * (one step of history, so Backspace returns); bad text changes nothing
  * and the status line says what was expected.
  */
@@ -98,11 +100,20 @@ static int parse_range(const view_app *a, const char *text, double *t0, double *
         return -1; /* two numbers need something between them */
     if (parse_time(a, &q, t1) < 0)
         return -1;
+    *t0 += view_time_origin(a);
+    *t1 += view_time_origin(a);
     return *skip_space(q) ? -1 : 0;
 }
 
+/* The trace's first and last times as the prompt takes them, with the unit
+ * when they count from the start. */
 static void trace_bounds_text(const view_app *a, char *t0, char *t1, size_t size)
 {
+    if (view_times_from_start(a)) {
+        view_exact_text(a, tlv_trace_start(a->trace), t0, size);
+        view_exact_text(a, tlv_trace_end(a->trace), t1, size);
+        return;
+    }
     tlv_time_format(tlv_trace_start(a->trace), a->radix, t0, size);
     tlv_time_format(tlv_trace_end(a->trace), a->radix, t1, size);
 }
@@ -112,7 +123,8 @@ static void trace_bounds_text(const view_app *a, char *t0, char *t1, size_t size
 static int goto_range(view_app *a, void *user, const char *text)
 {
     (void)user;
-    const char *unit = a->time_scale && *a->time_scale ? a->time_scale : "trace units";
+    const char *unit = view_times_from_start(a) ? "times from the trace's start"
+                       : a->time_scale && *a->time_scale ? a->time_scale : "trace units";
     char s0[160], s1[160];
     trace_bounds_text(a, s0, s1, sizeof s0);
     double t0, t1;
@@ -125,7 +137,8 @@ static int goto_range(view_app *a, void *user, const char *text)
         return -1;
     }
     if (t1 < a->nav.trace_t0 || t0 > a->nav.trace_t1) {
-        view_message(a, "that range is outside the trace (%s .. %s %s)", s0, s1, unit);
+        view_message(a, "that range is outside the trace (%s .. %s%s%s)", s0, s1,
+                     view_times_from_start(a) ? "" : " ", view_times_from_start(a) ? "" : unit);
         return -1;
     }
     nav_begin(&a->nav, NAV_JUMP);

@@ -220,7 +220,7 @@ static void format_line(const view_app *a, size_t i, char *buf, size_t size)
 {
     tlv_event e;
     tlv_trace_event(a->trace, i, &e);
-    size_t n = tlv_event_format(&e, a->radix, buf, size);
+    size_t n = view_event_text(a, &e, buf, size);
     if (n >= size) { /* cut: end on a whole character, with an ellipsis */
         size_t k = size - 4;
         while (k > 0 && ((unsigned char)buf[k] & 0xC0) == 0x80)

@@ -194,7 +194,7 @@ static void draw_list(markers_panel *p, view_app *a, const SDL_Rect *r)
         view_fill(a, b.x + b.w / 2, b.y, b.w, b.h, mk->color, 255);
         uint32_t c = it->shown ? C_TEXT : C_DIM;
         cell(a, mk->name, col(r, 1, a), y, col(r, 2, a), c);
-        cell(a, view_time_text(a, mk->time, 0, t, sizeof t), col(r, 2, a), y, col(r, 3, a), c);
+        cell(a, view_time_at_text(a, mk->time, 0, t, sizeof t), col(r, 2, a), y, col(r, 3, a), c);
         if (it->has_delta) {
             char d[64];
             snprintf(text, sizeof text, "\xce\x94 %s", view_time_text(a, it->delta, 0, d, sizeof d));

@@ -190,15 +190,13 @@ static void show(view_search *s, view_app *a, long i, int wrapped)
     tlv_event e;
     tlv_trace_event(a->trace, s->matches[i], &e);
     char time[160], text[EVENT_TEXT];
-    tlv_time_format(e.time, a->radix, time, sizeof time);
+    view_exact_text(a, e.time, time, sizeof time);
     event_text(&e, text, sizeof text);
     s->current = i;
     s->time = tlv_time_to_double(e.time, a->radix);
     size_t len = 0; /* "[time unit] text", cut: the status line is narrower anyway */
     add(s->text, sizeof s->text, &len, "[");
     add(s->text, sizeof s->text, &len, time);
-    add(s->text, sizeof s->text, &len, a->time_scale && *a->time_scale ? " " : "");
-    add(s->text, sizeof s->text, &len, a->time_scale);
     add(s->text, sizeof s->text, &len, "] ");
     add(s->text, sizeof s->text, &len, text);
     nav_begin(&a->nav, NAV_JUMP);
@@ -386,10 +384,8 @@ static void result_cells(const view_search *s, const view_app *a, size_t i, char
 {
     tlv_event e;
     tlv_trace_event(a->trace, s->matches[i], &e);
-    char exact[160]; /* exact, as in the trace: matches are often close together */
-    tlv_time_format(e.time, a->radix, exact, sizeof exact);
-    snprintf(time, tsize, "%s%s%s", exact, a->time_scale && *a->time_scale ? " " : "",
-             a->time_scale ? a->time_scale : "");
+    /* exact: matches are often close together */
+    view_exact_text(a, e.time, time, tsize);
     snprintf(row, rsize, "%s", e.resource);
     size_t n = a->shapes ? tlv_shapes_row_count(a->shapes) : 0;
     for (size_t r = 0; r < n; r++) {

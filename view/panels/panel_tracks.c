@@ -147,7 +147,7 @@ static void draw_tooltip(tracks_panel *t, view_app *a)
     value_text(k, t->hover_hi, hi, sizeof hi);
     snprintf(l[0], sizeof l[0], "%s", k->label);
     snprintf(l[1], sizeof l[1], "%s: %s at %s", k->kind == TRACK_LOAD ? "busy" : "value", v,
-             view_time_text(a, t->hover_t, 0, when, sizeof when));
+             view_time_at_text(a, t->hover_t, 0, when, sizeof when));
     snprintf(l[2], sizeof l[2], "in this pixel: %s .. %s", lo, hi);
     const char *lines[] = {l[0], l[1], l[2]};
     view_text_box(a, lines, k->kind == TRACK_LOAD ? 2 : 3, (int)a->mx + scaled(a, 14),

@@ -40,8 +40,9 @@ typedef struct tlv_counters tlv_counters;
 TLV_API tlv_status tlv_counters_compute(const tlv_trace *trace, tlv_counters **out);
 
 /* The same, and also every other attribute all of whose values are numbers
- * and that changes at least once (a counter the rule set does not declare:
- * the viewer offers them as counter tracks). An attribute is left out at
+ * and that takes at least two values (a counter the rule set does not
+ * declare: the viewer offers them as counter tracks; one whose value never
+ * varies, a forked process's pid, would be a flat line). An attribute is left out at
  * its first value that is not a number (an empty initial value is no value);
  * tlv_counter_info.declared tells the two kinds apart. O(n) in the trace's
  * events; the dropped attributes' samples are freed as soon as they drop.

@@ -98,7 +98,10 @@ TLV_API tlv_status tlv_render_rgba(tlv_renderer *r, const tlv_shapes *shapes,
  * ellipsis to the room left, or not drawn. A text whose box starts before
  * the timeline is drawn at the timeline's start (a long bar keeps its
  * name), a text is never cut at its row band's edges, and a text taller
- * than its band is drawn smaller, down to a legible minimum. */
+ * than its band is drawn smaller, down to a legible minimum. A row with
+ * more than about two shapes a pixel in view is drawn from summaries, yet
+ * still gets the texts of its shapes at least 8 px wide (scaled): a long
+ * call keeps its name beside a thousand short ones. */
 
 /* The kinds of texts a frame draws. */
 typedef enum tlv_text_kind {

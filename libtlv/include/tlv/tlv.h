@@ -245,6 +245,7 @@ TLV_API size_t tlv_time_format_span(tlv_time t, int radix, const char *time_scal
 #include "tlv/stats.h"
 #include "tlv/counters.h"
 #include "tlv/instances.h"
+#include "tlv/verify.h"
 /* Drawing shapes into pixels is the separate renderer library, libtlv-render:
  * include <tlv/render.h> and link it (pkg-config libtlv-render, CMake
  * tlv::render). */

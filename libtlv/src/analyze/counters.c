@@ -118,14 +118,25 @@ static int list_counters(tlv_counters *cs, int numeric)
     return 0;
 }
 
+/* Whether an offered attribute's samples never vary (a forked process's
+ * pid set once: a track of it would be a flat line, not data). */
+static int no_quantity(const counter *c)
+{
+    for (size_t i = 1; i < c->n; i++)
+        if (c->s[i].value != c->s[0].value)
+            return 0;
+    return 1;
+}
+
 /* Drops the offered attributes that are not counters after all (a value
- * not a number, or never changed), keeping the order; rebuilds `first`. */
+ * not a number, never changed, or never varied), keeping the order;
+ * rebuilds `first`. */
 static void keep_numeric(tlv_counters *cs)
 {
     size_t k = 0;
     for (size_t i = 0; i < cs->n; i++) {
         counter *c = &cs->c[i];
-        if (!c->declared && (c->dead || c->n < 2)) {
+        if (!c->declared && (c->dead || c->n < 2 || no_quantity(c))) {
             free(c->s);
             continue;
         }

@@ -11,19 +11,17 @@
  * start, grouped by actor, kind and name, and each group's response times
  * sorted for its percentiles.
  */
+#include "analyze/evmatch.h"
 #include "base/abi.h"
 #include "base/buf.h"
 #include "base/intern.h"
-#include "lang/evpattern.h"
-#include "trace/trace_impl.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NEVER UINT32_MAX          /* an id no event has */
-#define ANY_ARG (UINT32_MAX - 1)  /* a pattern argument that matches any */
+#define NEVER EVM_NEVER
 #define NO_SLOT ((size_t)-1)
 
 enum { C_UNKNOWN, C_IDLE, C_READY, C_RUNNING };
@@ -33,15 +31,6 @@ enum { OPEN_NONE, OPEN_WHOLE, OPEN_PARTIAL };       /* an instance began in the 
 typedef struct seg {
     double from, to;
 } seg;
-
-/* A pattern compiled against the trace's interned values. */
-typedef struct cpat {
-    uint32_t name;
-    evp_kind kind;
-    uint32_t value;
-    size_t nargs;
-    uint32_t *args;
-} cpat;
 
 /* An instance kind a type declares, compiled. */
 typedef struct kdef {
@@ -78,7 +67,7 @@ typedef struct frame {
 /* An open instance of a declared kind. */
 typedef struct pend {
     size_t k;                   /* index among its type's kinds */
-    cpat to;
+    evmatch to;
     tlv_time start;
     uint32_t ev;
 } pend;
@@ -100,7 +89,7 @@ typedef struct actor {
     size_t nstack, stack_cap;
     pend *pend;
     size_t npend, pend_cap;
-    cpat *from;                 /* per declared kind of its type: From compiled */
+    evmatch *from;                 /* per declared kind of its type: From compiled */
 } actor;
 
 typedef struct slot {
@@ -381,55 +370,6 @@ static void call_event(pass *p, uint32_t r, const trace_event *e, uint32_t ev, i
 
 /* ---- declared kinds ---------------------------------------------------------------- */
 
-static void cpat_free(cpat *c)
-{
-    free(c->args);
-    memset(c, 0, sizeof *c);
-}
-
-/* Compiles a pattern's text (variables already substituted). A value the
- * trace never had makes a pattern that never matches. */
-static int cpat_compile(pass *p, const char *text, cpat *out)
-{
-    evpattern ep;
-    char err[200];
-    memset(out, 0, sizeof *out);
-    int rc = evpattern_parse(text, strlen(text), &ep, err, sizeof err, NULL);
-    if (rc == -2)
-        return p->failed = 1, -1;
-    if (rc < 0) { /* a substituted value broke it: it matches nothing */
-        out->name = NEVER;
-        return 0;
-    }
-    out->name = value_id(p, ep.name);
-    out->kind = ep.kind;
-    out->value = ep.kind == EVP_ATTR ? value_id(p, ep.value) : NEVER;
-    out->nargs = ep.nargs;
-    out->args = calloc(ep.nargs ? ep.nargs : 1, sizeof *out->args);
-    if (!out->args)
-        p->failed = 1;
-    for (size_t i = 0; out->args && i < ep.nargs; i++)
-        out->args[i] = *ep.args[i] ? value_id(p, ep.args[i]) : ANY_ARG;
-    evpattern_free(&ep);
-    return out->args ? 0 : -1;
-}
-
-static int cpat_matches(const pass *p, const cpat *c, const trace_event *e)
-{
-    if (e->name != c->name)
-        return 0;
-    if (c->kind == EVP_ATTR)
-        return e->kind == TLV_EVENT_ATTRIBUTE && e->value == c->value;
-    if (c->kind == EVP_ANY)
-        return 1;
-    if (e->kind != TLV_EVENT_BEHAVIOR)
-        return 0;
-    for (size_t i = 0; i < c->nargs; i++)
-        if (c->args[i] != ANY_ARG && (i >= e->nargs || p->t->args[e->value + i] != c->args[i]))
-            return 0;
-    return 1;
-}
-
 /* The variables of a declared kind's templates: ${TARGET}, and those of the
  * events that began (FROM_) and ended (TO_) the instance. */
 typedef struct vars {
@@ -491,7 +431,7 @@ static void close_declared(pass *p, uint32_t r, const trace_event *e, uint32_t e
     actor *a = &p->a[r];
     for (size_t i = a->npend; i-- > 0;) { /* the innermost open one first */
         pend *q = &a->pend[i];
-        if (!cpat_matches(p, &q->to, e))
+        if (!evmatch_matches(p->t, &q->to, e))
             continue;
         const kdef *k = &a->ti->kinds[q->k];
         uint32_t name = 0;
@@ -501,7 +441,7 @@ static void close_declared(pass *p, uint32_t r, const trace_event *e, uint32_t e
             name = s ? pool_id(p, s, strlen(s)) : 0;
         }
         add_rec(p, r, k->kind, name, q->start, q->ev, trace_time(p->t, e), ev, 0);
-        cpat_free(&q->to);
+        evmatch_free(&q->to);
         memmove(q, q + 1, (a->npend - i - 1) * sizeof *q);
         a->npend--;
         return; /* one event ends one instance */
@@ -512,7 +452,7 @@ static void open_declared(pass *p, uint32_t r, const trace_event *e, uint32_t ev
 {
     actor *a = &p->a[r];
     for (size_t k = 0; k < a->ti->nkinds; k++) {
-        if (!cpat_matches(p, &a->from[k], e))
+        if (!evmatch_matches(p->t, &a->from[k], e))
             continue;
         vars v = {p, p->w->res[r].name, e, NULL, {"", ""}};
         const char *to = substitute(p, a->ti->kinds[k].def->to, &v, 1);
@@ -524,8 +464,10 @@ static void open_declared(pass *p, uint32_t r, const trace_event *e, uint32_t ev
         q->k = k;
         q->start = trace_time(p->t, e);
         q->ev = ev;
-        if (cpat_compile(p, to, &q->to) < 0)
+        if (evmatch_compile(p->t, to, &q->to, NULL) < 0) {
+            p->failed = 1;
             return;
+        }
         a->npend++;
     }
 }
@@ -627,11 +569,15 @@ static void setup_actor(pass *p, uint32_t r, const char *state_attr)
         p->failed = 1;
         return;
     }
+    for (size_t k = 0; k < a->ti->nkinds; k++)
+        a->from[k].res = a->from[k].type = -1;
     for (size_t k = 0; k < a->ti->nkinds; k++) {
         vars vs = {p, res->name, NULL, NULL, {"", ""}};
         const char *from = substitute(p, a->ti->kinds[k].def->from, &vs, 1);
-        if (!from || cpat_compile(p, from, &a->from[k]) < 0)
+        if (!from || evmatch_compile(p->t, from, &a->from[k], NULL) < 0) {
+            p->failed = 1;
             return;
+        }
     }
 }
 
@@ -859,10 +805,10 @@ static void free_pass(pass *p)
         free(a->intr);
         free(a->stack);
         for (size_t i = 0; i < a->npend; i++)
-            cpat_free(&a->pend[i].to);
+            evmatch_free(&a->pend[i].to);
         free(a->pend);
         for (size_t k = 0; a->from && k < a->ti->nkinds; k++)
-            cpat_free(&a->from[k]);
+            evmatch_free(&a->from[k]);
         free(a->from);
     }
     free(p->a);

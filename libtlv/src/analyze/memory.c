@@ -77,7 +77,8 @@ TLV_API size_t tlv_shapes_memory(const tlv_shapes *s, tlv_memory_fn fn, void *us
     add(&t, "summary layers", layers.shapes + layers.index + s->looks.cap * sizeof *s->looks.look +
                                   (s->looks.layer_look ? (s->looks.layers ? store_rows(s->looks.layers) : 0) *
                                                              sizeof *s->looks.layer_look : 0) +
-                                  (s->looks.row_first ? (s->looks.nrows + 1) * sizeof *s->looks.row_first : 0));
+                                  (s->looks.row_first ? (s->looks.nrows + 1) * sizeof *s->looks.row_first : 0) +
+                                  summary_texts_bytes(&s->looks.texts));
     add(&t, "summary pyramids", layers.pyramids);
     add(&t, "shape events and values",
         (s->order ? (store_count(s->store) + 1) * sizeof *s->order : 0) +

@@ -7,6 +7,7 @@
  * is two binary searches. Durations are exact differences of trace times
  * (then doubles, for sums and means).
  */
+#include "analyze/stats_impl.h"
 #include "base/abi.h"
 #include "viz/viz_impl.h"
 
@@ -574,4 +575,14 @@ void tlv_stats_load(const tlv_stats *s, size_t cpu, double t0, double t1, double
         double load = b > a && n ? out[k] / ((b - a) * (double)n) : 0;
         out[k] = load < 0 ? 0 : load > 1 ? 1 : load;
     }
+}
+
+size_t stats_cpu_spans(const tlv_stats *s, size_t cpu, const double **pairs)
+{
+    if (!s || cpu >= s->ncpus) {
+        *pairs = NULL;
+        return 0;
+    }
+    *pairs = (const double *)s->cpus[cpu].busy; /* span is two doubles */
+    return s->cpus[cpu].nbusy;
 }

@@ -215,9 +215,21 @@ static int make_pieces(xplan *p)
     return 0;
 }
 
+/* Whether the template's own text escapes a '$', '{' or '}' (macro.c then
+ * reads it as text, which the plan's macro places would not know). */
+static int escapes_structure(const tmpl *t)
+{
+    for (size_t i = 0; i + 1 < t->len; i++)
+        if (t->text[i] == '\\' && strchr("${}", t->text[++i]))
+            return 1;
+    return 0;
+}
+
 int xplan_build(tmpl *t, size_t *next_site)
 {
     t->plan = NULL;
+    if (escapes_structure(t))
+        return 0; /* the general path expands it */
     size_t n = 0;
     cell *v = cells_of(t, &n);
     xplan *p = calloc(1, sizeof *p);
@@ -236,7 +248,7 @@ int xplan_build(tmpl *t, size_t *next_site)
     for (size_t i = 0; i < p->nops; i++) { /* one group: no lookup through the segment */
         xop *o = &p->ops[i];
         const tmpl_seg *sg = o->kind == X_SEG ? &t->segs[o->a] : NULL;
-        if (sg && sg->kind == SEG_GROUP && sg->len == 1)
+        if (sg && sg->kind == SEG_GROUP && sg->len == 1 && !sg->escape)
             *o = (xop){X_GROUP, t->groups[sg->off], (uint32_t)sg->top};
     }
     p->site0 = *next_site;

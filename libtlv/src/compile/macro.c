@@ -356,17 +356,34 @@ evaluate_it:
     return 0;
 }
 
-/* Copies the bytes before the next character macro_expand must look at. */
+/* Copies the bytes before the next character macro_expand must look at. A
+ * backslash makes the next character text, never a macro's '$', '{' or '}'
+ * (log text substituted with ${name:esc}, template.h), so it is one too. */
 static size_t plain_run(const char *text, size_t len, size_t i)
 {
     size_t j = i;
     while (j < len) {
         unsigned char c = (unsigned char)text[j];
-        if (c == '$' || c == '{' || c == '}') /* '$' 0x24, '{' 0x7b, '}' 0x7d */
+        if (c == '$' || c == '{' || c == '}' || c == '\\') /* '$' 0x24, '{' 0x7b, '}' 0x7d */
             break;
         j++;
     }
     return j - i;
+}
+
+/* The next '$' from i that no backslash escapes (an odd run of them before
+ * it), or NULL. */
+static const char *next_dollar(const char *text, size_t len, size_t i)
+{
+    for (const char *d = memchr(text + i, '$', len - i); d;
+         d = memchr(d + 1, '$', len - (size_t)(d + 1 - text))) {
+        size_t run = 0;
+        while (d - run > text && d[-(long)run - 1] == '\\')
+            run++;
+        if (run % 2 == 0)
+            return d;
+    }
+    return NULL;
 }
 
 static int expand(const macro_host *host, macro_memo *memo, const char *text, size_t len,
@@ -382,7 +399,7 @@ static int expand(const macro_host *host, macro_memo *memo, const char *text, si
          * no macro), so the text up to the next '$' is copied in one go. */
         size_t plain;
         if (depth == 0) {
-            const char *dollar = memchr(text + i, '$', len - i);
+            const char *dollar = next_dollar(text, len, i);
             plain = (dollar ? (size_t)(dollar - text) : len) - i;
         } else {
             plain = plain_run(text, len, i);
@@ -393,6 +410,11 @@ static int expand(const macro_host *host, macro_memo *memo, const char *text, si
             continue;
         }
         char c = text[i];
+        if (c == '\\') { /* inside a brace: the escaped character is text */
+            buf_append(out, text + i, i + 1 < len ? 2 : 1);
+            i += i + 1 < len;
+            continue;
+        }
         size_t nl = c == '$' ? call_name_len(text, len, i) : 0;
         if (depth == 0 && !nl) { /* a '$' that starts no macro */
             buf_putc(out, c);
@@ -431,7 +453,7 @@ static int expand(const macro_host *host, macro_memo *memo, const char *text, si
                 goto fail;
             out->len = f.start;
             if (escape_top && depth == 0)
-                std_escape_backslashes(out, val.data ? val.data : "", val.len);
+                std_escape_log_text(out, val.data ? val.data : "", val.len);
             else
                 buf_append(out, val.data ? val.data : "", val.len);
             continue;

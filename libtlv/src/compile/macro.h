@@ -50,7 +50,7 @@ int macro_expand(const macro_host *host, macro_memo *memo, const char *text, siz
                  buf *err);
 /* macro_expand for a standard-form line a conversion template made: the
  * value of each macro outside every other is escaped
- * (std_escape_backslashes), so that it arrives as it was ($ATTR of a value
+ * (std_escape_log_text), so that it arrives as it was ($ATTR of a value
  * holding a backslash). */
 int macro_expand_line(const macro_host *host, macro_memo *memo, const char *text, size_t len,
                       buf *out, buf *err);

@@ -90,7 +90,8 @@ static int build_group_map(const pcre2_code *re, group_map *g)
 }
 
 /* Adds a group reference: `net` is a .NET group number of g. */
-static int add_group_seg(tmpl *t, size_t *cap, size_t *gcap, const group_map *g, unsigned net)
+static int add_group_seg(tmpl *t, size_t *cap, size_t *gcap, const group_map *g, unsigned net,
+                         int escape)
 {
     size_t off = t->ngroups;
     if (GROW(t->groups, *gcap, t->ngroups + g->n[net]) < 0)
@@ -105,6 +106,7 @@ static int add_group_seg(tmpl *t, size_t *cap, size_t *gcap, const group_map *g,
     s->len = g->n[net];
     s->group = net;
     s->top = 0;
+    s->escape = (unsigned char)escape;
     return 0;
 }
 
@@ -126,10 +128,14 @@ static int add_seg(tmpl *t, size_t *cap, seg_kind kind, size_t off, size_t len, 
     return 0;
 }
 
-/* Reads "${name}" or "${123}" at text[i] == '$'; returns the bytes used, 0
- * when it is not a valid reference (then the '$' is literal). */
+#define ESC_SUFFIX ":esc"
+#define ESC_SUFFIX_LEN 4
+
+/* Reads "${name}" or "${123}" at text[i] == '$' (or "${name:esc}", setting
+ * *escape); returns the bytes used, 0 when it is not a valid reference
+ * (then the '$' is literal). */
 static size_t scan_braced(tmpl *t, const char *text, size_t len, size_t i, const pcre2_code *re,
-                          const group_map *g, unsigned *group, size_t *ucap)
+                          const group_map *g, unsigned *group, size_t *ucap, int *escape)
 {
     size_t j = i + 2;
     while (j < len && text[j] != '}' && text[j] != '$' && text[j] != '{')
@@ -138,6 +144,9 @@ static size_t scan_braced(tmpl *t, const char *text, size_t len, size_t i, const
         return 0;
     const char *name = text + i + 2;
     size_t n = j - i - 2;
+    *escape = n > ESC_SUFFIX_LEN && memcmp(name + n - ESC_SUFFIX_LEN, ESC_SUFFIX, ESC_SUFFIX_LEN) == 0;
+    if (*escape)
+        n -= ESC_SUFFIX_LEN;
     int all_digits = 1;
     for (size_t k = 0; k < n; k++)
         if (name[k] < '0' || name[k] > '9')
@@ -200,13 +209,14 @@ int tmpl_compile(tmpl *t, const char *text, size_t len, const pcre2_code *re)
         char c = text[i + 1];
         unsigned group = 0;
         size_t used = 0;
+        int escape = 0;
         seg_kind kind = SEG_GROUP;
         if (c == '$') {
             rc = add_seg(t, &cap, SEG_LITERAL, i, 1, 0);
             i += 2;
             continue;
         } else if (c == '{') {
-            used = scan_braced(t, text, len, i, re, &g, &group, &ucap);
+            used = scan_braced(t, text, len, i, re, &g, &group, &ucap, &escape);
         } else if (c >= '0' && c <= '9') {
             used = scan_number(text, len, i, &g, &group);
         } else {
@@ -224,7 +234,7 @@ int tmpl_compile(tmpl *t, const char *text, size_t len, const pcre2_code *re)
                 kind = SEG_GROUP;
                 group = g.count;
             }
-            rc = kind == SEG_GROUP ? add_group_seg(t, &cap, &gcap, &g, group)
+            rc = kind == SEG_GROUP ? add_group_seg(t, &cap, &gcap, &g, group, escape)
                                    : add_seg(t, &cap, kind, 0, 0, 0);
             i += used;
         }
@@ -290,10 +300,10 @@ int tmpl_find_matches(const pcre2_code *re, uint32_t ngroups, pcre2_match_data *
     return (int)ml->nmatch;
 }
 
-/* Appends the log's text s[0, n): escaped when `escape` (std_escape_backslashes). */
+/* Appends the log's text s[0, n): escaped when `escape` (std_escape_log_text). */
 static int put_log_text(buf *out, const char *s, size_t n, int escape)
 {
-    return escape ? std_escape_backslashes(out, s, n) : buf_append(out, s, n);
+    return escape ? std_escape_log_text(out, s, n) : buf_append(out, s, n);
 }
 
 int tmpl_put_text(const tmpl *t, buf *out, const char *s, size_t n)
@@ -310,13 +320,31 @@ static int put_group(buf *out, const char *subject, const PCRE2_SIZE *ov, unsign
     return put_log_text(out, subject + a, b - a, escape);
 }
 
+int tmpl_put_escaped(buf *out, const char *s, size_t n)
+{
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!strchr("\\,()[]{}$", s[i]) || !s[i])
+            continue;
+        if (buf_append(out, s + from, i - from) < 0 || buf_putc(out, '\\') < 0)
+            return -1;
+        from = i;
+    }
+    return buf_append(out, s + from, n - from);
+}
+
 /* A group reference: of the PCRE2 groups sharing a name, the last set one. */
 static int put_groups(buf *out, const char *subject, const PCRE2_SIZE *ov, const unsigned *groups,
-                      size_t n, int escape)
+                      size_t n, int escape, int top)
 {
-    for (size_t i = n; i-- > 0;)
-        if (ov[2 * groups[i]] != PCRE2_UNSET)
-            return put_group(out, subject, ov, groups[i], escape);
+    for (size_t i = n; i-- > 0;) {
+        PCRE2_SIZE a = ov[2 * groups[i]], b = ov[2 * groups[i] + 1];
+        if (a == PCRE2_UNSET)
+            continue;
+        if (!escape) /* "${name}": at top level its backslashes are escaped */
+            return put_group(out, subject, ov, groups[i], top);
+        return b < a ? 0 : tmpl_put_escaped(out, subject + a, b - a); /* "${name:esc}" */
+    }
     return 0;
 }
 
@@ -327,7 +355,8 @@ int tmpl_put_seg(const tmpl *t, size_t seg, const char *subject, size_t len,
     int esc = s->top; /* only ever set on std_line templates */
     switch (s->kind) {
     case SEG_LITERAL: return buf_append(out, t->text + s->off, s->len);
-    case SEG_GROUP: return put_groups(out, subject, ov, t->groups + s->off, s->len, esc);
+    case SEG_GROUP:
+        return put_groups(out, subject, ov, t->groups + s->off, s->len, s->escape, esc);
     case SEG_MATCH: return put_group(out, subject, ov, 0, esc);
     case SEG_BEFORE: return put_log_text(out, subject, ov[0], esc);
     case SEG_AFTER: return put_log_text(out, subject + ov[1], len - ov[1], esc);

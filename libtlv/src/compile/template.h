@@ -25,7 +25,12 @@ typedef struct tmpl_seg {
                           groups, PCRE2_DUPNAMES: the last one set is used) */
     unsigned group;    /* SEG_GROUP: the .NET group number */
     int top;           /* substituted outside every macro call of a std_line
-                          template (tmpl_mark_std_line): its text is escaped */
+                          template (tmpl_mark_std_line): its backslashes are
+                          escaped (all of \\ , ( ) [ ] { } $ with ":esc") */
+    unsigned char escape; /* SEG_GROUP written "${name:esc}" (a tlv extension):
+                          the group's text with '\\' before each of
+                          \ , ( ) [ ] { } $ — one value or argument of the
+                          standard form whatever it holds, never a macro */
 } tmpl_seg;
 
 typedef struct tmpl {
@@ -42,7 +47,7 @@ typedef struct tmpl {
     size_t plan_site0;  /* xplan_first_site(plan), at hand for every line */
     int std_line;       /* makes a standard-form line: the log's text and macro
                            values put outside macro calls are escaped
-                           (std_escape_backslashes), so they arrive as they were */
+                           (std_escape_log_text), so they arrive as they were */
 } tmpl;
 
 /* Parses `text` for a rule whose regex is `re` (group names and count come
@@ -82,6 +87,10 @@ int tmpl_find_matches(const pcre2_code *re, uint32_t ngroups, pcre2_match_data *
 
 /* Appends Regex.Replace(subject, re, template) to out, given the matches. */
 int tmpl_expand(const tmpl *t, const char *subject, size_t len, const match_list *ml, buf *out);
+
+/* Appends n bytes of s with a backslash before each character that the
+ * standard form or the macros would read as structure (0 or -1: no memory). */
+int tmpl_put_escaped(buf *out, const char *s, size_t n);
 
 /* Appends segment `seg` of t for the match `ov` (0 or -1: no memory). */
 int tmpl_put_seg(const tmpl *t, size_t seg, const char *subject, size_t len,

@@ -171,7 +171,7 @@ const export_layout *export_layout_of(tlv_exporter *ex)
     if (!ex->have_layout) {
         if (!export_intervals(ex))
             return NULL;
-        if (layout_compute(&ex->layout, ex->shapes, &ex->intervals) < 0) {
+        if (layout_compute(&ex->layout, ex->trace, ex->shapes, &ex->intervals) < 0) {
             layout_free(&ex->layout);
             memset(&ex->layout, 0, sizeof ex->layout);
             export_fail(ex, TLV_ERR_NOMEM, "out of memory while laying out the rows");

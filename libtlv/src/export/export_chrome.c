@@ -74,10 +74,11 @@ static int write_metadata(FILE *out, json_line *b, const tlv_shapes *shapes,
 {
     int rc = 0;
     for (size_t g = 0; g < c->ngroups && rc == 0; g++) {
-        const char *name = c->groups[g] ? c->groups[g] : "";
-        rc = metadata_string(out, b, "process_name", g + 1, 0, "name", name, first);
+        const char *name = c->process_name[g] ? c->process_name[g] : "";
+        size_t pid = (size_t)c->process_id[g];
+        rc = metadata_string(out, b, "process_name", pid, 0, "name", name, first);
         if (rc == 0)
-            rc = metadata_number(out, b, "process_sort_index", g + 1, 0, "sort_index", (double)g,
+            rc = metadata_number(out, b, "process_sort_index", pid, 0, "sort_index", (double)g,
                                  first);
     }
     for (size_t r = 0; r < tlv_shapes_row_count(shapes) && rc == 0; r++) {
@@ -86,11 +87,11 @@ static int write_metadata(FILE *out, json_line *b, const tlv_shapes *shapes,
         for (size_t l = 0; c->used[r] && l < c->nlanes[r] && rc == 0; l++) {
             char name[512];
             snprintf(name, sizeof name, l ? "%s (%zu)" : "%s", row.label, l + 1);
-            size_t tid = c->first_tid[r] + l;
-            rc = metadata_string(out, b, "thread_name", c->pid[r], tid, "name", name, first);
-            if (rc == 0)
-                rc = metadata_number(out, b, "thread_sort_index", c->pid[r], tid, "sort_index",
-                                     (double)tid, first);
+            size_t tid = (size_t)layout_tid(c, r, l), pid = (size_t)layout_pid(c, r);
+            rc = metadata_string(out, b, "thread_name", pid, tid, "name", name, first);
+            if (rc == 0) /* tlv's row order: the lane's place among all lanes */
+                rc = metadata_number(out, b, "thread_sort_index", pid, tid, "sort_index",
+                                     (double)(c->first_tid[r] + l + 1), first);
         }
     }
     return rc;
@@ -126,8 +127,8 @@ static void put_trace_event(json_line *b, jl_memo *m, const interval *iv,
         key_number(b, "dur", tlv_time_span(sh->from, sh->to, radix) * us, /* not wrapped past 2^63 */
                    0);
     }
-    key_number(b, "pid", (double)c->pid[sh->row], 0);
-    key_number(b, "tid", (double)(c->first_tid[sh->row] + iv->lane), 0);
+    key_number(b, "pid", (double)layout_pid(c, sh->row), 0);
+    key_number(b, "tid", (double)layout_tid(c, sh->row, iv->lane), 0);
     key_memo(b, m, ",\"args\":{\"event\":", sh->event);
     if (sh->resource)
         key_memo(b, m, ",\"resource\":", sh->resource);
@@ -165,7 +166,7 @@ static size_t resource_pid(const tlv_shapes *shapes, const export_layout *c, con
         tlv_row_info row;
         tlv_shapes_row(shapes, r, &row);
         if (c->used[r] && same_name(row.resource, resource))
-            return c->pid[r];
+            return (size_t)layout_pid(c, r);
     }
     return 0;
 }
@@ -207,43 +208,70 @@ static int write_counters(FILE *out, json_line *b, const tlv_trace *trace,
     return rc;
 }
 
-/* One end of a flow: "ph":"s" at its start, "f" at its end, bound to the
- * slice around that time on the row's (first) thread ("bp":"e"). */
-static int flow_end(FILE *out, json_line *b, const tlv_flow_info *f, size_t id, int start,
-                    size_t row, const export_layout *c, double ts, int *first)
+/* The complete interval of `row` that encloses t and began before it, the
+ * deepest (the latest to begin), or NULL. A flow starts from it: consumers
+ * bind a flow event to a slice of the same thread, time and category (the
+ * DevTools engine: exactly those; Perfetto: the slice enclosing the time),
+ * and the engine keys a flow's slices by their time, so that two anchors at
+ * the flow's one time would make it one slice, and the flow would be lost. */
+static const interval *enclosing(const export_layout *c, size_t row, tlv_time t)
+{
+    interval *const *iv = c->by_row + c->row_start[row];
+    size_t lo = 0, hi = c->row_slices[row];
+    while (lo < hi) { /* the first to begin at t or later */
+        size_t mid = lo + (hi - lo) / 2;
+        if (tlv_time_cmp(iv[mid]->sh.from, t) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo, steps = 0; i-- > 0 && steps < 4096; steps++)
+        if (tlv_time_cmp(iv[i]->sh.to, t) >= 0)
+            return iv[i];
+    return NULL;
+}
+
+/* A flow event: "ph":"s" (its start) or "f" (its end, bound to the
+ * enclosing slice: "bp":"e"), on a row's lane. */
+static int flow_event(FILE *out, json_line *b, const tlv_flow_info *f, const char *cat, size_t id,
+                      int start, const export_layout *c, size_t row, size_t lane, double ts,
+                      int *first)
 {
     key_string(b, "name", f->display_name, 1);
-    key_string(b, "cat", f->rule, 0);
+    key_string(b, "cat", cat, 0);
     key_string(b, "ph", start ? "s" : "f", 0);
     if (!start)
         key_string(b, "bp", "e", 0);
     key_number(b, "id", (double)id, 0);
     key_number(b, "ts", ts, 0);
-    key_number(b, "pid", (double)c->pid[row], 0);
-    key_number(b, "tid", (double)c->first_tid[row], 0);
-    jl_raw(b, "}");
+    key_number(b, "pid", (double)layout_pid(c, row), 0);
+    key_number(b, "tid", (double)layout_tid(c, row, lane), 0);
+    jl_raw(b, ",\"args\":");
+    key_string(b, "rule", f->rule, 1);
+    jl_raw(b, "}}");
     return emit(out, b, first);
 }
 
-/* A zero-length slice named for the flow, in the flow's category, at each
- * end: consumers bind a flow event to the slice of the same thread and time
- * (Perfetto: the enclosing one; Chrome DevTools: same time and category). */
-static int flow_anchor(FILE *out, json_line *b, const tlv_flow_info *f, size_t row,
-                       const export_layout *c, double ts, int *first)
+/* A zero-length slice named for the flow at a row's first lane, for a flow
+ * end with no slice of its own to bind to. */
+static int flow_anchor(FILE *out, json_line *b, const tlv_flow_info *f, const char *cat,
+                       size_t row, const export_layout *c, double ts, int *first)
 {
     key_string(b, "name", f->display_name, 1);
-    key_string(b, "cat", f->rule, 0);
+    key_string(b, "cat", cat, 0);
     key_string(b, "ph", "X", 0);
     key_number(b, "ts", ts, 0);
     key_number(b, "dur", 0, 0);
-    key_number(b, "pid", (double)c->pid[row], 0);
-    key_number(b, "tid", (double)c->first_tid[row], 0);
+    key_number(b, "pid", (double)layout_pid(c, row), 0);
+    key_number(b, "tid", (double)layout_tid(c, row, 0), 0);
     jl_raw(b, "}");
     return emit(out, b, first);
 }
 
-/* Flow rules' arrows as flow events, ids from 1, each end with its anchor
- * slice; a flow whose end has no row with intervals is left out. */
+/* Flow rules' arrows as flow events, ids from 1. A flow starts from the
+ * slice of its source row that encloses its time (else from an anchor
+ * slice there) and ends at an anchor slice on its target row, in the
+ * start's category; a flow whose end has no row with intervals is left out. */
 static int write_flows(FILE *out, json_line *b, const tlv_shapes *shapes, const export_layout *c,
                        double us, int radix, int *first)
 {
@@ -255,14 +283,18 @@ static int write_flows(FILE *out, json_line *b, const tlv_shapes *shapes, const 
         if (f.from_row >= nrows || f.to_row >= nrows || !c->used[f.from_row] || !c->used[f.to_row])
             continue;
         double ts = tlv_time_to_double(f.time, radix) * us;
+        const interval *from = enclosing(c, f.from_row, f.time);
+        const char *cat = from ? from->sh.rule : f.rule;
         id++;
-        rc = flow_anchor(out, b, &f, f.from_row, c, ts, first);
+        if (from)
+            rc = flow_event(out, b, &f, cat, id, 1, c, f.from_row, from->lane,
+                            tlv_time_to_double(from->sh.from, radix) * us, first);
+        else if ((rc = flow_anchor(out, b, &f, cat, f.from_row, c, ts, first)) == 0)
+            rc = flow_event(out, b, &f, cat, id, 1, c, f.from_row, 0, ts, first);
         if (rc == 0)
-            rc = flow_end(out, b, &f, id, 1, f.from_row, c, ts, first);
+            rc = flow_anchor(out, b, &f, cat, f.to_row, c, ts, first);
         if (rc == 0)
-            rc = flow_anchor(out, b, &f, f.to_row, c, ts, first);
-        if (rc == 0)
-            rc = flow_end(out, b, &f, id, 0, f.to_row, c, ts, first);
+            rc = flow_event(out, b, &f, cat, id, 0, c, f.to_row, 0, ts, first);
     }
     return rc;
 }

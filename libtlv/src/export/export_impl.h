@@ -39,17 +39,32 @@ int is_instant(const interval *iv);
 /* Where the intervals go for consumers whose threads hold properly nested
  * slices (Chrome, Perfetto): a row's intervals that overlap without nesting
  * go to further lanes, each lane a thread of its own ("ROW (2)"...; a row's
- * instants go in its first lane); the rows of one group (resource type, or
- * processor) are one process. Threads and processes are numbered from 1 in
- * tlv's row order; rows without intervals get none. */
+ * instants go in its first lane). A row whose resource has a `tid`
+ * attribute (a Linux thread) is that thread (its first lane); one with a
+ * `pid` attribute too is in that process, named by its main thread's row;
+ * the other rows of one group (resource type, or processor) are one
+ * process. The other threads and processes are numbered from 1, in tlv's
+ * row order, past the real ids. Rows without intervals get none. */
 typedef struct export_layout {
-    size_t *first_tid;     /* per row: its first lane's thread */
+    size_t *first_tid;     /* per row: its first lane's track (an index of track_tid) */
+    long long *track_tid;  /* per track (a row's lane): its thread id */
     size_t *nlanes;        /* per row */
-    size_t *pid;           /* per row: its process (0: no intervals) */
+    size_t *pid;           /* per row: its process's number, from 1 (0: no intervals) */
     int *used;             /* per row: 1 when it has intervals */
+    long long *real_tid;   /* per row: its Linux thread id, or -1 */
     const char **groups;   /* per process - 1: the group's name (NULL: none) */
+    const char **process_name; /* per process - 1 */
+    long long *process_id; /* per process - 1: its id (a real pid, or a number) */
+    long long *real_pid_of;/* per process - 1: its real pid, or -1 */
     size_t ngroups;
+    interval **by_row;     /* the intervals by row: row r's from row_start[r], its */
+    size_t *row_start;     /* row_slices[r] complete ones first, by start */
+    size_t *row_slices;
 } export_layout;
+
+/* The thread id of a row's lane, and the process id of a row. */
+long long layout_tid(const export_layout *c, size_t row, size_t lane);
+long long layout_pid(const export_layout *c, size_t row);
 
 /* The exporter handle (tlv/export.h). */
 struct tlv_exporter {
@@ -79,7 +94,8 @@ const export_layout *export_layout_of(tlv_exporter *ex);
 
 /* layout.c: lays out the rows of `shapes` for the intervals `l` (setting
  * each interval's lane). Returns 0, or -1 when memory ran out. */
-int layout_compute(export_layout *c, const tlv_shapes *shapes, interval_list *l);
+int layout_compute(export_layout *c, const tlv_trace *trace, const tlv_shapes *shapes,
+                   interval_list *l);
 void layout_free(export_layout *c);
 
 /* A trace time as a base-10 number for JSON or CSV: exact for integers and

@@ -3,7 +3,9 @@
  * `tlv export --format sqlite`, `tlv query` and the Python package (one
  * writer, one schema): resources, events, rows, the drawn intervals,
  * counters and their samples, flows, and the markers of a viewer session,
- * with indexes for time-range queries. The schema is documented in
+ * with indexes for time-range queries; and the tables a Perfetto user knows
+ * (slice, thread, process, counter, sched, args, ...: integer nanoseconds
+ * from the trace's time origin, tlv_trace_time_origin: its first event). The schema is documented in
  * docs/sql.md; times are REAL numbers in the trace's TimeScale units, ids
  * count from 0 like the API's indexes (an event's id is its tlv_trace_event
  * index). Every failure is the exporter's message: SQLite's own words, or
@@ -13,6 +15,7 @@
 #include "export/export_impl.h"
 #include "export/json_line.h"
 
+#include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +47,36 @@ static const char schema[] =
     "CREATE TABLE markers(id INTEGER PRIMARY KEY, ts REAL NOT NULL, name TEXT NOT NULL,\n"
     "  color TEXT);\n";
 
+/* The tables a Perfetto trace_processor user knows (docs/sql.md), with
+ * times in integer nanoseconds from the trace's time origin (its first
+ * event; `metadata` says where that is): a thread per row with intervals,
+ * a thread track per lane of it (layout.c), a slice per interval (its id is
+ * the interval's), a process per group of rows (or Linux pid), a counter
+ * track per counter, the per-CPU running slices, and the slices' args.
+ * (Timing analysis adds an `instance` table next to these.) */
+static const char perfetto_schema[] =
+    "CREATE TABLE metadata(name TEXT PRIMARY KEY, key_type TEXT NOT NULL, int_value INTEGER,\n"
+    "  str_value TEXT);\n"
+    "CREATE TABLE trace_bounds(start_ts INTEGER NOT NULL, end_ts INTEGER NOT NULL);\n"
+    "CREATE TABLE process(upid INTEGER PRIMARY KEY, pid INTEGER, name TEXT);\n"
+    "CREATE TABLE thread(utid INTEGER PRIMARY KEY, tid INTEGER, name TEXT,\n"
+    "  upid INTEGER REFERENCES process(upid));\n"
+    "CREATE TABLE track(id INTEGER PRIMARY KEY, name TEXT, type TEXT NOT NULL);\n"
+    "CREATE TABLE thread_track(id INTEGER PRIMARY KEY REFERENCES track(id), name TEXT,\n"
+    "  utid INTEGER NOT NULL REFERENCES thread(utid));\n"
+    "CREATE TABLE counter_track(id INTEGER PRIMARY KEY REFERENCES track(id), name TEXT,\n"
+    "  upid INTEGER REFERENCES process(upid), counter_id INTEGER REFERENCES counters(id));\n"
+    "CREATE TABLE slice(id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, dur INTEGER NOT NULL,\n"
+    "  track_id INTEGER NOT NULL REFERENCES track(id), category TEXT, name TEXT,\n"
+    "  depth INTEGER NOT NULL, parent_id INTEGER REFERENCES slice(id), arg_set_id INTEGER);\n"
+    "CREATE TABLE counter(id INTEGER PRIMARY KEY, ts INTEGER NOT NULL,\n"
+    "  track_id INTEGER NOT NULL REFERENCES track(id), value REAL NOT NULL);\n"
+    "CREATE TABLE sched(id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, dur INTEGER NOT NULL,\n"
+    "  cpu INTEGER, utid INTEGER REFERENCES thread(utid), end_state TEXT, priority INTEGER);\n"
+    "CREATE VIEW sched_slice AS SELECT * FROM sched;\n"
+    "CREATE TABLE args(arg_set_id INTEGER NOT NULL, flat_key TEXT NOT NULL, key TEXT NOT NULL,\n"
+    "  int_value INTEGER, string_value TEXT, real_value REAL, value_type TEXT NOT NULL);\n";
+
 /* Made after the rows are in: building an index once is faster than
  * keeping it up to date row by row. */
 static const char indexes[] =
@@ -53,7 +86,11 @@ static const char indexes[] =
     "CREATE INDEX intervals_by_end ON intervals(end_ts);\n"
     "CREATE INDEX intervals_by_resource ON intervals(resource_id, ts);\n"
     "CREATE INDEX counter_samples_by_counter ON counter_samples(counter_id, ts);\n"
-    "CREATE INDEX flows_by_ts ON flows(ts);\n";
+    "CREATE INDEX flows_by_ts ON flows(ts);\n"
+    "CREATE INDEX slice_by_track ON slice(track_id, ts);\n"
+    "CREATE INDEX counter_by_track ON counter(track_id, ts);\n"
+    "CREATE INDEX sched_by_cpu ON sched(cpu, ts);\n"
+    "CREATE INDEX args_by_set ON args(arg_set_id);\n";
 
 typedef struct writer {
     sqlite3 *db;
@@ -61,6 +98,8 @@ typedef struct writer {
     int radix;
     struct named_id *byname; /* the resources sorted by name */
     size_t nres;
+    tlv_time origin;     /* the time origin of the Perfetto-shaped tables */
+    long double ns;      /* nanoseconds per trace unit */
     int failed;
     tlv_status status;  /* of the first failure */
 } writer;
@@ -509,21 +548,409 @@ static void write_meta(writer *w)
     sqlite3_finalize(st);
 }
 
+/* ---- the Perfetto-shaped tables ---------------------------------------------------- */
+
+/* Nanoseconds per trace unit: the TimeScale's, else as many as the chrome
+ * format's microseconds per unit make. */
+static long double ns_per_unit(const tlv_exporter *ex)
+{
+    double us = tlv_export_us_per_unit(tlv_rules_time_scale(ex->rules));
+    if (us <= 0)
+        us = ex->opts.us_per_unit > 0 ? ex->opts.us_per_unit : 1;
+    return (long double)us * 1000;
+}
+
+/* (ticks + frac / radix^F) exactly enough: F as in tlv.h's tlv_time. */
+static long double units_of(tlv_time t, int radix)
+{
+    uint64_t scale = 1;
+    while (scale <= (uint64_t)INT64_MAX / (uint64_t)radix)
+        scale *= (uint64_t)radix;
+    return (long double)t.ticks + (long double)t.frac / (long double)scale;
+}
+
+/* t in integer nanoseconds from the origin (clamped to 64 bits). */
+static sqlite3_int64 ns_of(const writer *w, tlv_time t)
+{
+    long double v = roundl(units_of(tlv_time_sub(t, w->origin, w->radix), w->radix) * w->ns);
+    return v >= 9.2e18L ? INT64_MAX : v <= -9.2e18L ? INT64_MIN : (sqlite3_int64)v;
+}
+
+static void write_metadata(writer *w)
+{
+    const tlv_exporter *ex = w->ex;
+    char origin[160], ns[64];
+    time_text(w->origin, w->radix, origin, sizeof origin);
+    snprintf(ns, sizeof ns, "%.17Lg", w->ns);
+    long double abs_ns = roundl(units_of(w->origin, w->radix) * w->ns);
+    sqlite3_stmt *st = prepare(w, "INSERT INTO metadata VALUES(?,?,?,?)");
+    const char *kv[][2] = {{"trace_time_origin", origin},
+                           {"time_mode", tlv_time_mode_name(tlv_trace_time_mode(ex->trace))},
+                           {"time_scale", tlv_rules_time_scale(ex->rules)},
+                           {"ns_per_unit", ns},
+                           {"trace_source", ex->opts.source ? ex->opts.source : ""}};
+    for (size_t i = 0; st && i < sizeof kv / sizeof kv[0]; i++) {
+        bind_text(w, st, 1, kv[i][0]);
+        bind_text(w, st, 2, i == 0 && fabsl(abs_ns) < 9.2e18L ? "int" : "str");
+        if (i == 0 && fabsl(abs_ns) < 9.2e18L) /* the origin in ns of the trace's own clock */
+            bind_int(w, st, 3, (sqlite3_int64)abs_ns);
+        bind_text(w, st, 4, kv[i][1]);
+        step(w, st, "metadata");
+    }
+    sqlite3_finalize(st);
+    st = prepare(w, "INSERT INTO trace_bounds VALUES(0,?)");
+    if (st)
+        bind_int(w, st, 1, ns_of(w, tlv_trace_end(ex->trace)));
+    if (st)
+        step(w, st, "trace_bounds");
+    sqlite3_finalize(st);
+}
+
+/* Processes, threads (one per row with intervals: utid = the row's id) and
+ * their tracks (one per lane: id = the lane's track). */
+static void write_threads(writer *w, const export_layout *c)
+{
+    const tlv_shapes *s = w->ex->shapes;
+    sqlite3_stmt *p = prepare(w, "INSERT INTO process VALUES(?,?,?)");
+    for (size_t g = 0; p && !w->failed && g < c->ngroups; g++) {
+        bind_int(w, p, 1, (sqlite3_int64)g + 1);
+        bind_int(w, p, 2, c->process_id[g]);
+        bind_text(w, p, 3, c->process_name[g]);
+        step(w, p, "process");
+    }
+    sqlite3_finalize(p);
+    sqlite3_stmt *t = prepare(w, "INSERT INTO thread VALUES(?,?,?,?)");
+    sqlite3_stmt *k = prepare(w, "INSERT INTO track VALUES(?,?,'thread_track')");
+    sqlite3_stmt *tt = prepare(w, "INSERT INTO thread_track VALUES(?,?,?)");
+    for (size_t r = 0; t && k && tt && !w->failed && r < tlv_shapes_row_count(s); r++) {
+        if (!c->used[r])
+            continue;
+        tlv_row_info row;
+        tlv_shapes_row(s, r, &row);
+        bind_int(w, t, 1, (sqlite3_int64)r);
+        bind_int(w, t, 2, layout_tid(c, r, 0));
+        bind_text(w, t, 3, row.label);
+        bind_int(w, t, 4, (sqlite3_int64)c->pid[r]);
+        step(w, t, "thread");
+        for (size_t l = 0; l < c->nlanes[r] && !w->failed; l++) {
+            char name[512];
+            snprintf(name, sizeof name, l ? "%s (%zu)" : "%s", row.label, l + 1);
+            bind_int(w, k, 1, (sqlite3_int64)(c->first_tid[r] + l));
+            bind_text(w, k, 2, name);
+            step(w, k, "track");
+            bind_int(w, tt, 1, (sqlite3_int64)(c->first_tid[r] + l));
+            bind_text(w, tt, 2, name);
+            bind_int(w, tt, 3, (sqlite3_int64)r);
+            step(w, tt, "thread_track");
+        }
+    }
+    sqlite3_finalize(t);
+    sqlite3_finalize(k);
+    sqlite3_finalize(tt);
+}
+
+/* Depths and parents: per lane a stack of the slices open, the row's
+ * slices taken by start, longest first (as layout.c sorted them). An
+ * instant sits in its row's first lane, under the deepest slice there that
+ * encloses it. */
+typedef struct nesting {
+    size_t *depth;
+    long *parent; /* an interval's index, or -1 */
+} nesting;
+
+static int compute_nesting(const interval_list *l, const export_layout *c, size_t nrows, nesting *nest)
+{
+    nest->depth = calloc(l->n + 1, sizeof *nest->depth);
+    nest->parent = malloc((l->n + 1) * sizeof *nest->parent);
+    const interval **stack = malloc((l->n + 1) * sizeof *stack);
+    int rc = nest->depth && nest->parent && stack ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < l->n; i++)
+        nest->parent[i] = -1;
+    for (size_t r = 0; rc == 0 && r < nrows; r++) {
+        if (!c->used[r])
+            continue;
+        interval *const *iv = c->by_row + c->row_start[r];
+        for (size_t lane = 0; lane < c->nlanes[r]; lane++) {
+            size_t n = 0;
+            for (size_t i = 0; i < c->row_slices[r]; i++) {
+                if (iv[i]->lane != lane)
+                    continue;
+                while (n && tlv_time_cmp(stack[n - 1]->sh.to, iv[i]->sh.from) <= 0)
+                    n--;
+                size_t at = (size_t)(iv[i] - l->v);
+                nest->depth[at] = n;
+                nest->parent[at] = n ? (long)(stack[n - 1] - l->v) : -1;
+                stack[n++] = iv[i];
+            }
+        }
+    }
+    free(stack);
+    return rc;
+}
+
+/* An instant's depth and parent: under the deepest slice of its row's first
+ * lane that encloses it. */
+static void instant_nesting(const interval_list *l, const export_layout *c, size_t i, nesting *nest)
+{
+    const interval *iv = &l->v[i];
+    interval *const *s = c->by_row + c->row_start[iv->sh.row];
+    size_t lo = 0, hi = c->row_slices[iv->sh.row];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tlv_time_cmp(s[mid]->sh.from, iv->sh.from) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo, steps = 0; k-- > 0 && steps < 4096; steps++)
+        if (s[k]->lane == 0 && tlv_time_cmp(s[k]->sh.to, iv->sh.from) >= 0) {
+            size_t at = (size_t)(s[k] - l->v);
+            nest->depth[i] = nest->depth[at] + 1;
+            nest->parent[i] = (long)at;
+            return;
+        }
+}
+
+static void put_arg(writer *w, sqlite3_stmt *st, size_t set, const char *key, const char *value)
+{
+    if (!value || w->failed)
+        return;
+    char flat[64];
+    snprintf(flat, sizeof flat, "args.%s", key);
+    bind_int(w, st, 1, (sqlite3_int64)set);
+    bind_text(w, st, 2, flat);
+    bind_text(w, st, 3, flat);
+    bind_text(w, st, 4, value);
+    step(w, st, "args");
+}
+
+static void write_slices(writer *w, const export_layout *c)
+{
+    const interval_list *l = &w->ex->intervals;
+    nesting nest = {0};
+    if (compute_nesting(l, c, tlv_shapes_row_count(w->ex->shapes), &nest) < 0) {
+        free(nest.depth);
+        free(nest.parent);
+        fail_nomem(w);
+        return;
+    }
+    sqlite3_stmt *st = prepare(w, "INSERT INTO slice VALUES(?,?,?,?,?,?,?,?,?)");
+    sqlite3_stmt *a = prepare(w, "INSERT INTO args(arg_set_id, flat_key, key, string_value, value_type) "
+                                 "VALUES(?,?,?,?,'string')");
+    for (size_t i = 0; st && a && !w->failed && i < l->n; i++) {
+        const interval *iv = &l->v[i];
+        const tlv_shape_info *sh = &iv->sh;
+        int instant = is_instant(iv);
+        if (instant)
+            instant_nesting(l, c, i, &nest);
+        const char *name = iv->text ? iv->text : sh->value && !sh->is_when ? sh->value : sh->event;
+        sqlite3_int64 ts = ns_of(w, sh->from);
+        bind_int(w, st, 1, (sqlite3_int64)i);
+        bind_int(w, st, 2, ts);
+        bind_int(w, st, 3, instant ? 0 : ns_of(w, sh->to) - ts);
+        bind_int(w, st, 4, (sqlite3_int64)(c->first_tid[sh->row] + (instant ? 0 : iv->lane)));
+        bind_text(w, st, 5, sh->rule);
+        bind_text(w, st, 6, name);
+        bind_int(w, st, 7, (sqlite3_int64)nest.depth[i]);
+        if (nest.parent[i] >= 0)
+            bind_int(w, st, 8, nest.parent[i]);
+        bind_int(w, st, 9, (sqlite3_int64)i);
+        step(w, st, "slice");
+        put_arg(w, a, i, "event", sh->event);
+        put_arg(w, a, i, "resource", sh->resource);
+        put_arg(w, a, i, "value", sh->value);
+        put_arg(w, a, i, "text", iv->text);
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(a);
+    free(nest.depth);
+    free(nest.parent);
+}
+
+/* A counter track per counter (ids after the thread tracks), in the process
+ * of the resource's first row with intervals. */
+static void write_counter_tracks(writer *w, const export_layout *c, size_t ntracks)
+{
+    tlv_counters *cs = NULL;
+    if (tlv_counters_compute(w->ex->trace, &cs) != TLV_OK) {
+        fail_nomem(w);
+        return;
+    }
+    const tlv_shapes *s = w->ex->shapes;
+    sqlite3_stmt *k = prepare(w, "INSERT INTO track VALUES(?,?,'process_counter_track')");
+    sqlite3_stmt *ct = prepare(w, "INSERT INTO counter_track VALUES(?,?,?,?)");
+    sqlite3_stmt *v = prepare(w, "INSERT INTO counter(ts, track_id, value) VALUES(?,?,?)");
+    for (size_t i = 0; k && ct && v && !w->failed && i < tlv_counters_count(cs); i++) {
+        tlv_counter_info ci;
+        tlv_counters_get(cs, i, &ci);
+        char name[512];
+        snprintf(name, sizeof name, "%s %s", ci.resource, ci.display_name);
+        size_t upid = 0;
+        for (size_t r = 0; !upid && r < tlv_shapes_row_count(s); r++) {
+            tlv_row_info row;
+            tlv_shapes_row(s, r, &row);
+            if (c->used[r] && same_name(row.resource, ci.resource))
+                upid = c->pid[r];
+        }
+        sqlite3_int64 id = (sqlite3_int64)(ntracks + i);
+        bind_int(w, k, 1, id);
+        bind_text(w, k, 2, name);
+        step(w, k, "track");
+        bind_int(w, ct, 1, id);
+        bind_text(w, ct, 2, name);
+        if (upid)
+            bind_int(w, ct, 3, (sqlite3_int64)upid);
+        bind_int(w, ct, 4, (sqlite3_int64)i);
+        step(w, ct, "counter_track");
+        size_t n = 0;
+        const tlv_counter_sample *sm = tlv_counters_samples(cs, i, &n);
+        for (size_t j = 0; j < n && !w->failed; j++) {
+            bind_int(w, v, 1, ns_of(w, sm[j].time));
+            bind_int(w, v, 2, id);
+            bind_double(w, v, 3, sm[j].value);
+            step(w, v, "counter");
+        }
+    }
+    sqlite3_finalize(k);
+    sqlite3_finalize(ct);
+    sqlite3_finalize(v);
+    tlv_counters_free(cs);
+}
+
+/* The per-CPU running slices: a resource runs while its `state` is
+ * RUNNING (as tlv stats counts it), on the processor its `prcId` names
+ * (0 when it has none); a migration splits the slice. */
+typedef struct runner {
+    int running;
+    tlv_time since;
+    sqlite3_int64 cpu; /* -1: not a number */
+} runner;
+
+static sqlite3_int64 cpu_of(const tlv_trace *t, const char *resource, const tlv_time *at)
+{
+    const char *v = NULL;
+    if (tlv_trace_attr_at(t, resource, "prcId", at, &v) != TLV_OK)
+        return 0; /* no processor attribute: one processor */
+    char *end;
+    long long cpu = v && *v ? strtoll(v, &end, 10) : -1;
+    return v && *v && !*end ? cpu : -1;
+}
+
+static void sched_slice(writer *w, sqlite3_stmt *st, const runner *run, tlv_time end, long utid,
+                        const char *end_state)
+{
+    if (w->failed || tlv_time_cmp(end, run->since) <= 0)
+        return;
+    sqlite3_int64 ts = ns_of(w, run->since);
+    bind_int(w, st, 1, ts);
+    bind_int(w, st, 2, ns_of(w, end) - ts);
+    if (run->cpu >= 0)
+        bind_int(w, st, 3, run->cpu);
+    if (utid >= 0)
+        bind_int(w, st, 4, utid);
+    bind_text(w, st, 5, end_state);
+    step(w, st, "sched");
+}
+
+static void write_sched(writer *w, const export_layout *c)
+{
+    const tlv_trace *t = w->ex->trace;
+    const tlv_shapes *s = w->ex->shapes;
+    runner *run = calloc(w->nres + 1, sizeof *run);
+    long *utid = malloc((w->nres + 1) * sizeof *utid);
+    if (!run || !utid) {
+        free(run);
+        free(utid);
+        fail_nomem(w);
+        return;
+    }
+    for (size_t i = 0; i < w->nres; i++)
+        utid[i] = -1;
+    for (size_t r = tlv_shapes_row_count(s); r-- > 0;) { /* each resource's first row */
+        tlv_row_info row;
+        tlv_shapes_row(s, r, &row);
+        long id = c->used[r] ? resource_id(w, row.resource) : -1;
+        if (id >= 0)
+            utid[id] = (long)r;
+    }
+    tlv_time start = tlv_trace_start(t), before = start;
+    before.ticks -= 1;
+    for (size_t i = 0; i < w->nres; i++) {
+        const char *v = NULL, *name = tlv_trace_resource_name(t, i);
+        if (tlv_trace_attr_at(t, name, "state", &before, &v) == TLV_OK && v && strcmp(v, "RUNNING") == 0)
+            run[i] = (runner){1, start, cpu_of(t, name, &before)};
+    }
+    sqlite3_stmt *st = prepare(w, "INSERT INTO sched(ts, dur, cpu, utid, end_state) VALUES(?,?,?,?,?)");
+    size_t n = tlv_trace_event_count(t);
+    for (size_t i = 0; st && !w->failed && i < n; i++) {
+        tlv_event e;
+        tlv_trace_event(t, i, &e);
+        long id = e.kind == TLV_EVENT_ATTRIBUTE ? resource_id(w, e.resource) : -1;
+        if (id < 0)
+            continue;
+        runner *r = &run[id];
+        if (strcmp(e.name, "state") == 0) {
+            int now = e.value && strcmp(e.value, "RUNNING") == 0;
+            if (r->running && !now)
+                sched_slice(w, st, r, e.time, utid[id], e.value);
+            if (!r->running && now)
+                *r = (runner){1, e.time, cpu_of(t, e.resource, &e.time)};
+            r->running = now;
+        } else if (strcmp(e.name, "prcId") == 0 && r->running) {
+            sqlite3_int64 cpu = cpu_of(t, e.resource, &e.time);
+            if (cpu != r->cpu) {
+                sched_slice(w, st, r, e.time, utid[id], "RUNNING");
+                *r = (runner){1, e.time, cpu};
+            }
+        }
+    }
+    for (size_t i = 0; st && i < w->nres; i++)
+        if (run[i].running)
+            sched_slice(w, st, &run[i], tlv_trace_end(t), utid[i], NULL);
+    sqlite3_finalize(st);
+    free(run);
+    free(utid);
+}
+
+static void write_perfetto(writer *w)
+{
+    const export_layout *c = export_layout_of(w->ex);
+    if (!c) {
+        fail_nomem(w);
+        return;
+    }
+    size_t ntracks = 0;
+    for (size_t r = 0; r < tlv_shapes_row_count(w->ex->shapes); r++)
+        ntracks += c->used[r] ? c->nlanes[r] : 0;
+    w->origin = tlv_trace_time_origin(w->ex->trace);
+    w->ns = ns_per_unit(w->ex);
+    write_metadata(w);
+    if (!w->failed)
+        write_threads(w, c);
+    if (!w->failed)
+        write_slices(w, c);
+    if (!w->failed)
+        write_counter_tracks(w, c, ntracks);
+    if (!w->failed)
+        write_sched(w, c);
+}
+
 tlv_status tlv_export_sqlite_db(tlv_exporter *ex, sqlite3 *db)
 {
     if (!ex)
         return TLV_ERR_USAGE;
     if (!db)
         return export_fail(ex, TLV_ERR_USAGE, "tlv_export_sqlite_db: no database");
-    writer w = {db, ex, ex->radix, NULL, 0, 0, TLV_OK};
+    writer w = {.db = db, .ex = ex, .radix = ex->radix, .status = TLV_OK, .ns = 1};
     /* One transaction, no journal: the file is new, and a failed run is removed. */
     exec(&w, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN", "starting");
     exec(&w, schema, "creating the tables");
+    exec(&w, perfetto_schema, "creating the tables");
     if (!w.failed && index_resources(&w) < 0)
         fail_nomem(&w);
     void (*const parts[])(writer *) = {write_meta, write_resources, write_events, write_rows,
                                        write_intervals, write_counters, write_flows,
-                                       write_markers};
+                                       write_markers, write_perfetto};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !w.failed; i++)
         parts[i](&w);
     if (!w.failed)

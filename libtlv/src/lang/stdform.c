@@ -411,7 +411,8 @@ int std_escape(buf *b, const char *s, size_t n)
 {
     size_t mark = b->len, run = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!needs_escape(s[i]))
+        /* a space at either end would be trimmed when read back */
+        if (!needs_escape(s[i]) && !((i == 0 || i == n - 1) && is_space(s[i])))
             continue;
         /* The special character opens the next run, after its backslash. */
         if (buf_append(b, s + run, i - run) < 0 || buf_putc(b, '\\') < 0)
@@ -423,18 +424,20 @@ int std_escape(buf *b, const char *s, size_t n)
     return 0;
 }
 
-int std_escape_backslashes(buf *b, const char *s, size_t n)
+int std_escape_log_text(buf *b, const char *s, size_t n)
 {
-    const char *bs = n ? memchr(s, '\\', n) : NULL;
-    if (!bs) /* the usual case: no backslash, one copy */
+    size_t i = 0;
+    while (i < n && s[i] != '\\' && s[i] != '$')
+        i++;
+    if (i == n) /* the usual case: nothing to escape, one copy */
         return buf_append(b, s, n);
     size_t mark = b->len, run = 0;
-    for (size_t i = (size_t)(bs - s); i < n; i++) {
-        if (s[i] != '\\')
+    for (; i < n; i++) {
+        if (s[i] != '\\' && s[i] != '$')
             continue;
-        if (buf_append(b, s + run, i + 1 - run) < 0 || buf_putc(b, '\\') < 0)
+        if (buf_append(b, s + run, i - run) < 0 || buf_putc(b, '\\') < 0)
             return undo(b, mark);
-        run = i + 1;
+        run = i; /* the character itself opens the next run */
     }
     if (buf_append(b, s + run, n - run) < 0)
         return undo(b, mark);

@@ -637,6 +637,11 @@ static void draw_summary(frame *f, uint32_t row, double top)
     free(layers);
 }
 
+/* A dense row drawn from summaries still gets the texts of its shapes at
+ * least this wide (in pixels at scale 1): narrower ones cannot show two
+ * characters and an ellipsis (render_labels.c), however sparse the row. */
+#define MIN_TEXT_BOX_PX 8
+
 /* A visible band with shapes, as planned before drawing: how its row is
  * drawn (from summaries, or shape by shape) and what that costs. */
 typedef struct band_plan {
@@ -654,10 +659,15 @@ static void draw_band(frame *f, const band_plan *b, tlv_time q0, tlv_time q1)
 {
     batch_flush(&f->b);
     row_ctx rc = {f, b->pos, b->top};
-    if (b->dense)
+    if (b->dense) {
         draw_summary(f, b->row, b->top);
-    else
+        summary_texts_query(&f->s->looks.texts, f->s->store, f->s->radix, b->row,
+                            tlv_time_to_double(q0, f->s->radix), tlv_time_to_double(q1, f->s->radix),
+                            MIN_TEXT_BOX_PX * f->l.scale * (f->v->t1 - f->v->t0) / f->timeline.w,
+                            draw_shape, &rc);
+    } else {
         store_query(f->s->store, b->row, q0, q1, draw_shape, &rc);
+    }
 }
 
 /* How far beyond its band anything a row draws (not its texts) may reach,

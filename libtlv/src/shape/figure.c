@@ -209,7 +209,7 @@ static const char *top_comma(const char *s, size_t n)
     return depth == 0 ? found : memchr(s, ',', n);
 }
 
-/* "v(VALUE)" or "v(VALUE,LO,HI)", whose '(' is at s[open]. */
+/* "v(VALUE)", "v(VALUE,LO)" or "v(VALUE,LO,HI)", whose '(' is at s[open]. */
 static int parse_value_len(const char *s, size_t n, size_t open, axis ax, len_spec *out,
                            char *err, size_t errsz)
 {
@@ -243,14 +243,16 @@ static int parse_value_len(const char *s, size_t n, size_t open, axis ax, len_sp
         extra = count == 3;
         p = comma + 1;
     }
-    if (count == 2 || extra) {
-        set_err(err, errsz, "v() takes VALUE or VALUE,LO,HI: '%.*s'", (int)n, s);
+    if (extra) {
+        set_err(err, errsz, "v() takes VALUE, VALUE,LO or VALUE,LO,HI: '%.*s'", (int)n, s);
         return -1;
     }
     out->anchor = ANCHOR_START;
-    if (count == 1) {
+    if (count <= 2) { /* the row's values give the range (LO, when given, stays in it) */
         out->unit = ax == AXIS_Y ? LEN_VALUE_POS : LEN_VALUE_SIZE;
         out->value = (float)v[0];
+        out->has_lo = count == 2;
+        out->lo = count == 2 ? (float)v[1] : 0;
         return 0;
     }
     if (!(v[1] < v[2])) {
@@ -555,8 +557,8 @@ static const char *found_what(const tj_node *m, char *tmp, size_t tmpsz)
 static void set_defaults(prim *p)
 {
     memset(p, 0, sizeof *p);
-    p->size.w = (len_spec){100, LEN_PCT, ANCHOR_START};
-    p->size.h = (len_spec){100, LEN_PCT, ANCHOR_START};
+    p->size.w = (len_spec){100, LEN_PCT, ANCHOR_START, 0, 0};
+    p->size.h = (len_spec){100, LEN_PCT, ANCHOR_START, 0, 0};
     p->arc_sweep = 90;
     p->fill = 0xffffffffu;
     p->pen_color = 0xff000000u;
@@ -822,7 +824,14 @@ static void widen(const len_spec *l, double *lo, double *hi)
         return;
     *lo = l->value < *lo ? l->value : *lo;
     *hi = l->value > *hi ? l->value : *hi;
+    if (l->has_lo) {
+        *lo = l->lo < *lo ? l->lo : *lo;
+        *hi = l->lo > *hi ? l->lo : *hi;
+    }
 }
+
+/* Whether some v(VALUE,LO) length of p has its LO at `at`. */
+static int has_lo_at(const len_spec *l, double at) { return has_auto(l) && l->has_lo && l->lo == at; }
 
 int prim_value_range(const prim *p, double *lo, double *hi)
 {
@@ -846,8 +855,12 @@ static void fit(len_spec *l, double lo, double hi)
 
 void prim_fit_values(prim *p, double lo, double hi)
 {
-    if (!(lo < hi)) {
-        lo -= 1;
+    int floor = has_lo_at(&p->location.y, lo) || has_lo_at(&p->size.h, lo) ||
+                has_lo_at(&p->offset.y, lo);
+    for (size_t i = 0; i < p->npoints; i++)
+        floor |= has_lo_at(&p->points[i].y, lo);
+    if (!(lo < hi)) { /* one value: in the middle, or at the bottom when it is the floor */
+        lo -= floor ? 0 : 1;
         hi += 1;
     }
     fit(&p->location.y, lo, hi);

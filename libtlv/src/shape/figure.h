@@ -34,8 +34,11 @@ typedef enum len_anchor {
 
 typedef struct len_spec {
     float value;
-    len_unit unit;
-    len_anchor anchor;
+    unsigned char unit;    /* len_unit */
+    unsigned char anchor;  /* len_anchor */
+    unsigned short has_lo; /* v(VALUE,LO): (a short: no padding, for lengths are
+                              compared and hashed as bytes, summary.c) */
+    float lo;              /* the fixed low bound */
 } len_spec;
 
 typedef struct pos_spec {
@@ -50,7 +53,9 @@ typedef struct size_spec {
  * where VALUE lies in the area's height, LO at the bottom and HI at the top;
  * in a height, the share of the area's height from LO up to VALUE. Values
  * outside [LO, HI] are drawn at the nearest edge. v(VALUE) takes LO and HI
- * from the values of the row (prim_value_range, prim_fit_values). */
+ * from the values of the row (prim_value_range, prim_fit_values); v(VALUE,LO)
+ * takes HI from them and keeps LO at the bottom (a counter's baseline: 0
+ * bytes in use is an empty row, not a half-full one). */
 
 /* Parses "X,Y" (spec §9.1: Len = number [% | px]; X may be l(Len) c(Len)
  * r(Len), Y t(Len) m(Len) b(Len); numbers may be negative or fractional;

@@ -470,6 +470,8 @@ int summary_freeze(store *st, int radix, const prim *prims, size_t nprims,
         rc = build_layers(st, radix, prims, nprims, ids, looks);
     if (rc == 0)
         rc = find_reach(prims, nprims, looks);
+    if (rc == 0)
+        rc = summary_texts_build(st, radix, prims, nprims, &looks->texts);
     free(ids);
     return rc;
 }
@@ -483,6 +485,7 @@ void summary_looks_free(summary_looks *looks)
     free(looks->layer_look);
     free(looks->row_first);
     free(looks->reach_prim);
+    summary_texts_free(&looks->texts);
     memset(looks, 0, sizeof *looks);
 }
 

@@ -5,7 +5,7 @@
  * the part of its shape's time span it really covers, so that a summary
  * draws what the shapes would draw at that scale: a pixel-sized marker at
  * the start of a long area stays an instant, a line stays a line, and a text
- * draws nothing.
+ * draws nothing (summary_texts.c files the texts of long shapes apart).
  */
 #ifndef TLV_SUMMARY_H
 #define TLV_SUMMARY_H
@@ -23,6 +23,20 @@ typedef struct summary_look {
     uint32_t color; /* ARGB */
     uint32_t prim;
 } summary_look;
+
+/* The texts of the shapes of each row, by length class (summary_texts.c):
+ * class c of row r (row_first[r] <= c < row_first[r + 1]) holds the text
+ * shapes whose length is in [2^(class_exp[c]-1), 2^class_exp[c]), as the
+ * store positions pos[class_first[c] .. class_first[c + 1]), in time
+ * order. */
+typedef struct summary_texts {
+    uint32_t *pos;
+    size_t npos;
+    uint32_t *row_first;
+    size_t *class_first;
+    int32_t *class_exp;
+    uint32_t nrows;
+} summary_texts;
 
 /* The looks, and the summary layers: one per (row, look) that has shapes,
  * kept as the rows of a store of their own whose summaries give, per pixel
@@ -43,6 +57,7 @@ typedef struct summary_looks {
     uint32_t *reach_prim;
     size_t nreach;
     int has_reach;
+    summary_texts texts;  /* the texts a summary row still draws */
 } summary_looks;
 
 /* Freezes the store `st` and builds the looks of its primitives and its
@@ -52,6 +67,22 @@ int summary_freeze(store *st, int radix, const prim *prims, size_t nprims,
                    summary_looks *looks);
 
 void summary_looks_free(summary_looks *looks);
+
+/* Files the text shapes of the frozen store `st` by row and length class
+ * (times in `radix`). Returns 0 or -1 (no memory; *out then empty). */
+int summary_texts_build(const store *st, int radix, const prim *prims, size_t nprims,
+                        summary_texts *out);
+void summary_texts_free(summary_texts *t);
+/* Bytes the index takes, for memory accounting. */
+size_t summary_texts_bytes(const summary_texts *t);
+
+/* Calls fn for the text shapes of `row` (of st, the store t was built
+ * from) overlapping [t0, t1] whose length is at least min_len: the texts a
+ * row drawn from summaries can still hold. By length class, each in time
+ * order; fn returns 0 to go on. Visits few more shapes than it reports:
+ * about (t1 - t0) / min_len per class and level of nesting. */
+void summary_texts_query(const summary_texts *t, const store *st, int radix, uint32_t row,
+                         double t0, double t1, double min_len, store_visit_fn fn, void *ctx);
 
 /* The band [*y0, *y1) a look paints in a row from `top`, `h` pixels high,
  * with pens `scale` times their width; cut to the row. */

@@ -33,6 +33,9 @@
 typedef struct event_def {
     const char *name;
     const char *from, *to, *when;
+    const char *value;      /* "Value": what each interval stands for (substituted
+                               like a figure's arguments), or NULL: what its From
+                               event carried */
     const tj_node *figures;
     const char *file;
     long line, col;

@@ -259,6 +259,20 @@ static uint32_t shape_value(builder *b, const vevent *e)
     return id < VALUE_OWN ? id | VALUE_OWN : UINT32_MAX;
 }
 
+/* The event's "Value" substituted for this interval (a breakdown groups
+ * the strace rules' calls by name, not by arguments), interned as
+ * shape_value interns its joined arguments; shape_value's when it has none
+ * or it fails (the failure is reported). */
+static uint32_t declared_value(builder *b, const event_def *d, const subst_ctx *sc)
+{
+    if (!d->value)
+        return shape_value(b, sc->from);
+    if (viz_expand(b, sc, d->value, 0) < 0)
+        return shape_value(b, sc->from);
+    uint32_t id = intern_add(b->s->joined, buf_str(&b->a), b->a.len);
+    return id < VALUE_OWN ? id | VALUE_OWN : UINT32_MAX;
+}
+
 static uint32_t trace_index(const builder *b, const vevent *e)
 {
     if (!e || e->initial)
@@ -287,7 +301,7 @@ void viz_draw_interval(builder *b, const event_def *d, const subst_ctx *sc, tlv_
 {
     uint32_t res = target >= 0 ? (uint32_t)target : UINT32_MAX;
     uint32_t event = d->name_id;
-    b->cur_value = shape_value(b, sc->from);
+    b->cur_value = declared_value(b, d, sc);
     viz_set_cur_events(b, sc->from, sc->is_when ? NULL : sc->to);
     /* In per-CPU mode an interval of a task that migrated is drawn on the
      * row under each processor it was on, for the time it was there; an

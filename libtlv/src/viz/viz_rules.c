@@ -29,6 +29,7 @@ static void read_event(builder *b, viz_rule *r, const tj_node *e, const char *fi
     d->from = viz_str_member(e, "From");
     d->to = viz_str_member(e, "To");
     d->when = viz_str_member(e, "When");
+    d->value = viz_str_member(e, "Value");
     d->figures = tj_get(e, "Figures");
     d->file = file;
     d->line = e->key_line;

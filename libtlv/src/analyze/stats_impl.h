@@ -1,0 +1,18 @@
+/*
+ * stats_impl.h — what the analysis modules read of tlv_stats (stats.c)
+ * beyond its public API: a processor's busy stretches themselves, for the
+ * sliding windows of timing requirements (verify.c).
+ */
+#ifndef TLV_STATS_IMPL_H
+#define TLV_STATS_IMPL_H
+
+#include "tlv/tlv.h"
+
+#include <stddef.h>
+
+/* Processor `cpu`'s busy stretches, merged and in time order: their number,
+ * and in *pairs their (from, to) times, two doubles each, in TimeScale
+ * units; valid as long as the statistics. */
+size_t stats_cpu_spans(const tlv_stats *s, size_t cpu, const double **pairs);
+
+#endif
