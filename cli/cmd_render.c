@@ -159,6 +159,8 @@ static int parse_render_args(render_args *a, int argc, char **argv)
         usage_error("render", "--to must be later than --from");
         return -1;
     }
+    a->c.rules.more_outputs[0] = a->texts; /* refused over an input, like -o */
+    a->c.rules.more_output_opts[0] = "--texts";
     return 0;
 }
 

@@ -27,6 +27,10 @@ typedef struct rule_args {
     int threads;        /* --threads N (OPT_THREADS): 0 = the library's defaults */
     const char *input_path;  /* the LOG ("-": standard input) and -o OUT, set by the */
     const char *output_path; /* parser: an output that is an input is refused (below) */
+    /* A command's other files, for the same refusal: outputs with their
+     * option ("--texts", "--junit"), inputs with what they are. */
+    const char *more_outputs[4], *more_output_opts[4];
+    const char *more_inputs[2], *more_input_whats[2];
 } rule_args;
 
 /* Consumes -R DIR / -r FILE / --allow-scripts / --std at argv[*i] (also
@@ -159,16 +163,17 @@ size_t consistency_notice(const tlv_converter *conv, char *out, size_t size);
  * when an output of ra is one of the inputs (outputs_overwrite_inputs). */
 tlv_rules *load_rules(const rule_args *ra);
 
-/* Whether -o OUT or --unmatched FILE of ra is one of the files read (the
- * same inode: the log, standard input, the resource file, or a rule file
- * `rules` read; NULL: the first two only), or both name one file. Prints
- * "tlv: --unmatched 'x.log' is the log being read; refusing to write over
- * it" and returns 1; else 0. Before, -o LOG replaced the log once the run
- * was done and --unmatched LOG emptied it before it was read. */
+/* Whether an output of ra (-o OUT, --unmatched FILE, more_outputs) is one
+ * of the files read (the same inode: the log, standard input, the resource
+ * file, more_inputs, or a rule file `rules` read; NULL: not those), or two
+ * outputs name one file. Prints "tlv: --unmatched 'x.log' is the log being
+ * read; refusing to write over it" and returns 1; else 0. Before, -o LOG
+ * replaced the log once the run was done and --unmatched LOG emptied it
+ * before it was read. */
 int outputs_overwrite_inputs(const rule_args *ra, const tlv_rules *rules);
 
 /* Text printed on a terminal (common/term.c): control characters (C0, DEL,
- * C1) written as \xHH, so that a log's ESC or BEL cannot act on the
+ * C1) written as \e, \n, \xHH, so that a log's ESC or BEL cannot act on the
  * terminal; into a file or pipe the text is written as it is. */
 int is_terminal(FILE *f);
 char *term_escape(const char *s); /* malloc'ed; NULL when memory ran out */

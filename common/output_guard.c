@@ -61,29 +61,43 @@ static int overwrites(const char *opt, const char *output, const rule_args *ra,
                    : refuse(opt, output, "the log being read", ra->input_path);
     if (is_input(ra->res_path, &out))
         return refuse(opt, output, "the resource file", ra->res_path);
+    for (size_t i = 0; i < sizeof ra->more_inputs / sizeof *ra->more_inputs; i++)
+        if (is_input(ra->more_inputs[i], &out))
+            return refuse(opt, output, ra->more_input_whats[i], ra->more_inputs[i]);
     for (size_t i = 0; i < tlv_rules_file_count(rules); i++)
         if (is_input(tlv_rules_file(rules, i), &out))
             return refuse(opt, output, "a rule file that was read", tlv_rules_file(rules, i));
     return 0;
 }
 
+/* Whether two outputs name one file: by name, or by inode when both exist. */
+static int same_output(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (!a || !b || strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+        return 0;
+    return strcmp(a, b) == 0 ||
+           (existing_file(a, &sa) && existing_file(b, &sb) && same_file(&sa, &sb));
+}
+
 int outputs_overwrite_inputs(const rule_args *ra, const tlv_rules *rules)
 {
-    if (overwrites("-o", ra->output_path, ra, rules) ||
-        overwrites("--unmatched", ra->unmatched_path, ra, rules))
-        return 1;
-    struct stat a, b;
-    if (existing_file(ra->output_path, &a) && existing_file(ra->unmatched_path, &b) &&
-        same_file(&a, &b)) {
-        fprintf(stderr, "%s: -o '%s' and --unmatched '%s' are the same file\n", prog,
-                ra->output_path, ra->unmatched_path);
-        return 1;
+    enum { N = 2 + sizeof ra->more_outputs / sizeof *ra->more_outputs };
+    const char *path[N] = {ra->output_path, ra->unmatched_path};
+    const char *opt[N] = {"-o", "--unmatched"};
+    for (size_t i = 2; i < N; i++) {
+        path[i] = ra->more_outputs[i - 2];
+        opt[i] = ra->more_output_opts[i - 2];
     }
-    if (ra->output_path && ra->unmatched_path && strcmp(ra->output_path, "-") != 0 &&
-        strcmp(ra->output_path, ra->unmatched_path) == 0) { /* a new file, named twice */
-        fprintf(stderr, "%s: -o and --unmatched name the same file '%s'\n", prog,
-                ra->output_path);
-        return 1;
-    }
+    for (size_t i = 0; i < N; i++)
+        if (path[i] && overwrites(opt[i], path[i], ra, rules))
+            return 1;
+    for (size_t i = 0; i < N; i++)
+        for (size_t j = i + 1; j < N; j++)
+            if (same_output(path[i], path[j])) {
+                fprintf(stderr, "%s: %s and %s name the same file '%s'\n", prog, opt[i], opt[j],
+                        path[j]);
+                return 1;
+            }
     return 0;
 }

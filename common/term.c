@@ -1,6 +1,7 @@
 /*
  * term.c — text from a log or a file, printed on a terminal: its control
- * characters (ESC, BEL, CR, the C1 range) are written as \xHH, so that a log
+ * characters (ESC, BEL, CR, the C1 range) are written as \e, \x07, \r (as
+ * `tlv query` writes them), so that a log
  * line, a marker name or a query result cannot move the cursor, retitle the
  * window or hide what comes before it (issue 32.7: they were printed raw by
  * `tlv query` and in messages). Into a file or a pipe the text goes as it
@@ -41,7 +42,13 @@ char *term_escape(const char *s)
             continue;
         }
         unsigned code = k == 1 ? p[0] : p[1];
-        d += sprintf(d, "\\x%02x", code);
+        /* As `tlv query` shows them: \n \t \r \0 \e, else \xNN. */
+        const char *named = code == '\n' ? "\\n" : code == '\t' ? "\\t" : code == '\r' ? "\\r"
+                            : code == 0 ? "\\0" : code == 27 ? "\\e" : NULL;
+        if (named && k == 1)
+            d += sprintf(d, "%s", named);
+        else
+            d += sprintf(d, "\\x%02x", code);
         p += k;
     }
     *d = '\0';

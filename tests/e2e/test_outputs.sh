@@ -70,6 +70,27 @@ expect_same $log orig.log "hard link and standard input: the log"
 run "$TLV" convert -q -r $res $log -o both.txt --unmatched both.txt
 expect_status 2 "-o and --unmatched the same"
 expect_line "$TMP/err" "tlv: -o and --unmatched name the same file 'both.txt'" "-o and --unmatched the same: message"
+# The other output options: render --texts, verify --junit and --json (and
+# the requirements file is an input).
+run "$TLV" render -r $res -o x.png --texts $log $log
+expect_status 2 "render --texts LOG"
+expect_line "$TMP/err" "tlv: --texts 'sample.log' is the log being read; refusing to write over it" "render --texts LOG: message"
+expect_same $log orig.log "render --texts LOG: the log"
+run "$TLV" render -r $res -o x.png --texts x.png $log
+expect_status 2 "render -o and --texts the same"
+expect_line "$TMP/err" "tlv: -o and --texts name the same file 'x.png'" "render -o and --texts the same: message"
+cp "$SRC/samples/asp/requirements.json" reqs.json
+cp reqs.json reqs.orig
+run "$TLV" verify -r $res reqs.json $log --junit reqs.json
+expect_status 2 "verify --junit REQS"
+expect_line "$TMP/err" "tlv: --junit 'reqs.json' is the requirements file; refusing to write over it" "verify --junit REQS: message"
+expect_same reqs.json reqs.orig "verify --junit REQS: the requirements"
+run "$TLV" verify -r $res reqs.json $log --json $log
+expect_status 2 "verify --json LOG"
+expect_same $log orig.log "verify --json LOG: the log"
+run "$TLV" verify -r $res reqs.json $log --junit j.out --json j.out
+expect_status 2 "verify --junit and --json the same"
+expect_line "$TMP/err" "tlv: --junit and --json name the same file 'j.out'" "verify --junit and --json the same: message"
 # The viewer too (its --unmatched), before any window.
 run "$TLV" view -r $res --unmatched $log $log --script /dev/null
 expect_status 2 "view --unmatched LOG"

@@ -6,7 +6,7 @@
 # separates arguments, as in TLV; spec §6), on every path (general and
 # compiled templates, one and two threads). Marker names are cut at a
 # character boundary (a cut at 47 bytes inside a UTF-8 character made the
-# SQLite export hold invalid UTF-8). A log's ESC or BEL is shown as \xHH on a
+# SQLite export hold invalid UTF-8). A log's ESC or BEL is shown as \e, \x07 on a
 # terminal by messages and `tlv query`, never sent to it raw.
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
@@ -88,9 +88,9 @@ expect_line "$TMP/out" "46,$(printf '78%.0s' $(seq 46))"$'\r' "marker cut before
 printf '1 path red \033[31mX\007 done\n\033]0;pwned\007 junk line\n' >esc.log
 if command -v script >/dev/null; then
   script -qec "$TLV query -R . -r k.res esc.log 'select value from events'" /dev/null >tty.out 2>&1
-  expect_contains tty.out 'red \x1b[31mX\x07 done' "query on a terminal: ESC and BEL shown"
+  expect_contains tty.out 'red \e[31mX\x07 done' "query on a terminal: ESC and BEL shown"
   script -qec "$TLV convert -R . -r k.res esc.log -o /dev/null" /dev/null >tty.out 2>&1
-  expect_contains tty.out 'line 2: \x1b]0;pwned\x07 junk line' "messages on a terminal: ESC shown"
+  expect_contains tty.out 'line 2: \e]0;pwned\x07 junk line' "messages on a terminal: ESC shown"
   checks=$((checks + 1))
   grep -q $'\033' tty.out && fail "messages on a terminal: a raw ESC"
 else
