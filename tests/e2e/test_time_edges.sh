@@ -94,6 +94,24 @@ expect_line "$TMP/err" "tlv render: --from needs a time within the 64-bit range 
 run "$TLV" render -R . -r mini.res edge.std -o bad.png --to 1e19
 expect_status 2 "render --to 1e19"
 
+# $CALC on times at the edges: exact, or an error naming the line (it read
+# no 19-digit number before: "'9223372036854775807' is not a number").
+python3 - <<'PY'
+import json
+c = json.load(open("mini.cnv"))
+c["mini"]["^\\[(?<t>-?\\d+)\\] add (?<n>-?\\d+)$"] = "[$CALC{${t}+${n}}]ctrl.state=ADDED"
+json.dump(c, open("mini.cnv", "w"))
+PY
+printf '[9223372036854775806] add 1
+[9223372036854775807] add 1
+[-9223372036854775807] add -1
+' >calc.log
+run "$TLV" convert -q -R . -r mini.res calc.log
+expect_status 1 "\$CALC at the edges"
+expect_line "$TMP/out" "[9223372036854775807]ctrl.state=ADDED" "\$CALC: 2^63 - 2 + 1"
+expect_line "$TMP/out" "[-9223372036854775808]ctrl.state=ADDED" "\$CALC: -2^63 + 1 - 1"
+expect_line "$TMP/err" 'calc.log:2: error: rule "^\[(?<t>-?\d+)\] add (?<n>-?\d+)$": $CALC{9223372036854775807+1}: the result is too large (column 20)' "\$CALC past 2^63 - 1: an error naming the line"
+
 # Times past 64 bits are errors naming the line (docs/robustness.md).
 printf '[9223372036854775808]ctrl.state=RUNNING\n[1]ctrl.state=READY\n' >over.std
 run "$TLV" convert -q -R . -r mini.res over.std
