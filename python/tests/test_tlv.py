@@ -71,6 +71,38 @@ def test_stats_are_tlv_stats(trace):
     assert [c.name for c in stats["cpus"]] == ["CPU"]
 
 
+def test_instances_are_tlv_stats_instances(trace):
+    import json
+    groups = trace.instance_groups()
+    cmd = json.loads(run_tlv("stats", "--instances", "--json", "-r", RES, LOG))["instances"]
+    assert len(groups) == len(cmd)
+    for g, c in zip(groups, cmd):
+        assert (g.resource, g.kind, g.name, g.count, g.partial) == \
+               (c["resource"], c["kind"], c["name"], c["count"], c["partial"])
+        if g.count:
+            assert (g.min, g.p50, g.p90, g.p99, g.max) == \
+                   (c["min"], c["p50"], c["p90"], c["p99"], c["max"])
+            assert (g.worst.start, g.worst.line) == (c["worst"]["start"], c["worst"]["line"])
+    task1 = [g for g in groups if g.resource == "TASK1" and g.kind == "response"][0]
+    assert (task1.count, task1.max, task1.worst.execution, task1.worst.line) == \
+           (3, 376717.0, 208322.0, 15)
+    responses = trace.instances(kind="response")
+    assert [i.response for i in responses if i.resource == "TASK1"] == \
+           [376717.0, 54232.0, 295901.0]
+
+
+def test_verify_is_tlv_verify(trace):
+    reqs = os.path.join(SRC, "samples/asp/requirements.json")
+    verdicts, violations = trace.verify(reqs)
+    lines = subprocess.run([TLV, "verify", "-q", reqs, LOG], capture_output=True,
+                           text=True).stdout.splitlines()
+    assert [("PASS  " if v.passed else "FAIL  ") + v.name + ": " + v.message
+            for v in verdicts] == lines
+    assert (verdicts[1].passed, verdicts[1].worst, verdicts[1].resource, verdicts[1].line) == \
+           (False, 219630.0, "TASK2", 18)
+    assert violations[0] == tlv.Violation(1, "TASK2", 1092951.0, 1312581.0, 18, 219630.0)
+
+
 def test_sqlite_is_tlv_export_sqlite(trace, tmp_path):
     mine, theirs = tmp_path / "py.db", tmp_path / "tlv.db"
     trace.to_sqlite(str(mine))
@@ -79,7 +111,8 @@ def test_sqlite_is_tlv_export_sqlite(trace, tmp_path):
     schema = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
     assert a.execute(schema).fetchall() == b.execute(schema).fetchall()
     tables = [r[0] for r in a.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    assert {"markers", "slice", "thread", "process", "counter", "sched", "args"} <= set(tables)
+    assert {"markers", "slice", "thread", "process", "counter", "sched", "instance"} <= \
+        set(tables)
     for t in tables:
         if t in ("meta", "metadata"):  # the source is named as each was given it
             continue

@@ -8,19 +8,22 @@ libtlv (ctypes; no compiled extension).
     shapes = trace.shapes()
     shapes.intervals()           # the drawn intervals, as `tlv export --format csv`
     trace.stats()                # time per resource and state, CPU busy time
+    trace.instance_groups()      # response times per actor and kind (tlv stats --instances)
+    trace.verify("reqs.json")    # timing requirements (tlv verify)
     trace.to_sqlite("trace.db")  # the schema of docs/sql.md
 
 Errors raise tlv.TlvError with the library's messages."""
 import ctypes
 from collections import namedtuple
 
-from ._lib import (CounterInfo, CounterSample, CpuStat, Event as _CEvent, FlowInfo, RowInfo,
+from ._lib import (CounterInfo, CounterSample, CpuStat, Event as _CEvent, FlowInfo,
+                   Instance as _CInstance, InstanceGroup as _CGroup, InstancesOptions, RowInfo,
                    RulesOptions, ShapeInfo, ShapesOptions, StateStat, StatsOptions, Time, TlvError,
-                   diag_lines, lib, text)
+                   Verdict as _CVerdict, Violation as _CViolation, diag_lines, lib, text)
 
 __version__ = "0.1.0"
 __all__ = ["Rules", "Trace", "Shapes", "TlvError", "Event", "Interval", "Row", "StateStat",
-           "CpuStat", "version"]
+           "CpuStat", "Instance", "InstanceGroup", "Verdict", "Violation", "version"]
 
 Event = namedtuple("Event", "id ts resource kind name value args line")
 Interval = namedtuple("Interval", "rule event resource row start end dur value text instant")
@@ -30,6 +33,13 @@ CpuStatistic = namedtuple("CpuStatistic", "name value busy intervals")
 Counter = namedtuple("Counter", "resource attribute display_name min max mean time_mean samples")
 Flow = namedtuple("Flow", "rule name display_name ts from_resource to_resource from_processor "
                   "to_processor event")
+Instance = namedtuple("Instance", "resource kind name start end response execution preemptions "
+                      "interruptions line end_line")
+InstanceGroup = namedtuple("InstanceGroup", "resource label kind name count partial min p50 p90 "
+                           "p99 max mean stddev worst execution_max preemptions")
+Verdict = namedtuple("Verdict", "name check passed message worst bound resource time line "
+                     "violations")
+Violation = namedtuple("Violation", "requirement resource start end line value")
 
 _OK = 0
 
@@ -190,6 +200,91 @@ class Trace:
             return out
         finally:
             lib.tlv_counters_free(handle)
+
+    def _instances(self, ready_values, cpu_attribute):
+        opts = InstancesOptions(ctypes.sizeof(InstancesOptions), None, None, _b(ready_values),
+                                _b(cpu_attribute))
+        handle = ctypes.c_void_p()
+        if lib.tlv_instances_compute(self._h, ctypes.byref(opts), ctypes.byref(handle)) != _OK:
+            raise TlvError(text(lib.tlv_trace_last_error(self._h)))
+        return handle
+
+    def _instance(self, handle, i, x=None):
+        x = x or _CInstance()
+        lib.tlv_instances_get_sized(handle, i, ctypes.byref(x), ctypes.sizeof(x))
+        return Instance(text(x.resource), text(x.kind), text(x.name), self.seconds(x.start),
+                        self.seconds(x.end), x.response,
+                        x.execution if x.execution >= 0 else None, x.preemptions,
+                        x.interruptions, x.start_line, x.end_line)
+
+    def instances(self, kind=None, ready_values=None, cpu_attribute=None):
+        """Every whole instance of every actor in order of start (tlv/instances.h):
+        response (activation to completion), latency (wake-up to running), call
+        (entry to return) and the kinds the headers declare; [Instance]."""
+        handle = self._instances(ready_values, cpu_attribute)
+        try:
+            x = _CInstance()
+            out = [self._instance(handle, i, x) for i in range(lib.tlv_instances_count(handle))]
+            return [i for i in out if kind is None or i.kind == kind]
+        finally:
+            lib.tlv_instances_free(handle)
+
+    def instance_groups(self, kind=None, ready_values=None, cpu_attribute=None):
+        """Per actor, kind and name, the response times as tlv stats --instances
+        prints them: [InstanceGroup] (worst: the longest Instance, or None)."""
+        handle = self._instances(ready_values, cpu_attribute)
+        try:
+            g = _CGroup()
+            out = []
+            for i in range(lib.tlv_instances_group_count(handle)):
+                lib.tlv_instances_group_sized(handle, i, ctypes.byref(g), ctypes.sizeof(g))
+                if kind is not None and text(g.kind) != kind:
+                    continue
+                worst = self._instance(handle, g.worst) if g.count else None
+                out.append(InstanceGroup(text(g.resource), text(g.label), text(g.kind),
+                                         text(g.name), g.count, g.partial, g.min, g.p50, g.p90,
+                                         g.p99, g.max, g.mean, g.stddev, worst,
+                                         g.execution_max if g.execution_max >= 0 else None,
+                                         g.preemptions))
+            return out
+        finally:
+            lib.tlv_instances_free(handle)
+
+    def verify(self, requirements_path):
+        """Checks a requirements file (docs/timing.md) against the trace, as
+        tlv verify does: ([Verdict], [Violation]). A mistake in the file, or a
+        requirement naming what the trace lacks, raises TlvError with the
+        FILE:LINE:COL messages."""
+        reqs = ctypes.c_void_p()
+        status = lib.tlv_requirements_load(_b(requirements_path), ctypes.byref(reqs))
+        try:
+            if status != _OK:
+                raise TlvError("; ".join(diag_lines(lib.tlv_requirements_diags(reqs))) if reqs
+                               else "out of memory")
+            v = ctypes.c_void_p()
+            status = lib.tlv_requirements_verify(reqs, self._h, None, ctypes.byref(v))
+            try:
+                if status != _OK:
+                    raise TlvError("; ".join(diag_lines(lib.tlv_verdicts_diags(v))) if v
+                                   else text(lib.tlv_trace_last_error(self._h)))
+                d, x = _CVerdict(), _CViolation()
+                verdicts, violations = [], []
+                for i in range(lib.tlv_verdicts_count(v)):
+                    lib.tlv_verdicts_get_sized(v, i, ctypes.byref(d), ctypes.sizeof(d))
+                    verdicts.append(Verdict(text(d.name), text(d.check), bool(d.passed),
+                                            text(d.message), d.worst if d.worst >= 0 else None,
+                                            d.bound, text(d.resource), self.seconds(d.time),
+                                            d.line, d.violations))
+                for i in range(lib.tlv_verdicts_violation_count(v)):
+                    lib.tlv_verdicts_violation_sized(v, i, ctypes.byref(x), ctypes.sizeof(x))
+                    violations.append(Violation(x.requirement, text(x.resource),
+                                                self.seconds(x.start), self.seconds(x.end),
+                                                x.line, x.value))
+                return verdicts, violations
+            finally:
+                lib.tlv_verdicts_free(v)
+        finally:
+            lib.tlv_requirements_free(reqs)
 
     def to_sqlite(self, path, shapes=None):
         """Writes the trace as a SQLite database with the schema of

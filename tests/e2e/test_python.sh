@@ -33,7 +33,7 @@ TLV_LIBRARY="$lib" TLV_CMD="$PREFIX/bin/tlv" TLV_SOURCE_DIR="$SRC" \
   "$TMP/venv/bin/python" -m pytest -q -p no:cacheprovider "$SRC/python/tests" >"$TMP/out" 2>&1
 status=$?
 expect_status 0 "pytest python/tests: $(tail -30 "$TMP/out")"
-expect_contains "$TMP/out" "7 passed" "every test ran"
+expect_contains "$TMP/out" "9 passed" "every test ran"
 export TLV_LIBRARY="$lib"
 run "$TMP/venv/bin/python" -c "import tlv, os; print(os.path.dirname(tlv.__file__))"
 expect_contains "$TMP/out" "$TMP/venv/" "the package imported is the pip-installed one"

@@ -91,6 +91,10 @@ run "$TLV" query -f csv "$DB" "SELECT (SELECT COUNT(*) FROM slice) = (SELECT COU
               WHERE c.ts < p.ts OR c.ts + c.dur > p.ts + p.dur OR c.depth <> p.depth + 1 OR c.track_id <> p.track_id) AND
   (SELECT COUNT(*) FROM thread) = (SELECT COUNT(DISTINCT row_id) FROM intervals) AS ok"
 expect_line "$TMP/out" "1"$'\r' "slices are the intervals, nested"
+run "$TLV" query -f csv "$DB" "SELECT key, string_value FROM args WHERE arg_set_id = (SELECT arg_set_id FROM slice WHERE id = 0) ORDER BY key"
+expect_line "$TMP/out" "args.event,call"$'\r' "args of slice 0: its event"
+expect_line "$TMP/out" "args.resource,ALMHDR1"$'\r' "args of slice 0: its resource"
+expect_line "$TMP/out" "args.text,iwup_tsk(tskid=2)"$'\r' "args of slice 0: its text"
 run "$TLV" query -f csv "$DB" "PRAGMA foreign_key_check"
 checks=$((checks + 1))
 [ "$(wc -l <"$TMP/out")" -le 1 ] || fail "dangling references: $(head -5 "$TMP/out")"

@@ -45,7 +45,14 @@ static const char schema[] =
     "  to_resource_id INTEGER REFERENCES resources(id), from_processor TEXT, to_processor TEXT,\n"
     "  event_id INTEGER REFERENCES events(id));\n"
     "CREATE TABLE markers(id INTEGER PRIMARY KEY, ts REAL NOT NULL, name TEXT NOT NULL,\n"
-    "  color TEXT);\n";
+    "  color TEXT);\n"
+    "CREATE TABLE instance(id INTEGER PRIMARY KEY,\n"
+    "  resource_id INTEGER NOT NULL REFERENCES resources(id), kind TEXT NOT NULL,\n"
+    "  name TEXT NOT NULL, ts REAL NOT NULL, end_ts REAL NOT NULL, dur REAL NOT NULL,\n"
+    "  execution REAL, preemptions INTEGER NOT NULL, interruptions INTEGER NOT NULL,\n"
+    "  line INTEGER NOT NULL, end_line INTEGER NOT NULL,\n"
+    "  start_event_id INTEGER NOT NULL REFERENCES events(id),\n"
+    "  end_event_id INTEGER NOT NULL REFERENCES events(id));\n";
 
 /* The tables a Perfetto trace_processor user knows (docs/sql.md), with
  * times in integer nanoseconds from the trace's time origin (its first
@@ -53,7 +60,8 @@ static const char schema[] =
  * a thread track per lane of it (layout.c), a slice per interval (its id is
  * the interval's), a process per group of rows (or Linux pid), a counter
  * track per counter, the per-CPU running slices, and the slices' args.
- * (Timing analysis adds an `instance` table next to these.) */
+ * The actors' instances (timing analysis) are in `instance`, with the
+ * tables above. */
 static const char perfetto_schema[] =
     "CREATE TABLE metadata(name TEXT PRIMARY KEY, key_type TEXT NOT NULL, int_value INTEGER,\n"
     "  str_value TEXT);\n"
@@ -74,8 +82,17 @@ static const char perfetto_schema[] =
     "CREATE TABLE sched(id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, dur INTEGER NOT NULL,\n"
     "  cpu INTEGER, utid INTEGER REFERENCES thread(utid), end_state TEXT, priority INTEGER);\n"
     "CREATE VIEW sched_slice AS SELECT * FROM sched;\n"
-    "CREATE TABLE args(arg_set_id INTEGER NOT NULL, flat_key TEXT NOT NULL, key TEXT NOT NULL,\n"
-    "  int_value INTEGER, string_value TEXT, real_value REAL, value_type TEXT NOT NULL);\n";
+    /* a view: the intervals hold the args already (a table of them doubled
+     * the export's size and time) */
+    "CREATE VIEW args(arg_set_id, flat_key, key, int_value, string_value, real_value,\n"
+    "  value_type) AS\n"
+    "  SELECT id, 'args.event', 'args.event', NULL, event, NULL, 'string' FROM intervals\n"
+    "  UNION ALL SELECT i.id, 'args.resource', 'args.resource', NULL, r.name, NULL, 'string'\n"
+    "    FROM intervals i JOIN resources r ON r.id = i.resource_id\n"
+    "  UNION ALL SELECT id, 'args.value', 'args.value', NULL, value, NULL, 'string'\n"
+    "    FROM intervals WHERE value IS NOT NULL\n"
+    "  UNION ALL SELECT id, 'args.text', 'args.text', NULL, text, NULL, 'string'\n"
+    "    FROM intervals WHERE text IS NOT NULL;\n";
 
 /* Made after the rows are in: building an index once is faster than
  * keeping it up to date row by row. */
@@ -87,10 +104,10 @@ static const char indexes[] =
     "CREATE INDEX intervals_by_resource ON intervals(resource_id, ts);\n"
     "CREATE INDEX counter_samples_by_counter ON counter_samples(counter_id, ts);\n"
     "CREATE INDEX flows_by_ts ON flows(ts);\n"
+    "CREATE INDEX instance_by_resource ON instance(resource_id, kind, name, ts);\n"
     "CREATE INDEX slice_by_track ON slice(track_id, ts);\n"
     "CREATE INDEX counter_by_track ON counter(track_id, ts);\n"
-    "CREATE INDEX sched_by_cpu ON sched(cpu, ts);\n"
-    "CREATE INDEX args_by_set ON args(arg_set_id);\n";
+    "CREATE INDEX sched_by_cpu ON sched(cpu, ts);\n";
 
 typedef struct writer {
     sqlite3 *db;
@@ -506,6 +523,41 @@ static void write_flows(writer *w)
     sqlite3_finalize(st);
 }
 
+/* The instances of the actors (tlv/instances.h): one row each, with its
+ * response time as dur, its execution time (NULL when the resource has no
+ * running state), and the events that began and ended it. */
+static void write_instances(writer *w)
+{
+    tlv_instances *in = NULL;
+    if (tlv_instances_compute(w->ex->trace, NULL, &in) != TLV_OK) { /* only for memory */
+        fail_nomem(w);
+        return;
+    }
+    sqlite3_stmt *st = prepare(w, "INSERT INTO instance VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (size_t i = 0; st && !w->failed && i < tlv_instances_count(in); i++) {
+        tlv_instance x;
+        tlv_instances_get(in, i, &x);
+        bind_int(w, st, 1, (sqlite3_int64)i);
+        bind_resource(w, st, 2, x.resource);
+        bind_text(w, st, 3, x.kind);
+        bind_text(w, st, 4, x.name);
+        bind_double(w, st, 5, seconds_of(w, x.start));
+        bind_double(w, st, 6, seconds_of(w, x.end));
+        bind_double(w, st, 7, x.response);
+        if (x.execution >= 0)
+            bind_double(w, st, 8, x.execution);
+        bind_int(w, st, 9, (sqlite3_int64)x.preemptions);
+        bind_int(w, st, 10, (sqlite3_int64)x.interruptions);
+        bind_int(w, st, 11, (sqlite3_int64)x.start_line);
+        bind_int(w, st, 12, (sqlite3_int64)x.end_line);
+        bind_int(w, st, 13, (sqlite3_int64)x.start_event);
+        bind_int(w, st, 14, (sqlite3_int64)x.end_event);
+        step(w, st, "instance");
+    }
+    sqlite3_finalize(st);
+    tlv_instances_free(in);
+}
+
 /* The markers of a viewer session the caller read (tlv_export_options). */
 static void write_markers(writer *w)
 {
@@ -711,19 +763,6 @@ static void instant_nesting(const interval_list *l, const export_layout *c, size
         }
 }
 
-static void put_arg(writer *w, sqlite3_stmt *st, size_t set, const char *key, const char *value)
-{
-    if (!value || w->failed)
-        return;
-    char flat[64];
-    snprintf(flat, sizeof flat, "args.%s", key);
-    bind_int(w, st, 1, (sqlite3_int64)set);
-    bind_text(w, st, 2, flat);
-    bind_text(w, st, 3, flat);
-    bind_text(w, st, 4, value);
-    step(w, st, "args");
-}
-
 static void write_slices(writer *w, const export_layout *c)
 {
     const interval_list *l = &w->ex->intervals;
@@ -735,9 +774,7 @@ static void write_slices(writer *w, const export_layout *c)
         return;
     }
     sqlite3_stmt *st = prepare(w, "INSERT INTO slice VALUES(?,?,?,?,?,?,?,?,?)");
-    sqlite3_stmt *a = prepare(w, "INSERT INTO args(arg_set_id, flat_key, key, string_value, value_type) "
-                                 "VALUES(?,?,?,?,'string')");
-    for (size_t i = 0; st && a && !w->failed && i < l->n; i++) {
+    for (size_t i = 0; st && !w->failed && i < l->n; i++) {
         const interval *iv = &l->v[i];
         const tlv_shape_info *sh = &iv->sh;
         int instant = is_instant(iv);
@@ -756,13 +793,8 @@ static void write_slices(writer *w, const export_layout *c)
             bind_int(w, st, 8, nest.parent[i]);
         bind_int(w, st, 9, (sqlite3_int64)i);
         step(w, st, "slice");
-        put_arg(w, a, i, "event", sh->event);
-        put_arg(w, a, i, "resource", sh->resource);
-        put_arg(w, a, i, "value", sh->value);
-        put_arg(w, a, i, "text", iv->text);
     }
     sqlite3_finalize(st);
-    sqlite3_finalize(a);
     free(nest.depth);
     free(nest.parent);
 }
@@ -950,7 +982,7 @@ tlv_status tlv_export_sqlite_db(tlv_exporter *ex, sqlite3 *db)
         fail_nomem(&w);
     void (*const parts[])(writer *) = {write_meta, write_resources, write_events, write_rows,
                                        write_intervals, write_counters, write_flows,
-                                       write_markers, write_perfetto};
+                                       write_instances, write_markers, write_perfetto};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !w.failed; i++)
         parts[i](&w);
     if (!w.failed)

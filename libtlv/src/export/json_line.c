@@ -36,7 +36,7 @@ static int reserve(json_line *b, size_t n)
 void jl_raw(json_line *b, const char *text)
 {
     size_t n = strlen(text);
-    if (reserve(b, n) == 0) {
+    if (n && reserve(b, n) == 0) { /* nothing to copy: the buffer may have no storage yet */
         memcpy(b->p + b->len, text, n);
         b->len += n;
     }

@@ -77,11 +77,12 @@ static void read_entry(res_type *t, const tj_node *m, const char *file, tlv_diag
                   t->name, m->key, tj_type_name(m->type));
         return;
     }
-    /* The name first: an entry without one (no memory for it) would be
-     * compared by name later (a crash the OOM sweep found, N=2718 of
-     * `tlv shapes`); the failure itself is counted by alloc.h. */
+    /* The name first: an entry is found by it, so none may be left without
+     * one when memory runs out (the load then fails with TLV_ERR_NOMEM). */
     char *name = xstrdup(m->key);
-    impossible_def *e = name ? find_or_add(t, m->key) : NULL;
+    if (!name)
+        return;
+    impossible_def *e = find_or_add(t, m->key);
     if (!e) {
         free(name);
         return;
