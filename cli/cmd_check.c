@@ -95,6 +95,8 @@ static int print_json(const tlv_rules *rules, tlv_converter *conv, const char *l
  * the consistency report. */
 static int check_log(const rule_args *ra, const char *log, int json)
 {
+    if (outputs_overwrite_inputs(ra, NULL)) /* the log; the rule files: load_rules */
+        return EXIT_USAGE;
     tlv_rules *rules = load_rules(ra);
     if (!rules)
         return nomem_reported() ? EXIT_USAGE : 1;
@@ -149,7 +151,7 @@ static int check_log(const rule_args *ra, const char *log, int json)
             unused == 1 ? "" : "s");
     rc = write_failed ? EXIT_USAGE : errors ? 1 : EXIT_OK;
 done:
-    unmatched_end(&um, 0);
+    unmatched_discard(&um); /* written already unless the check failed */
     tlv_trace_free(trace);
     tlv_rules_free(rules);
     return rc;
@@ -227,5 +229,6 @@ int cmd_check(int argc, char **argv)
         usage_error("check", "--json reports on a LOG: give one with -r FILE.res");
         return EXIT_USAGE;
     }
+    ra.input_path = log; /* --unmatched must not be the log */
     return log ? check_log(&ra, log, json) : EXIT_OK;
 }

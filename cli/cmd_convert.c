@@ -237,7 +237,7 @@ int cmd_convert(int argc, char **argv)
     int written = event_writer_finish(writer); /* the whole trace is written after this */
     if (st == TLV_ERR_NOMEM || written == -2) { /* no trace, not a partial one */
         close_output(out, a.c.output, tmp_path, 0);
-        unmatched_end(&um, 0);
+        unmatched_discard(&um);
         if (in != stdin)
             fclose(in);
         event_writer_free(writer);
@@ -254,7 +254,10 @@ int cmd_convert(int argc, char **argv)
         print_summary(conv, writer, now_seconds() - pg.start);
         consistency_summary(conv, a.c.input);
     }
-    write_failed |= unmatched_end(&um, !a.c.quiet) < 0;
+    if (read_failed) /* the list is cut short, like the trace: the old one stays */
+        unmatched_discard(&um);
+    else
+        write_failed |= unmatched_end(&um, !a.c.quiet) < 0;
     if (in != stdin)
         fclose(in);
     event_writer_free(writer);

@@ -385,6 +385,13 @@ int cmd_verify(int argc, char **argv)
     }
     if (!a.c.rules.res_path)
         a.c.rules.res_path = tlv_requirements_resource_file(reqs);
+    /* --junit and --json must not be an input (load_rules refuses it). */
+    a.c.rules.more_outputs[0] = a.junit;
+    a.c.rules.more_output_opts[0] = "--junit";
+    a.c.rules.more_outputs[1] = a.json;
+    a.c.rules.more_output_opts[1] = "--json";
+    a.c.rules.more_inputs[0] = a.reqs;
+    a.c.rules.more_input_whats[0] = "the requirements file";
     int rc = EXIT_USAGE;
     tlv_rules *rules = NULL;
     tlv_trace *trace = NULL;

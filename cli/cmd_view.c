@@ -204,6 +204,7 @@ static int parse_view_args(view_opts *o, int argc, char **argv)
         usage_error("view", "no log given (use '-' for standard input)");
         return -1;
     }
+    o->rules.input_path = o->input;
     if (strcmp(o->input, "-") != 0 && access(o->input, R_OK) != 0) { /* before any window */
         fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, o->input, strerror(errno));
         return -1;

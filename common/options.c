@@ -143,6 +143,8 @@ int parse_common_args(const char *cmd, const char *help, unsigned which, common_
         if (r < 0)
             return -1;
     }
+    c->rules.input_path = c->input;
+    c->rules.output_path = c->output;
     return 0;
 }
 
