@@ -97,6 +97,8 @@ static int print_json(const tlv_rules *rules, tlv_converter *conv, const char *l
  * the consistency report. */
 static int check_log(const rule_args *ra, const char *log, int json)
 {
+    if (outputs_overwrite_inputs(ra, NULL)) /* the log; the rule files: load_rules */
+        return EXIT_USAGE;
     tlv_rules *rules = load_rules(ra);
     if (!rules)
         return nomem_reported() ? EXIT_USAGE : 1;
@@ -151,7 +153,7 @@ static int check_log(const rule_args *ra, const char *log, int json)
             unused == 1 ? "" : "s");
     rc = write_failed ? EXIT_USAGE : errors ? 1 : EXIT_OK;
 done:
-    unmatched_end(&um, 0);
+    unmatched_discard(&um); /* written already unless the check failed */
     tlv_trace_free(trace);
     tlv_rules_free(rules);
     return rc;
@@ -188,7 +190,7 @@ static int check_argument(void *own, const char *arg)
 }
 
 const command_options check_options = {
-    "check", check_help, NULL, OPT_RULES, check_own, check_option, check_argument};
+    "check", check_help, NULL, OPT_RULES | OPT_UNMATCHED, check_own, check_option, check_argument};
 
 /* Parses argv: the rule options and the files; a file that is not a rule
  * or resource file is the log, when -r is given. Returns 0, or EXIT_USAGE
@@ -228,7 +230,7 @@ int cmd_check(int argc, char **argv)
         free(a.files);
         return EXIT_USAGE;
     }
-    const rule_args ra = c.rules;
+    rule_args ra = c.rules;
     const char **files = a.files;
     size_t nfiles = a.nfiles;
     int json = a.json;
@@ -261,5 +263,6 @@ int cmd_check(int argc, char **argv)
         usage_error("check", "--json reports on a LOG: give one with -r FILE.res");
         return EXIT_USAGE;
     }
+    ra.input_path = log; /* --unmatched must not be the log */
     return log ? check_log(&ra, log, json) : EXIT_OK;
 }

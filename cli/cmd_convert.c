@@ -98,7 +98,7 @@ static const cli_option convert_own[] = {
 
 const command_options convert_options = {
     "convert", convert_help, NULL,
-    OPT_RULES | OPT_OUTPUT | OPT_QUIET,
+    OPT_RULES | OPT_UNMATCHED | OPT_OUTPUT | OPT_QUIET,
     convert_own, convert_option, NULL};
 
 static int parse_convert_args(convert_args *a, int argc, char **argv)
@@ -249,7 +249,7 @@ int cmd_convert(int argc, char **argv)
     int written = event_writer_finish(writer); /* the whole trace is written after this */
     if (st == TLV_ERR_NOMEM || written == -2) { /* no trace, not a partial one */
         close_output(out, a.c.output, tmp_path, 0);
-        unmatched_end(&um, 0);
+        unmatched_discard(&um);
         if (in != stdin)
             fclose(in);
         event_writer_free(writer);
@@ -266,7 +266,10 @@ int cmd_convert(int argc, char **argv)
         print_summary(conv, writer, now_seconds() - pg.start);
         consistency_summary(conv, a.c.input);
     }
-    write_failed |= unmatched_end(&um, !a.c.quiet) < 0;
+    if (read_failed) /* the list is cut short, like the trace: the old one stays */
+        unmatched_discard(&um);
+    else
+        write_failed |= unmatched_end(&um, !a.c.quiet) < 0;
     if (in != stdin)
         fclose(in);
     event_writer_free(writer);

@@ -35,6 +35,7 @@ static const char diff_help[] =
     "\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
+    CACHE_OPTION_HELP
     "      --format F            text (default), csv or json\n"
     "      --kind KIND           only instances of KIND (and no state table)\n"
     "      --states              only the state table\n"
@@ -147,7 +148,7 @@ static const cli_option diff_own[] = {
 };
 
 const command_options diff_options = {
-    "diff", diff_help, NULL, OPT_RULES | OPT_OUTPUT | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    "diff", diff_help, NULL, OPT_RULES | OPT_CACHE | OPT_OUTPUT | OPT_CPU_ATTRIBUTE | OPT_THREADS,
     diff_own, diff_option, diff_argument};
 
 /* A then B, with the options anywhere around them. */

@@ -93,8 +93,11 @@ static int export_option(void *own, int argc, char **argv, int *i)
     } else if (strcmp(s, "--us-per-unit") == 0 && *i + 1 < argc) {
         char *end;
         a->us_per_unit = strtod(argv[++*i], &end);
-        if (*end || !(a->us_per_unit > 0)) {
-            usage_error("export", "--us-per-unit needs a positive number, not '%s'", argv[*i]);
+        /* At most 1e15 microseconds (31 years) a unit, so that no 64-bit time
+         * becomes an infinite "ts" (cJSON writes it as null). */
+        if (*end || !(a->us_per_unit > 0) || !(a->us_per_unit <= 1e15)) {
+            usage_error("export", "--us-per-unit needs a positive number up to 1e15, not '%s'",
+                        argv[*i]);
             return -1;
         }
     } else {
@@ -113,7 +116,7 @@ static const cli_option export_own[] = {
 
 const command_options export_options = {
     "export", NULL, export_help_text,
-    OPT_RULES | OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    OPT_RULES | OPT_UNMATCHED | OPT_CACHE | OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
     export_own, export_option, NULL};
 
 static int parse_export_args(export_args *a, int argc, char **argv)

@@ -149,7 +149,7 @@ static const cli_option query_own[] = {
 
 const command_options query_options = {
     "query", query_help, NULL,
-    OPT_RULES | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    OPT_RULES | OPT_UNMATCHED | OPT_CACHE | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
     query_own, query_option, query_argument};
 
 static int parse_query_args(query_args *a, int argc, char **argv)

@@ -89,6 +89,13 @@ static int parse_time(const char *opt, const char *s, double *out)
         usage_error("render", "%s needs a time in trace units, got '%s'", opt, s);
         return -1;
     }
+    /* Trace times are 64-bit ticks: a range beyond them shows nothing, and
+     * one from -1e308 to 1e308 is infinitely wide. */
+    if (fabs(*out) > 9223372036854775808.0) {
+        usage_error("render", "%s needs a time within the 64-bit range of trace times "
+                    "(-9223372036854775808 to 9223372036854775807), got '%s'", opt, s);
+        return -1;
+    }
     return 0;
 }
 
@@ -147,7 +154,7 @@ static const cli_option render_own[] = {
 
 const command_options render_options = {
     "render", render_help, NULL,
-    OPT_RULES | OPT_OUTPUT | OPT_QUIET | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    OPT_RULES | OPT_UNMATCHED | OPT_CACHE | OPT_OUTPUT | OPT_QUIET | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
     render_own, render_option, NULL};
 
 static int parse_render_args(render_args *a, int argc, char **argv)
@@ -168,6 +175,8 @@ static int parse_render_args(render_args *a, int argc, char **argv)
         usage_error("render", "--to must be later than --from");
         return -1;
     }
+    a->c.rules.more_outputs[0] = a->texts; /* refused over an input, like -o */
+    a->c.rules.more_output_opts[0] = "--texts";
     return 0;
 }
 

@@ -78,7 +78,7 @@ static const cli_option shapes_own[] = {
 
 const command_options shapes_options = {
     "shapes", shapes_help, NULL,
-    OPT_RULES | OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    OPT_RULES | OPT_UNMATCHED | OPT_CACHE | OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
     shapes_own, shapes_option, NULL};
 
 static int parse_shapes_args(shapes_args *a, int argc, char **argv)

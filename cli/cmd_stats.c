@@ -147,7 +147,7 @@ static const cli_option stats_own[] = {
 
 const command_options stats_options = {
     "stats", stats_help, NULL,
-    OPT_RULES | OPT_OUTPUT | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    OPT_RULES | OPT_UNMATCHED | OPT_CACHE | OPT_OUTPUT | OPT_CPU_ATTRIBUTE | OPT_THREADS,
     stats_own, stats_option, NULL};
 
 static int parse_stats_args(stats_args *a, int argc, char **argv)
@@ -207,9 +207,16 @@ static double share(double busy, double length)
 
 /* ---- text ------------------------------------------------------------------------- */
 
-/* A number for people: up to 3 decimals, no trailing zeros. */
+/* A number for people: up to 3 decimals, no trailing zeros. Past 2^53 a
+ * double no longer holds every integer, so its 17 significant digits are
+ * printed as such (1.8446744073709552e+19) rather than as a wrong exact
+ * integer. */
 static const char *num(char *buf, size_t size, double x)
 {
+    if (fabs(x) >= 9007199254740992.0) {
+        snprintf(buf, size, "%.17g", x);
+        return buf;
+    }
     snprintf(buf, size, "%.3f", x);
     char *dot = strchr(buf, '.');
     if (dot) {

@@ -37,6 +37,7 @@ static const char verify_help[] =
     "  -R, --allow-scripts       as for 'tlv convert'\n"
     STD_OPTION_HELP
     UNMATCHED_OPTION_HELP
+    CACHE_OPTION_HELP
     "  -q, --quiet               only the PASS/FAIL lines: no violations listed, no\n"
     "                            totals\n"
     "      --junit FILE          also write the verdicts as JUnit XML (one test case\n"
@@ -99,7 +100,7 @@ static const cli_option verify_own[] = {
 
 const command_options verify_options = {
     "verify", verify_help, NULL,
-    OPT_RULES | OPT_QUIET | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    OPT_RULES | OPT_UNMATCHED | OPT_CACHE | OPT_QUIET | OPT_CPU_ATTRIBUTE | OPT_THREADS,
     verify_own, verify_option, verify_argument};
 
 /* REQS then LOG, with the options anywhere around them. `rest` is unused
@@ -112,6 +113,7 @@ static int parse_verify_args(verify_args *a, int argc, char **argv, char **rest)
         return -1;
     a->reqs = a->c.input;
     a->c.input = a->log;
+    a->c.rules.input_path = a->log; /* for the outputs-over-inputs check */
     if (!a->reqs || !a->c.input) {
         usage_error("verify", "give a requirements file and a log: tlv verify REQS LOG");
         return -1;
@@ -388,6 +390,13 @@ int cmd_verify(int argc, char **argv)
     }
     if (!a.c.rules.res_path)
         a.c.rules.res_path = tlv_requirements_resource_file(reqs);
+    /* --junit and --json must not be an input (load_rules refuses it). */
+    a.c.rules.more_outputs[0] = a.junit;
+    a.c.rules.more_output_opts[0] = "--junit";
+    a.c.rules.more_outputs[1] = a.json;
+    a.c.rules.more_output_opts[1] = "--json";
+    a.c.rules.more_inputs[0] = a.reqs;
+    a.c.rules.more_input_whats[0] = "the requirements file";
     int rc = EXIT_USAGE;
     tlv_rules *rules = NULL;
     tlv_trace *trace = NULL;

@@ -20,7 +20,10 @@ static const char view_help[] =
     "(or read as a standard-form trace when the resource file says\n"
     "\"ConvertRules\":[\"\"]) and drawn with the visualization rules: row labels, a\n"
     "time ruler in the trace's TimeScale, the shapes, an overview of the whole trace\n"
-    "along the bottom and a status line. The window opens at once and the trace\n"
+    "along the bottom and a status line. A trace whose times are a clock's (strace,\n"
+    "ltrace, perf, uftrace; TimeMode in the reference) shows times from its start,\n"
+    "the start itself once in the status line as a date and time; t switches the\n"
+    "ruler to absolute times. The window opens at once and the trace\n"
     "fills in while the log is read (the status line says how far: percent of the\n"
     "bytes, lines); what is shown can be panned, zoomed and selected meanwhile.\n"
     "Problems in the inputs go to stderr with file and line; the first few are\n"
@@ -207,7 +210,7 @@ static const cli_option view_own[] = {
 };
 
 const command_options view_options = {
-    "view", view_help, NULL, OPT_RULES, view_own, view_option, NULL};
+    "view", view_help, NULL, OPT_RULES | OPT_UNMATCHED | OPT_CACHE, view_own, view_option, NULL};
 
 static int parse_view_args(view_opts *o, int argc, char **argv)
 {
@@ -226,6 +229,7 @@ static int parse_view_args(view_opts *o, int argc, char **argv)
         usage_error("view", "no log given (use '-' for standard input)");
         return -1;
     }
+    o->rules.input_path = o->input;
     if (strcmp(o->input, "-") != 0 && access(o->input, R_OK) != 0) { /* before any window */
         fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, o->input, strerror(errno));
         return -1;

@@ -48,12 +48,12 @@ int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_tr
         fprintf(stderr, "%s: %s\n", prog,
                 ra->no_cache ? "cache not used (--no-cache)" : tlv_trace_cache_note(*trace));
     if (st == TLV_ERR_NOMEM) {
-        unmatched_end(&um, 0);
+        unmatched_discard(&um);
         return report_nomem("converting", input);
     }
     if (st == TLV_ERR_IO) {
         fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, input, strerror(errno));
-        unmatched_end(&um, 0);
+        unmatched_discard(&um);
         return EXIT_USAGE;
     }
     print_diags(tlv_converter_diags(tlv_trace_converter(*trace)), 20);

@@ -10,7 +10,10 @@
  */
 #include "cli/cli.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char help_help[] =
     "usage: tlv help [COMMAND]\n"
@@ -139,8 +142,25 @@ static int cmd_version(int argc, char **argv)
     return EXIT_OK;
 }
 
+/* Whatever went to standard output must have arrived: `tlv query >
+ * /dev/full` exited 2 without a word and `tlv --help > /dev/full` exited 0.
+ * Checked at exit, so that every way out is covered (a --help deep in a
+ * command's option parsing calls exit); a failure there ends the process
+ * with EXIT_USAGE. (close_output reports its own failure and clears the
+ * error, so it is not said twice.) */
+static void check_standard_output(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return;
+    fprintf(stderr, "%s: cannot write to standard output: %s\n", prog,
+            errno ? strerror(errno) : "a write failed");
+    _exit(EXIT_USAGE);
+}
+
 int main(int argc, char **argv)
 {
+    atexit(check_standard_output);
     json_count_failures();
     sql_count_failures();
     if (argc < 2) {

@@ -101,9 +101,9 @@ static const shared_option shared[] = {
     {{"resources", 'r', "FILE.res"}, OPT_RULES},
     {{"allow-scripts", 0, NULL}, OPT_RULES},
     {{"std", 0, NULL}, OPT_RULES},
-    {{"unmatched", 0, "FILE"}, OPT_RULES},
-    {{"no-cache", 0, NULL}, OPT_RULES},
-    {{"cache-info", 0, NULL}, OPT_RULES},
+    {{"unmatched", 0, "FILE"}, OPT_UNMATCHED},
+    {{"no-cache", 0, NULL}, OPT_CACHE},
+    {{"cache-info", 0, NULL}, OPT_CACHE},
     {{"output", 'o', "OUT"}, OPT_OUTPUT},
     {{"quiet", 'q', NULL}, OPT_QUIET},
     {{"per-cpu", 0, NULL}, OPT_PER_CPU},
@@ -316,13 +316,15 @@ int parse_options(const command_options *o, common_args *c, void *own_args, int 
     for (int i = optind; i < argc; i++) /* after "--": arguments, even "-x" */
         if (take_argument(o, c, own_args, argv[i]) < 0)
             return -1;
+    c->rules.input_path = c->input; /* for the outputs-over-inputs check */
+    c->rules.output_path = c->output;
     return 0;
 }
 
 int parse_common_args(const char *cmd, const char *help, unsigned which, common_args *c,
                       own_option_fn own, void *own_args, int argc, char **argv)
 {
-    command_options o = {cmd, help, NULL, which | OPT_RULES, NULL, own, NULL};
+    command_options o = {cmd, help, NULL, which | OPT_RULES | OPT_UNMATCHED | OPT_CACHE, NULL, own, NULL};
     return parse_options(&o, c, own_args, argc, argv);
 }
 

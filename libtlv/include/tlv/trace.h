@@ -195,6 +195,14 @@ TLV_API size_t tlv_trace_seek(const tlv_trace *trace, tlv_time t);
 TLV_API tlv_status tlv_trace_attr_at(const tlv_trace *trace, const char *resource,
                                      const char *attr, const tlv_time *at, const char **value);
 
+/* The value of resource.attr before any event: from the resource file, else
+ * the type's Default. The same as tlv_trace_attr_at at a time before
+ * tlv_trace_start(), also when no time lies before it (a first event at
+ * -2^63, where start - 1 would wrap to the end of the trace). Returns as
+ * tlv_trace_attr_at does. */
+TLV_API tlv_status tlv_trace_attr_initial(const tlv_trace *trace, const char *resource,
+                                          const char *attr, const char **value);
+
 /* ---- memory accounting ---------------------------------------------------
  * The bytes the library holds for a trace (or, tlv_shapes_memory in
  * shapes.h, for a shapes handle), counted from the structures' own sizes:

@@ -5,6 +5,8 @@
  */
 #include "compile/macro.h"
 
+#include "lang/stdform.h"
+
 #include "lang/calc.h"
 #include "lang/cond.h"
 #include "base/assert.h"
@@ -412,8 +414,8 @@ static const char *next_dollar(const char *text, size_t len, size_t i)
     return NULL;
 }
 
-int macro_expand(const macro_host *host, macro_memo *memo, const char *text, size_t len, buf *out,
-                 buf *err)
+static int expand(const macro_host *host, macro_memo *memo, const char *text, size_t len,
+                  buf *out, buf *err, int escape_top)
 {
     frame stack[MAX_FRAMES];
     size_t depth = 0, macros_open = 0;
@@ -479,7 +481,10 @@ int macro_expand(const macro_host *host, macro_memo *memo, const char *text, siz
                               err) < 0)
                 goto fail;
             out->len = f.start;
-            buf_append(out, val.data ? val.data : "", val.len);
+            if (escape_top && depth == 0)
+                std_escape_log_text(out, val.data ? val.data : "", val.len);
+            else
+                buf_append(out, val.data ? val.data : "", val.len);
             continue;
         }
         buf_putc(out, c);
@@ -497,4 +502,16 @@ int macro_expand(const macro_host *host, macro_memo *memo, const char *text, siz
 fail:
     buf_free(&val);
     return -1;
+}
+
+int macro_expand(const macro_host *host, macro_memo *memo, const char *text, size_t len, buf *out,
+                 buf *err)
+{
+    return expand(host, memo, text, len, out, err, 0);
+}
+
+int macro_expand_line(const macro_host *host, macro_memo *memo, const char *text, size_t len,
+                      buf *out, buf *err)
+{
+    return expand(host, memo, text, len, out, err, 1);
 }

@@ -80,6 +80,12 @@ void macro_memo_free(macro_memo *m);
  * needed". */
 int macro_expand(const macro_host *host, macro_memo *memo, const char *text, size_t len, buf *out,
                  buf *err);
+/* macro_expand for a standard-form line a conversion template made: the
+ * value of each macro outside every other is escaped
+ * (std_escape_log_text), so that it arrives as it was ($ATTR of a value
+ * holding a backslash). */
+int macro_expand_line(const macro_host *host, macro_memo *memo, const char *text, size_t len,
+                      buf *out, buf *err);
 
 /* The macro's number (macro_kind), or -1 when `name` (without '$') names
  * none. */

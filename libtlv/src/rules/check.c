@@ -28,10 +28,11 @@ static size_t literal_name(const char *s)
 
 static long type_of_ref(const struct tlv_rules *r, const char *s, size_t n, int has_cond)
 {
-    if (!has_cond)
-        for (size_t i = 0; i < r->model.nres; i++)
-            if (strlen(r->model.res[i].name) == n && memcmp(r->model.res[i].name, s, n) == 0)
-                return (long)r->model.res[i].type;
+    if (!has_cond) {
+        long ri = model_res_index(&r->model, s, n);
+        if (ri >= 0)
+            return (long)r->model.res[ri].type;
+    }
     long t = model_type_index(&r->model, s, n);
     if (t < 0 && !has_cond) { /* a name that will be created on first use */
         long di = dyn_match(&r->dyn, s, n, NULL);

@@ -432,19 +432,42 @@ size_t tlv_trace_seek(const tlv_trace *t, tlv_time at)
 /* Reads the history directly rather than through world_attr, which notes
  * Dynamic reads for the converter's macro cache: a query must not disturb
  * a conversion in progress. */
-tlv_status tlv_trace_attr_at(const tlv_trace *t, const char *resource, const char *attr,
-                             const tlv_time *at, const char **value)
+/* The history of resource.attr, or NULL with the last error set for fn. */
+static const history *attr_history(const tlv_trace *t, const char *fn, const char *resource,
+                                   const char *attr)
 {
     const world *w = t->w;
     long ri = world_find(w, resource, strlen(resource));
-    if (ri < 0)
-        return model_err_no_resource(LAST_ERROR_OF(t), "tlv_trace_attr_at", resource);
+    if (ri < 0) {
+        model_err_no_resource(LAST_ERROR_OF(t), fn, resource);
+        return NULL;
+    }
     const rt_resource *r = &w->res[ri];
     const res_type *type = &w->model->types[r->type];
     long ai = model_attr_index(type, attr, strlen(attr));
-    if (ai < 0)
-        return model_err_no_attribute(LAST_ERROR_OF(t), "tlv_trace_attr_at", resource, type, attr);
-    const history *h = &r->attrs[ai];
-    *value = intern_str(w->values, at ? history_at(h, *at, SEQ_ALL) : history_last(h));
+    if (ai < 0) {
+        model_err_no_attribute(LAST_ERROR_OF(t), fn, resource, type, attr);
+        return NULL;
+    }
+    return &r->attrs[ai];
+}
+
+tlv_status tlv_trace_attr_at(const tlv_trace *t, const char *resource, const char *attr,
+                             const tlv_time *at, const char **value)
+{
+    const history *h = attr_history(t, "tlv_trace_attr_at", resource, attr);
+    if (!h)
+        return TLV_ERR_USAGE;
+    *value = intern_str(t->w->values, at ? history_at(h, *at, SEQ_ALL) : history_last(h));
+    return TLV_OK;
+}
+
+tlv_status tlv_trace_attr_initial(const tlv_trace *t, const char *resource, const char *attr,
+                                  const char **value)
+{
+    const history *h = attr_history(t, "tlv_trace_attr_initial", resource, attr);
+    if (!h)
+        return TLV_ERR_USAGE;
+    *value = intern_str(t->w->values, h->init);
     return TLV_OK;
 }
