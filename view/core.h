@@ -120,6 +120,9 @@ struct view_core {
     int measure_n;              /* points of the two-point measurement (0..2) */
     double measure[2];
     struct view_breakdown *breakdown; /* of the range (view_breakdown.c) */
+    tlv_instances *instances;   /* the trace's instances (view_instances.c), or NULL */
+    const tlv_trace *instances_of; /* the trace they are of, */
+    size_t instances_events;    /* with this many events */
     view_drag drag;             /* the drag in progress (its mode: a->drag) */
     /* sizes the user chose (view_sizes.c), at scale 1; 0: automatic */
     int label_w_user, row_h_user;
@@ -154,6 +157,9 @@ struct view_core {
         double convert_s, final_build_s;   /* converting alone; the last shape build */
     } times;
 };
+
+/* ---- instances (view_instances.c) ------------------------------------------------ */
+void view_instances_free(view_app *a);
 
 /* ---- loading (view_load.c) ------------------------------------------------------ */
 /* Notes n bytes p read from `in` (pushed into the trace by the caller):

@@ -464,6 +464,19 @@ void view_show_event(view_app *a, size_t i);
  * cannot be read again (standard input, a pipe, a file replaced or cut
  * since). view_logline.c. */
 int view_log_line(const view_app *a, unsigned long long line, char *buf, size_t size);
+/* Selects, as a click on it would, the shape of row `row` of the shapes
+ * that begins at exact time t (else the shortest one that spans t): a->hover
+ * becomes that shape and the panels hear VIEW_NOTE_CLICK (the details panel
+ * selects it). 0 when the row has no shape there. */
+int view_select_shape(view_app *a, size_t row, tlv_time t);
+/* The trace's instances (tlv/instances.h): computed when first asked for
+ * and again after the trace changed; NULL while the log loads (or when
+ * memory ran out, said in the status line). */
+const tlv_instances *view_instances(view_app *a);
+/* The instance of `kind` of `resource` that covers time t (the last begun
+ * at or before it that has not ended), its index in view_instances; -1
+ * when none does. */
+long view_instance_at(view_app *a, const char *resource, const char *kind, tlv_time t);
 /* The selected marker, or NULL. */
 const view_marker *view_selected_marker(const view_app *a);
 /* After the selected marker moved: says where to in the status line. */

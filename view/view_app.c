@@ -277,6 +277,7 @@ int view_run(const view_opts *opts, view_panel *(*const *makers)(void), size_t n
     script_free(c->script);
     view_close_input(&c->live.in);
     breakdown_free(c->breakdown);
+    view_instances_free(a);
     view_loglines_free(c->loglines);
     free(c->opened_input);
     free(c->shot_path);

@@ -5,6 +5,8 @@
  * one that spans the pointer before one that is merely near, the shortest
  * of those (an event inside a long state), the last drawn (the one on top)
  * on a tie. The text primitive drawn for the same event supplies the value.
+ * And the same for a shape a panel selects at an exact time (an instance's
+ * start: view_select_shape), as a click on it would.
  */
 #include "view/core.h"
 
@@ -123,4 +125,37 @@ void view_hover_update(view_app *a)
     }
     if (best)
         fill_hover(a, row, &q, best);
+}
+
+/* A shape that begins at t (not an instant) beats one that only spans it;
+ * among those, the shortest. */
+int view_select_shape(view_app *a, size_t row, tlv_time t)
+{
+    if (!a->shapes || row >= tlv_shapes_row_count(a->shapes))
+        return 0;
+    static hover_query q; /* large; the viewer has one thread */
+    q.n = 0;
+    q.t = tlv_time_to_double(t, a->radix);
+    q.reach = 0;
+    tlv_shapes_query(a->shapes, row, t, t, collect, &q);
+    const tlv_shape_info *best = NULL;
+    int best_starts = 0;
+    double best_len = 0;
+    for (size_t i = 0; i < q.n; i++) {
+        const tlv_shape_info *sh = &q.c[i];
+        if (tlv_time_cmp(sh->from, t) > 0 || (tlv_time_cmp(sh->to, t) < 0 && !sh->is_when))
+            continue;
+        int starts = tlv_time_cmp(sh->from, t) == 0 && !sh->is_when;
+        double len = tlv_time_to_double(tlv_time_sub(sh->to, sh->from, a->radix), a->radix);
+        if (!best || starts > best_starts || (starts == best_starts && len < best_len)) {
+            best = sh;
+            best_starts = starts;
+            best_len = len;
+        }
+    }
+    if (!best)
+        return 0;
+    fill_hover(a, (long)row, &q, best);
+    view_panels_note(a, VIEW_NOTE_CLICK);
+    return 1;
 }

@@ -24,6 +24,7 @@
     X(details)     /* i: the selected shape's details */                                 \
     X(tooltip)     /* the shape under the pointer */                                     \
     X(breakdown)   /* b: the range's breakdown table */                                  \
+    X(latency)     /* p: response-time histograms and percentiles per actor */          \
     X(markers)     /* Shift+M: the marker list by layer */
 
 #define VIEW_PANEL_DECLARE(name) view_panel *name##_panel_new(void);

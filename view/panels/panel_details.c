@@ -5,12 +5,14 @@
  * state it draws, start, end and duration, the standard-form events that
  * opened and closed it (a click on one centres the timeline and the
  * trace-log panel on it), and the flows into and out of it ("woken by
- * TASK2 at 1.2345 s"). The panel is docked over the bottom of the timeline
- * (it does not change the timeline's layout, so the second click of a
- * double click lands where it was aimed), or under the ruler when the
- * bottom would hide the selected shape's row: it never hides the
- * selection. `,` and `.` select the previous and next interval of the same
- * rule and event on the row; a click on empty space clears the selection;
+ * TASK2 at 1.2345 s"), and the instance of its resource it is in (its
+ * response time, execution time and preemptions: view_instance_at). The
+ * panel is docked over the bottom of the timeline (it does not change the
+ * timeline's layout, so the second click of a double click lands where it
+ * was aimed), or under the ruler when the bottom would hide the selected
+ * shape's row: it never hides the selection. `,` and `.` select the
+ * previous and next interval of the same rule and event on the row; a click
+ * on empty space clears the selection;
  * `i` shows or hides the panel, its × closes it, its edge toward the rows
  * drags to resize it. Shown, height and selection are kept in the session.
  */
@@ -58,6 +60,12 @@ typedef struct details_panel {
     char row_label[160], row_key[160];
     flow_item in[MAX_FLOWS], out[MAX_FLOWS];
     size_t nin, nout;
+    struct {                  /* the instance of the selected shape's resource it is in */
+        int found;
+        char kind[32];
+        double start, response, execution; /* execution -1: unknown */
+        size_t preemptions;
+    } inst;
     /* a selection read from the session, found once the shapes are built */
     int pending;
     char want_key[160], want_rule[96], want_event[96];
@@ -150,6 +158,30 @@ static void find_flows(details_panel *d, const view_app *a)
     }
 }
 
+/* The response instance (activation to completion) of the selected shape's
+ * resource that the shape begins in, else its scheduling-latency one: what
+ * the latency panel selects, and what a click inside an instance asks. */
+static void find_instance(details_panel *d, view_app *a, const view_hover *h)
+{
+    d->inst.found = 0;
+    if (!h->resource[0] || h->is_when)
+        return;
+    static const char *const kinds[] = {"response", "latency"};
+    for (int k = 0; k < 2 && !d->inst.found; k++) {
+        long i = view_instance_at(a, h->resource, kinds[k], h->start);
+        if (i < 0)
+            continue;
+        tlv_instance x;
+        tlv_instances_get(view_instances(a), (size_t)i, &x);
+        d->inst.found = 1;
+        snprintf(d->inst.kind, sizeof d->inst.kind, "%s", x.kind);
+        d->inst.start = tlv_time_to_double(x.start, a->radix);
+        d->inst.response = x.response;
+        d->inst.execution = x.execution;
+        d->inst.preemptions = x.preemptions;
+    }
+}
+
 static void select_hover(details_panel *d, view_app *a, const view_hover *h)
 {
     d->has_sel = 1;
@@ -160,6 +192,7 @@ static void select_hover(details_panel *d, view_app *a, const view_hover *h)
     snprintf(d->row_label, sizeof d->row_label, "%s", r.label ? r.label : "");
     snprintf(d->row_key, sizeof d->row_key, "%s", row_key(a->shapes, (size_t)h->row));
     find_flows(d, a);
+    find_instance(d, a, h);
     view_dirty(a);
 }
 
@@ -501,6 +534,18 @@ static void draw_panel(details_panel *d, view_app *a, const view_areas *ar)
     field(&p, s->is_when ? "until" : "end", s->end_text);
     field(&p, s->is_when ? "to next" : "duration",
           view_time_text(a, s->to - s->from, 0, dur, sizeof dur));
+    if (d->inst.found) { /* the instance it is in: the latency panel's figures */
+        char resp[64], exec[64], at[64];
+        snprintf(buf, sizeof buf, "%s %s from %s", d->inst.kind,
+                 view_time_text(a, d->inst.response, 0, resp, sizeof resp),
+                 view_time_at_text(a, d->inst.start, 0, at, sizeof at));
+        field(&p, "instance", buf);
+        snprintf(buf, sizeof buf, "%s, %zu preemption%s",
+                 d->inst.execution < 0 ? "unknown"
+                                       : view_time_text(a, d->inst.execution, 0, exec, sizeof exec),
+                 d->inst.preemptions, d->inst.preemptions == 1 ? "" : "s");
+        field(&p, "execution", buf);
+    }
     p = (pen){a, r, r->x + col_w, col_w, r->y + th + scaled(a, 3), lh};
     event_lines(d, &p, "opened by", s->from_event);
     if (!s->is_when)
@@ -738,6 +783,16 @@ static void dump(view_panel *p, const view_app *a, struct cJSON *o)
         json_put(j, "closed_by", event_json(a, s->to_event));
         json_put(j, "flows_in", flows_json(d->in, d->nin));
         json_put(j, "flows_out", flows_json(d->out, d->nout));
+        if (d->inst.found) {
+            cJSON *in = cJSON_AddObjectToObject(j, "instance");
+            cJSON_AddStringToObject(in, "kind", d->inst.kind);
+            cJSON_AddNumberToObject(in, "start", d->inst.start);
+            cJSON_AddNumberToObject(in, "response", d->inst.response);
+            cJSON_AddNumberToObject(in, "execution", d->inst.execution);
+            cJSON_AddNumberToObject(in, "preemptions", (double)d->inst.preemptions);
+        } else {
+            cJSON_AddNullToObject(j, "instance");
+        }
     }
     cJSON *panel = cJSON_AddObjectToObject(o, "details_panel");
     cJSON_AddBoolToObject(panel, "shown", is_open(d));
