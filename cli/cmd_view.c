@@ -120,6 +120,11 @@ static const char view_help[] =
     "      --no-session          neither read nor write a session\n"
     "      --script FILE         run the commands of FILE, one per frame, then exit\n"
     "                            (for tests; see view/view_script.c)\n"
+    "      --requirements FILE   check the timing requirements of FILE (as 'tlv\n"
+    "                            verify' does) once the log is loaded, and show each\n"
+    "                            violation as a red marker named after its\n"
+    "                            requirement, in the marker layer 'violations'; its\n"
+    "                            ResourceFile is the default for -r\n"
     "      --bench               once the log is loaded, draw frames along a fixed path\n"
     "                            of pans and zooms and print the median and 99th-\n"
     "                            percentile frame times, and how long the first frame\n"
@@ -173,6 +178,8 @@ static int parse_view_option(view_opts *o, int argc, char **argv, int *i)
         o->no_session = 1;
     } else if (strcmp(s, "--script") == 0 && has_value) {
         o->script = argv[++*i];
+    } else if (strcmp(s, "--requirements") == 0 && has_value) {
+        o->requirements_path = argv[++*i];
     } else if (strcmp(s, "--bench") == 0) {
         o->bench = 1;
     } else if (strcmp(s, "--load-pause-at") == 0 && has_value) {
@@ -212,6 +219,7 @@ static const cli_option view_own[] = {
     {"session", 0, "FILE"},
     {"no-session", 0, NULL},
     {"script", 0, "FILE"},
+    {"requirements", 0, "FILE"},
     {"bench", 0, NULL},
     {"load-pause-at", 0, "BYTES"},
     {NULL, 0, NULL},
@@ -219,6 +227,24 @@ static const cli_option view_own[] = {
 
 const command_options view_options = {
     "view", view_help, NULL, OPT_RULES | OPT_UNMATCHED | OPT_CACHE, view_own, view_option, NULL};
+
+/* --requirements FILE, read; its problems printed (file, line, column). */
+static tlv_requirements *load_requirements(const char *path)
+{
+    tlv_requirements *reqs;
+    tlv_status st = tlv_requirements_load(path, &reqs);
+    if (st == TLV_ERR_NOMEM) {
+        tlv_requirements_free(reqs);
+        report_nomem("reading the requirements", path);
+        return NULL;
+    }
+    print_diags(tlv_requirements_diags(reqs), 0);
+    if (st != TLV_OK) {
+        tlv_requirements_free(reqs);
+        return NULL;
+    }
+    return reqs;
+}
 
 static int parse_view_args(view_opts *o, int argc, char **argv)
 {
@@ -229,6 +255,10 @@ static int parse_view_args(view_opts *o, int argc, char **argv)
         return -1;
     o->rules = c.rules;
     o->input = c.input;
+    if (o->requirements_path && !(o->requirements = load_requirements(o->requirements_path)))
+        return -1;
+    if (!o->rules.res_path && o->requirements) /* as tlv verify: the file's own */
+        o->rules.res_path = tlv_requirements_resource_file(o->requirements);
     if (!o->rules.res_path) {
         usage_error("view", "a resource file is needed: -r FILE.res");
         return -1;
@@ -261,7 +291,11 @@ static view_panel *(*const panel_makers[])(void) = {VIEW_PANELS(VIEW_PANEL_MAKER
 int cmd_view(int argc, char **argv)
 {
     view_opts opts;
-    if (parse_view_args(&opts, argc, argv) != 0)
+    if (parse_view_args(&opts, argc, argv) != 0) {
+        tlv_requirements_free(opts.requirements);
         return EXIT_USAGE;
-    return view_run(&opts, panel_makers, sizeof panel_makers / sizeof *panel_makers);
+    }
+    int rc = view_run(&opts, panel_makers, sizeof panel_makers / sizeof *panel_makers);
+    tlv_requirements_free(opts.requirements);
+    return rc;
 }

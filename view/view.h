@@ -44,6 +44,8 @@ typedef struct view_opts {
     float ui_scale;             /* --scale, 0 when not given */
     int bench;
     unsigned long long load_pause_at; /* --load-pause-at BYTES (tests), 0 when not given */
+    const char *requirements_path; /* --requirements FILE, or NULL */
+    tlv_requirements *requirements; /* and what it says, read by the command line */
 } view_opts;
 
 /* ---- navigation (view_nav.c) ------------------------------------------------ */

@@ -25,6 +25,7 @@
     X(tooltip)     /* the shape under the pointer */                                     \
     X(breakdown)   /* b: the range's breakdown table */                                  \
     X(latency)     /* p: response-time histograms and percentiles per actor */          \
+    X(violations)  /* --requirements: the violations as the marker layer "violations" */ \
     X(markers)     /* Shift+M: the marker list by layer */
 
 #define VIEW_PANEL_DECLARE(name) view_panel *name##_panel_new(void);

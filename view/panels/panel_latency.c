@@ -38,9 +38,9 @@ static const char *const col_titles[NCOLS] = {"Actor", "Kind", "Count", "p50", "
                                               "Max"};
 /* Where each column starts, in thousandths of the list's width; in a narrow
  * list (a small window), p90 and p99 (-1) give their room to the others. */
-static const int col_at[NCOLS] = {0, 260, 500, 580, 685, 790, 895};
+static const int col_at[NCOLS] = {0, 190, 390, 460, 595, 730, 865};
 static const int col_at_narrow[NCOLS] = {0, 235, 455, 590, -1, -1, 795};
-#define NARROW_LIST 520         /* a list narrower (at scale 1) is narrow */
+#define NARROW_LIST 600         /* a list narrower (at scale 1) is narrow */
 
 typedef struct latency_panel {
     view_panel base;            /* first: the hooks get &base */
