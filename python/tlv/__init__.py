@@ -1,263 +1,36 @@
-"""tlv — trace-log conversion and analysis from Python, over the installed
-libtlv (ctypes; no compiled extension).
+"""tlv — trace-log conversion and analysis from Python, over libtlv (ctypes;
+no compiled extension of its own).
 
     import tlv
-    rules = tlv.Rules("samples/asp/sample.res")
-    trace = tlv.Trace(rules, "samples/asp/sample.log")
-    trace.events()[0]            # Event(ts=..., resource='LOGTASK', kind='behavior', ...)
-    shapes = trace.shapes()
-    shapes.intervals()           # the drawn intervals, as `tlv export --format csv`
-    trace.stats()                # time per resource and state, CPU busy time
-    trace.to_sqlite("trace.db")  # the schema of docs/sql.md
+    with tlv.open("samples/asp/sample.log", "samples/asp/sample.res") as trace:
+        for event in trace.events(start="1.1 s", end="1.2 s"):   # read in batches
+            ...
+        trace.attr_at("TASK1", "state", ts=1.5)     # 'WAITING'
+        df = trace.shapes().to_pandas()             # the drawn intervals, int64 ns
+        trace.to_sqlite("trace.db")                 # the schema of docs/sql.md
 
-Errors raise tlv.TlvError with the library's messages."""
-import ctypes
-from collections import namedtuple
-
-from ._lib import (CounterInfo, CounterSample, CpuStat, Event as _CEvent, FlowInfo, RowInfo,
-                   RulesOptions, ShapeInfo, ShapesOptions, StateStat, StatsOptions, Time, TlvError,
-                   diag_lines, lib, text)
+Times are float seconds, counted as tlv shows them (tlv.times); a time may
+also be given as a string with a unit ("1.5 ms"). Errors raise subclasses of
+tlv.TlvError (tlv.errors) that say which file, line and column."""
+from .errors import (ClosedError, Diagnostic, ExportError, LibraryError, LogError, NotFoundError,
+                     RuleError, TimeValueError, TlvError)
+from ._lib import lib as _lib, text as _text
+from .shapes import Flow, Interval, Intervals, Row, Shape, Shapes
+from .trace import (Counter, CpuStatistic, Event, Events, Resource, Rules, StateStatistic, Trace,
+                    open)
 
 __version__ = "0.1.0"
-__all__ = ["Rules", "Trace", "Shapes", "TlvError", "Event", "Interval", "Row", "StateStat",
-           "CpuStat", "version"]
-
-Event = namedtuple("Event", "id ts resource kind name value args line")
-Interval = namedtuple("Interval", "rule event resource row start end dur value text instant")
-Row = namedtuple("Row", "label resource group")
-StateStatistic = namedtuple("StateStatistic", "resource state count total min max")
-CpuStatistic = namedtuple("CpuStatistic", "name value busy intervals")
-Counter = namedtuple("Counter", "resource attribute display_name min max mean time_mean samples")
-Flow = namedtuple("Flow", "rule name display_name ts from_resource to_resource from_processor "
-                  "to_processor event")
-
-_OK = 0
+__all__ = ["open", "Rules", "Trace", "Shapes", "Events", "Intervals", "Event", "Interval", "Shape",
+           "Row", "Flow", "Resource", "Counter", "StateStatistic", "CpuStatistic", "Diagnostic",
+           "TlvError", "LibraryError", "RuleError", "LogError", "NotFoundError",
+           "TimeValueError", "ClosedError", "ExportError", "version", "library_path"]
 
 
-def version():
+def version() -> str:
     """The version of the libtlv loaded, e.g. "0.1.0"."""
-    return text(lib.tlv_version())
+    return _text(_lib.tlv_version())
 
 
-def _b(s):
-    return None if s is None else str(s).encode()
-
-
-class Rules:
-    """A resource file (.res) and the rules it names, found in `rule_dirs`,
-    then TLV_RULES_PATH and the installed rules."""
-
-    def __init__(self, res_path, rule_dirs=(), allow_scripts=False):
-        opts = RulesOptions()
-        lib.tlv_rules_options_init_sized(ctypes.byref(opts), ctypes.sizeof(opts))
-        dirs = [_b(d) for d in rule_dirs]
-        self._dirs = (ctypes.c_char_p * max(1, len(dirs)))(*dirs)
-        opts.search_dirs = ctypes.cast(self._dirs, ctypes.POINTER(ctypes.c_char_p))
-        opts.n_search_dirs = len(dirs)
-        opts.allow_scripts = int(allow_scripts)
-        handle = ctypes.c_void_p()
-        status = lib.tlv_rules_load(_b(res_path), ctypes.byref(opts), ctypes.byref(handle))
-        self._h = handle
-        self.diagnostics = diag_lines(lib.tlv_rules_diags(handle)) if handle else []
-        if status != _OK:
-            self.close()
-            raise TlvError(f"{res_path}: {text(lib.tlv_status_string(status))}: " +
-                           "; ".join(self.diagnostics))
-        self.time_scale = text(lib.tlv_rules_time_scale(handle))
-        self.radix = lib.tlv_rules_time_radix(handle)
-
-    def close(self):
-        if self._h:
-            lib.tlv_rules_free(self._h)
-            self._h = None
-
-    def __del__(self):
-        self.close()
-
-
-class Trace:
-    """A log converted with `rules` (or a standard-form trace, for a .std
-    file): its events, resources, attribute state, shapes and statistics."""
-
-    def __init__(self, rules, log_path):
-        self.rules = rules  # kept alive: the trace reads them
-        handle = ctypes.c_void_p()
-        if lib.tlv_trace_new(rules._h, ctypes.byref(handle)) != _OK:
-            raise TlvError("out of memory")
-        self._h = handle
-        self.source = str(log_path)
-        status = lib.tlv_trace_load_file(handle, _b(log_path))
-        self.diagnostics = diag_lines(lib.tlv_converter_diags(lib.tlv_trace_converter(handle)))
-        if status not in (_OK, 4):  # TLV_ERR_CONVERT: converted, with line errors
-            message = text(lib.tlv_trace_last_error(handle))
-            self.close()
-            raise TlvError(message)
-        self.had_errors = status != _OK
-
-    def close(self):
-        if getattr(self, "_h", None):
-            lib.tlv_trace_free(self._h)
-            self._h = None
-
-    def __del__(self):
-        self.close()
-
-    def seconds(self, t):
-        """A tlv time (ticks, frac) as a float in TimeScale units."""
-        return lib.tlv_time_to_double(t, self.rules.radix)
-
-    @property
-    def start(self):
-        return self.seconds(lib.tlv_trace_start(self._h))
-
-    @property
-    def end(self):
-        return self.seconds(lib.tlv_trace_end(self._h))
-
-    def resources(self):
-        """[(name, type)] in trace order."""
-        return [(text(lib.tlv_trace_resource_name(self._h, i)),
-                 text(lib.tlv_trace_resource_type(self._h, i)))
-                for i in range(lib.tlv_trace_resource_count(self._h))]
-
-    def events(self):
-        """Every event in (time, line) order."""
-        out = []
-        e = _CEvent()
-        for i in range(lib.tlv_trace_event_count(self._h)):
-            lib.tlv_trace_event_sized(self._h, i, ctypes.byref(e), ctypes.sizeof(e))
-            attribute = e.kind == 0
-            args = None if attribute else [text(e.args[k]) for k in range(e.nargs)]
-            out.append(Event(i, self.seconds(e.time), text(e.resource),
-                             "attribute" if attribute else "behavior", text(e.name),
-                             text(e.value) if attribute else (",".join(args) if args else None),
-                             args, e.input_line))
-        return out
-
-    def attr_at(self, resource, attribute, ts=None):
-        """The value of resource.attribute at time `ts` (a tlv time tuple
-        (ticks, frac); None: the end of the trace)."""
-        value = ctypes.c_char_p()
-        at = ctypes.byref(Time(*ts)) if ts is not None else None
-        if lib.tlv_trace_attr_at(self._h, _b(resource), _b(attribute), at, ctypes.byref(value)):
-            raise TlvError(text(lib.tlv_trace_last_error(self._h)))
-        return text(value.value)
-
-    def shapes(self, cpu_attribute=None):
-        """The shapes the visualization rules draw (per-CPU rows with
-        cpu_attribute, e.g. "prcId")."""
-        return Shapes(self, cpu_attribute)
-
-    def stats(self, cpu_attribute=None):
-        """Time per resource and state, and busy time per processor:
-        {"states": [StateStatistic], "cpus": [CpuStatistic]}."""
-        opts = StatsOptions(ctypes.sizeof(StatsOptions), None, _b(cpu_attribute), None, None)
-        handle = ctypes.c_void_p()
-        if lib.tlv_stats_compute(self._h, ctypes.byref(opts), ctypes.byref(handle)) != _OK:
-            raise TlvError(text(lib.tlv_trace_last_error(self._h)))
-        try:
-            s, c = StateStat(), CpuStat()
-            states, cpus = [], []
-            for i in range(lib.tlv_stats_state_count(handle)):
-                lib.tlv_stats_state_sized(handle, i, ctypes.byref(s), ctypes.sizeof(s))
-                states.append(StateStatistic(text(s.resource), text(s.state), s.count, s.total,
-                                             s.min, s.max))
-            for i in range(lib.tlv_stats_cpu_count(handle)):
-                lib.tlv_stats_cpu_sized(handle, i, ctypes.byref(c), ctypes.sizeof(c))
-                cpus.append(CpuStatistic(text(c.name), text(c.value), c.busy, c.intervals))
-            return {"states": states, "cpus": cpus}
-        finally:
-            lib.tlv_stats_free(handle)
-
-    def counters(self):
-        """The counter attributes: [Counter] with samples [(ts, value)]."""
-        handle = ctypes.c_void_p()
-        if lib.tlv_counters_compute(self._h, ctypes.byref(handle)) != _OK:
-            raise TlvError(text(lib.tlv_trace_last_error(self._h)))
-        try:
-            out = []
-            ci = CounterInfo()
-            for i in range(lib.tlv_counters_count(handle)):
-                lib.tlv_counters_get_sized(handle, i, ctypes.byref(ci), ctypes.sizeof(ci))
-                n = ctypes.c_size_t()
-                v = lib.tlv_counters_samples(handle, i, ctypes.byref(n))
-                samples = [(self.seconds(v[k].time), v[k].value) for k in range(n.value)]
-                have = ci.nsamples > 0
-                out.append(Counter(text(ci.resource), text(ci.attribute), text(ci.display_name),
-                                   ci.min if have else None, ci.max if have else None,
-                                   ci.mean if have else None, ci.time_mean if have else None,
-                                   samples))
-            return out
-        finally:
-            lib.tlv_counters_free(handle)
-
-    def to_sqlite(self, path, shapes=None):
-        """Writes the trace as a SQLite database with the schema of
-        docs/sql.md, as `tlv export --format sqlite` does (no markers)."""
-        from .sql import write_sqlite
-        write_sqlite(self, shapes if shapes is not None else self.shapes(), path)
-
-
-class Shapes:
-    """What the visualization rules of a trace draw: rows, intervals, flows."""
-
-    def __init__(self, trace, cpu_attribute=None):
-        self.trace = trace
-        opts = ShapesOptions(ctypes.sizeof(ShapesOptions), _b(cpu_attribute), None, None, None, 0)
-        handle = ctypes.c_void_p()
-        status = lib.tlv_shapes_build(trace._h, ctypes.byref(opts), ctypes.byref(handle))
-        if not handle:
-            raise TlvError("out of memory")
-        self._h = handle
-        self.diagnostics = diag_lines(lib.tlv_shapes_diags(handle))
-        self.had_errors = status != _OK
-
-    def close(self):
-        if getattr(self, "_h", None):
-            lib.tlv_shapes_free(self._h)
-            self._h = None
-
-    def __del__(self):
-        self.close()
-
-    def rows(self):
-        r = RowInfo()
-        out = []
-        for i in range(lib.tlv_shapes_row_count(self._h)):
-            lib.tlv_shapes_row_sized(self._h, i, ctypes.byref(r), ctypes.sizeof(r))
-            out.append(Row(text(r.label), text(r.resource), text(r.group)))
-        return out
-
-    def intervals(self):
-        """The drawn intervals: the primitives one rule event draws over one
-        interval (a bar and its label) make one, named by the text drawn."""
-        out, last = [], None
-        s = ShapeInfo()
-        radix = self.trace.rules.radix
-        for i in range(lib.tlv_shapes_count(self._h)):
-            lib.tlv_shapes_get_sized(self._h, i, ctypes.byref(s), ctypes.sizeof(s))
-            key = (s.row, s.is_when, s.from_.ticks, s.from_.frac, s.to.ticks, s.to.frac,
-                   s.resource, s.event, s.rule)
-            if key == last:
-                if out[-1].text is None and s.text is not None:
-                    out[-1] = out[-1]._replace(text=text(s.text))
-                continue
-            last = key
-            start = self.trace.seconds(s.from_)
-            instant = bool(s.is_when) or lib.tlv_time_cmp(s.from_, s.to) == 0
-            dur = 0.0 if instant else self.trace.seconds(lib.tlv_time_sub(s.to, s.from_, radix))
-            out.append(Interval(text(s.rule), text(s.event), text(s.resource), s.row, start,
-                                start if s.is_when else self.trace.seconds(s.to), dur,
-                                text(s.value), text(s.text), instant))
-        return out
-
-    def flows(self):
-        f = FlowInfo()
-        out = []
-        for i in range(lib.tlv_shapes_flow_count(self._h)):
-            lib.tlv_shapes_flow_sized(self._h, i, ctypes.byref(f), ctypes.sizeof(f))
-            out.append(Flow(text(f.rule), text(f.name), text(f.display_name),
-                            self.trace.seconds(f.time), text(f.from_resource),
-                            text(f.to_resource), text(f.from_processor), text(f.to_processor),
-                            f.event))
-        return out
+def library_path() -> str:
+    """The path of the libtlv loaded (how it was found: tlv._lib)."""
+    return _lib._name
