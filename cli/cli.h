@@ -96,5 +96,6 @@ CLI_COMMAND(query);
 CLI_COMMAND(stats);
 CLI_COMMAND(view);
 CLI_COMMAND(verify);
+CLI_COMMAND(diff);
 
 #endif

@@ -38,6 +38,7 @@ const char query_help[] =
     "      --timeout SECONDS     stop a statement that runs longer (exit status 2)\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
+    CACHE_OPTION_HELP
     "      --per-cpu             add a row per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
     THREADS_HELP

@@ -32,6 +32,7 @@ const char render_help[] =
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
     UNMATCHED_OPTION_HELP
+    CACHE_OPTION_HELP
     "  -o, --output OUT.png      the image to write (required)\n"
     "      --size WxH            image size in pixels (default 1600x900)\n"
     "      --from T, --to T      the time range to show, in trace time units (decimal;\n"

@@ -44,6 +44,7 @@ const char stats_help[] =
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
     UNMATCHED_OPTION_HELP
+    CACHE_OPTION_HELP
     "      --attribute NAME      report the values of NAME instead of \"state\"\n"
     "      --window T            utilization per window of T time units as well\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"

@@ -99,6 +99,7 @@ const char view_help[] =
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
     UNMATCHED_OPTION_HELP
+    CACHE_OPTION_HELP
     "      --per-cpu             start with one row per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
     "      --size WxH            window size (default: the session's, or 1280x800)\n"

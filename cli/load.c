@@ -1,7 +1,7 @@
 /*
  * load.c — a log loaded for a command: its rules read, the log converted
- * into a trace (lines no rule matched counted), the shapes built, every
- * problem printed.
+ * into a trace (lines no rule matched counted) or read from the trace cache
+ * (--no-cache, --cache-info), the shapes built, every problem printed.
  */
 #include "cli/cli.h"
 
@@ -24,7 +24,11 @@ int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_tr
     unmatched_log um;
     if (unmatched_begin(&um, ra, tlv_trace_converter(*trace)) < 0)
         return EXIT_USAGE;
-    tlv_status st = tlv_trace_load_file(*trace, input);
+    tlv_status st = ra->no_cache ? tlv_trace_load_file(*trace, input)
+                                 : tlv_trace_load_file_cached(*trace, input, NULL);
+    if (ra->cache_info)
+        fprintf(stderr, "%s: %s\n", prog,
+                ra->no_cache ? "cache not used (--no-cache)" : tlv_trace_cache_note(*trace));
     if (st == TLV_ERR_NOMEM) {
         unmatched_end(&um, 0);
         return report_nomem("converting", input);

@@ -52,6 +52,8 @@ static const cli_command commands[] = {
     {"query", "run SQL over a trace (a log, or a database from export)", cmd_query, query_help, NULL},
     {"stats", "time spent per resource and state, CPU utilization per processor", cmd_stats,
      stats_help, NULL},
+    {"diff", "compare two runs: time per actor and state, response times, side by side",
+     cmd_diff, diff_help, NULL},
     {"verify", "check timing requirements (response times, latencies, CPU load) on a log",
      cmd_verify, verify_help, NULL},
     {"view", "open a window with the timeline of a log, to zoom, pan and mark", cmd_view,

@@ -25,6 +25,8 @@ typedef struct rule_args {
     int std_input;      /* --std: the log is a standard-form trace */
     const char *unmatched_path; /* --unmatched FILE: lines no rule matched go there */
     int threads;        /* --threads N (OPT_THREADS): 0 = the library's defaults */
+    int no_cache;       /* --no-cache: convert the log even when a cache of it is kept */
+    int cache_info;     /* --cache-info: say on standard error what the cache did */
 } rule_args;
 
 /* Consumes -R DIR / -r FILE / --allow-scripts / --std at argv[*i] (also
@@ -66,6 +68,15 @@ int unmatched_end(unmatched_log *u, int report);
     "      --unmatched FILE      write every log line no conversion rule matched to\n" \
     "                            FILE as 'LINE: text' (the first few are named on\n" \
     "                            standard error anyway)\n"
+
+/* The help lines for --no-cache and --cache-info, shared by the commands
+ * that load a log through the trace cache (load_trace). */
+#define CACHE_OPTION_HELP \
+    "      --no-cache            convert LOG even when a converted copy of it is kept\n" \
+    "                            (in $XDG_CACHE_HOME/tlv or ~/.cache/tlv: docs/cache.md);\n" \
+    "                            without it, a log converted before with the same rules\n" \
+    "                            is read from there, and a converted one is kept there\n" \
+    "      --cache-info          say on standard error whether the kept copy was used\n"
 
 /* The help lines for --std, shared by the commands that read a log. */
 #define STD_OPTION_HELP \
@@ -183,5 +194,12 @@ void remove_tmp_on_signals(const char *tmp_path);
  * removes it. Frees tmp_path. Returns 0, or -1 (printed) when writing
  * failed. */
 int close_output(FILE *f, const char *output, char *tmp_path, int ok);
+
+/* Pairing two runs (common/pairing.c): per resource of the trace, the key
+ * its row pairs by in another run — its name, or (unless by_name) its
+ * label without process and thread ids ("make[7915]" -> "make"), with
+ * " #2"... for later ones of one key. NULL when memory ran out. */
+char **pairing_keys(const tlv_trace *t, int by_name);
+void pairing_keys_free(char **keys, size_t n);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * options.c — the options every tlv command shares: rule options (-R, -r,
- * --allow-scripts, --std, --unmatched, --threads), the common ones (-o, -q,
+ * --allow-scripts, --std, --unmatched, --no-cache, --cache-info, --threads),
+ * the common ones (-o, -q,
  * --per-cpu) in one parsing loop for every subcommand that reads a log, and
  * usage errors.
  */
@@ -41,6 +42,14 @@ int parse_rule_arg(rule_args *ra, int argc, char **argv, int *i)
     }
     if (strcmp(a, "--std") == 0) {
         ra->std_input = 1;
+        return 1;
+    }
+    if (strcmp(a, "--no-cache") == 0) {
+        ra->no_cache = 1;
+        return 1;
+    }
+    if (strcmp(a, "--cache-info") == 0) {
+        ra->cache_info = 1;
         return 1;
     }
     if (strcmp(a, "--unmatched") == 0 || strncmp(a, "--unmatched=", 12) == 0) {

@@ -21,10 +21,11 @@ T = "[${s}${us}]"
 TEND = "[$SUM{${s}${us},${ds}${dus}}]"
 
 # One argument as strace prints it: quoted strings (escapes, a "..." cut),
-# nested {...} [...] (...), and anything else up to the next ", ".
+# nested {...} [...] (...), and anything else up to the next ", " (or the
+# " <unfinished ...>" that ends the first half of a split call).
 DEFINE = (r'(?(DEFINE)(?<q>"(?:[^"\\]|\\.)*+"(?:\.\.\.)?)'
           r'(?<in>[^{}\[\]()"]++|(?&q)|\{(?&in)*+\}|\[(?&in)*+\]|\((?&in)*+\))'
-          r'(?<a>(?:[^,{}\[\]()"]++|(?&q)|\{(?&in)*+\}|\[(?&in)*+\]|\((?&in)*+\))++))')
+          r'(?<a>(?:[^,{}\[\]()"<]++|<(?!unfinished \.\.\.>$)|(?&q)|\{(?&in)*+\}|\[(?&in)*+\]|\((?&in)*+\))++))')
 PATH = r'"(?<path>(?:[^"\\]|\\.)*)"(?<cut>\.\.\.)?'
 DIRFD = r"(?:(?<fd>\d+)|(?&a))"
 

@@ -26,6 +26,7 @@
  *   view_range.c    the selected range and the two-point measurement
  *   view_breakdown.c  what each shown row spent inside the range
  *   view_sizes.c    label column width, row height, ruler time axis; texts drawn (dump-state)
+ *   view_logline.c  a line of the log as written, by its number (the details panel's)
  *   view_times.c    times as the window shows them: from a clock trace's start, its date
  *   view_script.c   --script: one command per frame, screenshot, dump-state
  *   view_bench.c    --bench: frame times along a scripted path
@@ -101,6 +102,8 @@ struct view_core {
     char banner[4][200];        /* the first problems, shown in the window */
     int banner_lines, show_banner, show_help;
     char message[160];          /* the status line's latest message */
+    char no_events[200];        /* why a log read to its end has no events, or "" */
+    struct view_loglines *loglines; /* where the log's lines begin (view_logline.c) */
     /* window */
     SDL_Window *win;
     int text_px;
@@ -156,6 +159,11 @@ struct view_core {
 /* Notes n bytes p read from `in` (pushed into the trace by the caller):
  * the offset, whether a line is open, the first and last bytes kept. */
 void view_input_took(view_input *in, const char *p, size_t n);
+/* Notes that the first `bytes` of the file were taken from the trace cache
+ * (tlv_trace_resume_cached), not read: reading goes on from there, and the
+ * first and last bytes are what view_input_took would have kept. Returns 0,
+ * or -1 when the file cannot be read there. */
+int view_input_skip(view_input *in, unsigned long long bytes);
 
 /* Loads the rules and starts reading the log (view_loader.c). Returns
  * EXIT_OK or EXIT_USAGE (rules with errors, an unreadable log). */
@@ -303,6 +311,10 @@ void script_free(view_script *s);
 /* Runs the next command. Returns 1 to go on, 0 at the end, -1 on an error
  * (printed with the script's file and line). */
 int script_step(view_app *a);
+
+/* ---- the log's lines (view_logline.c) -------------------------------------------------------- */
+
+void view_loglines_free(struct view_loglines *l);
 
 /* ---- tracks: the core's side (view_tracks.c) ---------------------------------------------- */
 

@@ -459,6 +459,11 @@ int view_reveal_event_row(view_app *a, size_t i);
 /* Centres the timeline on trace event i, makes it a->focus_event and tells
  * the panels (the trace-log panel scrolls to it). */
 void view_show_event(view_app *a, size_t i);
+/* Line `line` (1-based, tlv_event.input_line) of the log as it was
+ * written, without its line end, into buf (cut to size): 0, or -1 when it
+ * cannot be read again (standard input, a pipe, a file replaced or cut
+ * since). view_logline.c. */
+int view_log_line(const view_app *a, unsigned long long line, char *buf, size_t size);
 /* The selected marker, or NULL. */
 const view_marker *view_selected_marker(const view_app *a);
 /* After the selected marker moved: says where to in the status line. */

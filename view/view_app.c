@@ -29,6 +29,26 @@ static int window_failed(view_app *a)
     return -1;
 }
 
+/* Without a display SDL falls back to a driver that draws into memory
+ * (offscreen, dummy): the window would be seen by no one and never closed,
+ * and the viewer would wait for its events forever. Refused, with the way to
+ * a picture, unless SDL_VIDEODRIVER asked for it (scripts may run there). */
+static int no_display(const view_app *a)
+{
+    const char *driver = SDL_GetCurrentVideoDriver(), *asked = getenv("SDL_VIDEODRIVER");
+    if (!driver || (strcmp(driver, "offscreen") != 0 && strcmp(driver, "dummy") != 0) ||
+        (asked && *asked))
+        return 0;
+    const char *input = strcmp(a->opts.input, "-") ? a->opts.input : "LOG";
+    fprintf(stderr,
+            "%s view: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are not set: "
+            "SDL found only its '%s' driver, which shows nothing)\n"
+            "%s view: to draw the timeline into a PNG instead: %s render -r %s %s -o out.png\n"
+            "%s view: (SDL_VIDEODRIVER=%s runs the window unseen anyway, e.g. for --script)\n",
+            prog, driver, prog, prog, a->opts.rules.res_path, input, prog, driver);
+    return 1;
+}
+
 static int open_window(view_app *a, int w, int h)
 {
     /* The timeline is drawn on the CPU anyway; SDL's software renderer
@@ -40,6 +60,8 @@ static int open_window(view_app *a, int w, int h)
     SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT);
     if (SDL_Init(SDL_INIT_VIDEO) != 0)
         return window_failed(a);
+    if (no_display(a))
+        return -1;
     char title[512];
     snprintf(title, sizeof title, "%s - tlv view", a->opts.input);
     a->core->win = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
@@ -251,6 +273,7 @@ int view_run(const view_opts *opts, view_panel *(*const *makers)(void), size_t n
     script_free(c->script);
     view_close_input(&c->live.in);
     breakdown_free(c->breakdown);
+    view_loglines_free(c->loglines);
     free(c->opened_input);
     free(c->shot_path);
     markers_clear(&a->markers);

@@ -377,6 +377,24 @@ void view_text_box(view_app *a, const char *const *lines, int n, int x, int y, u
         view_text_draw(a->text, lines[i], x + pad, y + pad + i * lh, C_TEXT);
 }
 
+/* A log read to its end without a single event: said over the empty
+ * timeline, whose ruler shows only a span made up to draw something. */
+static void draw_no_events(view_app *a, const view_areas *ar)
+{
+    if (!a->trace || loader_active(a) || tlv_trace_event_count(a->trace))
+        return;
+    const char *name = strrchr(a->opts.input, '/');
+    char line[512];
+    snprintf(line, sizeof line, "No events in %s", strcmp(a->opts.input, "-") == 0 ? "standard input"
+                                                     : name ? name + 1 : a->opts.input);
+    const char *lines[] = {line, a->core->no_events};
+    int n = a->core->no_events[0] ? 2 : 1;
+    int w = view_text_width(a->text, line);
+    w = n == 2 && view_text_width(a->text, lines[1]) > w ? view_text_width(a->text, lines[1]) : w;
+    int x = ar->label_w + (ar->main.w - ar->label_w - w) / 2, y = ar->ruler_h + scaled(a, 40);
+    view_text_box(a, lines, n, x > ar->label_w ? x : ar->label_w, y, 0xFFFFFF);
+}
+
 static void draw_banner(view_app *a, const view_areas *ar)
 {
     if (!a->core->show_banner)
@@ -401,6 +419,7 @@ static void draw_row_name_tip(view_app *a)
 }
 
 #define HELP_LINES 64
+#define HELP_WIDTH 900       /* the help's widest line, pixels at scale 1 */
 
 static int help_width(void *a, const char *s) { return view_text_width(((view_app *)a)->text, s); }
 
@@ -413,6 +432,7 @@ static void draw_help(view_app *a)
     view_key_owner owners[VIEW_MAX_PANELS + 1];
     char *lines[HELP_LINES];
     int width = a->px_w - scaled(a, 40 + 40 + 16); /* the box's margins and padding */
+    width = width > scaled(a, HELP_WIDTH) ? scaled(a, HELP_WIDTH) : width; /* lines an eye can follow */
     size_t n = view_keys_help(owners, view_key_owners(a, owners), width, help_width, a, lines,
                               HELP_LINES);
     view_text_box(a, (const char *const *)lines, (int)n, scaled(a, 40), scaled(a, 40), 0xFFFFFF);
@@ -560,6 +580,7 @@ int view_draw_frame(view_app *a)
     draw_status(a, &v, &ar);
     view_panels_draw(a, VIEW_LAYER_STATUS, &v, &ar);
     draw_banner(a, &ar);
+    draw_no_events(a, &ar);
     view_panels_draw(a, VIEW_LAYER_POPUP, &v, &ar);
     draw_row_name_tip(a);
     draw_help(a);

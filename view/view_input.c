@@ -170,6 +170,8 @@ CORE_KEY(take_screenshot)
 CORE_KEY(escape)
 {
     (void)p, (void)key, (void)mods;
+    if (a->has_range || a->core->measure_n) /* its "z zooms to it" or "measured" would stay */
+        view_message_clear(a);
     range_clear(a);
     a->core->has_sel = 0;
     a->core->show_banner = 0;

@@ -153,7 +153,8 @@ static int read_more(view_app *a, double t)
         l->in.line_open = 0;
         l->in.provisional = l->in.is_file;
         l->pending = 1;
-        view_message(a, "the last line of the log has no end (yet): shown as it is");
+        if (l->grew || !l->in.is_file) /* a file read whole simply ends so: nothing to say */
+            view_message(a, "the last line of the log has no end (yet): shown as it is");
     }
     if (!l->in.is_file && l->in.eof && !l->in.line_open && !l->closed_noted) {
         l->closed_noted = 1;

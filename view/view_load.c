@@ -46,6 +46,29 @@ static void note_nothing_matched(view_app *a)
     a->core->show_banner = 1;
 }
 
+/* A log without events says so (the window would show a made-up span of
+ * an empty timeline without a word): in the status line, and over the
+ * timeline while it has none (view_draw.c). */
+static void note_no_events(view_app *a)
+{
+    a->core->no_events[0] = '\0';
+    if (tlv_trace_event_count(a->trace))
+        return;
+    tlv_convert_stats st;
+    tlv_converter_stats(tlv_trace_converter(a->trace), &st);
+    const view_input *in = &a->core->live.in;
+    const char *name = strcmp(a->opts.input, "-") ? a->opts.input : "standard input";
+    if (!st.lines_read)
+        snprintf(a->core->no_events, sizeof a->core->no_events, "%s",
+                 in->fd >= 0 && !in->is_file && !in->eof ? "nothing read from it yet"
+                                                         : "the log is empty");
+    else
+        snprintf(a->core->no_events, sizeof a->core->no_events,
+                 "%llu line%s read, none made an event", (unsigned long long)st.lines_read,
+                 st.lines_read == 1 ? "" : "s");
+    view_message(a, "no events in %s: %s", name, a->core->no_events);
+}
+
 void view_note_diags(view_app *a, const tlv_diags *d, size_t from)
 {
     size_t n = tlv_diags_count(d);
@@ -109,6 +132,21 @@ void view_input_took(view_input *in, const char *p, size_t n)
     in->tail_len = keep + take;
     in->offset += (unsigned long long)n;
     in->line_open = p[n - 1] != '\n' && p[n - 1] != '\r';
+}
+
+int view_input_skip(view_input *in, unsigned long long bytes)
+{
+    char head[sizeof in->head], tail[sizeof in->tail];
+    size_t nh = bytes < sizeof head ? (size_t)bytes : sizeof head;
+    size_t nt = bytes < sizeof tail ? (size_t)bytes : sizeof tail;
+    if (pread(in->fd, head, nh, 0) != (ssize_t)nh ||
+        pread(in->fd, tail, nt, (off_t)(bytes - nt)) != (ssize_t)nt ||
+        lseek(in->fd, (off_t)bytes, SEEK_SET) != (off_t)bytes)
+        return -1;
+    view_input_took(in, head, nh); /* the head, then the tail where it ends */
+    in->offset = bytes - nt;
+    view_input_took(in, tail, nt);
+    return 0;
 }
 
 long view_read_input(view_app *a, view_input *in, tlv_trace *trace, size_t budget)
@@ -270,6 +308,7 @@ void view_load_report(view_app *a, tlv_status cs)
         a->core->exit_code = EXIT_USAGE;
     view_note_diags(a, d, 0);
     a->core->live.diags_seen = tlv_diags_count(d);
+    note_no_events(a);
     /* The log contradicting itself (lost events): once on stderr, and in
      * the status line until the next message. */
     char notice[sizeof a->core->message];

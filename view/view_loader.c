@@ -62,6 +62,7 @@ typedef struct view_loader {
     size_t built_events;     /* events the installed shapes show */
     double progress_drawn;   /* when the status line's progress was last redrawn */
     double convert_s;        /* seconds spent converting (the reading thread's) */
+    unsigned long long cached; /* log bytes read from the trace cache, not converted */
 } view_loader;
 
 /* ---- the reading thread -------------------------------------------------------------- */
@@ -116,13 +117,49 @@ static int convert_slice(view_loader *l, char *buf)
     return end;
 }
 
+/* The trace cache (docs/cache.md): a log opened before is read from its
+ * cache as far as that goes, at once, and converted from there on. Not
+ * with --load-pause-at (the tests of progressive loading), --no-cache or a
+ * log that is not a regular file. Returns 0, or -1 out of memory. */
+static int resume_from_cache(view_loader *l)
+{
+    view_app *a = l->a;
+    if (a->opts.rules.no_cache || !l->in.is_file || l->pause_at)
+        return 0;
+    uint64_t covered = 0;
+    pthread_rwlock_wrlock(&l->lock);
+    tlv_status st = tlv_trace_resume_cached(a->trace, a->opts.input, NULL, &covered);
+    if (st == TLV_OK && covered && view_input_skip(&l->in, covered) == 0)
+        st = tlv_trace_update(a->trace);
+    else if (st == TLV_OK && covered) /* unreadable there: the read that follows says so */
+        l->read_error = errno;
+    pthread_rwlock_unlock(&l->lock);
+    __atomic_store_n(&l->bytes, l->in.offset, __ATOMIC_RELEASE);
+    l->cached = covered;
+    return st == TLV_OK ? 0 : -1;
+}
+
+/* At the end of the log: its cache written for the next time, unless it
+ * came from there whole (the final build meanwhile runs on). */
+static void save_cache(view_loader *l, int end)
+{
+    view_app *a = l->a;
+    if (end != 1 || !l->in.eof || a->opts.rules.no_cache || !l->in.is_file || l->pause_at ||
+        (l->cached && l->cached == l->in.offset))
+        return;
+    pthread_rwlock_rdlock(&l->lock);
+    tlv_trace_save_cache(a->trace, a->opts.input, NULL);
+    pthread_rwlock_unlock(&l->lock);
+}
+
 static int reading_thread(void *p)
 {
     view_loader *l = p;
     char *buf = malloc(CHUNK);
-    if (!buf)
+    if (!buf || resume_from_cache(l) < 0)
         l->status = TLV_ERR_NOMEM;
-    while (buf && !SDL_AtomicGet(&l->stop)) {
+    int end = 0;
+    while (buf && l->status != TLV_ERR_NOMEM && !SDL_AtomicGet(&l->stop)) {
         int paused = l->pause_at && !SDL_AtomicGet(&l->resume) && l->in.offset >= l->pause_at;
         SDL_AtomicSet(&l->paused, paused);
         if (paused || SDL_AtomicGet(&l->building)) { /* waits without the lock's queue */
@@ -130,13 +167,14 @@ static int reading_thread(void *p)
             continue;
         }
         pthread_rwlock_wrlock(&l->lock);
-        int end = convert_slice(l, buf);
+        end = convert_slice(l, buf);
         pthread_rwlock_unlock(&l->lock);
         if (end)
             break;
     }
     free(buf);
     SDL_AtomicSet(&l->done, 1);
+    save_cache(l, end);
     return 0;
 }
 
@@ -314,6 +352,11 @@ static void finish(view_app *a, view_loader *l, tlv_shapes *s, int per_cpu, doub
     a->core->times.final_build_s = build_s;
     loader_end(a);
     view_load_report(a, st);
+    if (a->opts.rules.cache_info) {
+        const char *note = tlv_trace_cache_note(a->trace);
+        fprintf(stderr, "%s: %s\n", prog, a->opts.rules.no_cache ? "cache not used (--no-cache)"
+                                          : *note ? note : "cache not used");
+    }
     view_panels_note(a, VIEW_NOTE_TRACE_CHANGED); /* since the last partial shapes */
     view_install_shapes(a, s, per_cpu, 1);
     /* The panels' saved state (a selected shape...) is found in the

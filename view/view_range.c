@@ -3,12 +3,14 @@
  * markers: the selected range (Ctrl+drag; what each row spent in it is the
  * range panel's breakdown; z zooms to it) and the two-point measurement
  * (Ctrl+click, Ctrl+click again), drawn over the timeline with their lengths
- * in the ruler. Esc clears both.
+ * in the ruler (where they hide none of its times) or just below it. Esc
+ * clears both.
  */
 #include "view/core.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define C_RANGE 0x1F8A8Au
 #define C_MEASURE 0xC0208Cu
@@ -74,6 +76,41 @@ void range_clear(view_app *a)
     a->core->measure_n = 0;
 }
 
+/* Whether a badge over columns [x, x + w) of the ruler would hide one of
+ * its texts (a tick's value, the time reference), with a gap either side. */
+static int hides_ruler_text(const view_app *a, int x, int w, int gap)
+{
+    for (int kind = TLV_TEXT_TICK; kind <= TLV_TEXT_REFERENCE; kind++)
+        for (size_t i = 0; i < tlv_renderer_text_count(a->core->tl_ren, (tlv_text_kind)kind); i++) {
+            int b[4];
+            if (tlv_renderer_text(a->core->tl_ren, (tlv_text_kind)kind, i, b) &&
+                x < b[0] + b[2] + gap && x + w + gap > b[0])
+                return 1;
+        }
+    return 0;
+}
+
+/* Where the range's length goes in the ruler: the column nearest the
+ * middle of [cx0, cx1] where it hides no tick and still touches the range;
+ * -1 when there is none (it goes below the ruler then). */
+static int badge_x(const view_app *a, int cx0, int cx1, int left, int right, int tw)
+{
+    int gap = scaled(a, 3), mid = (cx0 + cx1 - tw) / 2, best = -1;
+    size_t n = tlv_renderer_text_count(a->core->tl_ren, TLV_TEXT_TICK);
+    for (size_t i = 0; i <= 2 * n; i++) { /* the middle, then beside each tick's value */
+        int b[4] = {0, 0, 0, 0}, x = mid;
+        if (i > 0 && !tlv_renderer_text(a->core->tl_ren, TLV_TEXT_TICK, (i - 1) / 2, b))
+            continue;
+        if (i > 0)
+            x = i % 2 ? b[0] + b[2] + gap : b[0] - gap - tw;
+        if (x < left || x + tw > right || x >= cx1 || x + tw <= cx0 || hides_ruler_text(a, x, tw, gap))
+            continue;
+        if (best < 0 || abs(x - mid) < abs(best - mid))
+            best = x;
+    }
+    return best;
+}
+
 /* A span [t0, t1] of colour c: its edges over the timeline, a bar along the
  * ruler's foot with its length on it (when there is room), and a tint over
  * the rows when `tint` (the length just below the ruler when `below`). */
@@ -98,9 +135,12 @@ static void draw_span(view_app *a, const tlv_view *v, const view_areas *ar, doub
     int tw = view_text_width(a->text, text) + scaled(a, 6), th = view_text_height(a->text);
     int x = (cx0 + cx1 - tw) / 2;
     x = x < left ? left : x + tw > right ? right - tw : x;
-    /* The range's length in the ruler; the measurement's below it, a line
-     * lower than the markers' spans (which are just below the ruler). */
-    view_label(a, text, x, below ? top + th + scaled(a, 6) : top - bar - th, 0xFFFFFF, c, 255);
+    /* The range's length in the ruler where it hides no tick's value, else
+     * just below the ruler; the measurement's below, a line lower than the
+     * markers' spans (which are just below the ruler). */
+    int in_ruler = below ? -1 : badge_x(a, cx0, cx1, left, right, tw);
+    int y = below ? top + th + scaled(a, 6) : in_ruler >= 0 ? top - bar - th : top + scaled(a, 2);
+    view_label(a, text, in_ruler >= 0 ? in_ruler : x, y, 0xFFFFFF, c, 255);
 }
 
 void range_draw(view_app *a, const tlv_view *v, const view_areas *ar)

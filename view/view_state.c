@@ -101,7 +101,10 @@ static cJSON *tooltip_json(const view_app *a)
     cJSON_AddNumberToObject(o, "to", h->to);
     cJSON_AddStringToObject(o, "start", h->start_text);
     cJSON_AddStringToObject(o, "end", h->end_text);
-    cJSON_AddStringToObject(o, "duration", view_time_text(a, h->to - h->from, 0, dur, sizeof dur));
+    if (h->is_when) /* an instant's mark: the tooltip gives its time, no duration */
+        cJSON_AddNullToObject(o, "duration");
+    else
+        cJSON_AddStringToObject(o, "duration", view_time_text(a, h->to - h->from, 0, dur, sizeof dur));
     return o;
 }
 

@@ -200,3 +200,11 @@ def test_times_finer_than_the_unit(fractions_trace):
     assert t.attr_at("A", "state", ts="2.25 ms") == "WAIT"
     assert t.attr_at("A", "state", ts=0.00224999) == "RUN"
     assert t.attr_at("A", "state", ts="1 ms") == "IDLE"  # before its first change
+
+
+def test_an_export_that_fails_says_why(trace, tmp_path):
+    with pytest.raises(tlv.ExportError) as e:
+        trace.to_sqlite(tmp_path / "no-such-dir" / "x.db")
+    assert e.value.file == str(tmp_path / "no-such-dir" / "x.db")
+    assert str(e.value).startswith(f"cannot create '{e.value.file}.tmp.")
+    assert str(e.value).endswith("': unable to open database file")

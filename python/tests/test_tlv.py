@@ -3,11 +3,13 @@ the command prints for the same sample, so the bindings cannot drift from
 the library. Times are seconds here and trace units (us) there."""
 import csv
 import io
+import json
+import os
 import sqlite3
 from fractions import Fraction
 
 import tlv
-from conftest import LOG, RES, run_tlv
+from conftest import LOG, RES, SRC, run_tlv
 
 
 def test_version_is_the_libraries():
@@ -66,6 +68,37 @@ def test_stats_are_tlv_stats(trace):
     assert [c.name for c in stats["cpus"]] == ["CPU"]
 
 
+def test_instances_are_tlv_stats_instances(trace):
+    groups = trace.instance_groups()
+    cmd = json.loads(run_tlv("stats", "--instances", "--json", "-r", RES, LOG).stdout)["instances"]
+    assert len(groups) == len(cmd)
+    for g, c in zip(groups, cmd):
+        assert (g.resource, g.kind, g.name, g.count, g.partial) == \
+               (c["resource"], c["kind"], c["name"], c["count"], c["partial"])
+        if g.count:
+            assert (g.min, g.p50, g.p90, g.p99, g.max) == \
+                   tuple(c[k] / 1e6 for k in ("min", "p50", "p90", "p99", "max"))
+            assert (g.worst.start, g.worst.line) == (c["worst"]["start"] / 1e6,
+                                                      c["worst"]["line"])
+    task1 = [g for g in groups if g.resource == "TASK1" and g.kind == "response"][0]
+    assert (task1.count, task1.max, task1.worst.execution, task1.worst.line) == \
+           (3, 0.376717, 0.208322, 15)
+    responses = trace.instances(kind="response")
+    assert [i.response for i in responses if i.resource == "TASK1"] == \
+           [0.376717, 0.054232, 0.295901]
+
+
+def test_verify_is_tlv_verify(trace):
+    reqs = os.path.join(SRC, "samples/asp/requirements.json")
+    verdicts, violations = trace.verify(reqs)
+    lines = run_tlv("verify", "-q", reqs, LOG, check=False).stdout.splitlines()
+    assert [("PASS  " if v.passed else "FAIL  ") + v.name + ": " + v.message
+            for v in verdicts] == lines
+    assert (verdicts[1].passed, verdicts[1].worst, verdicts[1].resource, verdicts[1].line) == \
+           (False, 0.21963, "TASK2", 18)
+    assert violations[0] == tlv.Violation(1, "TASK2", 1.092951, 1.312581, 18, 0.21963)
+
+
 def test_sqlite_is_tlv_export_sqlite(trace, tmp_path):
     mine, theirs = tmp_path / "py.db", tmp_path / "tlv.db"
     trace.to_sqlite(mine)
@@ -74,7 +107,8 @@ def test_sqlite_is_tlv_export_sqlite(trace, tmp_path):
     schema = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
     assert a.execute(schema).fetchall() == b.execute(schema).fetchall()
     tables = [r[0] for r in a.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    assert {"markers", "slice", "thread", "process", "counter", "sched"} <= set(tables)
+    assert {"markers", "slice", "thread", "process", "counter", "sched", "instance"} <= \
+        set(tables)
     for t in tables:
         if t in ("meta", "metadata"):  # the source is named as each was given it
             continue

@@ -7,6 +7,8 @@ no compiled extension of its own).
             ...
         trace.attr_at("TASK1", "state", ts=1.5)     # 'WAITING'
         df = trace.shapes().to_pandas()             # the drawn intervals, int64 ns
+        trace.instance_groups(kind="response")      # response times (tlv stats --instances)
+        trace.verify("requirements.json")           # timing requirements (tlv verify)
         trace.to_sqlite("trace.db")                 # the schema of docs/sql.md
 
 Times are float seconds, counted as tlv shows them (tlv.times); a time may
@@ -16,12 +18,14 @@ from .errors import (ClosedError, Diagnostic, ExportError, LibraryError, LogErro
                      RuleError, TimeValueError, TlvError)
 from ._lib import lib as _lib, text as _text
 from .shapes import Flow, Interval, Intervals, Row, Shape, Shapes
+from .timing import Instance, InstanceGroup, Verdict, Violation
 from .trace import (Counter, CpuStatistic, Event, Events, Resource, Rules, StateStatistic, Trace,
                     open)
 
 __version__ = "0.1.0"
 __all__ = ["open", "Rules", "Trace", "Shapes", "Events", "Intervals", "Event", "Interval", "Shape",
-           "Row", "Flow", "Resource", "Counter", "StateStatistic", "CpuStatistic", "Diagnostic",
+           "Row", "Flow", "Resource", "Counter", "StateStatistic", "CpuStatistic", "Instance",
+           "InstanceGroup", "Verdict", "Violation", "Diagnostic",
            "TlvError", "LibraryError", "RuleError", "LogError", "NotFoundError",
            "TimeValueError", "ClosedError", "ExportError", "version", "library_path"]
 

@@ -169,6 +169,47 @@ class CounterSample(ctypes.Structure):
     _fields_ = [("time", Time), ("value", ctypes.c_double)]
 
 
+class InstancesOptions(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_size_t), ("state_attribute", ctypes.c_char_p),
+                ("running_value", ctypes.c_char_p), ("ready_values", ctypes.c_char_p),
+                ("cpu_attribute", ctypes.c_char_p)]
+
+
+class Instance(ctypes.Structure):
+    _fields_ = [("resource", ctypes.c_char_p), ("kind", ctypes.c_char_p),
+                ("name", ctypes.c_char_p), ("start", Time), ("end", Time),
+                ("response", ctypes.c_double), ("execution", ctypes.c_double),
+                ("preemptions", ctypes.c_size_t), ("interruptions", ctypes.c_size_t),
+                ("start_line", ctypes.c_uint64), ("end_line", ctypes.c_uint64),
+                ("start_event", ctypes.c_size_t), ("end_event", ctypes.c_size_t),
+                ("group", ctypes.c_size_t)]
+
+
+class InstanceGroup(ctypes.Structure):
+    _fields_ = [("resource", ctypes.c_char_p), ("label", ctypes.c_char_p),
+                ("kind", ctypes.c_char_p), ("name", ctypes.c_char_p),
+                ("count", ctypes.c_size_t), ("partial", ctypes.c_size_t),
+                ("min", ctypes.c_double), ("p50", ctypes.c_double), ("p90", ctypes.c_double),
+                ("p99", ctypes.c_double), ("max", ctypes.c_double), ("mean", ctypes.c_double),
+                ("stddev", ctypes.c_double), ("worst", ctypes.c_size_t),
+                ("execution_max", ctypes.c_double), ("execution_mean", ctypes.c_double),
+                ("preemptions", ctypes.c_size_t), ("interruptions", ctypes.c_size_t)]
+
+
+class Verdict(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("check", ctypes.c_char_p), ("passed", ctypes.c_int),
+                ("message", ctypes.c_char_p), ("worst", ctypes.c_double),
+                ("bound", ctypes.c_double), ("resource", ctypes.c_char_p), ("time", Time),
+                ("line", ctypes.c_uint64), ("violations", ctypes.c_size_t),
+                ("file_line", ctypes.c_long)]
+
+
+class Violation(ctypes.Structure):
+    _fields_ = [("requirement", ctypes.c_size_t), ("resource", ctypes.c_char_p),
+                ("start", Time), ("end", Time), ("line", ctypes.c_uint64),
+                ("value", ctypes.c_double)]
+
+
 P = ctypes.c_void_p
 _SIGNATURES = {
     # name: (restype, argtypes)
@@ -242,6 +283,27 @@ _SIGNATURES = {
                                       ctypes.c_size_t]),
     "tlv_counters_samples": (ctypes.POINTER(CounterSample), [P, ctypes.c_size_t,
                                                              ctypes.POINTER(ctypes.c_size_t)]),
+    "tlv_instances_compute": (ctypes.c_int, [P, ctypes.POINTER(InstancesOptions),
+                                             ctypes.POINTER(P)]),
+    "tlv_instances_free": (None, [P]),
+    "tlv_instances_count": (ctypes.c_size_t, [P]),
+    "tlv_instances_get_sized": (None, [P, ctypes.c_size_t, ctypes.POINTER(Instance),
+                                       ctypes.c_size_t]),
+    "tlv_instances_group_count": (ctypes.c_size_t, [P]),
+    "tlv_instances_group_sized": (None, [P, ctypes.c_size_t, ctypes.POINTER(InstanceGroup),
+                                         ctypes.c_size_t]),
+    "tlv_requirements_load": (ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(P)]),
+    "tlv_requirements_free": (None, [P]),
+    "tlv_requirements_diags": (P, [P]),
+    "tlv_requirements_verify": (ctypes.c_int, [P, P, P, ctypes.POINTER(P)]),
+    "tlv_verdicts_free": (None, [P]),
+    "tlv_verdicts_diags": (P, [P]),
+    "tlv_verdicts_count": (ctypes.c_size_t, [P]),
+    "tlv_verdicts_get_sized": (None, [P, ctypes.c_size_t, ctypes.POINTER(Verdict),
+                                      ctypes.c_size_t]),
+    "tlv_verdicts_violation_count": (ctypes.c_size_t, [P]),
+    "tlv_verdicts_violation_sized": (None, [P, ctypes.c_size_t, ctypes.POINTER(Violation),
+                                            ctypes.c_size_t]),
 }
 
 lib = _load()

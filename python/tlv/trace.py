@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
     from .shapes import Shapes
+    from .timing import Instance, InstanceGroup, Verdict, Violation
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -274,6 +275,30 @@ class Trace(Handle):
             return out
         finally:
             lib.tlv_counters_free(handle)
+
+    def instances(self, kind: Optional[str] = None, ready_values: Optional[str] = None,
+                  cpu_attribute: Optional[str] = None) -> List["Instance"]:
+        """Every whole instance of every actor in order of start
+        (tlv/instances.h): response (activation to completion), latency
+        (wake-up to running), call (entry to return) and the kinds the
+        headers declare; durations in seconds."""
+        from .timing import instances
+        return instances(self, kind, ready_values, cpu_attribute)
+
+    def instance_groups(self, kind: Optional[str] = None, ready_values: Optional[str] = None,
+                        cpu_attribute: Optional[str] = None) -> List["InstanceGroup"]:
+        """Per actor, kind and name, the response times as `tlv stats
+        --instances` prints them (in seconds); worst: the longest Instance."""
+        from .timing import instance_groups
+        return instance_groups(self, kind, ready_values, cpu_attribute)
+
+    def verify(self, requirements_path: PathLike) -> Tuple[List["Verdict"], List["Violation"]]:
+        """Checks a requirements file (docs/timing.md) against the trace, as
+        `tlv verify` does: ([Verdict], [Violation]). A mistake in the file,
+        or a requirement naming what the trace lacks, raises RuleError at its
+        FILE:LINE:COL."""
+        from .timing import verify
+        return verify(self, requirements_path)
 
     def to_sqlite(self, path: PathLike, shapes: Optional["Shapes"] = None) -> None:
         """Writes the trace as a SQLite database with the schema of

@@ -90,6 +90,7 @@ typedef struct {
     int applog_state, applog_msg, proc_no;
     Task task[MAX_TASKS + 1];
     Cpu cpu[MAX_CPUS + 1];
+    uint64_t slower_id, slower_pct; /* --slower ID:PCT, or 0 */
 } Gen;
 
 /* ---- random numbers: splitmix64 seeds xorshift64* (rand() differs by libc) */
@@ -299,13 +300,22 @@ static Task *sem_waiter(Gen *g, int semid)
 
 /* ---- timing of task work */
 
-static uint64_t think(Gen *g, const Task *t)
+static uint64_t think_as_usual(Gen *g, const Task *t)
 {
     switch (t->role) {
     case ROLE_LOG: return 200 + rnd(g, 4000);
     case ROLE_MAIN: return 300 + rnd(g, 2500);
     default: return t->fresh ? 500 + rnd(g, 2000) : TICK + rnd(g, 6 * TICK);
     }
+}
+
+/* How long a task computes before its next action: --slower ID:PCT makes
+ * task ID's work take PCT % of it (a slower build of the same program, for
+ * tlv diff: the random draws stay the same). */
+static uint64_t think(Gen *g, const Task *t)
+{
+    uint64_t d = think_as_usual(g, t);
+    return (uint64_t)t->id == g->slower_id ? d * g->slower_pct / 100 : d;
 }
 
 /* ---- dispatching */
@@ -1192,7 +1202,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: tlv-gen [--kernel asp|fmp] [--lines N] [--seed S] [--tasks T]\n"
-        "               [--cpus C] [--crlf] [--console] [--emit-res] [-o FILE]\n"
+        "               [--cpus C] [--crlf] [--console] [--slower ID:PCT] [--emit-res]\n"
+        "               [-o FILE]\n"
         "Writes a TOPPERS/ASP or TOPPERS/FMP kernel trace log of exactly N lines\n"
         "(default 1000), the same bytes for the same options and seed (default 1).\n"
         "  --kernel   asp (default; one processor) or fmp (lines \"[t]:[prc]: ...\")\n"
@@ -1206,6 +1217,8 @@ static void usage(FILE *f)
         "             about 9%% of the lines; without it every line converts\n"
         "  --emit-res print the resource file (.res) declaring every resource a log\n"
         "             made with the same --kernel/--tasks/--cpus names, and exit\n"
+        "  --slower ID:PCT  task ID's work takes PCT %% of its time (150: half as\n"
+        "             long again): a slower run of the same program, for tlv diff\n"
         "  -o FILE    write to FILE instead of standard output\n",
         MAX_TASKS, MAX_TASKS, MAX_CPUS);
 }
@@ -1257,6 +1270,15 @@ static void parse_option(Gen *g, int argc, char **argv, int *i, uint64_t *tasks,
         if (!parse_u64(v, tasks) || *tasks == 0) die_usage("bad --tasks", v);
     } else if ((v = opt_value(argc, argv, i, "--cpus"))) {
         if (!parse_u64(v, cpus) || *cpus == 0) die_usage("bad --cpus", v);
+    } else if ((v = opt_value(argc, argv, i, "--slower"))) {
+        const char *colon = strchr(v, ':');
+        char id[32];
+        if (!colon || (size_t)(colon - v) >= sizeof id) die_usage("bad --slower (ID:PCT)", v);
+        memcpy(id, v, (size_t)(colon - v));
+        id[colon - v] = '\0';
+        if (!parse_u64(id, &g->slower_id) || !g->slower_id ||
+            !parse_u64(colon + 1, &g->slower_pct) || !g->slower_pct || g->slower_pct > 100000)
+            die_usage("bad --slower (ID:PCT)", v);
     } else if ((v = opt_value(argc, argv, i, "-o"))) {
         g->out_path = v;
     } else {
@@ -1277,6 +1299,7 @@ static void check_shape(Gen *g, uint64_t tasks, uint64_t cpus)
         exit(2);
     }
     g->ntask = (int)tasks;
+    if (g->slower_id > tasks) die_usage("--slower names no task", NULL);
 }
 
 static void parse_args(Gen *g, int argc, char **argv)

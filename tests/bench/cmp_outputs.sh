@@ -16,6 +16,10 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 corpus=${TLV_CORPUS:-$root/../shared/corpus/tlv-2.0.1}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# A binary with the trace cache (docs/cache.md) writes it on each log's
+# first command and reads it on the others: so the outputs compared are
+# those of a conversion and of cache hits. In a folder of this run's own.
+export XDG_CACHE_HOME="$tmp/cache"
 n=0 bad=0
 
 # same RULE-ARGS... LOG: every command and option on one log.

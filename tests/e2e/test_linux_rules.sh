@@ -42,6 +42,9 @@ expect_line "$TMP/std" '[1700000000000850]T100.leave(nanosleep,-1,EINTR,expected
 expect_line "$TMP/std" '[1700000000000910]T100.leave(openat,-1,ENOENT,error,No such file or directory,)' "ENOENT is an error"
 expect_line "$TMP/std" '[1700000000000900]T100.enter(openat,AT_FDCWD\, "/etc/web.conf"\, O_RDONLY,/etc/web.conf,,,O_RDONLY)' "openat: the whole call, its path and flags named"
 expect_line "$TMP/std" '[1700000000000700]T101.enter(futex,0x7f\, FUTEX_WAIT_BITSET_PRIVATE\, 0\, {tv_sec=1\, tv_nsec=0}\, FUTEX_BITSET_MATCH_ANY,,,,FUTEX_WAIT_BITSET_PRIVATE)' "futex: its operation and timeout kept"
+# the first half of a split openat (make.log line 1339): its flags end where "<unfinished" begins
+convert_clean linux_strace.res "$S/strace/make.log"
+expect_line "$TMP/std" '[1795614988362352]T7489.enter(openat,AT_FDCWD\, "/etc/ld.so.cache"\, O_RDONLY|O_CLOEXEC,/etc/ld.so.cache,,,O_RDONLY|O_CLOEXEC)' "an unfinished openat: its path and flags"
 # strace_args.log: strings with commas, parentheses, braces, quotes, backslashes, '$' and a
 # macro's text; a "..." cut; a read split in two; a result with more after it
 A="$F/strace_args.log"

@@ -35,8 +35,8 @@ modes=()
 # interned, viz.c; tests/e2e/test_oom_view.sh fails its paths one by one).
 # Not "convert-wt": `tlv convert`'s writer thread only writes the blocks of
 # lines the converting thread filled, and allocates nothing.
-cases=(convert shapes render export-chrome export-csv export-sqlite stats query query-db check view api
-       convert-mt shapes-mt)
+cases=(convert shapes shapes-cached shapes-cachew render export-chrome export-csv export-sqlite stats
+       query query-db check view api convert-mt shapes-mt)
 for mode in "${modes[@]}"; do
   checks=$((checks + 1))
   bash "$SWEEP" --inject "$mode" --runs "$runs" "${cases[@]}" >"$TMP/sweep.out" 2>&1

@@ -24,6 +24,20 @@ expect_status 2 "missing log"
 expect_contains "$TMP/err" "cannot read the log" "missing log message"
 run "$TLV" view -r "$RES" --script x --bench "$LOG"
 expect_status 2 "--script with --bench"
+# No display (issue 27.9): SDL would fall back to its offscreen driver and the
+# window wait for events forever; refused at once, with the way to a PNG.
+run env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER LSAN_OPTIONS="suppressions=$SRC/tests/e2e/lsan_view.supp:print_suppressions=0" timeout 60 "$TLV" view -r "$RES" --no-session "$LOG"
+expect_status 2 "no display: exit status 2, not a hang (124)"
+expect_grep "$TMP/err" "^tlv view: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are not set: SDL found only its '[a-z]*' driver, which shows nothing)\$" \
+  "no display: why"
+expect_line "$TMP/err" "tlv view: to draw the timeline into a PNG instead: tlv render -r $RES $LOG -o out.png" \
+  "no display: how to draw a PNG"
+# Asked for (a script on a machine without a display): it runs.
+printf 'dump-state %s\n' "$TMP/offscreen.json" >"$TMP/offscreen.txt"
+run env -u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=offscreen LSAN_OPTIONS="suppressions=$SRC/tests/e2e/lsan_view.supp:print_suppressions=0" timeout 60 "$TLV" view -r "$RES" --no-session \
+  --script "$TMP/offscreen.txt" "$LOG"
+expect_status 0 "SDL_VIDEODRIVER=offscreen asked for: the script runs"
+expect_grep "$TMP/offscreen.json" '"events":	861,' "SDL_VIDEODRIVER=offscreen: the trace loaded"
 
 . "$(dirname "$0")/view_lib.sh"
 
@@ -213,6 +227,57 @@ expect_status 2 "bad script command"
 expect_contains "$TMP/err" "bad.txt:1: cannot run 'frobnicate 1 2'" "bad command message"
 
 # ---- with the corpus: tooltips, per-CPU rows, scrolling, resizing, bench --------------
+# ---- a log without events says so (issue 27.8) ----------------------------------------
+: >"$TMP/empty.log"
+printf 'these lines\nare no TOPPERS log\n' >"$TMP/other.log"
+printf 'dump-state %s\nscreenshot %s\n' "$TMP/e0.json" "$TMP/e0.png" >"$TMP/e.txt"
+view -r "$RES" --no-session --size 700x450 --script "$TMP/e.txt" "$TMP/empty.log"
+expect_status 0 "an empty log"
+check "an empty log: said in the status line, not a silent 0 .. 1 us" \
+  '.[0].events == 0 and .[0].message == "no events in '"$TMP"'/empty.log: the log is empty"' "$TMP/e0.json"
+expect_count "an empty log: the notice over the timeline" "$TMP/e0.png" 200 60 700 200 202020 20
+printf 'dump-state %s\n' "$TMP/e1.json" >"$TMP/e.txt"
+view -r "$RES" --no-session --size 700x450 --script "$TMP/e.txt" "$TMP/other.log"
+expect_status 0 "a log no rule matched"
+check "a log no rule matched: no events, and why" \
+  '.[0].events == 0 and .[0].message == "no events in '"$TMP"'/other.log: 2 lines read, none made an event" and
+   (.[0].banner[0] | test("no rule matched any of the 2 lines"))' "$TMP/e1.json"
+
+# ---- an instant's mark: its tooltip gives when, not a duration (issue 27.8) -----------------
+cat >"$TMP/x.txt" <<EOF
+key g
+text 66.709 ms 67.309 ms
+key Return
+move-row 1795623843818293 heap[4092]
+dump-state $TMP/x0.json
+EOF
+view -R "$SRC/rules" -r "$SRC/rules/linux_heap.res" --no-session --size 1000x600 --script "$TMP/x.txt" \
+  "$SRC/samples/linux/heap/heap.log"
+expect_status 0 "an exit mark hovered"
+check "an exit mark's tooltip: the instant, no duration" \
+  '.[0].tooltip.event == "exit" and .[0].tooltip.from == .[0].tooltip.to and .[0].tooltip.duration == null' \
+  "$TMP/x0.json"
+
+# ---- an instant's text before the view's start is not pinned to its left edge (27.8) -------
+# cc1[7492] exits (a When mark, its text "exit 0") just before the view: no
+# "exit 0" at the timeline's left edge, while cc[7488]'s signal at 350 ms,
+# in view, keeps its text where it happened.
+cat >"$TMP/p.txt" <<EOF
+key g
+text 94.358 ms 95.068 ms
+key Return
+mouse-move 5 5
+dump-state $TMP/p0.json
+EOF
+view -R "$SRC/rules" -r "$SRC/rules/linux_strace.res" --no-session --size 1000x600 --script "$TMP/p.txt" \
+  "$SRC/samples/linux/strace/make.log"
+expect_status 0 "instant before the view"
+check "instant before the view: cc1[7492]'s exit is before it" \
+  '.[0].visible.t0 > 1795614988342623' "$TMP/p0.json"
+check "instant before the view: no exit text pinned at the left edge, the one in view drawn" \
+  '.[0].layout.label_width as $l | ([.[0].labels[] | select(.text == "exit 0" and .x <= $l + 1)] | length) == 0 and
+   ([.[0].labels[] | select(.text == "SIGCHLD CLD_EXITED" and .x > $l + 100)] | length) == 1' "$TMP/p0.json"
+
 if have_corpus; then
   A="$CORPUS/logs/asp"
   F="$CORPUS/logs/fmp"

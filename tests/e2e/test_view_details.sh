@@ -34,11 +34,18 @@ check "nothing selected at first; flows drawn" '.[0].details == null and .[0].fl
   .[0].flows_total == 27' "$S-0.json"
 check "the tooltip names the state" '.[0].tooltip.resource == "TASK1_1" and .[0].tooltip.value == "RUNNING"' \
   "$S-1.json"
+# The log's own lines beside the events they became (issue 27.8): line 59, and
+# the line the closing event came from, as the file has them.
+line59=$(sed -n 59p "$TMP/sample.log")
+closed=$(jq '.details.closed_by.line' "$S-2.json")
+line_closed=$(sed -n "${closed}p" "$TMP/sample.log")
+JQ_DEFS="$JQ_DEFS def line59: $(jq -Rn --arg l "$line59" '$l'); def line_closed: $(jq -Rn --arg l "$line_closed" '$l');"
 check "a click on the running box selects it" '.[0].details as $d | $d.resource == "TASK1_1" and
   $d.rule == "taskState" and $d.event == "state" and $d.value == "RUNNING" and
   $d.start == 1476604 and $d.end == 1567874 and $d.duration == 91270 and
   $d.duration_text == "91.27 ms" and
   $d.opened_by.text == "[1476604]TASK1_1.state=RUNNING" and $d.opened_by.line == 59 and
+  $d.opened_by.log_text == line59 and $d.closed_by.log_text == line_closed and
   ($d.closed_by.text | startswith("[1567874]TASK1_1.state=")) and
   $d.flows_in[0] == {"resource": "MAIN_TASK_PRC1", "time": 1468701, "name": "activated by", "before": true} and
   .[0].details_panel.shown' "$S-2.json"

@@ -195,6 +195,20 @@ expect_status 0 "stdin run"
 check "stdin: the rest arrives while it runs" \
   '.[0].live and .[0].events < 1273 and .[1].events == 1273' "$TMP/i0.json" "$TMP/i1.json"
 
+# A complete file whose last line has no line end (an editor saved it so): the
+# line is shown, and nothing claims the log is still being written (issue 27.8).
+head -c -1 "$SRC/samples/fmp/sample.log" >"$TMP/noend.log"
+checks=$((checks + 1))
+[ "$(tail -c 1 "$TMP/noend.log" | od -An -c | tr -d ' ')" != '\n' ] || fail "noend.log still ends a line"
+cat >"$TMP/n.txt" <<EOF
+wait-live-idle 20
+dump-state $TMP/n0.json
+EOF
+view -r "$SRC/samples/fmp/sample.res" --no-session --size 800x500 --script "$TMP/n.txt" "$TMP/noend.log"
+expect_status 0 "a complete file without a last line end"
+check "a complete file without a last line end: all its events, no '(yet)'" \
+  '.[0].events == 1273 and .[0].message == ""' "$TMP/n0.json"
+
 if have_corpus; then
   cp "$CORPUS/logs/fmp/fmp_short.log" "$TMP/"
   live fmp_short "$TMP/fmp_short.log" -R "$CORPUS/rules" -r "$CORPUS/logs/fmp/fmp_short.res"

@@ -243,6 +243,22 @@ EOF
 cp "$SRC/samples/asp/sample.log" "$TMP/sample.log"
 suite sample "$TMP/sample.log" -r "$SRC/samples/asp/sample.res"
 
+# The tooltip of a shape just left of the open rows panel goes on the
+# pointer's other side: it never hides the panel (issue 27.8).
+cat >"$TMP/tip.txt" <<EOF
+key r
+mouse-move 640 120
+dump-state $TMP/tip.json
+screenshot $TMP/tip.png
+EOF
+view -r "$SRC/samples/fmp/sample.res" --no-session --size 1000x600 --script "$TMP/tip.txt" \
+  "$SRC/samples/fmp/sample.log"
+expect_status 0 "tooltip beside the rows panel"
+check "tooltip beside the rows panel: a shape hovered, the panel open" \
+  '.[0].tooltip.resource == "TASK1_1" and (.[0].rows_panel_items | length) > 0' "$TMP/tip.json"
+expect_count "tooltip beside the rows panel: none of it over the panel" "$TMP/tip.png" 701 0 1000 500 ffffe8 0 0
+expect_count "tooltip beside the rows panel: drawn left of the pointer" "$TMP/tip.png" 400 100 640 260 ffffe8 2000
+
 if have_corpus; then
   cp "$CORPUS/logs/asp/asp_short.log" "$CORPUS/logs/fmp/fmp_short.log" "$TMP/"
   suite asp_short "$TMP/asp_short.log" -R "$CORPUS/rules" -r "$CORPUS/logs/asp/asp_short.res"

@@ -37,9 +37,13 @@ dump-state $D/s0.json
 drag 400 200 600 200 ctrl
 dump-state $D/s1.json
 screenshot $D/s1.png
+key Escape
+dump-state $D/s2.json
 EOF
   view "$@" --no-session --size 1000x600 --script "$D/s.txt" "$log"
   expect_status 0 "$name: range run"
+  check "$name: Esc clears the range and the status line's offer to zoom to it (issue 27.8)" \
+    '.[0].range == null and .[0].message == ""' "$D/s2.json"
   check "$name: Ctrl+drag selects the range without zooming, and opens the panel" \
     '.[1].visible == .[0].visible and near(.[1].range.t0; at(400)) and near(.[1].range.t1; at(600)) and
      .[1].range.length == .[1].range.t1 - .[1].range.t0 and .[1].range_panel.shown and
@@ -175,4 +179,25 @@ if have_corpus; then
   cp "$CORPUS/logs/fmp/fmp_short.log" "$TMP/"
   suite fmp_short "$TMP/fmp_short.log" -R "$CORPUS/rules" -r "$CORPUS/logs/fmp/fmp_short.res"
 fi
+# The range's length in the ruler hides none of its times (issue 27.8): a
+# range centred on a tick's value puts its badge beside it; the ruler's
+# text pixels are the same with the range as without.
+cat >"$TMP/badge.txt" <<EOF
+mouse-move 50 300
+screenshot $TMP/badge0.png
+drag 350 150 550 150 ctrl
+mouse-move 50 300
+screenshot $TMP/badge1.png
+dump-state $TMP/badge1.json
+EOF
+view -r "$SRC/samples/fmp/sample.res" --no-session --size 1920x1080 --script "$TMP/badge.txt" \
+  "$SRC/samples/fmp/sample.log"
+expect_status 0 "range badge run"
+check "range badge: a range selected" '.[0].range != null' "$TMP/badge1.json"
+lw=$(jq .layout.label_width "$TMP/badge1.json")
+rh=$(jq .layout.ruler_height "$TMP/badge1.json")
+ticks=$(count "$TMP/badge0.png" "$lw" 0 1920 $((rh - 6)) 404040)
+expect_count "range badge: the ruler's times all still drawn ($ticks pixels without the range)" \
+  "$TMP/badge1.png" "$lw" 0 1920 $((rh - 6)) 404040 "$ticks" "$ticks"
+expect_count "range badge: drawn in the ruler" "$TMP/badge1.png" "$lw" 0 1920 $((rh - 6)) 1f8a8a 200
 finish

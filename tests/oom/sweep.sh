@@ -10,9 +10,12 @@
 #   tests/oom/sweep.sh [--inject preload|lib] [--stride K | --runs R] [--offset O]
 #                      [--jobs J] [--all] [CASE...]
 #
-# CASE: convert shapes render export-chrome export-csv export-sqlite stats
-# query query-db check view api convert-mt shapes-mt convert-wt (default:
-# all but convert-wt). The -mt cases convert a log big enough for the converter's
+# CASE: convert shapes shapes-cached shapes-cachew render export-chrome
+# export-csv export-sqlite stats query query-db check view api convert-mt
+# shapes-mt convert-wt (default: all but convert-wt). The commands that can
+# read the trace cache (docs/cache.md) convert (--no-cache), but for
+# shapes-cached, which reads the cache its reference run wrote, and
+# shapes-cachew, which writes one (a new cache folder each run). The -mt cases convert a log big enough for the converter's
 # matching thread (--threads 2, libtlv/src/pipeline.c) and fail only that
 # thread's allocations, convert-wt only those of `tlv convert`'s writer
 # thread (cli/event_writer.c): the error must come out on the calling
@@ -58,7 +61,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ ${#cases[@]} -gt 0 ] || cases=(convert shapes render export-chrome export-csv export-sqlite stats query query-db check view api convert-mt shapes-mt)
+[ ${#cases[@]} -gt 0 ] || cases=(convert shapes shapes-cached shapes-cachew render export-chrome export-csv export-sqlite stats query query-db check view api convert-mt shapes-mt)
 [ -x "$TLV" ] || { echo "sweep: no tlv at $TLV" >&2; exit 2; }
 # The runs happen in directories of their own: absolute paths.
 TLV=$(realpath "$TLV"); LIB=$(realpath -m "$LIB"); API=$(realpath -m "$API")
@@ -94,13 +97,14 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 argv_of() {
   case "$1" in
     convert) echo "$TLV convert -q -r $RES -o $2 $LOG" ;;
-    shapes) echo "$TLV shapes -r $RES -o $2 $LOG" ;;
-    render) echo "$TLV render -q -r $RES --size 320x200 -o $2 $LOG" ;;
-    export-chrome) echo "$TLV export -r $RES -o $2 $LOG" ;;
-    export-csv) echo "$TLV export -f csv -r $RES -o $2 $LOG" ;;
-    export-sqlite) echo "$TLV export -f sqlite -r $RES -o $2 $LOG" ;;
-    stats) echo "$TLV stats -r $RES -o $2 $LOG" ;;
-    query) echo "$TLV query -f csv -r $RES $LOG select_count" ;;
+    shapes) echo "$TLV shapes --no-cache -r $RES -o $2 $LOG" ;;
+    shapes-cached|shapes-cachew) echo "$TLV shapes -r $RES -o $2 $LOG" ;;
+    render) echo "$TLV render --no-cache -q -r $RES --size 320x200 -o $2 $LOG" ;;
+    export-chrome) echo "$TLV export --no-cache -r $RES -o $2 $LOG" ;;
+    export-csv) echo "$TLV export --no-cache -f csv -r $RES -o $2 $LOG" ;;
+    export-sqlite) echo "$TLV export --no-cache -f sqlite -r $RES -o $2 $LOG" ;;
+    stats) echo "$TLV stats --no-cache -r $RES -o $2 $LOG" ;;
+    query) echo "$TLV query --no-cache -f csv -r $RES $LOG select_count" ;;
     query-db) echo "$TLV query -f csv $WORK/trace.db select_rows" ;;
     check) echo "$TLV check -r $RES $LOG" ;;
     view) echo "$TLV view --no-session --script $WORK/view.script -r $RES $LOG" ;;
@@ -137,11 +141,19 @@ run_one() {
   local thread=
   case "$c" in *-mt) thread=tlv-match ;; *-wt) thread=tlv-write ;; esac
   local how=()
+  # The trace cache (docs/cache.md): the other cases convert (--no-cache);
+  # shapes-cached reads the cache its reference run wrote, shapes-cachew
+  # writes one in a folder of its own each run.
+  case "$c" in
+    shapes-cached) how=(XDG_CACHE_HOME="$WORK/cache") ;;
+    shapes-cachew) how=(XDG_CACHE_HOME="$dir/cache") ;;
+    *) how=(XDG_CACHE_HOME="$WORK/no-cache") ;;
+  esac
   if [ "$inject" = lib ]; then
-    how=(TLV_FAULT_INJECT="$n" TLV_FAULT_INJECT_ALL="$all" TLV_FAULT_INJECT_REPORT="$dir/report"
+    how+=(TLV_FAULT_INJECT="$n" TLV_FAULT_INJECT_ALL="$all" TLV_FAULT_INJECT_REPORT="$dir/report"
          TLV_FAULT_INJECT_THREAD="$thread")
   else # only tlv runs with the library (timeout and env allocate too)
-    how=(TLV_FAILALLOC_SKIP="$skip" TLV_FAILALLOC="$n" TLV_FAILALLOC_ALL="$all" TLV_FAILALLOC_REPORT="$dir/report"
+    how+=(TLV_FAILALLOC_SKIP="$skip" TLV_FAILALLOC="$n" TLV_FAILALLOC_ALL="$all" TLV_FAILALLOC_REPORT="$dir/report"
          TLV_FAILALLOC_THREAD="$thread" LD_PRELOAD="$LIB")
   fi
   # A hang is caught by the time limit, set far above a run's time on a
@@ -209,6 +221,8 @@ for c in "${cases[@]}"; do
   if [ "$c" = api ] && [ ! -x "$API" ]; then echo "sweep: $c: no $API; skipped"; continue; fi
   [ "$c" = query-db ] && [ ! -f "$WORK/trace.db" ] &&
     "$TLV" export -f sqlite -r "$RES" -o "$WORK/trace.db" "$LOG" 2>/dev/null
+  [ "$c" = shapes-cached ] && # the reference run reads the cache too
+    XDG_CACHE_HOME="$WORK/cache" "$TLV" shapes -r "$RES" -o /dev/null "$LOG" 2>/dev/null
   run_one "$c" 0 "$WORK/$c.ref"
   ref="$WORK/$c.ref"
   if [ "$(cat "$ref/status")" != 0 ]; then

@@ -65,6 +65,11 @@ typedef struct details_panel {
     link links[MAX_LINKS];
     size_t nlinks;
     SDL_Rect close;
+    struct {                  /* log lines read for the events shown (view_log_line) */
+        unsigned long long line; /* 0: none */
+        int ok;
+        char text[300];
+    } raw[2];
 } details_panel;
 
 static int scaled(const view_app *a, double v) { return (int)lround(v * a->scale); }
@@ -406,6 +411,19 @@ static void add_link(details_panel *d, SDL_Rect r, size_t event)
         d->links[d->nlinks++] = (link){r, event};
 }
 
+/* Line `line` of the log as written, or NULL when it cannot be read again;
+ * kept for the two events shown, so that a frame reads no file. */
+static const char *raw_line(details_panel *d, const view_app *a, unsigned long long line)
+{
+    for (int k = 0; k < 2; k++)
+        if (d->raw[k].line == line)
+            return d->raw[k].ok ? d->raw[k].text : NULL;
+    d->raw[1] = d->raw[0]; /* the older one goes */
+    d->raw[0].line = line;
+    d->raw[0].ok = view_log_line(a, line, d->raw[0].text, sizeof d->raw[0].text) == 0;
+    return d->raw[0].ok ? d->raw[0].text : NULL;
+}
+
 static void event_lines(details_panel *d, pen *p, const char *what, size_t ev)
 {
     view_app *a = p->a;
@@ -418,9 +436,15 @@ static void event_lines(details_panel *d, pen *p, const char *what, size_t ev)
     }
     tlv_event e;
     tlv_trace_event(a->trace, ev, &e);
-    char head[120], text[300];
+    char head[120], text[300], std[300];
+    tlv_event_format(&e, a->radix, std, sizeof std);
+    /* The line as the log has it (when the log is not in standard form),
+     * then the event it became (the link). */
+    const char *raw = raw_line(d, a, (unsigned long long)e.input_line);
     snprintf(head, sizeof head, "%s: line %llu", what, (unsigned long long)e.input_line);
     line(p, head, C_TEXT, 0);
+    if (raw && strcmp(raw, std) != 0)
+        line(p, raw, C_DIM, scaled(a, 10));
     view_event_text(a, &e, text, sizeof text);
     add_link(d, line(p, text, C_LINK, scaled(a, 10)), ev);
 }
@@ -585,6 +609,8 @@ static void note(view_panel *p, view_app *a, view_note what)
         } else if (d->has_sel) {
             clear(d, a);
         }
+    } else if (what == VIEW_NOTE_TRACE_CHANGED) {
+        memset(d->raw, 0, sizeof d->raw); /* read again, or another log: its lines are others */
     } else if (what == VIEW_NOTE_ESCAPE && d->has_sel) {
         clear(d, a);
     } else if (what == VIEW_NOTE_SHAPES) {
@@ -655,6 +681,11 @@ static cJSON *event_json(const view_app *a, size_t ev)
     tlv_event_format(&e, a->radix, text, sizeof text);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "line", (double)e.input_line);
+    char raw[300];
+    if (view_log_line(a, e.input_line, raw, sizeof raw) == 0)
+        cJSON_AddStringToObject(o, "log_text", raw); /* as the log has it */
+    else
+        cJSON_AddNullToObject(o, "log_text");
     cJSON_AddStringToObject(o, "text", text);
     cJSON_AddNumberToObject(o, "event", (double)ev);
     return o;

@@ -36,6 +36,67 @@ TLV_API tlv_converter *tlv_trace_converter(tlv_trace *trace);
  * finishes it. Returns as tlv_converter_finish, or TLV_ERR_IO. */
 TLV_API tlv_status tlv_trace_load_file(tlv_trace *trace, const char *path);
 
+/* tlv_trace_load_file with a cache: the converted trace of `path` is kept
+ * in a file of `cache_dir` (NULL: $XDG_CACHE_HOME/tlv, else
+ * $HOME/.cache/tlv; made when missing) and read back the next time the
+ * same log is loaded with the same rules, instead of converting it again
+ * (docs/cache.md). The cache belongs to the log's size, modification time
+ * and first and last megabyte, to every rule file's name and bytes, to
+ * whether the log is read as standard form and to the tlv version: when
+ * any of them differs, or the file is damaged, truncated or inconsistent
+ * in any way, the log is converted as by tlv_trace_load_file and the cache
+ * written anew. A log that grew since (a live log: the cached one is its
+ * beginning, ending with a line end) is read from the cache up to where
+ * the cache ends and converted from there on. What a load from the cache
+ * gives is what converting would: the events, states, resources,
+ * statistics, diagnostics, status and last error, and the lines no rule
+ * matched, told to the converter's unmatched-line function as conversion
+ * tells them. Falls back to plain tlv_trace_load_file (no cache) for
+ * standard input, a file that is not a regular file, a trace that was
+ * pushed into already, a converter with an event or line function (it
+ * would not be called), and rules with external-process targets (their
+ * output may change from run to run). A cache that cannot be written
+ * (a read-only or full disk) changes nothing but the note below. The same
+ * log may be loaded by several processes at once: a cache file is written
+ * under another name and renamed into place. Returns as
+ * tlv_trace_load_file. */
+TLV_API tlv_status tlv_trace_load_file_cached(tlv_trace *trace, const char *path,
+                                              const char *cache_dir);
+
+/* The cache for a program that reads the log itself, as it grows (a
+ * viewer following a live log): on a new trace (nothing pushed yet), reads
+ * the cache of the log at `path` when it is the log's or its beginning
+ * (keyed as above, and ending with a line end) and sets *covered to the
+ * log bytes it holds: the trace is then as if those bytes had been pushed
+ * (not finished), and the caller pushes the log's bytes from *covered on.
+ * *covered is 0 when there is no such cache (or it cannot be used: the
+ * note says why). The lines no rule matched, from the cache and from what
+ * is pushed later, go to the converter's unmatched-line function as
+ * conversion tells them, and are kept for tlv_trace_save_cache. Returns
+ * TLV_OK, or TLV_ERR_NOMEM (the trace is then unusable). */
+TLV_API tlv_status tlv_trace_resume_cached(tlv_trace *trace, const char *path,
+                                           const char *cache_dir, uint64_t *covered);
+
+/* Writes the cache of the trace as it is (finished or not) for the log at
+ * `path`, when every byte of the log was pushed and, unless the trace is
+ * finished, the log ends with a line end: a later load goes on from it (and
+ * finishes it). For a program that pushed the log itself after
+ * tlv_trace_resume_cached (which keeps the lines no rule matched that the
+ * cache holds too). Adds what it did to tlv_trace_cache_note. Returns
+ * TLV_OK, TLV_ERR_IO (not written: the note says why) or TLV_ERR_USAGE
+ * (no cache for this log). */
+TLV_API tlv_status tlv_trace_save_cache(tlv_trace *trace, const char *path, const char *cache_dir);
+
+/* One line saying what tlv_trace_load_file_cached did with the cache:
+ * "cache hit: FILE", "cache hit on the first N bytes of the log: FILE (the
+ * rest converted)", "cache miss (REASON): FILE written", "cache miss
+ * (REASON): not written (WHY)" or "cache not used (WHY)"; "" when it was
+ * not called. REASON names the key part that differed ("the log's size
+ * changed", "the rule files changed", "written by tlv 0.1.0, this is tlv
+ * 0.2.0") or what was wrong with the file ("damaged: ...", "inconsistent:
+ * ..."). Lives as long as the trace. */
+TLV_API const char *tlv_trace_cache_note(const tlv_trace *trace);
+
 /* Ends the input and sorts the events. Returns as tlv_converter_finish. */
 TLV_API tlv_status tlv_trace_finish(tlv_trace *trace);
 

@@ -321,3 +321,93 @@ void consistency_check_get(const consistency *k, size_t i, tlv_consistency_check
     out->count = k->checks[i].count;
     out->first_line = k->checks[i].first_line;
 }
+
+/* ---- kept in the trace cache ------------------------------------------------------------ */
+
+/* The numbers before the checks': how many checks, inconsistencies, listed
+ * ones and message bytes, then the time-order state. */
+enum { P_NCHECKS, P_COUNT, P_NLIST, P_NMSG, P_CUR_LINE, P_PREV_LINE, P_CUR_TICKS, P_CUR_FRAC,
+       P_PREV_TICKS, P_PREV_FRAC, P_HAS_CUR, P_HAS_PREV, P_CUR_REPORTED, P_HEAD };
+#define P_CHECK 2   /* per check: count, first line */
+#define P_LISTED 6  /* per listed: line, ticks, fraction, resource or UINT64_MAX, check, message */
+
+int consistency_pack(const consistency *k, buf *out)
+{
+    uint64_t head[P_HEAD] = {k->nchecks, k->count, k->nlist, k->messages.len, k->cur_line,
+                             k->prev_line, (uint64_t)k->cur_min.ticks, k->cur_min.frac,
+                             (uint64_t)k->prev_min.ticks, k->prev_min.frac, (uint64_t)k->has_cur,
+                             (uint64_t)k->has_prev, (uint64_t)k->cur_reported};
+    int rc = buf_append(out, (const char *)head, sizeof head);
+    for (size_t i = 0; rc == 0 && i < k->nchecks; i++) {
+        uint64_t c[P_CHECK] = {k->checks[i].count, k->checks[i].first_line};
+        rc = buf_append(out, (const char *)c, sizeof c);
+    }
+    for (size_t i = 0; rc == 0 && i < k->nlist; i++) {
+        const listed *l = &k->list[i];
+        uint64_t x[P_LISTED] = {l->line, (uint64_t)l->time.ticks, l->time.frac,
+                                l->res == SIZE_MAX ? UINT64_MAX : (uint64_t)l->res, l->check,
+                                l->message};
+        rc = buf_append(out, (const char *)x, sizeof x);
+    }
+    if (rc == 0 && k->messages.len)
+        rc = buf_append(out, k->messages.data, k->messages.len);
+    return rc < 0 ? -1 : 0;
+}
+
+int consistency_unpack(consistency *k, const void *data, size_t n, size_t nres)
+{
+    uint64_t head[P_HEAD];
+    if (n < sizeof head)
+        return 1;
+    memcpy(head, data, sizeof head);
+    const unsigned char *p = (const unsigned char *)data + sizeof head;
+    uint64_t nchecks = head[P_NCHECKS], nlist = head[P_NLIST], nmsg = head[P_NMSG];
+    if (nchecks != k->nchecks || nlist > MAX_LISTED || nlist > head[P_COUNT] ||
+        nmsg > n || head[P_HAS_CUR] > 1 || head[P_HAS_PREV] > 1 || head[P_CUR_REPORTED] > 1 ||
+        n - sizeof head != (nchecks * P_CHECK + nlist * P_LISTED) * 8 + nmsg)
+        return 1;
+    const unsigned char *msg = p + (nchecks * P_CHECK + nlist * P_LISTED) * 8;
+    if (nmsg && msg[nmsg - 1] != '\0')
+        return 1;
+    uint64_t total = 0;
+    for (uint64_t i = 0; i < nchecks; i++) {
+        uint64_t c[P_CHECK];
+        memcpy(c, p + i * sizeof c, sizeof c);
+        total += c[0];
+    }
+    if (total != head[P_COUNT])
+        return 1;
+    const unsigned char *lp = p + nchecks * P_CHECK * 8;
+    for (uint64_t i = 0; i < nlist; i++) {
+        uint64_t x[P_LISTED];
+        memcpy(x, lp + i * sizeof x, sizeof x);
+        if ((x[3] != UINT64_MAX && x[3] >= nres) || x[4] >= nchecks || x[5] >= nmsg)
+            return 1;
+    }
+    k->list = malloc((nlist ? nlist : 1) * sizeof *k->list);
+    if (!k->list || (nmsg && buf_append(&k->messages, (const char *)msg, nmsg) < 0))
+        return -1;
+    k->list_cap = nlist ? nlist : 1;
+    for (uint64_t i = 0; i < nchecks; i++) {
+        uint64_t c[P_CHECK];
+        memcpy(c, p + i * sizeof c, sizeof c);
+        k->checks[i].count = c[0];
+        k->checks[i].first_line = c[1];
+    }
+    for (uint64_t i = 0; i < nlist; i++) {
+        uint64_t x[P_LISTED];
+        memcpy(x, lp + i * sizeof x, sizeof x);
+        k->list[i] = (listed){x[0], {(int64_t)x[1], x[2]}, x[3] == UINT64_MAX ? SIZE_MAX : (size_t)x[3],
+                              (size_t)x[4], (size_t)x[5]};
+    }
+    k->nlist = (size_t)nlist;
+    k->count = head[P_COUNT];
+    k->cur_line = head[P_CUR_LINE];
+    k->prev_line = head[P_PREV_LINE];
+    k->cur_min = (tlv_time){(int64_t)head[P_CUR_TICKS], head[P_CUR_FRAC]};
+    k->prev_min = (tlv_time){(int64_t)head[P_PREV_TICKS], head[P_PREV_FRAC]};
+    k->has_cur = (int)head[P_HAS_CUR];
+    k->has_prev = (int)head[P_HAS_PREV];
+    k->cur_reported = (int)head[P_CUR_REPORTED];
+    return 0;
+}

@@ -10,6 +10,7 @@
 #ifndef TLV_CONSISTENCY_H
 #define TLV_CONSISTENCY_H
 
+#include "base/buf.h"
 #include "rules/rules_impl.h"
 #include "world/world.h"
 
@@ -40,5 +41,14 @@ size_t consistency_listed(const consistency *k);
 void consistency_get(const consistency *k, const world *w, size_t i, tlv_inconsistency *out);
 size_t consistency_check_count(const consistency *k);
 void consistency_check_get(const consistency *k, size_t i, tlv_consistency_check *out);
+
+/* The report and the time-order state, as the trace cache keeps them
+ * (docs/cache.md, "CONSISTENCY"): appended to out as plain numbers and the
+ * messages (0, or -1 out of memory); and read back into a report of the
+ * same rules that has seen nothing: 0, 1 when the bytes are inconsistent
+ * (k unchanged: a damaged or hostile cache) or -1 out of memory. `nres`
+ * bounds the resources the list may name. */
+int consistency_pack(const consistency *k, buf *out);
+int consistency_unpack(consistency *k, const void *data, size_t n, size_t nres);
 
 #endif

@@ -1218,3 +1218,46 @@ void tlv_converter_consistency_check_sized(const tlv_converter *c, size_t i,
 {
     ABI_FILL_OUT(tlv_consistency_check, consistency_check_get, out, size, c->consistency, i);
 }
+
+/* ---- what a trace cache keeps (convert_impl.h) ------------------------------------------- */
+
+void converter_get_state(const tlv_converter *c, converter_state *out)
+{
+    memset(out, 0, sizeof *out);
+    out->stats = c->stats;
+    out->stats.matching_cpu_ns = 0;
+    out->nontext_lines = c->nontext_lines;
+    out->first_looks_std = c->first_looks_std;
+    out->source = c->source;
+    out->last_error = c->lasterr.text;
+    out->rule_matches = c->rule_matches;
+    out->tail_warned = c->tail_warned;
+}
+
+int converter_set_state(tlv_converter *c, const converter_state *in)
+{
+    if (!c->rule_matches || !c->tail_warned)
+        return -1;
+    c->stats = in->stats;
+    c->stats.matching_cpu_ns = 0;
+    c->nontext_lines = in->nontext_lines;
+    c->first_looks_std = in->first_looks_std;
+    memcpy(c->rule_matches, in->rule_matches, c->rules->nrules * sizeof *c->rule_matches);
+    memcpy(c->tail_warned, in->tail_warned, c->rules->nrules);
+    snprintf(c->lasterr.text, sizeof c->lasterr.text, "%s", in->last_error ? in->last_error : "");
+    return 0;
+}
+
+tlv_diags *converter_diags_rw(tlv_converter *c) { return &c->diags; }
+
+struct consistency *converter_consistency(tlv_converter *c) { return c->consistency; }
+
+int converter_has_listeners(const tlv_converter *c) { return c->fn || c->line_fn; }
+
+int converter_reads_standard_form(const tlv_converter *c) { return reads_standard_form(c); }
+
+tlv_unmatched_fn converter_unmatched_fn(const tlv_converter *c, void **user)
+{
+    *user = c->unmatched_user;
+    return c->unmatched;
+}

@@ -45,7 +45,14 @@ static const char schema[] =
     "  to_resource_id INTEGER REFERENCES resources(id), from_processor TEXT, to_processor TEXT,\n"
     "  event_id INTEGER REFERENCES events(id));\n"
     "CREATE TABLE markers(id INTEGER PRIMARY KEY, ts REAL NOT NULL, name TEXT NOT NULL,\n"
-    "  color TEXT);\n";
+    "  color TEXT);\n"
+    "CREATE TABLE instance(id INTEGER PRIMARY KEY,\n"
+    "  resource_id INTEGER NOT NULL REFERENCES resources(id), kind TEXT NOT NULL,\n"
+    "  name TEXT NOT NULL, ts REAL NOT NULL, end_ts REAL NOT NULL, dur REAL NOT NULL,\n"
+    "  execution REAL, preemptions INTEGER NOT NULL, interruptions INTEGER NOT NULL,\n"
+    "  line INTEGER NOT NULL, end_line INTEGER NOT NULL,\n"
+    "  start_event_id INTEGER NOT NULL REFERENCES events(id),\n"
+    "  end_event_id INTEGER NOT NULL REFERENCES events(id));\n";
 
 /* The tables a Perfetto trace_processor user knows (docs/sql.md), with
  * times in integer nanoseconds from the trace's time origin (its first
@@ -53,7 +60,8 @@ static const char schema[] =
  * a thread track per lane of it (layout.c), a slice per interval (its id is
  * the interval's), a process per group of rows (or Linux pid), a counter
  * track per counter, the per-CPU running slices, and the slices' args.
- * (Timing analysis adds an `instance` table next to these.) */
+ * The actors' instances (timing analysis) are in `instance`, with the
+ * tables above. */
 static const char perfetto_schema[] =
     "CREATE TABLE metadata(name TEXT PRIMARY KEY, key_type TEXT NOT NULL, int_value INTEGER,\n"
     "  str_value TEXT);\n"
@@ -96,6 +104,7 @@ static const char indexes[] =
     "CREATE INDEX intervals_by_resource ON intervals(resource_id, ts);\n"
     "CREATE INDEX counter_samples_by_counter ON counter_samples(counter_id, ts);\n"
     "CREATE INDEX flows_by_ts ON flows(ts);\n"
+    "CREATE INDEX instance_by_resource ON instance(resource_id, kind, name, ts);\n"
     "CREATE INDEX slice_by_track ON slice(track_id, ts);\n"
     "CREATE INDEX counter_by_track ON counter(track_id, ts);\n"
     "CREATE INDEX sched_by_cpu ON sched(cpu, ts);\n";
@@ -512,6 +521,41 @@ static void write_flows(writer *w)
         step(w, st, "flows");
     }
     sqlite3_finalize(st);
+}
+
+/* The instances of the actors (tlv/instances.h): one row each, with its
+ * response time as dur, its execution time (NULL when the resource has no
+ * running state), and the events that began and ended it. */
+static void write_instances(writer *w)
+{
+    tlv_instances *in = NULL;
+    if (tlv_instances_compute(w->ex->trace, NULL, &in) != TLV_OK) { /* only for memory */
+        fail_nomem(w);
+        return;
+    }
+    sqlite3_stmt *st = prepare(w, "INSERT INTO instance VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (size_t i = 0; st && !w->failed && i < tlv_instances_count(in); i++) {
+        tlv_instance x;
+        tlv_instances_get(in, i, &x);
+        bind_int(w, st, 1, (sqlite3_int64)i);
+        bind_resource(w, st, 2, x.resource);
+        bind_text(w, st, 3, x.kind);
+        bind_text(w, st, 4, x.name);
+        bind_double(w, st, 5, seconds_of(w, x.start));
+        bind_double(w, st, 6, seconds_of(w, x.end));
+        bind_double(w, st, 7, x.response);
+        if (x.execution >= 0)
+            bind_double(w, st, 8, x.execution);
+        bind_int(w, st, 9, (sqlite3_int64)x.preemptions);
+        bind_int(w, st, 10, (sqlite3_int64)x.interruptions);
+        bind_int(w, st, 11, (sqlite3_int64)x.start_line);
+        bind_int(w, st, 12, (sqlite3_int64)x.end_line);
+        bind_int(w, st, 13, (sqlite3_int64)x.start_event);
+        bind_int(w, st, 14, (sqlite3_int64)x.end_event);
+        step(w, st, "instance");
+    }
+    sqlite3_finalize(st);
+    tlv_instances_free(in);
 }
 
 /* The markers of a viewer session the caller read (tlv_export_options). */
@@ -938,7 +982,7 @@ tlv_status tlv_export_sqlite_db(tlv_exporter *ex, sqlite3 *db)
         fail_nomem(&w);
     void (*const parts[])(writer *) = {write_meta, write_resources, write_events, write_rows,
                                        write_intervals, write_counters, write_flows,
-                                       write_markers, write_perfetto};
+                                       write_instances, write_markers, write_perfetto};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !w.failed; i++)
         parts[i](&w);
     if (!w.failed)

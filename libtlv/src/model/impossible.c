@@ -77,10 +77,17 @@ static void read_entry(res_type *t, const tj_node *m, const char *file, tlv_diag
                   t->name, m->key, tj_type_name(m->type));
         return;
     }
-    impossible_def *e = find_or_add(t, m->key);
-    if (!e)
+    /* The name first: an entry is found by it, so none may be left without
+     * one when memory runs out (the load then fails with TLV_ERR_NOMEM). */
+    char *name = xstrdup(m->key);
+    if (!name)
         return;
-    e->name = xstrdup(m->key);
+    impossible_def *e = find_or_add(t, m->key);
+    if (!e) {
+        free(name);
+        return;
+    }
+    e->name = name;
     e->file = file;
     e->line = m->key_line;
     e->col = m->key_col;

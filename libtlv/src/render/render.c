@@ -561,7 +561,8 @@ static double clamp_x(const frame *f, double x)
 
 /* A text primitive waits until every shape is drawn: render_labels.c
  * places the frame's texts so that none is drawn over another. */
-static void add_text_prim(frame *f, size_t pos, const prim *p, frect area, double length)
+static void add_text_prim(frame *f, size_t pos, const prim *p, frect area, double length,
+                          int instant)
 {
     frect box = prim_box(p, area);
     const SDL_Rect *c = &f->timeline;
@@ -572,9 +573,27 @@ static void add_text_prim(frame *f, size_t pos, const prim *p, frect area, doubl
     double top = area.y, bottom = area.y + f->l.row_h;
     label_cand cand = {p, box, (float)top, (float)f->l.row_h, length,
                        st->has_focus && st->focus_x >= area.x && st->focus_x < area.x + area.w &&
-                           st->focus_y >= top && st->focus_y < bottom, 0};
+                           st->focus_y >= top && st->focus_y < bottom, 0,
+                       instant ? (float)area.x : NAN};
     if (labels_add(f->labels, &cand) < 0)
         f->failed = 1;
+}
+
+/* Whether sh was drawn for a When event: viz_when.c's sorted keys (rule
+ * name << 32 | event name), looked up here, since libtlv-render reads the
+ * shapes' layout but calls none of libtlv's internal functions. */
+static int drawn_for_when(const struct tlv_shapes *s, const shape *sh)
+{
+    uint64_t key = (uint64_t)sh->rule << 32 | sh->event;
+    size_t lo = 0, hi = s->nwhen;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->when_keys[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->nwhen && s->when_keys[lo] == key;
 }
 
 static int draw_shape(void *ctx, const shape *sh, size_t pos)
@@ -589,8 +608,8 @@ static int draw_shape(void *ctx, const shape *sh, size_t pos)
     double x0 = clamp_x(f, frame_x(f, t0)), x1 = clamp_x(f, frame_x(f, t1));
     frect area = box_of(x0, rc->top, x1 - x0, f->l.row_h);
     const prim *p = &s->prims[sh->prim];
-    if (p->type == PRIM_TEXT)
-        add_text_prim(f, rc->pos, p, area, t1 - t0);
+    if (p->type == PRIM_TEXT) /* a When shape's text happened at its start, whatever its span */
+        add_text_prim(f, rc->pos, p, area, t1 - t0, t1 == t0 || drawn_for_when(s, sh));
     else
         draw_prim(&f->b, p, area, f->l.scale);
     return 0;

@@ -245,6 +245,7 @@ typedef struct label_cand {
     double length;        /* the shape's interval, in trace units */
     int focus;            /* the shape is under the pointer */
     uint32_t seq;         /* order of collection (set by labels_add) */
+    float at;             /* an instant's (a When shape's) x, pixels; NAN for an interval */
 } label_cand;
 
 typedef struct grid_node {

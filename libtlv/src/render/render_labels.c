@@ -176,7 +176,10 @@ static int place_one(render_labels *L, render_fonts *fonts, float scale, SDL_Rec
     *st = (text_style){p->font_family, p->font_size * PT_TO_PX * scale, p->font_style,
                        p->font_color, p->align, 0};
     /* horizontally the box's visible part: a bar begun off-screen keeps its
-     * name at the timeline's start */
+     * name at the timeline's start; an instant's text whose instant is off
+     * it is left out (pinned there, it would say it happened at the start) */
+    if (!isnan(c->at) && c->at < (float)area.x)
+        return 0;
     float edge = (float)(area.x + area.w) - 2 * scale; /* glyphs may reach past their advance */
     float ax0 = fmaxf(c->box.x, (float)area.x), ax1 = fminf(c->box.x + c->box.w, edge);
     if (ax1 - ax0 < st->px * 0.5f || c->band_h < 2)

@@ -8,6 +8,7 @@
  */
 #include "base/abi.h"
 #include "convert/convert_impl.h"
+#include "trace/trace_cache.h"
 #include "trace/trace_impl.h"
 #include "base/time_human.h"
 
@@ -124,6 +125,7 @@ void tlv_trace_free(tlv_trace *t)
 {
     if (!t)
         return;
+    trace_cache_free(t);
     tlv_converter_free(t->conv);
     BULK_RELEASE(t->ev_file, t->ev);
     free(t->frac);
@@ -276,7 +278,7 @@ tlv_status tlv_trace_finish(tlv_trace *t)
     return st;
 }
 
-tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
+tlv_status trace_push_file(tlv_trace *t, const char *path, uint64_t from)
 {
     ALLOC_WATCH;
     int is_stdin = strcmp(path, "-") == 0;
@@ -285,6 +287,11 @@ tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
         return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory while opening '%s'", path);
     if (!f)
         return last_error_set(&t->lasterr, TLV_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+    if (from && fseeko(f, (off_t)from, SEEK_SET) != 0) {
+        int e = errno;
+        fclose(f);
+        return last_error_set(&t->lasterr, TLV_ERR_IO, "cannot read '%s': %s", path, strerror(e));
+    }
     tlv_converter_set_source_name(t->conv, is_stdin ? "<stdin>" : path);
     /* A file is read 16 MB at a time: every push_bytes is one run of the
      * converter's matching thread, with one thread idle at either end of
@@ -315,7 +322,13 @@ tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
         return last_error_set(&t->lasterr, st, "%s", tlv_converter_last_error(t->conv));
     if (ALLOC_FAILED_SINCE())
         return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory while reading '%s'", path);
-    return tlv_trace_finish(t);
+    return TLV_OK;
+}
+
+tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
+{
+    tlv_status st = trace_push_file(t, path, 0);
+    return st == TLV_OK ? tlv_trace_finish(t) : st;
 }
 
 size_t tlv_trace_event_count(const tlv_trace *t) { return t->nev; }

@@ -62,7 +62,15 @@ struct tlv_trace {
      * world's macros, which memoize into the trace's world, so a second
      * build at the same time is refused rather than let race */
     atomic_bool building;
+    char cache_note[512];  /* what tlv_trace_load_file_cached did (trace_cache.c) */
+    struct cache_recorder *cache_rec; /* the lines no rule matched, kept for a cache */
 };
+
+/* Pushes the file at `path` ("-": standard input) from byte `from` on into
+ * t's converter, without finishing: tlv_trace_load_file is this and
+ * tlv_trace_finish. Returns TLV_OK, TLV_ERR_IO, TLV_ERR_NOMEM or
+ * TLV_ERR_USAGE, with t's last error set. */
+tlv_status trace_push_file(struct tlv_trace *t, const char *path, uint64_t from);
 
 /* The time of an event of trace t. */
 static inline tlv_time trace_time(const struct tlv_trace *t, const trace_event *e)
