@@ -79,23 +79,34 @@ unsigned long sql_alloc_failures(void);
 void cli_time_text(tlv_time t, int radix, char *buf, size_t size);
 
 /* A command (cli/cmd_NAME.c) defines its entry, called with argv[0] =
- * "NAME", and its help text, which `tlv NAME --help` and `tlv help NAME`
- * print; main.c's commands[] table names both. */
+ * "NAME", and how it reads its arguments: NAME_options, with its help
+ * (printed by `tlv NAME --help` and `tlv help NAME`) and its own options
+ * (parse_options, `tlv completion`). main.c's commands[] table names both. */
 #define CLI_COMMAND(name)                    \
     int cmd_##name(int argc, char **argv); \
-    extern const char name##_help[]
+    extern const command_options name##_options
 
 CLI_COMMAND(convert);
 CLI_COMMAND(shapes);
 CLI_COMMAND(render);
 CLI_COMMAND(check);
 CLI_COMMAND(export);
-/* export's help lists libtlv-export's table of formats: built at run time. */
-const char *export_help_text(void);
 CLI_COMMAND(query);
 CLI_COMMAND(stats);
 CLI_COMMAND(view);
 CLI_COMMAND(verify);
 CLI_COMMAND(diff);
+CLI_COMMAND(completion);
+
+/* A row of main.c's commands[] table. */
+typedef struct cli_command {
+    const char *name;
+    const char *summary; /* its line in `tlv --help` */
+    int (*run)(int argc, char **argv);
+    const command_options *options; /* its help and options */
+} cli_command;
+
+/* The table, in the order `tlv --help` lists it (for `tlv completion`). */
+const cli_command *cli_commands(size_t *n);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char check_help[] =
+static const char check_help[] =
     "usage: tlv check [-R DIR]... [-r FILE.res] [FILE...]\n"
     "       tlv check [-R DIR]... -r FILE.res [--unmatched FILE] [--std] [--json] LOG\n"
     "\n"
@@ -42,6 +42,8 @@ const char check_help[] =
     "                            standard output (problems still go to stderr)\n"
     UNMATCHED_OPTION_HELP
     STD_OPTION_HELP
+    "      --allow-scripts       with a LOG: let external-process rules run, as for\n"
+    "                            'tlv convert'\n"
     "\n"
     "Exit status: 0 no errors (warnings allowed), 1 errors found, 2 bad usage.\n";
 
@@ -95,6 +97,8 @@ static int print_json(const tlv_rules *rules, tlv_converter *conv, const char *l
  * the consistency report. */
 static int check_log(const rule_args *ra, const char *log, int json)
 {
+    if (outputs_overwrite_inputs(ra, NULL)) /* the log; the rule files: load_rules */
+        return EXIT_USAGE;
     tlv_rules *rules = load_rules(ra);
     if (!rules)
         return nomem_reported() ? EXIT_USAGE : 1;
@@ -149,55 +153,87 @@ static int check_log(const rule_args *ra, const char *log, int json)
             unused == 1 ? "" : "s");
     rc = write_failed ? EXIT_USAGE : errors ? 1 : EXIT_OK;
 done:
-    unmatched_end(&um, 0);
+    unmatched_discard(&um); /* written already unless the check failed */
     tlv_trace_free(trace);
     tlv_rules_free(rules);
     return rc;
 }
 
+/* The words after the options: rule files, and with -r a log. */
+typedef struct check_args {
+    const char **files;
+    size_t nfiles;
+    int json; /* --json */
+} check_args;
+
+/* check's own option: --json. */
+static int check_option(void *own, int argc, char **argv, int *i)
+{
+    (void)argc;
+    if (strcmp(argv[*i], "--json") != 0)
+        return 0;
+    ((check_args *)own)->json = 1;
+    return 1;
+}
+
+static const cli_option check_own[] = {
+    {"json", 0, NULL},
+    {NULL, 0, NULL},
+};
+
+/* Every argument is kept (the first too: common_args.input is not used). */
+static int check_argument(void *own, const char *arg)
+{
+    check_args *a = own;
+    a->files[a->nfiles++] = arg;
+    return 1;
+}
+
+const command_options check_options = {
+    "check", check_help, NULL, OPT_RULES | OPT_UNMATCHED, check_own, check_option, check_argument};
+
+/* Parses argv: the rule options and the files; a file that is not a rule
+ * or resource file is the log, when -r is given. Returns 0, or EXIT_USAGE
+ * (message printed). */
+static int parse_check_args(common_args *c, check_args *a, const char **log, int argc, char **argv)
+{
+    common_args first = {0};
+    if (parse_options(&check_options, &first, a, argc, argv) < 0)
+        return EXIT_USAGE;
+    *c = first;
+    if (first.input) /* parse_options keeps the first word apart */
+        memmove(a->files + 1, a->files, a->nfiles++ * sizeof *a->files), a->files[0] = first.input;
+    size_t kept = 0;
+    for (size_t i = 0; i < a->nfiles; i++) {
+        const char *f = a->files[i];
+        if (is_rule_file(f) || !c->rules.res_path) {
+            a->files[kept++] = f;
+        } else if (*log) {
+            usage_error("check", "one log at a time ('%s' and '%s' given)", *log, f);
+            return EXIT_USAGE;
+        } else {
+            *log = f;
+        }
+    }
+    a->nfiles = kept;
+    return 0;
+}
+
 int cmd_check(int argc, char **argv)
 {
-    rule_args ra;
-    memset(&ra, 0, sizeof ra);
-    const char **files = calloc((size_t)argc, sizeof *files);
-    size_t nfiles = 0;
+    common_args c;
+    check_args a = {calloc((size_t)argc + 1, sizeof *a.files), 0, 0};
     const char *log = NULL;
-    int json = 0;
-    if (!files)
+    if (!a.files)
         return report_nomem("checking", argc > 1 ? argv[argc - 1] : NULL);
-    for (int i = 1; i < argc; i++) {
-        int r = parse_rule_arg(&ra, argc, argv, &i);
-        if (r < 0) {
-            free(files);
-            return EXIT_USAGE;
-        }
-        if (r > 0)
-            continue;
-        if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-            continue;
-        }
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            fputs(check_help, stdout);
-            free(files);
-            return EXIT_OK;
-        }
-        if (argv[i][0] == '-' && argv[i][1]) {
-            usage_error("check", "unknown option '%s'", argv[i]);
-            free(files);
-            return EXIT_USAGE;
-        }
-        if (!is_rule_file(argv[i]) && ra.res_path) {
-            if (log) {
-                usage_error("check", "one log at a time ('%s' and '%s' given)", log, argv[i]);
-                free(files);
-                return EXIT_USAGE;
-            }
-            log = argv[i];
-            continue;
-        }
-        files[nfiles++] = argv[i];
+    if (parse_check_args(&c, &a, &log, argc, argv) != 0) {
+        free(a.files);
+        return EXIT_USAGE;
     }
+    rule_args ra = c.rules;
+    const char **files = a.files;
+    size_t nfiles = a.nfiles;
+    int json = a.json;
     if (!nfiles && !ra.res_path) {
         usage_error("check", "nothing to check: give rule files and/or -r FILE.res");
         free(files);
@@ -227,5 +263,6 @@ int cmd_check(int argc, char **argv)
         usage_error("check", "--json reports on a LOG: give one with -r FILE.res");
         return EXIT_USAGE;
     }
+    ra.input_path = log; /* --unmatched must not be the log */
     return log ? check_log(&ra, log, json) : EXIT_OK;
 }

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char convert_help[] =
+static const char convert_help[] =
     "usage: tlv convert [-R DIR]... -r FILE.res [-o OUT] [--allow-scripts] [--std] [-q]\n"
     "                   [--max-errors N] [--threads N] LOG|-\n"
     "\n"
@@ -88,12 +88,24 @@ static int convert_option(void *own, int argc, char **argv, int *i)
     return 1;
 }
 
+/* convert's own options: getopt_long's, `tlv completion`'s and the man page's. */
+static const cli_option convert_own[] = {
+    {"max-errors", 0, "N"},
+    {"script-timeout", 0, "MS"},
+    {"threads", 0, "N"},
+    {NULL, 0, NULL},
+};
+
+const command_options convert_options = {
+    "convert", convert_help, NULL,
+    OPT_RULES | OPT_UNMATCHED | OPT_OUTPUT | OPT_QUIET,
+    convert_own, convert_option, NULL};
+
 static int parse_convert_args(convert_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->max_errors = 20;
-    if (parse_common_args("convert", convert_help, OPT_OUTPUT | OPT_QUIET, &a->c, convert_option,
-                          a, argc, argv) < 0 ||
+    if (parse_options(&convert_options, &a->c, a, argc, argv) < 0 ||
         need_resource_file("convert", &a->c) < 0 || need_input("convert", &a->c) < 0)
         return -1;
     return 0;
@@ -237,7 +249,7 @@ int cmd_convert(int argc, char **argv)
     int written = event_writer_finish(writer); /* the whole trace is written after this */
     if (st == TLV_ERR_NOMEM || written == -2) { /* no trace, not a partial one */
         close_output(out, a.c.output, tmp_path, 0);
-        unmatched_end(&um, 0);
+        unmatched_discard(&um);
         if (in != stdin)
             fclose(in);
         event_writer_free(writer);
@@ -254,7 +266,10 @@ int cmd_convert(int argc, char **argv)
         print_summary(conv, writer, now_seconds() - pg.start);
         consistency_summary(conv, a.c.input);
     }
-    write_failed |= unmatched_end(&um, !a.c.quiet) < 0;
+    if (read_failed) /* the list is cut short, like the trace: the old one stays */
+        unmatched_discard(&um);
+    else
+        write_failed |= unmatched_end(&um, !a.c.quiet) < 0;
     if (in != stdin)
         fclose(in);
     event_writer_free(writer);

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char diff_help[] =
+static const char diff_help[] =
     "usage: tlv diff [-R DIR]... -r FILE.res [--format text|csv|json] [-o OUT] A B\n"
     "\n"
     "Compares two runs of one program: the logs A and B, converted with the same\n"
@@ -35,6 +35,7 @@ const char diff_help[] =
     "\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
+    CACHE_OPTION_HELP
     "      --format F            text (default), csv or json\n"
     "      --kind KIND           only instances of KIND (and no state table)\n"
     "      --states              only the state table\n"
@@ -54,6 +55,7 @@ const char diff_help[] =
 typedef struct diff_args {
     common_args c;
     const char *a;            /* the first log; c.input is the second */
+    const char *b;            /* the second log, while parsing */
     const char *format, *kind, *ready;
     int states_only, by_name;
     size_t top;               /* 0: every row */
@@ -122,40 +124,44 @@ static int diff_option(void *own, int argc, char **argv, int *i)
     return 1;
 }
 
-static int takes_value(const char *s)
+/* The second log, B (the first, A, is common_args.input until
+ * parse_diff_args sorts them). */
+static int diff_argument(void *own, const char *arg)
 {
-    static const char *const with_value[] = {"-R", "--rules", "-r", "--resources", "--unmatched",
-                                             "--cpu-attribute", "--threads", "--format", "--kind",
-                                             "--ready", "--top", "-o", "--output", "--sort"};
-    for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
-        if (strcmp(s, with_value[i]) == 0)
-            return 1;
-    return 0;
+    diff_args *a = own;
+    if (a->b)
+        return 0;
+    a->b = arg;
+    return 1;
 }
 
-/* A is the first argument that is neither an option nor an option's value:
- * taken off before the shared parser sees the one log, B. */
-static int parse_diff_args(diff_args *a, int argc, char **argv, char **rest)
+/* diff's own options: getopt_long's, `tlv completion`'s and the man page's. */
+static const cli_option diff_own[] = {
+    {"format", 0, "text|csv|json"},
+    {"kind", 0, "KIND"},
+    {"states", 0, NULL},
+    {"top", 0, "N"},
+    {"sort", 0, "FIGURE"},
+    {"by-name", 0, NULL},
+    {"ready", 0, "LIST"},
+    {NULL, 0, NULL},
+};
+
+const command_options diff_options = {
+    "diff", diff_help, NULL, OPT_RULES | OPT_CACHE | OPT_OUTPUT | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    diff_own, diff_option, diff_argument};
+
+/* A then B, with the options anywhere around them. */
+static int parse_diff_args(diff_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->format = "text";
     a->sort = "max";
-    int n = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *s = argv[i];
-        if (i > 0 && !a->a && (s[0] != '-' || !s[1])) {
-            a->a = s;
-            continue;
-        }
-        rest[n++] = argv[i];
-        if (i > 0 && s[0] == '-' && takes_value(s) && i + 1 < argc)
-            rest[n++] = argv[++i];
-    }
-    rest[n] = NULL;
-    if (parse_common_args("diff", diff_help, OPT_OUTPUT | OPT_CPU_ATTRIBUTE | OPT_THREADS, &a->c,
-                          diff_option, a, n, rest) < 0 ||
+    if (parse_options(&diff_options, &a->c, a, argc, argv) < 0 ||
         need_resource_file("diff", &a->c) < 0)
         return -1;
+    a->a = a->c.input;
+    a->c.input = a->b;
     if (!a->a || !a->c.input) {
         usage_error("diff", "give two logs: tlv diff -r FILE.res A B");
         return -1;
@@ -659,13 +665,8 @@ static int compare(const diff_args *a, const run *runs)
 int cmd_diff(int argc, char **argv)
 {
     diff_args a;
-    char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
-    if (!rest)
-        return report_nomem("reading the arguments", NULL);
-    if (parse_diff_args(&a, argc, argv, rest) < 0) {
-        free(rest);
+    if (parse_diff_args(&a, argc, argv) < 0)
         return EXIT_USAGE;
-    }
     run runs[2];
     memset(runs, 0, sizeof runs);
     int rc = load_run(&a, a.a, &runs[0]);
@@ -677,6 +678,5 @@ int cmd_diff(int argc, char **argv)
         rc = EXIT_USAGE;
     free_run(&runs[0]);
     free_run(&runs[1]);
-    free(rest);
     return rc;
 }

@@ -42,8 +42,8 @@ static const char export_help_tail[] =
     "Exit status: 0 ok; 1 written, but some lines or rules had errors; 2 bad usage,\n"
     "unreadable input or rule files with errors.\n";
 
-/* The help, with a line per format of the table (cli.h). */
-const char *export_help_text(void)
+/* The help, with a line per format of the table. */
+static const char *export_help_text(void)
 {
     static char text[8192];
     if (text[0])
@@ -93,8 +93,11 @@ static int export_option(void *own, int argc, char **argv, int *i)
     } else if (strcmp(s, "--us-per-unit") == 0 && *i + 1 < argc) {
         char *end;
         a->us_per_unit = strtod(argv[++*i], &end);
-        if (*end || !(a->us_per_unit > 0)) {
-            usage_error("export", "--us-per-unit needs a positive number, not '%s'", argv[*i]);
+        /* At most 1e15 microseconds (31 years) a unit, so that no 64-bit time
+         * becomes an infinite "ts" (cJSON writes it as null). */
+        if (*end || !(a->us_per_unit > 0) || !(a->us_per_unit <= 1e15)) {
+            usage_error("export", "--us-per-unit needs a positive number up to 1e15, not '%s'",
+                        argv[*i]);
             return -1;
         }
     } else {
@@ -103,13 +106,24 @@ static int export_option(void *own, int argc, char **argv, int *i)
     return 1;
 }
 
+/* export's own options: getopt_long's, `tlv completion`'s and the man page's. */
+static const cli_option export_own[] = {
+    {"format", 'f', "NAME"},
+    {"session", 0, "FILE"},
+    {"us-per-unit", 0, "X"},
+    {NULL, 0, NULL},
+};
+
+const command_options export_options = {
+    "export", NULL, export_help_text,
+    OPT_RULES | OPT_UNMATCHED | OPT_CACHE | OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    export_own, export_option, NULL};
+
 static int parse_export_args(export_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->format_name = tlv_export_format_get(0)->name;
-    if (parse_common_args("export", export_help_text(),
-                          OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS, &a->c,
-                          export_option, a, argc, argv) < 0)
+    if (parse_options(&export_options, &a->c, a, argc, argv) < 0)
         return -1;
     a->format = tlv_export_format_find(a->format_name);
     if (!a->format) {

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char query_help[] =
+static const char query_help[] =
     "usage: tlv query [options] [-R DIR]... -r FILE.res [--per-cpu] [--session FILE]\n"
     "                 [--allow-scripts] LOG|- [SQL]\n"
     "       tlv query [options] TRACE.db [SQL]\n"
@@ -38,6 +38,7 @@ const char query_help[] =
     "      --timeout SECONDS     stop a statement that runs longer (exit status 2)\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
+    UNMATCHED_OPTION_HELP
     CACHE_OPTION_HELP
     "      --per-cpu             add a row per processor (attribute prcId)\n"
     "      --cpu-attribute NAME  the attribute naming a resource's processor\n"
@@ -126,14 +127,41 @@ static int last_is_sql(int argc, char **argv)
            (last[0] != '-' || strpbrk(last, " \t\n")); /* "-- a comment\nSELECT ..." */
 }
 
+/* The argument after the trace: the SQL statement (unless already taken
+ * off as the last argument, or read from --file). */
+static int query_argument(void *own, const char *arg)
+{
+    query_args *a = own;
+    if (a->sql)
+        return 0;
+    a->sql = arg;
+    return 1;
+}
+
+/* query's own options: getopt_long's, `tlv completion`'s and the man page's. */
+static const cli_option query_own[] = {
+    {"format", 'f', "table|csv|json"},
+    {"file", 'F', "FILE"},
+    {"timeout", 0, "SECONDS"},
+    {"session", 0, "FILE"},
+    {NULL, 0, NULL},
+};
+
+const command_options query_options = {
+    "query", query_help, NULL,
+    OPT_RULES | OPT_UNMATCHED | OPT_CACHE | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    query_own, query_option, query_argument};
+
 static int parse_query_args(query_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
+    /* SQL often begins with a comment ("-- the busiest tasks\nSELECT ..."),
+     * which getopt would take for a long option: the last argument, when it
+     * is no file, is taken off first. */
     int sql = argc >= 2 && last_is_sql(argc, argv);
     if (sql)
         a->sql = argv[argc - 1];
-    if (parse_common_args("query", query_help, OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS, &a->c,
-                          query_option, a, sql ? argc - 1 : argc, argv) < 0)
+    if (parse_options(&query_options, &a->c, a, sql ? argc - 1 : argc, argv) < 0)
         return -1;
     if (!a->c.input) {
         usage_error("query", "give a trace (a .db file, or -r FILE.res LOG) and an SQL statement");

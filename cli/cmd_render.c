@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char render_help[] =
+static const char render_help[] =
     "usage: tlv render [-R DIR]... -r FILE.res -o OUT.png [--size WxH] [--from T] [--to T]\n"
     "                  [--rows REGEX] [--row-height N] [--per-cpu] [--cpu-attribute NAME]\n"
     "                  [--texts FILE.json] [--absolute-times] [--allow-scripts] [-q] LOG|-\n"
@@ -89,6 +89,13 @@ static int parse_time(const char *opt, const char *s, double *out)
         usage_error("render", "%s needs a time in trace units, got '%s'", opt, s);
         return -1;
     }
+    /* Trace times are 64-bit ticks: a range beyond them shows nothing, and
+     * one from -1e308 to 1e308 is infinitely wide. */
+    if (fabs(*out) > 9223372036854775808.0) {
+        usage_error("render", "%s needs a time within the 64-bit range of trace times "
+                    "(-9223372036854775808 to 9223372036854775807), got '%s'", opt, s);
+        return -1;
+    }
     return 0;
 }
 
@@ -133,14 +140,29 @@ static int render_option(void *own, int argc, char **argv, int *i)
     return 1;
 }
 
+/* render's own options: getopt_long's, `tlv completion`'s and the man page's. */
+static const cli_option render_own[] = {
+    {"size", 0, "WxH"},
+    {"from", 0, "T"},
+    {"to", 0, "T"},
+    {"rows", 0, "REGEX"},
+    {"row-height", 0, "PIXELS"},
+    {"texts", 0, "FILE"},
+    {"absolute-times", 0, NULL},
+    {NULL, 0, NULL},
+};
+
+const command_options render_options = {
+    "render", render_help, NULL,
+    OPT_RULES | OPT_UNMATCHED | OPT_CACHE | OPT_OUTPUT | OPT_QUIET | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    render_own, render_option, NULL};
+
 static int parse_render_args(render_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->width = 1600;
     a->height = 900;
-    if (parse_common_args("render", render_help,
-                          OPT_OUTPUT | OPT_QUIET | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS, &a->c,
-                          render_option, a, argc, argv) < 0 ||
+    if (parse_options(&render_options, &a->c, a, argc, argv) < 0 ||
         need_resource_file("render", &a->c) < 0)
         return -1;
     if (!a->c.output) {
@@ -153,6 +175,8 @@ static int parse_render_args(render_args *a, int argc, char **argv)
         usage_error("render", "--to must be later than --from");
         return -1;
     }
+    a->c.rules.more_outputs[0] = a->texts; /* refused over an input, like -o */
+    a->c.rules.more_output_opts[0] = "--texts";
     return 0;
 }
 

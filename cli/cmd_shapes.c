@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char shapes_help[] =
+static const char shapes_help[] =
     "usage: tlv shapes [-R DIR]... -r FILE.res [-o OUT] [--per-cpu] [--flows] [--allow-scripts]\n"
     "                  LOG|-\n"
     "\n"
@@ -70,11 +70,21 @@ static int write_shapes(FILE *out, const shapes_args *a, const tlv_rules *rules,
     return st == TLV_OK ? 0 : st == TLV_ERR_NOMEM ? -2 : -1;
 }
 
+/* shapes's own options: getopt_long's, `tlv completion`'s and the man page's. */
+static const cli_option shapes_own[] = {
+    {"flows", 0, NULL},
+    {NULL, 0, NULL},
+};
+
+const command_options shapes_options = {
+    "shapes", shapes_help, NULL,
+    OPT_RULES | OPT_UNMATCHED | OPT_CACHE | OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    shapes_own, shapes_option, NULL};
+
 static int parse_shapes_args(shapes_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
-    if (parse_common_args("shapes", shapes_help, OPT_OUTPUT | OPT_PER_CPU | OPT_CPU_ATTRIBUTE | OPT_THREADS,
-                          &a->c, shapes_option, a, argc, argv) < 0 ||
+    if (parse_options(&shapes_options, &a->c, a, argc, argv) < 0 ||
         need_resource_file("shapes", &a->c) < 0 || need_input("shapes", &a->c) < 0)
         return -1;
     return 0;

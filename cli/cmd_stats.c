@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char stats_help[] =
+static const char stats_help[] =
     "usage: tlv stats [-R DIR]... -r FILE.res [--window T] [--json] [-o OUT] LOG|-\n"
     "\n"
     "Converts LOG (or reads a standard-form trace) and reports:\n"
@@ -133,14 +133,30 @@ static int stats_option(void *own, int argc, char **argv, int *i)
     return 1;
 }
 
+/* stats's own options: getopt_long's, `tlv completion`'s and the man page's. */
+static const cli_option stats_own[] = {
+    {"attribute", 0, "NAME"},
+    {"running", 0, "ATTR=VALUE"},
+    {"window", 0, "T"},
+    {"json", 0, NULL},
+    {"instances", 0, NULL},
+    {"kind", 0, "KIND"},
+    {"ready", 0, "LIST"},
+    {NULL, 0, NULL},
+};
+
+const command_options stats_options = {
+    "stats", stats_help, NULL,
+    OPT_RULES | OPT_UNMATCHED | OPT_CACHE | OPT_OUTPUT | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    stats_own, stats_option, NULL};
+
 static int parse_stats_args(stats_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->o.attribute = "state";
     a->o.running_attribute = "state";
     a->o.running_value = "RUNNING";
-    if (parse_common_args("stats", stats_help, OPT_OUTPUT | OPT_CPU_ATTRIBUTE | OPT_THREADS, &a->c, stats_option,
-                          a, argc, argv) < 0 ||
+    if (parse_options(&stats_options, &a->c, a, argc, argv) < 0 ||
         need_resource_file("stats", &a->c) < 0 || need_input("stats", &a->c) < 0)
         return -1;
     a->o.cpu_attribute = a->c.cpu_attribute;
@@ -191,9 +207,16 @@ static double share(double busy, double length)
 
 /* ---- text ------------------------------------------------------------------------- */
 
-/* A number for people: up to 3 decimals, no trailing zeros. */
+/* A number for people: up to 3 decimals, no trailing zeros. Past 2^53 a
+ * double no longer holds every integer, so its 17 significant digits are
+ * printed as such (1.8446744073709552e+19) rather than as a wrong exact
+ * integer. */
 static const char *num(char *buf, size_t size, double x)
 {
+    if (fabs(x) >= 9007199254740992.0) {
+        snprintf(buf, size, "%.17g", x);
+        return buf;
+    }
     snprintf(buf, size, "%.3f", x);
     char *dot = strchr(buf, '.');
     if (dot) {

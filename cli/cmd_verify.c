@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char verify_help[] =
+static const char verify_help[] =
     "usage: tlv verify [-R DIR]... [-r FILE.res] [-q] [--junit FILE] [--json FILE] REQS LOG|-\n"
     "\n"
     "Checks the timing requirements of the file REQS against LOG (converted, or\n"
@@ -37,6 +37,7 @@ const char verify_help[] =
     "  -R, --allow-scripts       as for 'tlv convert'\n"
     STD_OPTION_HELP
     UNMATCHED_OPTION_HELP
+    CACHE_OPTION_HELP
     "  -q, --quiet               only the PASS/FAIL lines: no violations listed, no\n"
     "                            totals\n"
     "      --junit FILE          also write the verdicts as JUnit XML (one test case\n"
@@ -58,6 +59,7 @@ const char verify_help[] =
 typedef struct verify_args {
     common_args c;
     const char *reqs;
+    const char *log; /* the second argument, while parsing */
     const char *junit, *json, *ready;
 } verify_args;
 
@@ -77,38 +79,41 @@ static int verify_option(void *own, int argc, char **argv, int *i)
     return 1;
 }
 
-/* Whether option s takes the next argument as its value. */
-static int takes_value(const char *s)
+/* The second argument: LOG (the first, REQS, is common_args.input until
+ * parse_verify_args sorts them). */
+static int verify_argument(void *own, const char *arg)
 {
-    static const char *const with_value[] = {"-R", "--rules", "-r", "--resources", "--unmatched",
-                                             "--cpu-attribute", "--threads", "--junit", "--json",
-                                             "--ready"};
-    for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
-        if (strcmp(s, with_value[i]) == 0)
-            return 1;
-    return 0;
+    verify_args *a = own;
+    if (a->log)
+        return 0;
+    a->log = arg;
+    return 1;
 }
 
-/* REQS is the first argument that is neither an option nor an option's
- * value: taken off before the shared parser sees the one LOG. */
+/* verify's own options: getopt_long's, `tlv completion`'s and the man page's. */
+static const cli_option verify_own[] = {
+    {"junit", 0, "FILE"},
+    {"json", 0, "FILE"},
+    {"ready", 0, "LIST"},
+    {NULL, 0, NULL},
+};
+
+const command_options verify_options = {
+    "verify", verify_help, NULL,
+    OPT_RULES | OPT_UNMATCHED | OPT_CACHE | OPT_QUIET | OPT_CPU_ATTRIBUTE | OPT_THREADS,
+    verify_own, verify_option, verify_argument};
+
+/* REQS then LOG, with the options anywhere around them. `rest` is unused
+ * (getopt_long needs no copy of argv). */
 static int parse_verify_args(verify_args *a, int argc, char **argv, char **rest)
 {
+    (void)rest;
     memset(a, 0, sizeof *a);
-    int n = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *s = argv[i];
-        if (i > 0 && !a->reqs && (s[0] != '-' || !s[1])) {
-            a->reqs = s;
-            continue;
-        }
-        rest[n++] = argv[i];
-        if (i > 0 && s[0] == '-' && takes_value(s) && i + 1 < argc)
-            rest[n++] = argv[++i];
-    }
-    rest[n] = NULL;
-    if (parse_common_args("verify", verify_help, OPT_QUIET | OPT_CPU_ATTRIBUTE | OPT_THREADS,
-                          &a->c, verify_option, a, n, rest) < 0)
+    if (parse_options(&verify_options, &a->c, a, argc, argv) < 0)
         return -1;
+    a->reqs = a->c.input;
+    a->c.input = a->log;
+    a->c.rules.input_path = a->log; /* for the outputs-over-inputs check */
     if (!a->reqs || !a->c.input) {
         usage_error("verify", "give a requirements file and a log: tlv verify REQS LOG");
         return -1;
@@ -385,6 +390,13 @@ int cmd_verify(int argc, char **argv)
     }
     if (!a.c.rules.res_path)
         a.c.rules.res_path = tlv_requirements_resource_file(reqs);
+    /* --junit and --json must not be an input (load_rules refuses it). */
+    a.c.rules.more_outputs[0] = a.junit;
+    a.c.rules.more_output_opts[0] = "--junit";
+    a.c.rules.more_outputs[1] = a.json;
+    a.c.rules.more_output_opts[1] = "--json";
+    a.c.rules.more_inputs[0] = a.reqs;
+    a.c.rules.more_input_whats[0] = "the requirements file";
     int rc = EXIT_USAGE;
     tlv_rules *rules = NULL;
     tlv_trace *trace = NULL;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-const char view_help[] =
+static const char view_help[] =
     "usage: tlv view [-R DIR]... -r FILE.res [--per-cpu] [--cpu-attribute NAME]\n"
     "                [--size WxH] [--scale F] [--session FILE | --no-session]\n"
     "                [--script FILE | --bench] [--allow-scripts] LOG|-\n"
@@ -20,7 +20,10 @@ const char view_help[] =
     "(or read as a standard-form trace when the resource file says\n"
     "\"ConvertRules\":[\"\"]) and drawn with the visualization rules: row labels, a\n"
     "time ruler in the trace's TimeScale, the shapes, an overview of the whole trace\n"
-    "along the bottom and a status line. The window opens at once and the trace\n"
+    "along the bottom and a status line. A trace whose times are a clock's (strace,\n"
+    "ltrace, perf, uftrace; TimeMode in the reference) shows times from its start,\n"
+    "the start itself once in the status line as a date and time; t switches the\n"
+    "ruler to absolute times. The window opens at once and the trace\n"
     "fills in while the log is read (the status line says how far: percent of the\n"
     "bytes, lines); what is shown can be panned, zoomed and selected meanwhile.\n"
     "Problems in the inputs go to stderr with file and line; the first few are\n"
@@ -184,15 +187,40 @@ static int parse_view_option(view_opts *o, int argc, char **argv, int *i)
     return 0;
 }
 
+/* parse_view_option as parse_options calls a command's own options. */
+static int view_option(void *own, int argc, char **argv, int *i)
+{
+    return parse_view_option(own, argc, argv, i) < 0 ? -1 : 1;
+}
+
+/* view's own options: getopt_long's, `tlv completion`'s and the man page's.
+ * --per-cpu and --cpu-attribute are its own: the window starts per CPU or
+ * not, and its CPU attribute is known either way. */
+static const cli_option view_own[] = {
+    {"per-cpu", 0, NULL},
+    {"cpu-attribute", 0, "NAME"},
+    {"size", 0, "WxH"},
+    {"scale", 0, "F"},
+    {"session", 0, "FILE"},
+    {"no-session", 0, NULL},
+    {"script", 0, "FILE"},
+    {"bench", 0, NULL},
+    {"load-pause-at", 0, "BYTES"},
+    {NULL, 0, NULL},
+};
+
+const command_options view_options = {
+    "view", view_help, NULL, OPT_RULES | OPT_UNMATCHED | OPT_CACHE, view_own, view_option, NULL};
+
 static int parse_view_args(view_opts *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);
     o->cpu_attribute = "prcId";
-    for (int i = 1; i < argc; i++) {
-        int r = parse_rule_arg(&o->rules, argc, argv, &i);
-        if (r < 0 || (r == 0 && parse_view_option(o, argc, argv, &i) < 0))
-            return -1;
-    }
+    common_args c = {0};
+    if (parse_options(&view_options, &c, o, argc, argv) < 0)
+        return -1;
+    o->rules = c.rules;
+    o->input = c.input;
     if (!o->rules.res_path) {
         usage_error("view", "a resource file is needed: -r FILE.res");
         return -1;
@@ -201,6 +229,7 @@ static int parse_view_args(view_opts *o, int argc, char **argv)
         usage_error("view", "no log given (use '-' for standard input)");
         return -1;
     }
+    o->rules.input_path = o->input;
     if (strcmp(o->input, "-") != 0 && access(o->input, R_OK) != 0) { /* before any window */
         fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, o->input, strerror(errno));
         return -1;

@@ -1,13 +1,25 @@
 /*
  * load.c — a log loaded for a command: its rules read, the log converted
- * into a trace (lines no rule matched counted) or read from the trace cache
- * (--no-cache, --cache-info), the shapes built, every problem printed.
+ * into a trace (lines no rule matched counted; a progress bar on a
+ * terminal) or read from the trace cache (--no-cache, --cache-info), the
+ * shapes built, every problem printed.
  */
 #include "cli/cli.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The library's progress function: the bar on standard error. */
+static void show_progress(void *user, uint64_t bytes, uint64_t total, uint64_t lines)
+{
+    progress *pg = user;
+    pg->total_bytes = total;
+    progress_update(pg, bytes, lines);
+}
 
 int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_trace **trace)
 {
@@ -24,18 +36,24 @@ int load_trace(const rule_args *ra, const char *input, tlv_rules **rules, tlv_tr
     unmatched_log um;
     if (unmatched_begin(&um, ra, tlv_trace_converter(*trace)) < 0)
         return EXIT_USAGE;
+    progress pg; /* drawn only when standard error is a terminal */
+    progress_start(&pg, 1, 0);
+    if (pg.enabled)
+        tlv_trace_set_progress(*trace, show_progress, &pg);
     tlv_status st = ra->no_cache ? tlv_trace_load_file(*trace, input)
                                  : tlv_trace_load_file_cached(*trace, input, NULL);
+    tlv_trace_set_progress(*trace, NULL, NULL);
+    progress_end(&pg);
     if (ra->cache_info)
         fprintf(stderr, "%s: %s\n", prog,
                 ra->no_cache ? "cache not used (--no-cache)" : tlv_trace_cache_note(*trace));
     if (st == TLV_ERR_NOMEM) {
-        unmatched_end(&um, 0);
+        unmatched_discard(&um);
         return report_nomem("converting", input);
     }
     if (st == TLV_ERR_IO) {
         fprintf(stderr, "%s: cannot read the log '%s': %s\n", prog, input, strerror(errno));
-        unmatched_end(&um, 0);
+        unmatched_discard(&um);
         return EXIT_USAGE;
     }
     print_diags(tlv_converter_diags(tlv_trace_converter(*trace)), 20);

@@ -4,13 +4,16 @@
  * unknown-command error built from it.
  *
  * Adding a command: write cli/cmd_NAME.c with `int cmd_NAME(int argc, char
- * **argv)` and `const char NAME_help[]`, declare both with
- * CLI_COMMAND(NAME) in cli.h, and add its row below (docs/architecture.md,
- * "Adding a command").
+ * **argv)` and `const command_options NAME_options` (its help and options),
+ * declare both with CLI_COMMAND(NAME) in cli.h, and add its row below
+ * (docs/architecture.md, "Adding a command").
  */
 #include "cli/cli.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char help_help[] =
     "usage: tlv help [COMMAND]\n"
@@ -30,38 +33,41 @@ static const char version_help[] =
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
-/* A command of the table: how `tlv --help` lists it and what runs it. */
-typedef struct cli_command {
-    const char *name;
-    const char *summary; /* one line in `tlv --help` */
-    int (*run)(int argc, char **argv);
-    const char *help; /* `tlv NAME --help` and `tlv help NAME` */
-    const char *(*help_text)(void); /* instead of help: one built at run time (export's
-                                       lists its table of formats) */
-} cli_command;
+static const command_options help_options = {"help", help_help, NULL, 0, NULL, NULL, NULL};
+static const command_options version_options = {"version", version_help, NULL, 0, NULL, NULL,
+                                                NULL};
 
 /* Every command, in the order `tlv --help` lists them. */
 static const cli_command commands[] = {
-    {"convert", "convert a log into a standard-form trace", cmd_convert, convert_help, NULL},
-    {"check", "check rule and resource files without a log", cmd_check, check_help, NULL},
+    {"convert", "convert a log into a standard-form trace", cmd_convert, &convert_options},
+    {"check", "check rule and resource files without a log", cmd_check, &check_options},
     {"shapes", "print the shapes the visualization rules draw, as JSON Lines", cmd_shapes,
-     shapes_help, NULL},
-    {"render", "draw the timeline of a log into a PNG image", cmd_render, render_help, NULL},
+     &shapes_options},
+    {"render", "draw the timeline of a log into a PNG image", cmd_render, &render_options},
     {"export", "write the drawn trace as Chrome Trace Event JSON (Perfetto), CSV or SQLite",
-     cmd_export, NULL, export_help_text},
-    {"query", "run SQL over a trace (a log, or a database from export)", cmd_query, query_help, NULL},
+     cmd_export, &export_options},
+    {"query", "run SQL over a trace (a log, or a database from export)", cmd_query,
+     &query_options},
     {"stats", "time spent per resource and state, CPU utilization per processor", cmd_stats,
-     stats_help, NULL},
+     &stats_options},
     {"diff", "compare two runs: time per actor and state, response times, side by side",
-     cmd_diff, diff_help, NULL},
+     cmd_diff, &diff_options},
     {"verify", "check timing requirements (response times, latencies, CPU load) on a log",
-     cmd_verify, verify_help, NULL},
+     cmd_verify, &verify_options},
     {"view", "open a window with the timeline of a log, to zoom, pan and mark", cmd_view,
-     view_help, NULL},
-    {"help", "list the commands, or print one's help: tlv help COMMAND", cmd_help, help_help, NULL},
-    {"version", "print the version", cmd_version, version_help, NULL},
+     &view_options},
+    {"completion", "print the bash or zsh completion of tlv", cmd_completion,
+     &completion_options},
+    {"help", "list the commands, or print one's help: tlv help COMMAND", cmd_help, &help_options},
+    {"version", "print the version", cmd_version, &version_options},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
+
+const cli_command *cli_commands(size_t *n)
+{
+    *n = NCOMMANDS;
+    return commands;
+}
 
 static const cli_command *find_command(const char *name)
 {
@@ -118,7 +124,7 @@ static int cmd_help(int argc, char **argv)
     const cli_command *c = find_command(argv[1]);
     if (!c)
         return unknown_command(argv[1]);
-    fputs(c->help_text ? c->help_text() : c->help, stdout);
+    fputs(command_help(c->options), stdout);
     return EXIT_OK;
 }
 
@@ -136,8 +142,25 @@ static int cmd_version(int argc, char **argv)
     return EXIT_OK;
 }
 
+/* Whatever went to standard output must have arrived: `tlv query >
+ * /dev/full` exited 2 without a word and `tlv --help > /dev/full` exited 0.
+ * Checked at exit, so that every way out is covered (a --help deep in a
+ * command's option parsing calls exit); a failure there ends the process
+ * with EXIT_USAGE. (close_output reports its own failure and clears the
+ * error, so it is not said twice.) */
+static void check_standard_output(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return;
+    fprintf(stderr, "%s: cannot write to standard output: %s\n", prog,
+            errno ? strerror(errno) : "a write failed");
+    _exit(EXIT_USAGE);
+}
+
 int main(int argc, char **argv)
 {
+    atexit(check_standard_output);
     json_count_failures();
     sql_count_failures();
     if (argc < 2) {

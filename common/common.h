@@ -27,6 +27,12 @@ typedef struct rule_args {
     int threads;        /* --threads N (OPT_THREADS): 0 = the library's defaults */
     int no_cache;       /* --no-cache: convert the log even when a cache of it is kept */
     int cache_info;     /* --cache-info: say on standard error what the cache did */
+    const char *input_path;  /* the LOG ("-": standard input) and -o OUT, set by the */
+    const char *output_path; /* parser: an output that is an input is refused (below) */
+    /* A command's other files, for the same refusal: outputs with their
+     * option ("--texts", "--junit"), inputs with what they are. */
+    const char *more_outputs[4], *more_output_opts[4];
+    const char *more_inputs[2], *more_input_whats[2];
 } rule_args;
 
 /* Consumes -R DIR / -r FILE / --allow-scripts / --std at argv[*i] (also
@@ -48,6 +54,8 @@ int reads_standard_form(const rule_args *ra, const char *input);
 typedef struct unmatched_log {
     FILE *f;
     const char *path;
+    char *tmp_path;             /* FILE is written as this, renamed when done */
+    int error;                  /* errno of the first write that failed */
     uint64_t count;
     size_t show;                /* how many to name (UNMATCHED_SHOWN unless changed) */
     uint64_t first[UNMATCHED_MAX_SHOWN];
@@ -62,6 +70,9 @@ int unmatched_begin(unmatched_log *u, const rule_args *ra, tlv_converter *conv);
  * and the first few. Returns 0, or -1 when writing the file failed
  * (message printed). */
 int unmatched_end(unmatched_log *u, int report);
+/* Ends without writing FILE (a run that failed: an existing FILE is kept as
+ * it was) and without a report. */
+void unmatched_discard(unmatched_log *u);
 
 /* The help lines for --unmatched, shared by the commands that convert. */
 #define UNMATCHED_OPTION_HELP \
@@ -100,7 +111,10 @@ enum {
     OPT_QUIET = 2,         /* -q, --quiet */
     OPT_PER_CPU = 4,       /* --per-cpu */
     OPT_CPU_ATTRIBUTE = 8, /* --cpu-attribute NAME */
-    OPT_THREADS = 16       /* --threads N: converting and building the shapes */
+    OPT_THREADS = 16,      /* --threads N: converting and building the shapes */
+    OPT_RULES = 32,        /* -R, -r, --allow-scripts, --std */
+    OPT_UNMATCHED = 64,    /* --unmatched FILE (not for two logs: diff) */
+    OPT_CACHE = 128        /* --no-cache, --cache-info: commands that load_trace */
 };
 
 /* The help line of --threads (OPT_THREADS). */
@@ -111,14 +125,59 @@ enum {
 /* A subcommand's own option at argv[*i] (advance *i past its value).
  * Returns 1 when consumed, 0 when it is not one of them (an option that
  * needs a value and has none is not one), -1 on a usage error (message
- * printed). */
+ * printed). Through parse_options it is called with argv = {"--NAME",
+ * VALUE}: the option's long name whatever form was typed (-fcsv, -f csv,
+ * --format=csv, --form csv). */
 typedef int (*own_option_fn)(void *own_args, int argc, char **argv, int *i);
 
-/* Parses argv[1..] for subcommand `cmd`: rule options, the shared options
- * in `which`, -h/--help (prints `help` and exits 0), the subcommand's own
- * options through `own` (may be NULL), and one LOG. Returns 0, or -1 on a
- * usage error (message printed: "unknown option", "one log at a time"). The
- * caller then checks what it requires (need_resource_file, need_input). */
+/* An argument after the first (LOG) for a command that takes several:
+ * returns 1 when taken, 0 when not (then "one log at a time"), -1 on a
+ * usage error (message printed). */
+typedef int (*argument_fn)(void *own_args, const char *arg);
+
+/* One of a command's own options, as getopt_long, `tlv completion` and the
+ * man pages' test know it. */
+typedef struct cli_option {
+    const char *name;  /* its long name without "--": "format" */
+    char short_name;   /* 'f', or 0 when it has none */
+    const char *value; /* its value as --help writes it ("FILE", "DIR", "N",
+                        * "chrome|csv|sqlite"), NULL when it takes none */
+} cli_option;
+
+/* How a command reads its arguments (parse_options). */
+typedef struct command_options {
+    const char *cmd;         /* "export" */
+    const char *help;        /* printed for -h and --help, */
+    const char *(*help_text)(void); /* or, when help is NULL, what this returns */
+    unsigned which;          /* the shared options it takes (OPT_*) */
+    const cli_option *own;   /* its own options, ended by {NULL}; may be NULL */
+    own_option_fn handler;   /* called for each of its own options */
+    argument_fn argument;    /* arguments after the first; NULL: at most one */
+} command_options;
+
+/* Parses argv[1..] as getopt_long does (GNU conventions): short options
+ * bundled and valued in one word (-qr FILE, -fcsv), long ones with "=" or
+ * a word (--output=FILE, --output FILE) or a unique prefix (--out), options
+ * and arguments in any order, "--" ending the options. Takes the rule
+ * options, the shared ones in o->which, -h/--help (prints o->help and exits
+ * 0), o->own through o->handler, the first argument as c->input and the
+ * others through o->argument. Returns 0, or -1 on a usage error (message
+ * printed: "unknown option", "needs a value", "one log at a time"). */
+int parse_options(const command_options *o, common_args *c, void *own_args, int argc,
+                  char **argv);
+
+/* The command's help: o->help, or what o->help_text() builds. */
+const char *command_help(const command_options *o);
+
+/* The shared options that `which` lets a command take, rule options
+ * included (-R, -r, --allow-scripts, --std, --unmatched), then -h/--help;
+ * for `tlv completion` and the man pages' test. Fills up to `max`;
+ * returns how many there are. */
+size_t shared_options(unsigned which, const cli_option **out, size_t max);
+
+/* parse_options for a command without a table of its own options: those
+ * are recognized by `own` on argv as typed (long options with their value
+ * in the next word). Kept for commands not yet moved to a table. */
 int parse_common_args(const char *cmd, const char *help, unsigned which, common_args *c,
                       own_option_fn own, void *own_args, int argc, char **argv);
 
@@ -159,8 +218,25 @@ void consistency_print(FILE *out, const tlv_converter *conv, const char *log);
 struct cJSON *consistency_json(const tlv_converter *conv, int radix);
 size_t consistency_notice(const tlv_converter *conv, char *out, size_t size);
 
-/* Loads rules per ra; prints every diagnostic; returns NULL on error. */
+/* Loads rules per ra; prints every diagnostic; returns NULL on error, also
+ * when an output of ra is one of the inputs (outputs_overwrite_inputs). */
 tlv_rules *load_rules(const rule_args *ra);
+
+/* Whether an output of ra (-o OUT, --unmatched FILE, more_outputs) is one
+ * of the files read (the same inode: the log, standard input, the resource
+ * file, more_inputs, or a rule file `rules` read; NULL: not those), or two
+ * outputs name one file. Prints "tlv: --unmatched 'x.log' is the log being
+ * read; refusing to write over it" and returns 1; else 0. Before, -o LOG
+ * replaced the log once the run was done and --unmatched LOG emptied it
+ * before it was read. */
+int outputs_overwrite_inputs(const rule_args *ra, const tlv_rules *rules);
+
+/* Text printed on a terminal (common/term.c): control characters (C0, DEL,
+ * C1) written as \e, \n, \xHH, so that a log's ESC or BEL cannot act on the
+ * terminal; into a file or pipe the text is written as it is. */
+int is_terminal(FILE *f);
+char *term_escape(const char *s); /* malloc'ed; NULL when memory ran out */
+int fputs_term(const char *s, FILE *f);
 
 /* Prints up to `max` diagnostics (0 = all) and a line counting the rest. */
 void print_diags(const tlv_diags *d, size_t max);
@@ -187,9 +263,13 @@ double now_seconds(void);
  * by close_output; anything else (/dev/null, a pipe) is written directly,
  * since renaming over it would replace the device. NULL on error (printed). */
 FILE *open_output(const char *output, char **tmp_path);
-/* From now on, SIGINT, SIGTERM, SIGHUP and SIGQUIT remove tmp_path (if any)
- * before the process ends as the signal says. */
+/* From now on, SIGINT, SIGTERM, SIGHUP and SIGQUIT remove tmp_path (several
+ * may be in progress: -o and --unmatched) before the process ends as the
+ * signal says; close_output or forget_tmp(tmp_path) stops that, and
+ * remove_tmp_on_signals(NULL) for all. A second signal while the first is
+ * being handled, on any thread, waits for the removal. */
 void remove_tmp_on_signals(const char *tmp_path);
+void forget_tmp(const char *tmp_path);
 /* Flushes and closes f; when `ok`, renames the temporary file to OUT, else
  * removes it. Frees tmp_path. Returns 0, or -1 (printed) when writing
  * failed. */

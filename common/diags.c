@@ -11,7 +11,8 @@ void print_diags(const tlv_diags *d, size_t max)
     char line[4096];
     for (size_t i = 0; i < shown; i++) {
         tlv_diag_format(tlv_diags_get(d, i), line, sizeof line);
-        fprintf(stderr, "%s\n", line);
+        fputs_term(line, stderr); /* a quoted log line's ESC stays text */
+        fputc('\n', stderr);
     }
     size_t more = n - shown + tlv_diags_dropped(d);
     if (more)
@@ -34,7 +35,7 @@ tlv_rules *load_rules(const rule_args *ra)
         return NULL;
     }
     print_diags(tlv_rules_diags(rules), 50);
-    if (st != TLV_OK) {
+    if (st != TLV_OK || outputs_overwrite_inputs(ra, rules)) {
         tlv_rules_free(rules);
         return NULL;
     }

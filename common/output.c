@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,7 +50,7 @@ FILE *open_output(const char *output, char **tmp_path)
     remove_tmp_on_signals(*tmp_path);
     FILE *f = fopen(*tmp_path, "wb");
     if (!f) {
-        remove_tmp_on_signals(NULL);
+        forget_tmp(*tmp_path);
         cannot_write(output);
         free(*tmp_path);
         *tmp_path = NULL;
@@ -57,37 +58,80 @@ FILE *open_output(const char *output, char **tmp_path)
     return f;
 }
 
-/* The temporary output of the run in progress: a run ended by a signal
- * (Ctrl-C, kill, a closed terminal) removes it rather than leave it behind. */
-static const char *volatile tmp_in_progress;
+/* The temporary outputs of the run in progress (-o and --unmatched): a run
+ * ended by a signal (Ctrl-C, kill, a closed terminal) removes them rather
+ * than leave them behind. */
+#define TMP_SLOTS 4
+static const char *volatile tmp_in_progress[TMP_SLOTS];
+static atomic_flag cleaning = ATOMIC_FLAG_INIT;
 
+/* The first signal removes the temporary files and ends the process by that
+ * signal. A second one (timeout(1) sends TERM, then KILL; a user presses
+ * Ctrl-C twice) may be delivered to another thread meanwhile: it must not
+ * end the process before the files are gone, so it waits there for the
+ * first to finish (the handler stays installed: no SA_RESETHAND, which let
+ * the second signal's default action kill the process mid-cleanup). */
 static void remove_tmp_and_die(int sig)
 {
-    const char *p = tmp_in_progress;
-    if (p)
-        unlink(p); /* async-signal-safe */
-    raise(sig);    /* the default action again (SA_RESETHAND): the status tells the signal */
+    if (atomic_flag_test_and_set(&cleaning))
+        for (;;)
+            pause(); /* the first handler ends the process */
+    for (size_t i = 0; i < TMP_SLOTS; i++) {
+        const char *p = tmp_in_progress[i];
+        if (p)
+            unlink(p); /* async-signal-safe */
+    }
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    raise(sig); /* blocked in here: delivered, by default, as the handler returns */
+}
+
+static void install_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = remove_tmp_and_die;
+    sigemptyset(&sa.sa_mask);
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaddset(&sa.sa_mask, sigs[i]); /* one handler at a time on this thread */
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        /* a signal ignored on entry (nohup, a background job) stays ignored */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN &&
+            old.sa_handler != remove_tmp_and_die)
+            sigaction(sigs[i], &sa, NULL);
+    }
 }
 
 void remove_tmp_on_signals(const char *tmp_path)
 {
-    tmp_in_progress = tmp_path;
-    if (!tmp_path)
+    if (!tmp_path) { /* none in progress any more */
+        for (size_t i = 0; i < TMP_SLOTS; i++)
+            tmp_in_progress[i] = NULL;
         return;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = remove_tmp_and_die;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaddset(&sa.sa_mask, sigs[i]); /* one handler at a time */
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        struct sigaction old;
-        /* a signal ignored on entry (nohup, a background job) stays ignored */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-            sigaction(sigs[i], &sa, NULL);
     }
+    size_t free_slot = TMP_SLOTS;
+    for (size_t i = 0; i < TMP_SLOTS; i++) {
+        if (tmp_in_progress[i] == tmp_path)
+            return; /* already kept */
+        if (!tmp_in_progress[i] && free_slot == TMP_SLOTS)
+            free_slot = i;
+    }
+    if (free_slot == TMP_SLOTS)
+        return; /* never more than -o and --unmatched at once */
+    install_handlers();
+    tmp_in_progress[free_slot] = tmp_path;
+}
+
+void forget_tmp(const char *tmp_path)
+{
+    for (size_t i = 0; i < TMP_SLOTS; i++)
+        if (tmp_path && tmp_in_progress[i] == tmp_path)
+            tmp_in_progress[i] = NULL;
 }
 
 int close_output(FILE *f, const char *output, char *tmp_path, int ok)
@@ -100,12 +144,14 @@ int close_output(FILE *f, const char *output, char *tmp_path, int ok)
             failed = 1;
         if (!ok || failed)
             unlink(tmp_path);
-        tmp_in_progress = NULL;
+        forget_tmp(tmp_path);
         free(tmp_path);
     }
     if (failed)
         fprintf(stderr, "%s: cannot write '%s': %s\n", prog, output ? output : "standard output",
                 strerror(errno));
+    if (failed && f == stdout)
+        clearerr(stdout); /* said here: main's check of standard output need not say it again */
     return failed ? -1 : 0;
 }
 

@@ -12,11 +12,13 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define SESSION_MAX_BYTES (64u << 20) /* a session of this tlv is a few kB */
 #define SESSION_MAX_TIME 1e18         /* no trace time (64-bit ticks) lies beyond */
@@ -487,10 +489,30 @@ int session_read(const char *path, view_session *s)
     memset(s, 0, sizeof *s);
     s->markers.selected = -1;
     s->path = path;
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    if (!f) {
+    /* Opened without blocking, and only a regular file is read: a FIFO in
+     * its place blocked `tlv view` forever (issue 32.8). */
+    int fd = path ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+    struct stat st;
+    if (fd < 0) {
         if (!path || errno == ENOENT)
             return 0; /* no session yet */
+        session_problem(s, "cannot be read: %s; not used", strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0) {
+        session_problem(s, "cannot be read: %s; not used", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        session_problem(s, "is not a regular file (%s); not used",
+                        S_ISFIFO(st.st_mode) ? "a FIFO" : "a device or other special file");
+        close(fd);
+        return -1;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
         session_problem(s, "cannot be read: %s; not used", strerror(errno));
         return -1;
     }

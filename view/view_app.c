@@ -185,6 +185,10 @@ static int view_main(view_app *a, view_session *sess)
 {
     int w = a->opts.width ? a->opts.width : sess->width ? sess->width : 1280;
     int h = a->opts.height ? a->opts.height : sess->height ? sess->height : 800;
+    /* An output over the log or the resource file is refused before the
+     * window opens (and without a display); the rule files, once read. */
+    if (outputs_overwrite_inputs(&a->opts.rules, NULL))
+        return EXIT_USAGE;
     if (open_window(a, w, h) < 0)
         return EXIT_USAGE;
     a->opts.per_cpu |= sess->per_cpu; /* build the rows once, in the session's mode */

@@ -197,6 +197,10 @@ tlv_rules *view_load_rules(view_app *a)
         return NULL;
     }
     print_diags(tlv_rules_diags(rules), 50);
+    if (st == TLV_OK && outputs_overwrite_inputs(&a->opts.rules, rules)) {
+        tlv_rules_free(rules);
+        return NULL;
+    }
     if (st != TLV_OK) {
         a->core->banner_lines = 0;
         a->core->load_errors = 0;

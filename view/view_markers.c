@@ -14,6 +14,21 @@
 /* Marker colours, taken in turn (0xRRGGBB). */
 static const uint32_t palette[] = {0xD62728, 0x1F77B4, 0x2CA02C, 0x9467BD, 0xFF7F0E, 0x8C564B};
 
+/* Copies the first n bytes of src into dst[size], NUL-terminated, cut at a
+ * character boundary when they do not fit: a name cut at 47 bytes in the
+ * middle of a UTF-8 character made the saved session and the SQLite export
+ * hold invalid UTF-8 (issue 32.7). */
+static void copy_cut(char *dst, size_t size, const char *src, size_t n)
+{
+    if (n > size - 1) {
+        n = size - 1;
+        while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80)
+            n--; /* src[n] continues a character: the cut goes before it starts */
+    }
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
 long markers_add(view_markers *m, double time, const char *name)
 {
     if (m->n == m->cap) {
@@ -32,12 +47,12 @@ long markers_add(view_markers *m, double time, const char *name)
     view_marker *k = &m->v[i];
     memset(k, 0, sizeof *k);
     if (name)
-        snprintf(k->name, sizeof k->name, "%s", name);
+        copy_cut(k->name, sizeof k->name, name, strlen(name));
     else
         snprintf(k->name, sizeof k->name, "M%u", id);
     k->time = time;
     k->color = palette[(id - 1) % (sizeof palette / sizeof *palette)];
-    snprintf(k->layer, sizeof k->layer, "%s", m->layer);
+    copy_cut(k->layer, sizeof k->layer, m->layer, strlen(m->layer));
     m->n++;
     m->selected = (long)i;
     return (long)i;
@@ -111,14 +126,7 @@ void markers_rename(view_markers *m, size_t i, const char *name)
 {
     if (i >= m->n)
         return;
-    size_t len = strlen(name), max = sizeof m->v[i].name - 1;
-    if (len > max) { /* cut before a UTF-8 continuation byte, never inside a character */
-        len = max;
-        while (len > 0 && ((unsigned char)name[len] & 0xC0) == 0x80)
-            len--;
-    }
-    memcpy(m->v[i].name, name, len);
-    m->v[i].name[len] = '\0';
+    copy_cut(m->v[i].name, sizeof m->v[i].name, name, strlen(name));
 }
 
 void markers_rename_in_layer(view_markers *m, size_t i, const char *text)
@@ -130,12 +138,7 @@ void markers_rename_in_layer(view_markers *m, size_t i, const char *text)
         markers_rename(m, i, text);
         return;
     }
-    size_t len = (size_t)(slash - text);
-    len = len < sizeof m->layer ? len : sizeof m->layer - 1;
-    while (len > 0 && ((unsigned char)text[len] & 0xC0) == 0x80)
-        len--;
-    memcpy(m->v[i].layer, text, len);
-    m->v[i].layer[len] = '\0';
+    copy_cut(m->v[i].layer, sizeof m->v[i].layer, text, (size_t)(slash - text));
     snprintf(m->layer, sizeof m->layer, "%s", m->v[i].layer);
     markers_rename(m, i, slash + 1);
 }

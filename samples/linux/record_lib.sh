@@ -31,12 +31,19 @@ rec_demo() {
   echo "$tmp/${src%.c}"
 }
 
+# rec_rules: the rules directory: the installed one (these scripts are in
+# PREFIX/share/tlv/record, the rules in PREFIX/share/tlv/rules) or the source
+# tree's (samples/linux/ and rules/).
+rec_rules() {
+  if [ -d "$here/../rules" ]; then echo "$here/../rules"; else echo "$here/../../rules"; fi
+}
+
 # rec_finish OUT TARGET STATUS: puts rules/TARGET.res next to OUT (OUT.res for
 # OUT.log) unless one is there, reports, and exits with STATUS.
 rec_finish() {
   local out=$1 res="${1%.log}.res"
   [ "$res" != "$out" ] || res="$out.res"
-  [ -e "$res" ] || cp "$here/../../rules/$2.res" "$res"
+  [ -e "$res" ] || cp "$(rec_rules)/$2.res" "$res"
   echo "$me: wrote $out ($(wc -l <"$out") lines) and $res; the command exited with status $3" >&2
   exit "$3"
 }

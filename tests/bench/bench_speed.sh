@@ -15,6 +15,7 @@
 #                thread can take: applying the events in order) over the
 #                one-thread run's CPU time (goal <= 10 %), and what Amdahl's
 #                law then allows on 16 cores
+# BENCH_FIRST="shapes stats" times only those first opens (shapes is needed).
 # Wall seconds are the best of BENCH_RUNS (default 1); CPU seconds are user +
 # system of that run. The machine's load is printed: on a shared machine read
 # the CPU columns. Everything runs under `nice`.
@@ -92,7 +93,7 @@ for n in "${sizes[@]}"; do
     run convert1 "$tlv" convert --threads 1 "${R[@]}" "$log" -o /dev/null
     conv1_s=$SECS conv1_cpu=$CPU
     line "convert --threads 1"
-    for c in shapes render export-chrome export-csv export-sqlite stats; do
+    for c in ${BENCH_FIRST:-shapes render export-chrome export-csv export-sqlite stats}; do
         case $c in
         shapes) a=(shapes -o /dev/null) ;;
         render) a=(render -q --size 1920x1080 -o "$tmp/r.png") ;;
@@ -104,7 +105,7 @@ for n in "${sizes[@]}"; do
         rm -f "$tmp/e.db"
         run "$c" "$tlv" "${a[@]}" --no-cache "${R[@]}" "$log"
         line "$c" "first open (goal <= 1.3 x convert)"
-        eval "first_$(echo "$c" | tr - _)=$SECS"
+        [ "$c" = shapes ] && first_shapes=$SECS
     done
     run shapes1 "$tlv" shapes --threads 1 --no-cache -o /dev/null "${R[@]}" "$log"
     shapes1_s=$SECS

@@ -33,6 +33,20 @@ command_not_found_handle() { fail "no such command: $1"; return 127; }
 
 have_corpus() { [ -d "$CORPUS/rules" ]; }
 
+# lock_facility NAME: holds a machine-wide lock on a kernel facility (tracefs,
+# perf) until the test ends, so that tests of other checkouts and ctest runs
+# on this machine do not use it at the same moment (within one ctest run,
+# "# ctest-resource-lock: NAME" in the test does the same). Waits up to 10
+# minutes, then skips (77) with the reason: a busy facility is no failure.
+lock_facility() {
+  local lock="${TMPDIR:-/tmp}/tlv-facility-$1.lock"
+  exec {facility_fd}>>"$lock" || { echo "SKIP: cannot open the lock $lock"; exit 77; }
+  if ! flock -w 600 "$facility_fd"; then
+    echo "SKIP: $1 stayed busy for 10 minutes (another test holds $lock)"
+    exit 77
+  fi
+}
+
 # retarget_res RES: the resource file RES of TLV 2.0.1 (the corpus's, or
 # tlv-gen --emit-res) on standard output with our rule targets
 # (rules/toppers_*) for the original's; nothing else changes.

@@ -162,4 +162,15 @@ expect_line "$TMP/err" "refs/k.cnv:3:41: error: no resource or resource type nam
 expect_line "$TMP/err" "refs/k.viz:2:63: error: type 'Task' has no attribute 'stte' (in \"\${TARGET}.stte\")" "unknown attribute in a pattern"
 expect_line "$TMP/err" "refs/k.viz:2:119: error: rule 'r': figure 's2' names no shape of the requested targets" "unknown shape"
 expect_line "$TMP/err" "tlv check: 7 errors, 0 warnings" "reference check summary"
+# An unknown macro (one not in macro.c's table) stops convert when the rules
+# load, before any line is read, with the file, line and column of the rule.
+mkdir umac
+sed 's/\$RES_NAME{Task(id==${id})}\.state=RUNNING/$RES_NAME{Task(id==${id})}.state=$RES_COLOUR{A}/' k.cnv >umac/k.cnv
+cp k.resh k.res umac/
+run "$TLV" convert -R umac -r umac/k.res k.log
+expect_status 2 "convert with an unknown macro"
+expect_line "$TMP/err" 'umac/k.cnv:3:37: error: unknown macro $RES_COLOUR in "[${t}]$RES_NAME{Task(id==${id})}.state=$RES_COLOUR{A}" (known: $EXIST, $COUNT, $ATTR, $RES_NAME, $RES_DISPLAYNAME, $RES_COLOR, $SUM, $CALC, $CLOCK, $OUTCOME)' "unknown macro at load time"
+checks=$((checks + 1))
+[ ! -s "$TMP/out" ] || fail "convert with an unknown macro wrote: $(head -3 "$TMP/out")"
+
 finish

@@ -23,7 +23,7 @@ SAN=""
 
 run cmake --install "$BUILD" --prefix "$PREFIX"
 expect_status 0 "cmake --install"
-for f in bin/tlv include/tlv/tlv.h include/tlv/convert.h include/tlv/shapes.h \
+for f in bin/tlv include/tlv/tlv.h include/tlv/convert.h include/tlv/trace.h include/tlv/shapes.h \
          include/tlv/render.h include/tlv/rules.h share/tlv/rules/toppers_asp.cnv; do
   checks=$((checks + 1))
   [ -f "$PREFIX/$f" ] || fail "not installed: $f"

@@ -91,7 +91,7 @@ for cmd in shapes stats "export --format csv" render; do
 done
 run "$TLV" convert -R . -r a.res b.log --unmatched /nonexistent/dir/um.txt
 expect_status 2 "--unmatched into a missing directory"
-expect_line "$TMP/err" "tlv: cannot write the unmatched lines to '/nonexistent/dir/um.txt': No such file or directory" "unwritable --unmatched"
+expect_line "$TMP/err" "tlv: cannot write '/nonexistent/dir/um.txt': No such file or directory" "unwritable --unmatched"
 run "$TLV" convert -R . -r a.res b.log --unmatched
 expect_status 2 "--unmatched without a file"
 expect_line "$TMP/err" 'tlv: option --unmatched needs a file name' "--unmatched needs a value"

@@ -205,7 +205,7 @@ sleep 0.2
 kill -TERM "$pid"
 wait "$pid"
 EOF
-xvfb-run -a -s "-screen 0 1920x1200x24" bash "$TMP/close.sh" "$TLV" view -r "$RES" --no-session \
+bash "$TMP/close.sh" "$TLV" view -r "$RES" --no-session \
   --size 700x450 --script "$TMP/q.txt" "$TMP/big.log" >"$TMP/out" 2>"$TMP/err"
 status=$?
 if [ -f "$TMP/q.json" ]; then

@@ -21,7 +21,7 @@ expect_contains "$TMP/out" "Ctrl+O asks for" "help: open"
 . "$(dirname "$0")/view_lib.sh"
 
 # view_bg ARGS...: like view, in the background ($pid); view_wait collects it.
-view_bg() { xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view "$@" >"$TMP/out" 2>"$TMP/err" & pid=$!; }
+view_bg() { "$TLV" view "$@" >"$TMP/out" 2>"$TMP/err" & pid=$!; }
 view_wait() { wait "$pid"; status=$?; }
 # await FILE: until the viewer wrote FILE (10 s at most).
 await() { for _ in $(seq 200); do [ -s "$1" ] && return 0; sleep 0.05; done; fail "no $1"; }
@@ -188,7 +188,7 @@ dump-state $TMP/i1.json
 EOF
 { head -n 300 "$SRC/samples/fmp/sample.log"; while [ ! -s "$TMP/i0.json" ]; do sleep 0.05; done
   tail -n +301 "$SRC/samples/fmp/sample.log"; touch "$TMP/igo"; sleep 1; } |
-  xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view -r "$SRC/samples/fmp/sample.res" \
+  "$TLV" view -r "$SRC/samples/fmp/sample.res" \
     --size 800x500 --script "$TMP/i.txt" - >"$TMP/out" 2>"$TMP/err"
 status=$?
 expect_status 0 "stdin run"

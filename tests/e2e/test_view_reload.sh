@@ -36,7 +36,7 @@ screenshot $D/f$k.png
 EOF
 done
 
-xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view -R "$D/rules" -r "$D/sample.res" --no-session \
+"$TLV" view -R "$D/rules" -r "$D/sample.res" --no-session \
   --size 1000x600 --script "$D/s.txt" "$D/sample.log" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 await() { for _ in $(seq 400); do [ -s "$1" ] && return 0; sleep 0.05; done; fail "no $1"; }

@@ -1,9 +1,12 @@
 # view_lib.sh — what the viewer's e2e tests (test_view*.sh) share, sourced
 # after lib.sh once a test has done what needs no display:
-#   - skips the test (77) without xvfb-run or jq (scripts/setup.sh installs them);
+#   - skips the test (77) without xvfb-run or jq (scripts/setup.sh installs them),
+#     or when Xvfb does not start;
+#   - one Xvfb for the test on a display it chose itself (xvfb_start; DISPLAY
+#     exported): `xvfb-run -a` picked display numbers racily;
 #   - a pure software SDL path (the same pixels everywhere, no GL driver) and
 #     the leak suppressions for X11/SDL under ASan;
-#   - view ARGS...: runs `tlv view` on a virtual display, like run;
+#   - view ARGS...: runs `tlv view` on that display, like run;
 #   - JQ_DEFS and check WHAT FILTER FILE...: the jq FILTER holds over the
 #     dumped states, read as .[0], .[1], ... (near(a; b) compares within a
 #     billionth of the trace; lo and hi bound the visible range, the trace
@@ -23,7 +26,35 @@ PROBE="${TLV_PNG_PROBE:?TLV_PNG_PROBE must point to png_probe}"
 export SDL_VIDEODRIVER=x11 SDL_RENDER_DRIVER=software SDL_FRAMEBUFFER_ACCELERATION=0
 export LSAN_OPTIONS="suppressions=$SRC/tests/e2e/lsan_view.supp:print_suppressions=0"
 
-view() { xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view "$@" >"$TMP/out" 2>"$TMP/err"; status=$?; }
+# One X server for the whole test, on a display number it chose itself:
+# Xvfb -displayfd binds the first free display and writes its number, where
+# `xvfb-run -a` looked for a free number first and started the server after,
+# so two tests starting at once (ctest -j runs the viewer tests in parallel,
+# and other checkouts' tests share the machine) could pick the same display
+# and one of them failed ("Xvfb failed to start"). DISPLAY is exported, so
+# `"$TLV" view ...` (and its background runs, whose $! is tlv itself) use it;
+# the server is stopped when the test ends.
+xvfb_start() {
+  local i
+  Xvfb -displayfd 9 -screen 0 1920x1200x24 -nolisten tcp -noreset 9>"$TMP/xvfb.display" \
+    >"$TMP/xvfb.log" 2>&1 &
+  XVFB_PID=$!
+  trap 'kill "$XVFB_PID" 2>/dev/null; rm -rf "$TMP"' EXIT
+  for i in $(seq 1200); do # up to 60 s: a loaded machine starts servers slowly
+    [ -s "$TMP/xvfb.display" ] && break
+    kill -0 "$XVFB_PID" 2>/dev/null || break
+    sleep 0.05
+  done
+  if [ ! -s "$TMP/xvfb.display" ]; then
+    echo "SKIP: Xvfb did not start: $(tail -n 3 "$TMP/xvfb.log" | tr '\n' ' ')"
+    exit 77
+  fi
+  export DISPLAY=":$(tr -dc 0-9 <"$TMP/xvfb.display")"
+  unset XAUTHORITY
+}
+xvfb_start
+
+view() { "$TLV" view "$@" >"$TMP/out" 2>"$TMP/err"; status=$?; }
 
 JQ_DEFS='def abs: if . < 0 then -. else . end;
 def S: .[0].trace.t1 - .[0].trace.t0;
@@ -75,7 +106,7 @@ live_start() {
     for k in "$@"; do echo "$k"; done
   } >"$D/script.txt"
   : >"$L"
-  xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view -r "$RES" --no-session --size 900x500 \
+  "$TLV" view -r "$RES" --no-session --size 900x500 \
     --script "$D/script.txt" "$L" >"$TMP/out" 2>"$TMP/err" &
   pid=$!
 }

@@ -2,7 +2,7 @@
 # tests/fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...] — builds the libFuzzer
 # targets of tests/fuzz with clang, ASan and UBSan (into build-fuzz/), and
 # runs each target (default: all of json stdform cond geom convert rules calc
-# session clock export) for
+# session clock export requirements consistency) for
 # SECONDS_PER_TARGET seconds (default 60). Seeds: tests/fuzz/seeds/TARGET,
 # plus, when ../shared/corpus is present, its rule files, logs and trace
 # lines (read in place, never copied into the repository). What a run finds
@@ -19,7 +19,8 @@ CORPUS="$SRC/../shared/corpus/tlv-2.0.1"
 secs="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json stdform cond geom convert rules calc session clock export)
+[ ${#targets[@]} -gt 0 ] || targets=(json stdform cond geom convert rules calc session clock export
+                                      requirements consistency)
 
 have_fuzzer_toolchain() {
   command -v clang >/dev/null 2>&1 || { echo "fuzz: skipped: clang is not installed (apt-get install clang libclang-rt-14-dev)" >&2; return 1; }

@@ -89,10 +89,19 @@ static void test_errors(void)
     CHECK_STR(calc("0x"), "ERR: '0x' is not a number (column 1)");
     CHECK_STR(calc("0x1g"), "ERR: '0x1g' is not a number (column 1)");
     CHECK_STR(calc("0x8000000000000000"), "ERR: '0x8000000000000000' is not a number (column 1)");
-    CHECK_STR(calc("1234567890123456789"),
-              "ERR: '1234567890123456789' is not a number (column 1)");
+    /* Whole numbers up to 2^63 - 1: any 64-bit trace time (issue 32.2). */
+    CHECK_STR(calc("1234567890123456789"), "1234567890123456789");
+    CHECK_STR(calc("9223372036854775807"), "9223372036854775807");
+    CHECK_STR(calc("9223372036854775807-1"), "9223372036854775806");
+    CHECK_STR(calc("-9223372036854775807-1"), "-9223372036854775808");
+    CHECK_STR(calc("9223372036854775807+1"), "ERR: the result is too large (column 20)");
+    CHECK_STR(calc("9223372036854775807*2"), "ERR: the result is too large (column 20)");
+    CHECK_STR(calc("9223372036854775808"),
+              "ERR: '9223372036854775808' has more digits than $CALC holds (a whole number "
+              "within 64 bits, or 18 significant digits) (column 1)");
     CHECK_STR(calc("0.1234567890123456789"),
-              "ERR: '0.1234567890123456789' is not a number (column 1)");
+              "ERR: '0.1234567890123456789' has more digits than $CALC holds (a whole number "
+              "within 64 bits, or 18 significant digits) (column 1)");
     CHECK_STR(calc("."), "ERR: '.' is not a number (column 1)");
     CHECK_STR(calc("3*"), "ERR: expected a number after '*' (column 2)");
     CHECK_STR(calc("3+"), "ERR: expected a number after '+' (column 2)");

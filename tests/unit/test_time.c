@@ -299,6 +299,36 @@ static void test_sub(void)
     CHECK_TIME(tlv_time_sub(mk(INT64_MIN, 0), mk(1, 0), 10), INT64_MAX, 0); /* wraps, no UB */
 }
 
+/* Spans over the whole range (issue 32.2): from -2^63 to 2^63 - 1 is
+ * 2^64 - 1 ticks, where tlv_time_sub's -1 made CSV, SQLite, Chrome and
+ * stats durations negative. */
+static void test_span(void)
+{
+    uint64_t ticks = 0;
+    CHECK(tlv_time_span(mk(250, 0), mk(700, 0), 10) == 450.0);
+    CHECK(tlv_time_span(mk(700, 0), mk(250, 0), 10) == -450.0);
+    CHECK(tlv_time_span(mk(1, SCALE10 / 2), mk(2, SCALE10 / 4), 10) == 0.75);
+    CHECK(tlv_time_span(mk(2, SCALE10 / 4), mk(1, SCALE10 / 2), 10) == -0.75);
+    CHECK(tlv_time_span(mk(INT64_MIN, 0), mk(INT64_MAX, 0), 10) == 18446744073709551615.0);
+    CHECK(tlv_time_span(mk(INT64_MAX, 0), mk(INT64_MIN, 0), 10) == -18446744073709551615.0);
+    CHECK(tlv_time_span(mk(-1, 0), mk(INT64_MAX, 0), 10) == 9223372036854775808.0);
+    CHECK(tlv_time_span(mk(INT64_MIN, SCALE10 / 2), mk(INT64_MAX, 0), 10) ==
+          18446744073709551614.5);
+    CHECK(tlv_time_span(mk(5, 3), mk(5, 3), 10) == 0.0);
+    CHECK(tlv_time_span(mk(INT64_MIN, 1), mk(INT64_MIN, 2), 36) > 0);
+
+    CHECK_INT(tlv_time_span_fits(mk(-1, 0), mk(INT64_MAX - 1, 0), 10, &ticks), 1);
+    CHECK(ticks == (uint64_t)INT64_MAX);
+    CHECK_INT(tlv_time_span_fits(mk(-1, 0), mk(INT64_MAX, 0), 10, &ticks), 0);
+    CHECK(ticks == (uint64_t)INT64_MAX + 1);
+    CHECK_INT(tlv_time_span_fits(mk(INT64_MIN, 0), mk(INT64_MAX, 0), 10, &ticks), 0);
+    CHECK(ticks == UINT64_MAX);
+    /* A borrow from the fraction: 2^64 - 2 whole ticks and a half. */
+    CHECK_INT(tlv_time_span_fits(mk(INT64_MIN, SCALE10 / 2), mk(INT64_MAX, 0), 10, &ticks), 0);
+    CHECK(ticks == UINT64_MAX - 1);
+    CHECK_INT(tlv_time_span_fits(mk(0, 0), mk(0, 7), 10, NULL), 1);
+}
+
 int main(void)
 {
     test_integers();
@@ -308,6 +338,7 @@ int main(void)
     test_errors();
     test_compare();
     test_to_double();
+    test_span();
     test_format();
     test_round_trips();
     test_sub();

@@ -77,7 +77,8 @@ typedef struct tlv_export_options {
     const char *source;       /* the input's name, recorded in the output
                                  (chrome otherData.source, sqlite meta.source); NULL: "" */
     double us_per_unit;       /* chrome: microseconds per trace unit; 0: from the
-                                 TimeScale (tlv_export_us_per_unit, else 1) */
+                                 TimeScale (tlv_export_us_per_unit, else 1); at
+                                 most 1e15, so that no 64-bit time is infinite */
     int threads;              /* threads that format chrome and shapes; 0: the
                                  processors online, 1: the calling thread only */
     const tlv_export_marker *markers; /* sqlite: the markers table (may be NULL) */

@@ -127,6 +127,13 @@ typedef struct tlv_cnv_rule_info {
 } tlv_cnv_rule_info;
 TLV_API void tlv_rules_cnv_rule(const tlv_rules *rules, size_t i, tlv_cnv_rule_info *out);
 
+/* The files read for the rules: the resource file first, then each rule
+ * file (.resh, .cnv, .viz) of the search path that was read, as its path was
+ * made (directory/name). tlv_rules_file returns NULL past the last. A
+ * program writing files can make sure it is not about to overwrite one. */
+TLV_API size_t tlv_rules_file_count(const tlv_rules *rules);
+TLV_API const char *tlv_rules_file(const tlv_rules *rules, size_t i);
+
 #ifdef __cplusplus
 }
 #endif

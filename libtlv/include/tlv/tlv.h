@@ -161,8 +161,20 @@ typedef struct tlv_time {
 TLV_API int tlv_time_cmp(tlv_time a, tlv_time b);
 
 /* a - b, exact, for times of the same `radix` (a duration when a >= b). The
- * difference must fit in 64-bit ticks. */
+ * difference must fit in 64-bit ticks: beyond, it wraps (from -2^63 to
+ * 2^63 - 1 would be -1). For durations over the whole range of times use
+ * tlv_time_span, or tlv_time_span_fits first. */
 TLV_API tlv_time tlv_time_sub(tlv_time a, tlv_time b, int radix);
+
+/* to - from as a double, in units of the trace's TimeScale, right over the
+ * whole range of times (from -2^63 to 2^63 - 1 is 2^64 - 1 ticks, where
+ * tlv_time_sub wraps); negative when to < from. For durations. */
+TLV_API double tlv_time_span(tlv_time from, tlv_time to, int radix);
+
+/* Whether to - from (to >= from) fits in 64-bit ticks, so that tlv_time_sub
+ * gives it exactly; when it does not, *ticks (if not NULL) gets its whole
+ * ticks as an unsigned number (a span never needs more than 64 bits). */
+TLV_API int tlv_time_span_fits(tlv_time from, tlv_time to, int radix, uint64_t *ticks);
 
 /* The time as a double, in units of the trace's TimeScale. */
 TLV_API double tlv_time_to_double(tlv_time t, int radix);
@@ -228,6 +240,7 @@ TLV_API size_t tlv_time_format_span(tlv_time t, int radix, const char *time_scal
 
 #include "tlv/rules.h"
 #include "tlv/convert.h"
+#include "tlv/trace.h"
 #include "tlv/shapes.h"
 #include "tlv/breakdown.h"
 #include "tlv/stats.h"

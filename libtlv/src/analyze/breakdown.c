@@ -57,7 +57,7 @@ static int add_piece(void *user, const tlv_shape_info *sh)
     p->from = sh->from;
     p->to = sh->to;
     int radix = c->s->radix;
-    p->inside = tlv_time_to_double(tlv_time_sub(to, from, radix), radix);
+    p->inside = tlv_time_span(from, to, radix); /* not wrapped past 2^63 ticks */
     return 0;
 }
 
@@ -153,7 +153,7 @@ tlv_status tlv_shapes_breakdown(const tlv_shapes *s, size_t row, tlv_time t0, tl
         free(c.v);
         return last_error_set(LAST_ERROR_OF(s), TLV_ERR_NOMEM, "tlv_shapes_breakdown: out of memory while breaking the row down");
     }
-    double length = tlv_time_to_double(tlv_time_sub(t1, t0, s->radix), s->radix);
+    double length = tlv_time_span(t0, t1, s->radix); /* not wrapped past 2^63 ticks */
     size_t n = summarize(c.v, c.n, length, e);
     free(c.v);
     qsort(e, n, sizeof *e, by_total_desc);

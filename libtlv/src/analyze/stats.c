@@ -67,9 +67,11 @@ typedef struct pass {
 } pass;
 
 
+/* Right over the whole range of times: tlv_time_sub wrapped a span of more
+ * than 2^63 ticks, and the statistics said -1 (issue 32.2). */
 static double duration(const pass *p, tlv_time from, tlv_time to)
 {
-    return tlv_time_to_double(tlv_time_sub(to, from, p->radix), p->radix);
+    return tlv_time_span(from, to, p->radix);
 }
 
 /* ---- states ----------------------------------------------------------------------- */
@@ -186,18 +188,19 @@ static void init_tracks(pass *p)
 {
     const char *cpu_attr = p->cpu_attr;
     tlv_time start = tlv_trace_start(p->trace);
-    tlv_time before = {start.ticks - 1, start.frac}; /* no event is that early */
     for (size_t r = 0; r < p->nres; r++) {
         track *t = &p->res[r];
         const char *v;
         t->name = tlv_trace_resource_name(p->trace, r);
         t->state_since = t->run_since = start;
-        t->has_state = tlv_trace_attr_at(p->trace, t->name, p->o->attribute, &before,
-                                         &t->state) == TLV_OK;
-        t->has_running = tlv_trace_attr_at(p->trace, t->name, p->o->running_attribute,
-                                           &before, &v) == TLV_OK;
+        /* Not "at start - 1": that wraps to the end of the trace when the
+         * first event is at -2^63. */
+        t->has_state = tlv_trace_attr_initial(p->trace, t->name, p->o->attribute,
+                                              &t->state) == TLV_OK;
+        t->has_running = tlv_trace_attr_initial(p->trace, t->name, p->o->running_attribute,
+                                                &v) == TLV_OK;
         t->running = t->has_running && strcmp(v, p->o->running_value) == 0;
-        if (cpu_attr && tlv_trace_attr_at(p->trace, t->name, cpu_attr, &before, &v) == TLV_OK &&
+        if (cpu_attr && tlv_trace_attr_initial(p->trace, t->name, cpu_attr, &v) == TLV_OK &&
             *v)
             t->cpu = v; /* "" (a Default of none) is no processor, not one named "CPU " */
         if (t->has_running && (!cpu_attr || t->cpu) && !find_cpu(p, t->cpu))

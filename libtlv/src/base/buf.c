@@ -5,9 +5,12 @@
 #include "base/buf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int buf_grow(buf *b, size_t extra)
 {
@@ -80,9 +83,31 @@ char *xstrndup(const char *s, size_t n)
 
 char *xstrdup(const char *s) { return s ? xstrndup(s, strlen(s)) : NULL; }
 
+/* Opens path for reading without ever blocking in open(): a FIFO with no
+ * writer blocked the opening of a rule file forever (issue 32.8). Reads then
+ * block as usual, so a pipe with a writer (bash's <(...)) is read whole; one
+ * with none reads as empty at once. */
+static FILE *open_for_reading(const char *path, int *fifo)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    int flags = fcntl(fd, F_GETFL);
+    *fifo = fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+    FILE *f = flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+    }
+    return f;
+}
+
 int read_file(const char *path, buf *out)
 {
-    FILE *f = fopen(path, "rb");
+    int fifo = 0;
+    FILE *f = open_for_reading(path, &fifo);
     if (!f)
         return -1;
     buf_clear(out);
@@ -100,6 +125,10 @@ int read_file(const char *path, buf *out)
     fclose(f);
     if (err) {
         errno = EIO;
+        return -1;
+    }
+    if (fifo && out->len == 0) { /* no writer: not an empty rule file */
+        errno = ENODATA;
         return -1;
     }
     if (buf_append(out, "", 0) < 0) /* an empty file still gets its NUL */

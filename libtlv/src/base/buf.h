@@ -108,7 +108,8 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
 /* Reads a whole file into *out (NUL-terminated). Returns 0, or -1 with errno
- * set (EFBIG beyond READ_FILE_MAX bytes). */
+ * set (EFBIG beyond READ_FILE_MAX bytes; ENODATA for a FIFO that had no
+ * writer: opening never blocks). */
 int read_file(const char *path, buf *out);
 
 /* Files read whole are rule and resource files, a few hundred KB at most: a

@@ -5,6 +5,7 @@
 #include "base/diag.h"
 
 #include "base/buf.h"
+#include "base/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,18 @@ void diags_add(tlv_diags *d, tlv_severity sev, const char *file, long line,
     va_start(ap, fmt);
     diags_vadd(d, sev, file, line, col, fmt, ap);
     va_end(ap);
+}
+
+size_t diags_add_duplicates(tlv_diags *d, const char *file, const tj_node *member,
+                            const char *what)
+{
+    size_t n = 0;
+    for (const tj_node *e = member ? member->earlier : NULL; e; e = e->earlier, n++)
+        diags_add(d, TLV_SEV_WARNING, file, member->key_line, member->key_col,
+                  "%s '%s' is given again here; the one at line %ld, column %ld is not used "
+                  "(the later one wins)",
+                  what, member->key, e->key_line, e->key_col);
+    return n;
 }
 
 void diags_merge(tlv_diags *dst, const tlv_diags *src)

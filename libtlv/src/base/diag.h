@@ -38,6 +38,14 @@ void diags_vadd(tlv_diags *d, tlv_severity sev, const char *file, long line,
  * memory" or ends with ": out of memory" (a reason comes last). */
 int is_nomem_message(const char *msg);
 
+/* Warns, at `member`'s key, of each earlier member of its object with the
+ * same key (tj_node.earlier), which the later one replaces (spec §2): "WHAT
+ * 'KEY' is given again here; the one at line L, column C is not used (the
+ * later one wins)". Returns how many there were. */
+struct tj_node;
+size_t diags_add_duplicates(tlv_diags *d, const char *file, const struct tj_node *member,
+                            const char *what);
+
 /* Appends copies of all entries of `src` to `dst`. */
 void diags_merge(tlv_diags *dst, const tlv_diags *src);
 

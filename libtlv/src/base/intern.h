@@ -47,7 +47,9 @@ uint64_t hash_keyed(const hash_key *key, const char *s, size_t n);
 
 /* A fast unkeyed hash, only for direct-mapped caches (no probing), where
  * texts made to collide merely make each other miss, which costs no more
- * than having no cache; tables that probe must use hash_keyed. */
+ * than having no cache, and as a sort key in front of the text itself, where
+ * collisions cost a text comparison each; tables that probe must use
+ * hash_keyed. */
 uint64_t hash_fast(const char *s, size_t n);
 
 /* The hash the pool uses, under its own key, for other tables keyed by the

@@ -10,10 +10,12 @@
 #include "base/json.h"
 
 #include "base/buf.h"
+#include "base/intern.h"
 
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,6 +237,12 @@ static int decode_unicode_escape(parser *ps, long line, long col)
         }
         cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
     }
+    if (cp == 0) {
+        /* Every name and text of the rules is a C string: a NUL would cut it
+         * silently, and no rule needs one. */
+        fail_at(ps, line, col, "\\u0000 (NUL) inside a string; a name or text cannot hold one");
+        return -1;
+    }
     if (put_utf8(&ps->scratch, (unsigned long)cp) < 0) {
         fail_nomem(ps);
         return -1;
@@ -281,8 +289,42 @@ static int decode_escape(parser *ps, long open_line, long open_col)
     return 0;
 }
 
-/* Reads a string (the parser is at its opening quote) into ps->scratch.
- * Raw control characters are accepted: hand-written files contain tabs. */
+/* The escape to write instead of a raw control character, for messages. */
+static const char *control_escape(unsigned char c)
+{
+    switch (c) {
+    case '\t': return "\\t";
+    case '\b': return "\\b";
+    case '\f': return "\\f";
+    }
+    return NULL;
+}
+
+/* A raw control character (U+0000-U+001F) inside a string is an error, as in
+ * JSON: a NUL would silently cut the name or text there (a resource key
+ * "blink<NUL>X" replaced "blink"). A line end inside a string is far more
+ * often a missing quote than a wish, so it is reported at the opening
+ * quote. */
+static void fail_control(parser *ps, long open_line, long open_col)
+{
+    unsigned char c = *ps->p;
+    const char *esc = control_escape(c);
+    if (c == '\n' || c == '\r')
+        fail_at(ps, open_line, open_col,
+                "unterminated string: its line ends before the closing quote (a line end "
+                "inside a string is written \\n)");
+    else if (c == 0)
+        fail_at(ps, ps->line, ps->col,
+                "a NUL byte (U+0000) inside a string; a name or text cannot hold one");
+    else if (esc)
+        fail_at(ps, ps->line, ps->col,
+                "control character U+%04X inside a string; write it as %s", c, esc);
+    else
+        fail_at(ps, ps->line, ps->col,
+                "control character U+%04X inside a string; write it as \\u%04X", c, c);
+}
+
+/* Reads a string (the parser is at its opening quote) into ps->scratch. */
 static int read_string(parser *ps)
 {
     long open_line = ps->line, open_col = ps->col;
@@ -290,7 +332,7 @@ static int read_string(parser *ps)
     advance(ps);
     for (;;) {
         const unsigned char *run = ps->p;
-        while (!at_end(ps) && *ps->p != '"' && *ps->p != '\\')
+        while (!at_end(ps) && *ps->p != '"' && *ps->p != '\\' && *ps->p >= 0x20)
             advance(ps);
         if (ps->p > run && buf_append(&ps->scratch, (const char *)run,
                                       (size_t)(ps->p - run)) < 0) {
@@ -299,6 +341,10 @@ static int read_string(parser *ps)
         }
         if (at_end(ps)) {
             fail_at(ps, open_line, open_col, "unterminated string");
+            return -1;
+        }
+        if (*ps->p < 0x20) {
+            fail_control(ps, open_line, open_col);
             return -1;
         }
         if (*ps->p == '"') {
@@ -531,6 +577,73 @@ static tj_node *parse_member(parser *ps)
     return value;
 }
 
+/* A member's place for sorting: its key (by a hash first, so that most
+ * comparisons are of two numbers, not two strings scattered in memory), then
+ * its position in the object. */
+typedef struct member_ref {
+    uint64_t hash;
+    const char *key;
+    size_t index;
+    tj_node *node;
+} member_ref;
+
+static int cmp_member_ref(const void *a, const void *b)
+{
+    const member_ref *x = a, *y = b;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    int c = strcmp(x->key, y->key);
+    if (c)
+        return c;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Links a member to the next later one with the same key (found, as the
+ * keys' order does, before any other with that key). */
+static void link_duplicate(tj_node *first, tj_node *later)
+{
+    first->shadowed = 1;
+    later->earlier = first;
+}
+
+/* Objects this small are compared pairwise: no allocation, few compares. */
+#define TJ_PAIRWISE_MAX 8
+
+/* Marks every member a later member of the same object overrides and links
+ * each to the previous one with its key, once per object, so that
+ * tj_shadowed is constant time. Sorting by (key, position) makes this
+ * O(n log n): scanning the later siblings of each member made a million
+ * resources take hours. */
+static int mark_duplicates(parser *ps, tj_node *obj)
+{
+    size_t n = obj->count;
+    if (n < 2)
+        return 0;
+    if (n <= TJ_PAIRWISE_MAX) {
+        for (tj_node *m = obj->child; m; m = m->next)
+            for (tj_node *l = m->next; l; l = l->next)
+                if (strcmp(l->key, m->key) == 0) {
+                    link_duplicate(m, l);
+                    break;
+                }
+        return 0;
+    }
+    member_ref *refs = malloc(n * sizeof *refs);
+    if (!refs) {
+        fail_nomem(ps);
+        return -1;
+    }
+    size_t i = 0;
+    for (tj_node *m = obj->child; m; m = m->next, i++)
+        refs[i] = (member_ref){hash_fast(m->key, strlen(m->key)), m->key, i, m};
+    qsort(refs, n, sizeof *refs, cmp_member_ref);
+    for (i = 0; i + 1 < n; i++)
+        if (refs[i].hash == refs[i + 1].hash && strcmp(refs[i].key, refs[i + 1].key) == 0)
+            link_duplicate(refs[i].node, refs[i + 1].node);
+    free(refs);
+    return 0;
+}
+
 static tj_node *parse_object(parser *ps)
 {
     tj_node *obj = open_container(ps, TJ_OBJECT), *tail = NULL;
@@ -555,6 +668,8 @@ static tj_node *parse_object(parser *ps)
         }
     }
     close_container(ps);
+    if (mark_duplicates(ps, obj) < 0)
+        goto fail;
     return obj;
 fail:
     tj_free(obj);
@@ -677,12 +792,7 @@ const tj_node *tj_get(const tj_node *obj, const char *key)
 
 int tj_shadowed(const tj_node *member)
 {
-    if (!member || !member->key)
-        return 0;
-    for (const tj_node *m = member->next; m; m = m->next)
-        if (m->key && strcmp(m->key, member->key) == 0)
-            return 1;
-    return 0;
+    return member && member->key && member->shadowed;
 }
 
 const char *tj_type_name(tj_type t)

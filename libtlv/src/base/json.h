@@ -30,6 +30,9 @@ typedef struct tj_node {
     size_t count;          /* number of children */
     long line, col;        /* 1-based position of the value's first character */
     long key_line, key_col;/* position of the member's key (members only) */
+    struct tj_node *earlier; /* members: the previous member of the same object
+                                with the same key, or NULL (set by tj_parse) */
+    int shadowed;          /* members: a later member has the same key */
 } tj_node;
 
 /* Error detail from tj_parse. */
@@ -53,7 +56,8 @@ void tj_free(tj_node *root);
 const tj_node *tj_get(const tj_node *obj, const char *key);
 
 /* True when a later member of the same object has the same key as `member`,
- * so `member` is overridden; iterate with this to honour "later wins". */
+ * so `member` is overridden; iterate with this to honour "later wins".
+ * Constant time: tj_parse marks the members when it closes each object. */
 int tj_shadowed(const tj_node *member);
 
 /* Name of a type for messages: "an object", "a string", "a number", ... */

@@ -72,6 +72,41 @@ tlv_time tlv_time_sub(tlv_time a, tlv_time b, int radix)
     return d;
 }
 
+/* to - from for to >= from: whole ticks as an unsigned number (always
+ * enough: two 64-bit times are less than 2^64 apart) and the fraction. */
+static uint64_t span_parts(tlv_time from, tlv_time to, int radix, uint64_t *frac)
+{
+    uint64_t ticks = (uint64_t)to.ticks - (uint64_t)from.ticks;
+    if (to.frac >= from.frac) {
+        *frac = to.frac - from.frac;
+    } else {
+        uint64_t scale = radix_is_valid(radix) ? fraction_scale(radix, NULL) : 0;
+        *frac = to.frac + (scale - from.frac);
+        ticks--; /* to > from here, so at least one whole tick lies between */
+    }
+    return ticks;
+}
+
+double tlv_time_span(tlv_time from, tlv_time to, int radix)
+{
+    if (tlv_time_cmp(to, from) < 0)
+        return -tlv_time_span(to, from, radix);
+    uint64_t frac;
+    uint64_t ticks = span_parts(from, to, radix, &frac);
+    if (!radix_is_valid(radix) || frac == 0)
+        return (double)ticks;
+    return (double)ticks + (double)frac / (double)fraction_scale(radix, NULL);
+}
+
+int tlv_time_span_fits(tlv_time from, tlv_time to, int radix, uint64_t *ticks)
+{
+    uint64_t frac;
+    uint64_t whole = tlv_time_cmp(to, from) >= 0 ? span_parts(from, to, radix, &frac) : 0;
+    if (ticks)
+        *ticks = whole;
+    return whole <= (uint64_t)INT64_MAX;
+}
+
 double tlv_time_to_double(tlv_time t, int radix)
 {
     if (!radix_is_valid(radix) || t.frac == 0)

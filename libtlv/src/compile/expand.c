@@ -249,7 +249,7 @@ int xplan_build(tmpl *t, size_t *next_site)
         xop *o = &p->ops[i];
         const tmpl_seg *sg = o->kind == X_SEG ? &t->segs[o->a] : NULL;
         if (sg && sg->kind == SEG_GROUP && sg->len == 1 && !sg->escape)
-            *o = (xop){X_GROUP, t->groups[sg->off], 0};
+            *o = (xop){X_GROUP, t->groups[sg->off], (uint32_t)sg->top};
     }
     p->site0 = *next_site;
     p->nsites = site - *next_site;
@@ -279,13 +279,15 @@ int xplan_build(tmpl *t, size_t *next_site)
     return 0;
 }
 
-/* Group g's text, as tmpl_put_seg puts a one-group segment (nothing when unset). */
-static inline int put_group(buf *out, const char *subject, const PCRE2_SIZE *ov, uint32_t g)
+/* Group g's text, as tmpl_put_seg puts a one-group segment (nothing when
+ * unset), escaped when it lands outside macro calls of a std_line template. */
+static inline int put_group(const tmpl *t, buf *out, const char *subject, const PCRE2_SIZE *ov,
+                            uint32_t g, uint32_t top)
 {
     PCRE2_SIZE a = ov[2 * g], b = ov[2 * g + 1];
     if (a == PCRE2_UNSET || b < a)
         return 0;
-    return buf_append(out, subject + a, b - a);
+    return top ? tmpl_put_text(t, out, subject + a, b - a) : buf_append(out, subject + a, b - a);
 }
 
 /* Appends what a text step (X_LIT, X_SEG, X_GROUP) of t's plan puts. */
@@ -295,7 +297,7 @@ static inline int put_text_op(const tmpl *t, const xop *o, const char *subject, 
     if (o->kind == X_LIT)
         return buf_append(out, t->plan->text + o->a, o->b);
     if (o->kind == X_GROUP)
-        return put_group(out, subject, ov, o->a);
+        return put_group(t, out, subject, ov, o->a, o->b);
     return tmpl_put_seg(t, o->a, subject, len, ov, out);
 }
 
@@ -313,7 +315,7 @@ int xplan_run(const tmpl *t, const macro_host *host, macro_memo *memo, const cha
     buf val;
     buf_init_borrowed(&val, mem, sizeof mem);
     buf_clear(out);
-    int rc = buf_append(out, subject, ov[0]);
+    int rc = tmpl_put_text(t, out, subject, ov[0]);
     for (size_t i = 0; i < p->nops && rc == 0; i++) {
         const xop *o = &p->ops[i];
         switch (o->kind) {
@@ -328,14 +330,15 @@ int xplan_run(const tmpl *t, const macro_host *host, macro_memo *memo, const cha
                                  &val, err);
             if (rc == 0) {
                 out->len = start;
-                rc = buf_append(out, val.data, val.len);
+                rc = depth == 0 ? tmpl_put_text(t, out, val.data, val.len)
+                                : buf_append(out, val.data, val.len);
             }
             break;
         }
         }
     }
     if (rc == 0)
-        rc = buf_append(out, subject + ov[1], len - ov[1]);
+        rc = tmpl_put_text(t, out, subject + ov[1], len - ov[1]);
     buf_free(&val);
     return rc;
 }
@@ -383,10 +386,13 @@ int xplan_pre(const tmpl *t, const char *subject, size_t len, const PCRE2_SIZE *
               uint32_t *spans)
 {
     const xplan *p = t->plan;
-    if (p->pieces && (size_t)(len + p->lit_total) < UINT32_MAX / 2 / (p->group_refs + 1))
+    /* The straight copy puts the log's text as it is: not for a line whose
+     * backslashes a std_line template escapes (rare: a line holding one). */
+    if (p->pieces && (size_t)(len + p->lit_total) < UINT32_MAX / 2 / (p->group_refs + 1) &&
+        !(t->std_line && memchr(subject, '\\', len)))
         return pre_pieces(p, subject, len, ov, text, spans);
     size_t base = text->len, k = 0;
-    int rc = buf_append(text, subject, ov[0]);
+    int rc = tmpl_put_text(t, text, subject, ov[0]);
     for (size_t i = 0; i < p->nops && rc == 0; i++) {
         const xop *o = &p->ops[i];
         switch (o->kind) {
@@ -398,7 +404,7 @@ int xplan_pre(const tmpl *t, const char *subject, size_t len, const PCRE2_SIZE *
         }
     }
     if (rc == 0)
-        rc = buf_append(text, subject + ov[1], len - ov[1]);
+        rc = tmpl_put_text(t, text, subject + ov[1], len - ov[1]);
     if (rc == 0 && text->len - base > UINT32_MAX)
         rc = -1;
     if (rc < 0)
@@ -423,8 +429,8 @@ int xplan_finish(const tmpl *t, const macro_host *host, macro_memo *memo, const 
         if (rc == 0)
             rc = macro_eval_site(host, memo, p->site0 + i, (int)p->macros[i], pre + span[0],
                                  span[1] - span[0], &val, err);
-        if (rc == 0)
-            rc = buf_append(out, val.data, val.len);
+        if (rc == 0) /* a flat plan's macros are all outside any other */
+            rc = tmpl_put_text(t, out, val.data, val.len);
         at = span[1];
     }
     if (rc == 0)

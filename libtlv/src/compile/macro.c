@@ -5,8 +5,11 @@
  */
 #include "compile/macro.h"
 
+#include "lang/stdform.h"
+
 #include "lang/calc.h"
 #include "lang/cond.h"
+#include "base/assert.h"
 #include "base/intern.h"
 
 #include <stdint.h>
@@ -14,34 +17,54 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const macro_names[] = {
-    "EXIST", "COUNT", "ATTR", "RES_NAME", "RES_DISPLAYNAME", "RES_COLOR", "SUM", "CALC", "CLOCK", "OUTCOME",
+static int sum_value(void *state, int id, const char *arg, size_t n, buf *val, buf *err);
+static int calc_value(void *state, int id, const char *arg, size_t n, buf *val, buf *err);
+static int outcome_value(void *state, int id, const char *arg, size_t n, buf *val, buf *err);
+
+/* Every macro: its name, what it is, and its evaluator (the world's, for
+ * the ones that read it: world/world_macros.c). Adding a macro is a row
+ * here, its name in macro_kind, and its evaluator (docs/architecture.md). */
+static const macro_def macros[M_NMACROS] = {
+    [M_EXIST] = {"EXIST", MACRO_READS_WORLD | MACRO_TAKES_RESOURCE, NULL},
+    [M_COUNT] = {"COUNT", MACRO_READS_WORLD | MACRO_TAKES_RESOURCE, NULL},
+    [M_ATTR] = {"ATTR", MACRO_READS_WORLD | MACRO_TAKES_RESOURCE | MACRO_TAKES_ATTRIBUTE, NULL},
+    [M_RES_NAME] = {"RES_NAME", MACRO_READS_WORLD | MACRO_TAKES_RESOURCE, NULL},
+    [M_RES_DISPLAYNAME] = {"RES_DISPLAYNAME", MACRO_READS_WORLD | MACRO_TAKES_RESOURCE, NULL},
+    [M_RES_COLOR] = {"RES_COLOR", MACRO_READS_WORLD | MACRO_TAKES_RESOURCE, NULL},
+    [M_SUM] = {"SUM", 0, sum_value},
+    [M_CALC] = {"CALC", 0, calc_value},
+    [M_CLOCK] = {"CLOCK", MACRO_READS_WORLD | MACRO_NOT_REMEMBERED, NULL},
+    [M_OUTCOME] = {"OUTCOME", 0, outcome_value},
 };
 
-#define NMACROS (sizeof macro_names / sizeof *macro_names)
-
-static int lookup_macro(const char *name, size_t n)
+const macro_def *macro_get(int id)
 {
-    for (size_t i = 0; i < NMACROS; i++)
-        if (strlen(macro_names[i]) == n && memcmp(macro_names[i], name, n) == 0)
-            return (int)i;
+    TLV_ASSERT(id >= 0 && id < M_NMACROS);
+    return &macros[id];
+}
+
+int macro_id(const char *name, size_t n)
+{
+    for (int i = 0; i < M_NMACROS; i++)
+        if (strlen(macros[i].name) == n && memcmp(macros[i].name, name, n) == 0)
+            return i;
     return -1;
 }
 
-int macro_is_known(const char *name, size_t n) { return lookup_macro(name, n) >= 0; }
+int macro_is_known(const char *name, size_t n) { return macro_id(name, n) >= 0; }
 
-int macro_id(const char *name, size_t n) { return lookup_macro(name, n); }
-
-const char *macro_known_list(void)
+unsigned macro_flags(const char *name, size_t n)
 {
-    return "$EXIST, $COUNT, $ATTR, $RES_NAME, $RES_DISPLAYNAME, $RES_COLOR, $SUM, $CALC, $CLOCK, "
-           "$OUTCOME";
+    int id = macro_id(name, n);
+    return id >= 0 ? macros[id].flags : 0;
 }
 
-int macro_reads_resources(const char *name, size_t n)
+int macro_known_list(buf *out)
 {
-    int id = lookup_macro(name, n);
-    return id >= 0 && id != M_SUM && id != M_CALC && id != M_CLOCK && id != M_OUTCOME;
+    int rc = 0;
+    for (int i = 0; i < M_NMACROS; i++)
+        rc |= buf_printf(out, "%s$%s", i ? ", " : "", macros[i].name);
+    return rc < 0 ? -1 : 0;
 }
 
 int macro_name_char(char c) { return (c >= 'A' && c <= 'Z') || c == '_'; }
@@ -161,7 +184,7 @@ typedef struct frame {
 
 void macro_describe(buf *err, int id, const char *arg, size_t n)
 {
-    buf_printf(err, "$%s{%.*s}", macro_names[id], (int)n, arg);
+    buf_printf(err, "$%s{%.*s}", macro_get(id)->name, (int)n, arg);
 }
 
 /* Reads a decimal number "[-]digits[.digits]" as value * 10^scale, with
@@ -199,8 +222,9 @@ static int read_decimal(const char *s, size_t n, int64_t *value, int *scale)
 /* $SUM{a,b,...}: the exact sum of decimal numbers, with as many fraction
  * digits as the most precise of them (strace's "<0.000123>" durations added
  * to entry times). Reads no state. */
-static int sum_value(const char *arg, size_t n, buf *val, buf *err)
+static int sum_value(void *state, int id, const char *arg, size_t n, buf *val, buf *err)
 {
+    (void)state;
     int64_t total = 0;
     int scale = 0;
     for (size_t start = 0; start <= n;) {
@@ -209,7 +233,7 @@ static int sum_value(const char *arg, size_t n, buf *val, buf *err)
         int64_t v;
         int sc;
         if (read_decimal(arg + start, end - start, &v, &sc) < 0) {
-            macro_describe(err, M_SUM, arg, n);
+            macro_describe(err, id, arg, n);
             buf_printf(err, ": '%.*s' is not a decimal number", (int)(end - start), arg + start);
             return -1;
         }
@@ -219,7 +243,7 @@ static int sum_value(const char *arg, size_t n, buf *val, buf *err)
         for (; sc < scale; sc++)
             overflow |= __builtin_mul_overflow(v, 10, &v);
         if (overflow || __builtin_add_overflow(total, v, &total)) {
-            macro_describe(err, M_SUM, arg, n);
+            macro_describe(err, id, arg, n);
             buf_puts(err, ": the sum is too large");
             return -1;
         }
@@ -230,12 +254,13 @@ static int sum_value(const char *arg, size_t n, buf *val, buf *err)
 }
 
 /* $CALC{expr}: exact decimal arithmetic (calc.h). Reads no state. */
-static int calc_value(const char *arg, size_t n, buf *val, buf *err)
+static int calc_value(void *state, int id, const char *arg, size_t n, buf *val, buf *err)
 {
+    (void)state;
     buf why = BUF_INIT;
     int rc = calc_eval(arg, n, val, &why);
     if (rc < 0) {
-        macro_describe(err, M_CALC, arg, n);
+        macro_describe(err, id, arg, n);
         buf_printf(err, ": %s", buf_str(&why));
     }
     buf_free(&why);
@@ -259,11 +284,12 @@ static int outcome_condition(const char *arg, size_t n, const char *text, size_t
  * the failures that are part of normal operation (EAGAIN, EINTR): "ok" when
  * the `failed` condition is false, else "expected" when the `expected`
  * condition holds, else "error". Reads no state. */
-static int outcome_value(const char *arg, size_t n, buf *val, buf *err)
+static int outcome_value(void *state, int id, const char *arg, size_t n, buf *val, buf *err)
 {
+    (void)state;
     const char *semi = memchr(arg, ';', n);
     if (!semi) {
-        macro_describe(err, M_OUTCOME, arg, n);
+        macro_describe(err, id, arg, n);
         buf_puts(err, ": expected two conditions separated by ';' (failed; expected)");
         return -1;
     }
@@ -277,24 +303,28 @@ static int outcome_value(const char *arg, size_t n, buf *val, buf *err)
     return buf_puts(val, !failed ? "ok" : expected ? "expected" : "error");
 }
 
-/* Evaluates one macro call on its (already expanded) argument: the ones
- * that read no state here, the others by the host (the world). */
+/* Evaluates one macro call on its (already expanded) argument: by the
+ * table's evaluator, or the host's for a macro that reads the world. */
 static int evaluate(const macro_host *h, int id, const char *arg, size_t n, buf *val, buf *err)
 {
-    if (id == M_SUM)
-        return sum_value(arg, n, val, err);
-    if (id == M_CALC)
-        return calc_value(arg, n, val, err);
-    if (id == M_OUTCOME)
-        return outcome_value(arg, n, val, err);
-    return h->eval(h->state, id, arg, n, val, err);
+    const macro_def *d = macro_get(id);
+    if (!(d->flags & MACRO_READS_WORLD))
+        return d->eval(NULL, id, arg, n, val, err);
+    macro_eval_fn f = h->evals[id];
+    TLV_ASSERT(f != NULL); /* a world macro the host does not evaluate */
+    if (!f) {
+        macro_describe(err, id, arg, n);
+        buf_puts(err, ": not evaluated here (tlv has no evaluator for this macro)");
+        return -1;
+    }
+    return f(h->state, id, arg, n, val, err);
 }
 
 /* evaluate(), answered from the memo when the state has not changed. */
 static int evaluate_memo(const macro_host *host, macro_memo *memo, int id, const char *arg,
                          size_t n, buf *val, buf *err)
 {
-    if (!memo || id == M_CLOCK) /* a clock's answer depends on the times before it */
+    if (!memo || (macro_get(id)->flags & MACRO_NOT_REMEMBERED))
         return evaluate(host, id, arg, n, val, err);
     uint64_t h = hash_fast(arg, n) ^ (uint64_t)id;
     const memo_entry *e = memo_find(memo, host, id, arg, n, h);
@@ -310,7 +340,7 @@ static int evaluate_memo(const macro_host *host, macro_memo *memo, int id, const
 int macro_eval_site(const macro_host *host, macro_memo *memo, size_t site, int id,
                     const char *arg, size_t n, buf *val, buf *err)
 {
-    if (id == M_CLOCK)
+    if (macro_get(id)->flags & MACRO_NOT_REMEMBERED)
         return evaluate(host, id, arg, n, val, err);
     if (site >= memo->nsites) {
         size_t want = site + 16;
@@ -384,8 +414,8 @@ static const char *next_dollar(const char *text, size_t len, size_t i)
     return NULL;
 }
 
-int macro_expand(const macro_host *host, macro_memo *memo, const char *text, size_t len, buf *out,
-                 buf *err)
+static int expand(const macro_host *host, macro_memo *memo, const char *text, size_t len,
+                  buf *out, buf *err, int escape_top)
 {
     frame stack[MAX_FRAMES];
     size_t depth = 0, macros_open = 0;
@@ -419,10 +449,11 @@ int macro_expand(const macro_host *host, macro_memo *memo, const char *text, siz
             continue;
         }
         if (nl || c == '{') {
-            int id = nl ? lookup_macro(text + i + 1, nl) : M_PLAIN;
+            int id = nl ? macro_id(text + i + 1, nl) : M_PLAIN;
             if (nl && id < 0) {
-                buf_printf(err, "unknown macro $%.*s (known: %s)", (int)nl, text + i + 1,
-                           macro_known_list());
+                buf_printf(err, "unknown macro $%.*s (known: ", (int)nl, text + i + 1);
+                macro_known_list(err);
+                buf_putc(err, ')');
                 goto fail;
             }
             if (depth == MAX_FRAMES) {
@@ -450,7 +481,10 @@ int macro_expand(const macro_host *host, macro_memo *memo, const char *text, siz
                               err) < 0)
                 goto fail;
             out->len = f.start;
-            buf_append(out, val.data ? val.data : "", val.len);
+            if (escape_top && depth == 0)
+                std_escape_log_text(out, val.data ? val.data : "", val.len);
+            else
+                buf_append(out, val.data ? val.data : "", val.len);
             continue;
         }
         buf_putc(out, c);
@@ -458,7 +492,7 @@ int macro_expand(const macro_host *host, macro_memo *memo, const char *text, siz
     if (macros_open) {
         for (size_t k = depth; k-- > 0;)
             if (stack[k].id != M_PLAIN) {
-                buf_printf(err, "$%s{ is not closed (missing '}')", macro_names[stack[k].id]);
+                buf_printf(err, "$%s{ is not closed (missing '}')", macro_get(stack[k].id)->name);
                 break;
             }
         goto fail;
@@ -468,4 +502,16 @@ int macro_expand(const macro_host *host, macro_memo *memo, const char *text, siz
 fail:
     buf_free(&val);
     return -1;
+}
+
+int macro_expand(const macro_host *host, macro_memo *memo, const char *text, size_t len, buf *out,
+                 buf *err)
+{
+    return expand(host, memo, text, len, out, err, 0);
+}
+
+int macro_expand_line(const macro_host *host, macro_memo *memo, const char *text, size_t len,
+                      buf *out, buf *err)
+{
+    return expand(host, memo, text, len, out, err, 1);
 }

@@ -14,11 +14,44 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The macros, by number (macro_id). */
+/* The macros, by number (macro_id): the rows of macro.c's table. */
 typedef enum macro_kind {
     M_PLAIN = -1, M_EXIST, M_COUNT, M_ATTR, M_RES_NAME, M_RES_DISPLAYNAME, M_RES_COLOR, M_SUM,
-    M_CALC, M_CLOCK, M_OUTCOME
+    M_CALC, M_CLOCK, M_OUTCOME,
+    M_NMACROS /* how many there are */
 } macro_kind;
+
+/* A macro's evaluator: appends the value of macro `id` on its (already
+ * expanded) argument to val, or returns -1 with the reason in err, which
+ * begins with macro_describe ("$NAME{arg}: ..."). `state` is the host's
+ * (the world) for a MACRO_READS_WORLD macro, NULL for the others. */
+typedef int (*macro_eval_fn)(void *state, int id, const char *arg, size_t n, buf *val,
+                             buf *err);
+
+/* What a macro is, besides its name and evaluator (macro_def.flags). */
+enum {
+    /* Reads the world's state: evaluated by the host's evaluator for it
+     * (macro_host.evals[id]), since the world sits above this layer. */
+    MACRO_READS_WORLD = 1,
+    /* Its argument is a resource reference, `tlv check` resolves it against
+     * the declared types (not numbers or times: $SUM, $CALC, $CLOCK). */
+    MACRO_TAKES_RESOURCE = 2,
+    /* The reference ends in ".attribute" ($ATTR{Task(id==1).state}). */
+    MACRO_TAKES_ATTRIBUTE = 4,
+    /* Never answered from the memo: the answer depends on the calls before
+     * it ($CLOCK crosses midnight with the conversion). */
+    MACRO_NOT_REMEMBERED = 8
+};
+
+/* One row of the macro table (macro.c), indexed by macro_kind. */
+typedef struct macro_def {
+    const char *name;   /* without '$': "RES_NAME" */
+    unsigned flags;     /* MACRO_* */
+    macro_eval_fn eval; /* NULL for MACRO_READS_WORLD: the host's evals[id] */
+} macro_def;
+
+/* The row of macro `id` (0 <= id < M_NMACROS). */
+const macro_def *macro_get(int id);
 
 /* What macros read. Expansion sits below the run-time world, which it
  * reaches only through this: the world (world_macro_host, world.h) answers
@@ -26,11 +59,10 @@ typedef enum macro_kind {
  * a remembered answer still holds. */
 typedef struct macro_host {
     void *state;
-    /* Appends to val the value of macro `id` (any but $SUM, $CALC and
-     * $OUTCOME, which read no state) on its expanded argument. Returns 0,
-     * or -1 with the reason in err, naming the macro (macro_describe). Sets
+    /* The evaluators of the MACRO_READS_WORLD macros, indexed by
+     * macro_kind (NULL for the others), called with `state`. Each sets
      * *read_dynamic when it read a Dynamic attribute. */
-    int (*eval)(void *state, int id, const char *arg, size_t n, buf *val, buf *err);
+    const macro_eval_fn *evals;
     const uint32_t *seq;            /* changes with every change of the state */
     const uint32_t *static_changes; /* changes with every change of a Static attribute */
     const size_t *nres;             /* resources: one created changes answers */
@@ -48,16 +80,23 @@ void macro_memo_free(macro_memo *m);
  * needed". */
 int macro_expand(const macro_host *host, macro_memo *memo, const char *text, size_t len, buf *out,
                  buf *err);
+/* macro_expand for a standard-form line a conversion template made: the
+ * value of each macro outside every other is escaped
+ * (std_escape_log_text), so that it arrives as it was ($ATTR of a value
+ * holding a backslash). */
+int macro_expand_line(const macro_host *host, macro_memo *memo, const char *text, size_t len,
+                      buf *out, buf *err);
 
+/* The macro's number (macro_kind), or -1 when `name` (without '$') names
+ * none. */
+int macro_id(const char *name, size_t n);
 /* True when `name` (without '$') is a macro name. */
 int macro_is_known(const char *name, size_t n);
-/* The macro's number for macro_eval_site, or -1 when `name` is none. */
-int macro_id(const char *name, size_t n);
-/* The known macros, for messages: "$EXIST, $COUNT, ..., $CLOCK". */
-const char *macro_known_list(void);
-/* True when the macro's argument is a resource reference (not for $SUM,
- * $CALC, $CLOCK, whose arguments are numbers and times). */
-int macro_reads_resources(const char *name, size_t n);
+/* The macro's flags (MACRO_*), 0 when `name` names none. */
+unsigned macro_flags(const char *name, size_t n);
+/* Appends the known macros, for messages: "$EXIST, $COUNT, ..., $OUTCOME".
+ * Returns 0, or -1 when out of memory. */
+int macro_known_list(buf *out);
 /* True for the characters of macro names ('A'-'Z', '_'). */
 int macro_name_char(char c);
 

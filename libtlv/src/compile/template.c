@@ -7,6 +7,9 @@
 #define _GNU_SOURCE /* memmem */
 #include "compile/template.h"
 
+#include "compile/macro.h"
+#include "lang/stdform.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,6 +105,7 @@ static int add_group_seg(tmpl *t, size_t *cap, size_t *gcap, const group_map *g,
     s->off = off;
     s->len = g->n[net];
     s->group = net;
+    s->top = 0;
     s->escape = (unsigned char)escape;
     return 0;
 }
@@ -120,6 +124,7 @@ static int add_seg(tmpl *t, size_t *cap, seg_kind kind, size_t off, size_t len, 
     s->off = off;
     s->len = len;
     s->group = group;
+    s->top = 0;
     return 0;
 }
 
@@ -295,12 +300,24 @@ int tmpl_find_matches(const pcre2_code *re, uint32_t ngroups, pcre2_match_data *
     return (int)ml->nmatch;
 }
 
-static int put_group(buf *out, const char *subject, const PCRE2_SIZE *ov, unsigned group)
+/* Appends the log's text s[0, n): escaped when `escape` (std_escape_log_text). */
+static int put_log_text(buf *out, const char *s, size_t n, int escape)
+{
+    return escape ? std_escape_log_text(out, s, n) : buf_append(out, s, n);
+}
+
+int tmpl_put_text(const tmpl *t, buf *out, const char *s, size_t n)
+{
+    return put_log_text(out, s, n, t->std_line);
+}
+
+static int put_group(buf *out, const char *subject, const PCRE2_SIZE *ov, unsigned group,
+                     int escape)
 {
     PCRE2_SIZE a = ov[2 * group], b = ov[2 * group + 1];
     if (a == PCRE2_UNSET || b < a)
         return 0;
-    return buf_append(out, subject + a, b - a);
+    return put_log_text(out, subject + a, b - a, escape);
 }
 
 int tmpl_put_escaped(buf *out, const char *s, size_t n)
@@ -318,15 +335,15 @@ int tmpl_put_escaped(buf *out, const char *s, size_t n)
 
 /* A group reference: of the PCRE2 groups sharing a name, the last set one. */
 static int put_groups(buf *out, const char *subject, const PCRE2_SIZE *ov, const unsigned *groups,
-                      size_t n, int escape)
+                      size_t n, int escape, int top)
 {
     for (size_t i = n; i-- > 0;) {
         PCRE2_SIZE a = ov[2 * groups[i]], b = ov[2 * groups[i] + 1];
         if (a == PCRE2_UNSET)
             continue;
-        if (!escape)
-            return put_group(out, subject, ov, groups[i]);
-        return b < a ? 0 : tmpl_put_escaped(out, subject + a, b - a);
+        if (!escape) /* "${name}": at top level its backslashes are escaped */
+            return put_group(out, subject, ov, groups[i], top);
+        return b < a ? 0 : tmpl_put_escaped(out, subject + a, b - a); /* "${name:esc}" */
     }
     return 0;
 }
@@ -335,16 +352,55 @@ int tmpl_put_seg(const tmpl *t, size_t seg, const char *subject, size_t len,
                  const PCRE2_SIZE *ov, buf *out)
 {
     const tmpl_seg *s = &t->segs[seg];
+    int esc = s->top; /* only ever set on std_line templates */
     switch (s->kind) {
     case SEG_LITERAL: return buf_append(out, t->text + s->off, s->len);
-    case SEG_GROUP: return put_groups(out, subject, ov, t->groups + s->off, s->len, s->escape);
-    case SEG_MATCH: return put_group(out, subject, ov, 0);
-    case SEG_BEFORE: return buf_append(out, subject, ov[0]);
-    case SEG_AFTER: return buf_append(out, subject + ov[1], len - ov[1]);
-    case SEG_INPUT: return buf_append(out, subject, len);
+    case SEG_GROUP:
+        return put_groups(out, subject, ov, t->groups + s->off, s->len, s->escape, esc);
+    case SEG_MATCH: return put_group(out, subject, ov, 0, esc);
+    case SEG_BEFORE: return put_log_text(out, subject, ov[0], esc);
+    case SEG_AFTER: return put_log_text(out, subject + ov[1], len - ov[1], esc);
+    case SEG_INPUT: return put_log_text(out, subject, len, esc);
     case SEG_LAST_GROUP: break; /* resolved to SEG_GROUP when compiled */
     }
     return 0;
+}
+
+/* The length of a macro call's opening "$NAME{" at text[i], or 0: as
+ * macro.c reads one (a name of macro characters, then '{'), within the
+ * literal run text[i, end). */
+static size_t macro_open_len(const char *text, size_t i, size_t end)
+{
+    size_t j = i + 1;
+    while (j < end && macro_name_char(text[j]))
+        j++;
+    return j > i + 1 && j < end && text[j] == '{' ? j + 1 - i : 0;
+}
+
+void tmpl_mark_std_line(tmpl *t)
+{
+    t->std_line = 1;
+    size_t depth = 0; /* braces open: macro calls and the plain braces inside them */
+    for (size_t k = 0; k < t->nsegs; k++) {
+        tmpl_seg *s = &t->segs[k];
+        if (s->kind != SEG_LITERAL) {
+            s->top = depth == 0;
+            continue;
+        }
+        size_t end = s->off + s->len;
+        for (size_t i = s->off; i < end; i++) {
+            char c = t->text[i];
+            size_t open = c == '$' ? macro_open_len(t->text, i, end) : 0;
+            if (open) {
+                depth++;
+                i += open - 1;
+            } else if (c == '{' && depth > 0) {
+                depth++;
+            } else if (c == '}' && depth > 0) {
+                depth--;
+            }
+        }
+    }
 }
 
 static int expand_one(const tmpl *t, const char *subject, size_t len, const PCRE2_SIZE *ov,
@@ -362,12 +418,12 @@ int tmpl_expand(const tmpl *t, const char *subject, size_t len, const match_list
     size_t copied = 0;
     for (size_t m = 0; m < ml->nmatch; m++) {
         const PCRE2_SIZE *ov = ml->ov + m * per;
-        if (buf_append(out, subject + copied, ov[0] - copied) < 0 ||
+        if (put_log_text(out, subject + copied, ov[0] - copied, t->std_line) < 0 ||
             expand_one(t, subject, len, ov, out) < 0)
             return -1;
         copied = ov[1];
     }
-    return buf_append(out, subject + copied, len - copied);
+    return put_log_text(out, subject + copied, len - copied, t->std_line);
 }
 
 void match_list_free(match_list *ml)

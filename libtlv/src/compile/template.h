@@ -24,6 +24,9 @@ typedef struct tmpl_seg {
                           tmpl.groups (several when a name is used by several
                           groups, PCRE2_DUPNAMES: the last one set is used) */
     unsigned group;    /* SEG_GROUP: the .NET group number */
+    int top;           /* substituted outside every macro call of a std_line
+                          template (tmpl_mark_std_line): its backslashes are
+                          escaped (all of \\ , ( ) [ ] { } $ with ":esc") */
     unsigned char escape; /* SEG_GROUP written "${name:esc}" (a tlv extension):
                           the group's text with '\\' before each of
                           \ , ( ) [ ] { } $ — one value or argument of the
@@ -42,11 +45,24 @@ typedef struct tmpl {
     struct xplan *plan; /* the template with its macros, compiled (expand.h); or NULL */
     void (*free_plan)(struct xplan *); /* set with plan, by whoever made it */
     size_t plan_site0;  /* xplan_first_site(plan), at hand for every line */
+    int std_line;       /* makes a standard-form line: the log's text and macro
+                           values put outside macro calls are escaped
+                           (std_escape_log_text), so they arrive as they were */
 } tmpl;
 
 /* Parses `text` for a rule whose regex is `re` (group names and count come
  * from it). Returns 0 or -1 (no memory). */
 int tmpl_compile(tmpl *t, const char *text, size_t len, const pcre2_code *re);
+
+/* Marks a compiled template as one whose expansion is a standard-form line
+ * (a .cnv output, not a condition): sets std_line and each substituted
+ * segment's `top`, from the template's own macro calls ($NAME{...}). Call
+ * before xplan_build. */
+void tmpl_mark_std_line(tmpl *t);
+
+/* Appends text of the log (or a macro's value) that a std_line template puts
+ * outside macro calls: escaped when t->std_line, else as it is. */
+int tmpl_put_text(const tmpl *t, buf *out, const char *s, size_t n);
 void tmpl_free(tmpl *t);
 
 /* The matches of one regex in one line: ovector pairs, one per match. */

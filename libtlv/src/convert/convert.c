@@ -594,7 +594,8 @@ static int expand_template(tlv_converter *c, const tmpl *t, const char *line, si
         return buf_append(out, buf_str(&c->sub), c->sub.len);
     }
     buf_clear(&c->err);
-    return macro_expand(&c->host, c->memo, buf_str(&c->sub), c->sub.len, out, &c->err);
+    return (t->std_line ? macro_expand_line : macro_expand)(&c->host, c->memo, buf_str(&c->sub),
+                                                            c->sub.len, out, &c->err);
 }
 
 /* The set of a choice's condition template in the converter's memo

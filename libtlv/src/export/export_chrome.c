@@ -124,7 +124,7 @@ static void put_trace_event(json_line *b, jl_memo *m, const interval *iv,
     } else {
         key_string(b, "ph", "X", 0);
         key_number(b, "ts", ts, 0);
-        key_number(b, "dur", tlv_time_to_double(tlv_time_sub(sh->to, sh->from, radix), radix) * us,
+        key_number(b, "dur", tlv_time_span(sh->from, sh->to, radix) * us, /* not wrapped past 2^63 */
                    0);
     }
     key_number(b, "pid", (double)layout_pid(c, sh->row), 0);
@@ -315,8 +315,10 @@ static void put_other_data(json_line *b, const tlv_exporter *ex, double us)
 /* The microseconds per trace unit: the option, else the TimeScale's, else 1. */
 static double chrome_us(const tlv_exporter *ex)
 {
-    if (ex->opts.us_per_unit > 0)
+    if (ex->opts.us_per_unit > 0 && ex->opts.us_per_unit <= 1e15)
         return ex->opts.us_per_unit;
+    if (ex->opts.us_per_unit > 0 || ex->opts.us_per_unit != ex->opts.us_per_unit)
+        return 0; /* write_chrome refuses it: a time could become infinite, "ts":null */
     double us = tlv_export_us_per_unit(tlv_rules_time_scale(ex->rules));
     return us > 0 ? us : 1;
 }
@@ -328,6 +330,10 @@ static tlv_status write_chrome(tlv_exporter *ex, FILE *out)
     if (!c)
         return TLV_ERR_NOMEM;
     double us = chrome_us(ex);
+    if (!(us > 0))
+        return export_fail(ex, TLV_ERR_USAGE,
+                           "us_per_unit %g is beyond 1e15 microseconds a unit: the times of a "
+                           "64-bit trace would not be finite", ex->opts.us_per_unit);
     int radix = ex->radix;
     int first = 1;
     json_line b = {0};

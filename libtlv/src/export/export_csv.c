@@ -39,7 +39,7 @@ static tlv_status write_csv(tlv_exporter *ex, FILE *out)
         char start_s[160], end_s[160], dur_s[160];
         time_text(iv->sh.from, radix, start_s, sizeof start_s);
         time_text(end, radix, end_s, sizeof end_s);
-        time_text(tlv_time_sub(end, iv->sh.from, radix), radix, dur_s, sizeof dur_s);
+        span_text(iv->sh.from, end, radix, dur_s, sizeof dur_s);
         csv_field(out, iv->sh.rule);
         fputc(',', out);
         csv_field(out, iv->sh.event);

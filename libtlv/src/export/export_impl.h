@@ -101,6 +101,9 @@ void layout_free(export_layout *c);
 /* A trace time as a base-10 number for JSON or CSV: exact for integers and
  * radix-10 fractions, else the nearest double (%.17g). buf: 160 bytes. */
 void time_text(tlv_time t, int radix, char *buf, size_t size);
+/* The duration to - from (to >= from) the same way, right over the whole
+ * range of times: a span past 2^63 - 1 ticks is written whole, never wrapped. */
+void span_text(tlv_time from, tlv_time to, int radix, char *buf, size_t size);
 
 /* A format's writer: one of the two is set. A stream format writes to a
  * FILE (export to a file by name opens one); a file format (a database)

@@ -295,8 +295,6 @@ static attr_object *attribute_objects(writer *w)
     attr_object *attrs = calloc(w->nres + 1, sizeof *attrs);
     if (!attrs)
         return NULL;
-    tlv_time before = tlv_trace_start(t);
-    before.ticks -= 1;
     size_t n = tlv_trace_event_count(t);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
@@ -306,7 +304,9 @@ static attr_object *attribute_objects(writer *w)
         if (id < 0 || attr_seen(&attrs[id], e.name))
             continue;
         const char *v = NULL;
-        if (tlv_trace_attr_at(t, e.resource, e.name, &before, &v) != TLV_OK)
+        /* Not "at start - 1": that wrapped to the end of the trace when the
+         * first event is at -2^63 (issue 32.2). */
+        if (tlv_trace_attr_initial(t, e.resource, e.name, &v) != TLV_OK)
             v = NULL;
         rc = attr_add(&attrs[id], e.name, v);
     }
@@ -453,7 +453,7 @@ static void write_intervals(writer *w)
         bind_double(w, st, 6, from);
         /* A When event happened at `from`: its interval is an instant. */
         bind_double(w, st, 7, sh->is_when ? from : to);
-        bind_double(w, st, 8, instant ? 0 : seconds_of(w, tlv_time_sub(sh->to, sh->from, w->radix)));
+        bind_double(w, st, 8, instant ? 0 : tlv_time_span(sh->from, sh->to, w->radix)); /* dur >= 0 */
         bind_text(w, st, 9, sh->value);
         bind_text(w, st, 10, l->v[i].text);
         bind_int(w, st, 11, instant);

@@ -110,13 +110,16 @@ static int read_hex(const char *s, size_t n, calc_num *out)
     return 0;
 }
 
-/* Reads digits [ "." digits ] with at most 18 significant digits. */
+/* Reads digits [ "." digits ] with at most 18 significant digits, or a
+ * whole number up to 2^63 - 1 (19 digits: any 64-bit trace time, which
+ * $CALC{${t}+1} reads; issue 32.2). Returns 0, -1 when it is not a number,
+ * -2 when it has more digits than that. */
 static int read_number(const char *s, size_t n, calc_num *out)
 {
     if (read_hex(s, n, out) == 0)
         return 0;
     int64_t v = 0;
-    int scale = -1, significant = 0, digits = 0;
+    int scale = -1, significant = 0, digits = 0, too_many = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i] == '.' && scale < 0) {
             scale = 0;
@@ -127,14 +130,17 @@ static int read_number(const char *s, size_t n, calc_num *out)
         digits++;
         if (v || s[i] != '0')
             significant++;
-        if (significant > MAX_SCALE || (scale >= 0 && scale >= MAX_SCALE))
-            return -1;
-        v = v * 10 + (s[i] - '0');
+        if (scale >= 0 && (significant > MAX_SCALE || scale >= MAX_SCALE))
+            too_many = 1;
+        else if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, s[i] - '0', &v))
+            too_many = 1;
         if (scale >= 0)
             scale++;
     }
     if (!digits)
         return -1;
+    if (too_many || (scale >= 0 && significant > MAX_SCALE))
+        return -2;
     out->value = v;
     out->scale = scale < 0 ? 0 : scale;
     return 0;
@@ -173,10 +179,13 @@ static int parse_primary(calc *p, calc_num *out, const char *after, size_t after
     }
     while (p->pos < p->len && !is_blank(p->s[p->pos]) && !is_operator(p->s[p->pos]))
         p->pos++;
-    if (read_number(p->s + start, p->pos - start, out) < 0) {
+    int rc = read_number(p->s + start, p->pos - start, out);
+    if (rc < 0) {
         int n = (int)(p->pos - start);
-        buf_printf(p->err, "'%.*s%s' is not a number (column %zu)", n > 60 ? 60 : n,
-                   p->s + start, n > 60 ? "..." : "", column_at(p, start));
+        buf_printf(p->err, rc == -2 ? "'%.*s%s' has more digits than $CALC holds (a whole number "
+                                      "within 64 bits, or 18 significant digits) (column %zu)"
+                                    : "'%.*s%s' is not a number (column %zu)",
+                   n > 60 ? 60 : n, p->s + start, n > 60 ? "..." : "", column_at(p, start));
         return -1;
     }
     return 0;

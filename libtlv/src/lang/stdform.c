@@ -424,6 +424,26 @@ int std_escape(buf *b, const char *s, size_t n)
     return 0;
 }
 
+int std_escape_log_text(buf *b, const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && s[i] != '\\' && s[i] != '$')
+        i++;
+    if (i == n) /* the usual case: nothing to escape, one copy */
+        return buf_append(b, s, n);
+    size_t mark = b->len, run = 0;
+    for (; i < n; i++) {
+        if (s[i] != '\\' && s[i] != '$')
+            continue;
+        if (buf_append(b, s + run, i - run) < 0 || buf_putc(b, '\\') < 0)
+            return undo(b, mark);
+        run = i; /* the character itself opens the next run */
+    }
+    if (buf_append(b, s + run, n - run) < 0)
+        return undo(b, mark);
+    return 0;
+}
+
 static int put_text_escaped(buf *b, const char *s)
 {
     return s ? std_escape(b, s, strlen(s)) : 0;

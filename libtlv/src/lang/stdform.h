@@ -79,6 +79,15 @@ int std_parse_resource_ref(const char *text, size_t len, int radix,
 /* Appends `s` to b escaping ',' '(' ')' '\' with a backslash. */
 int std_escape(buf *b, const char *s, size_t n);
 
+/* Appends s[0, n) with a backslash before each backslash and '$': text
+ * that came from a log (a captured group) or a macro's value, put into a
+ * standard-form line a conversion template makes, arrives as it was (issue
+ * 32.7: "C:\temp\new" became "C:tempnew"), and a '$' in it starts no macro.
+ * Not ',' '(' ')': there they are the template's syntax as TLV reads it (a
+ * group of "a, b" is two arguments; "${name:esc}" escapes those too).
+ * Returns 0, or -1 on no memory (b as before). */
+int std_escape_log_text(buf *b, const char *s, size_t n);
+
 /* Appends the canonical line "[time]res.attr=value" (no line end). */
 int std_format_attr(buf *b, tlv_time t, int radix, const char *res,
                     const char *attr, const char *value);

@@ -55,8 +55,8 @@ static char *text_member(const tj_node *obj, const char *key, const char *type,
 
 static impossible_def *find_or_add(res_type *t, const char *name)
 {
-    for (size_t i = 0; i < t->nimpossible; i++)
-        if (strcmp(t->impossible[i].name, name) == 0) {
+    for (size_t i = 0; i < t->nimpossible; i++) /* a name NULL: memory ran out copying it */
+        if (t->impossible[i].name && strcmp(t->impossible[i].name, name) == 0) {
             free_def(&t->impossible[i]);
             memset(&t->impossible[i], 0, sizeof t->impossible[i]);
             return &t->impossible[i];

@@ -9,12 +9,15 @@
 #include "model/model.h"
 
 #include "base/buf.h"
+#include "base/intern.h"
 #include "lang/evpattern.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+static void name_index_free(name_index *x);
 
 static void free_attr(attr_def *a)
 {
@@ -54,6 +57,8 @@ void model_free(model *m)
         for (size_t j = 0; j < t->nbehaviors; j++)
             free_behavior(&t->behaviors[j]);
         model_free_impossible(t);
+        name_index_free(&t->attrs_by_name);
+        name_index_free(&t->behaviors_by_name);
         free(t->attrs);
         free(t->behaviors);
         free(t->name);
@@ -70,6 +75,7 @@ void model_free(model *m)
     }
     free(m->types);
     free(m->res);
+    free(m->res_by_name);
     memset(m, 0, sizeof *m);
 }
 
@@ -98,8 +104,46 @@ long model_type_index(const model *m, const char *name, size_t n)
     return -1;
 }
 
+/* Names of a type's attributes (and behaviors) past this many are found
+ * through an interning pool (keyed hashing, so crafted names cannot collide)
+ * instead of a scan: adding each of 50,000 attributes scanned all those
+ * before it, 10 s (issue 32, limits). Fewer are scanned, as before. */
+#define NAME_INDEX_FROM 16
+
+static long name_index_find(const name_index *x, const char *s, size_t n)
+{
+    uint32_t id = intern_find(x->pool, s, n);
+    return id < x->cap ? x->at[id] : -1;
+}
+
+/* Records that `s` is at index i. Returns 0, or -1 when memory ran out (the
+ * index is then dropped, and lookups scan again: slower, not wrong). */
+static int name_index_add(name_index *x, const char *s, size_t n, long i)
+{
+    uint32_t id = x->pool ? intern_add(x->pool, s, n) : UINT32_MAX;
+    size_t old = x->cap;
+    if (id != UINT32_MAX && GROW(x->at, x->cap, (size_t)id + 1) == 0) {
+        for (size_t k = old; k < x->cap; k++)
+            x->at[k] = -1;
+        x->at[id] = i;
+        return 0;
+    }
+    intern_free(x->pool);
+    x->pool = NULL;
+    return -1;
+}
+
+static void name_index_free(name_index *x)
+{
+    intern_free(x->pool);
+    free(x->at);
+    memset(x, 0, sizeof *x);
+}
+
 long model_attr_index(const res_type *t, const char *name, size_t n)
 {
+    if (t->attrs_by_name.pool)
+        return name_index_find(&t->attrs_by_name, name, n);
     for (size_t i = 0; i < t->nattrs; i++)
         if (t->attrs[i].name_len == n && memcmp(t->attrs[i].name, name, n) == 0)
             return (long)i;
@@ -108,10 +152,38 @@ long model_attr_index(const res_type *t, const char *name, size_t n)
 
 long model_behavior_index(const res_type *t, const char *name, size_t n)
 {
+    if (t->behaviors_by_name.pool)
+        return name_index_find(&t->behaviors_by_name, name, n);
     for (size_t i = 0; i < t->nbehaviors; i++)
         if (strlen(t->behaviors[i].name) == n && memcmp(t->behaviors[i].name, name, n) == 0)
             return (long)i;
     return -1;
+}
+
+/* Indexes a type's names once it has NAME_INDEX_FROM of them: the pool is
+ * made and every name so far added, then each new one as it comes. */
+static void index_attr(res_type *t)
+{
+    name_index *x = &t->attrs_by_name;
+    if (!x->pool && t->nattrs == NAME_INDEX_FROM && (x->pool = intern_new()) != NULL) {
+        for (size_t i = 0; i < t->nattrs && x->pool; i++)
+            name_index_add(x, t->attrs[i].name, t->attrs[i].name_len, (long)i);
+    } else if (x->pool) {
+        attr_def *a = &t->attrs[t->nattrs - 1];
+        name_index_add(x, a->name, a->name_len, (long)t->nattrs - 1);
+    }
+}
+
+static void index_behavior(res_type *t)
+{
+    name_index *x = &t->behaviors_by_name;
+    if (!x->pool && t->nbehaviors == NAME_INDEX_FROM && (x->pool = intern_new()) != NULL) {
+        for (size_t i = 0; i < t->nbehaviors && x->pool; i++)
+            name_index_add(x, t->behaviors[i].name, strlen(t->behaviors[i].name), (long)i);
+    } else if (x->pool) {
+        const char *b = t->behaviors[t->nbehaviors - 1].name;
+        name_index_add(x, b, strlen(b), (long)t->nbehaviors - 1);
+    }
 }
 
 /* A string member of an object, or NULL; wrong types are reported. */
@@ -302,6 +374,7 @@ static attr_def *find_or_add_attr(res_type *t, const char *name)
     memset(a, 0, sizeof *a);
     a->name = copy;
     a->name_len = strlen(copy);
+    index_attr(t);
     return a;
 }
 
@@ -318,6 +391,7 @@ static behavior_def *find_or_add_behavior(res_type *t, const char *name)
     behavior_def *b = &t->behaviors[t->nbehaviors++];
     memset(b, 0, sizeof *b);
     b->name = copy;
+    index_behavior(t);
     return b;
 }
 
@@ -607,6 +681,9 @@ static void read_resource_attrs(const model *m, res_decl *r, const tj_node *attr
     }
 }
 
+static void note_color_taken(model *m, uint32_t c);
+static void index_resources(model *m);
+
 static void read_resource(model *m, const tj_node *def, const char *file, tlv_diags *d)
 {
     if (def->type != TJ_OBJECT) {
@@ -649,8 +726,10 @@ static void read_resource(model *m, const tj_node *def, const char *file, tlv_di
         r->display = xstrdup(disp);
     const char *color = string_member(def, "Color", file, d);
     if (color) {
-        if (parse_color(color, &r->color) == 0)
+        if (parse_color(color, &r->color) == 0) {
             r->has_color = 1;
+            note_color_taken(m, r->color);
+        }
         else {
             const tj_node *cv = tj_get(def, "Color");
             diags_add(d, TLV_SEV_ERROR, file, cv->line, cv->col,
@@ -673,8 +752,75 @@ void model_add_resources(model *m, const tj_node *resources, const char *file, t
     for (const tj_node *def = resources->child; def; def = def->next) {
         if (tj_shadowed(def))
             continue;
+        diags_add_duplicates(d, file, def, "resource");
         read_resource(m, def, file, d);
     }
+    index_resources(m);
+}
+
+/* A resource's place in the name index: the hash of its name first, so
+ * that most comparisons are of two numbers (names made to collide cost a
+ * text comparison each, so sorting stays O(n log n)). */
+typedef struct named_index {
+    uint64_t hash;
+    const char *name;
+    size_t i;
+} named_index;
+
+/* The n bytes at a against the NUL-terminated b, as strcmp orders them. */
+static int name_cmp(const char *a, size_t n, const char *b)
+{
+    size_t bn = strlen(b);
+    int c = memcmp(a, b, n < bn ? n : bn);
+    return c ? c : n < bn ? -1 : n > bn;
+}
+
+static int cmp_named(const void *x, const void *y)
+{
+    const named_index *a = x, *b = y;
+    if (a->hash != b->hash)
+        return a->hash < b->hash ? -1 : 1;
+    int c = strcmp(a->name, b->name);
+    return c ? c : a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Sorts the declared resources for model_res_index, so that a look-up by
+ * name costs a binary search: `tlv check` looked up every reference of every
+ * rule by scanning every resource. Without memory for the index the look-ups
+ * scan (slower, not wrong; alloc.h counts the failure). */
+static void index_resources(model *m)
+{
+    free(m->res_by_name);
+    m->nres_by_name = 0;
+    m->res_by_name = malloc((m->nres ? m->nres : 1) * sizeof *m->res_by_name);
+    if (!m->res_by_name)
+        return;
+    for (size_t i = 0; i < m->nres; i++)
+        m->res_by_name[i] = (named_index){hash_fast(m->res[i].name, strlen(m->res[i].name)),
+                                          m->res[i].name, i};
+    qsort(m->res_by_name, m->nres, sizeof *m->res_by_name, cmp_named);
+    m->nres_by_name = m->nres;
+}
+
+long model_res_index(const model *m, const char *name, size_t n)
+{
+    named_index key = {hash_fast(name, n), NULL, 0};
+    size_t lo = 0, hi = m->nres_by_name;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const named_index *e = &m->res_by_name[mid];
+        int c = key.hash != e->hash ? (key.hash < e->hash ? -1 : 1) : name_cmp(name, n, e->name);
+        if (c == 0)
+            return (long)e->i;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    for (size_t i = m->nres_by_name; i < m->nres; i++)
+        if (name_cmp(name, n, m->res[i].name) == 0)
+            return (long)i;
+    return -1;
 }
 
 /* Twenty well-separated hues (Tableau 20), then the same rotated. */
@@ -686,19 +832,39 @@ static const uint32_t palette[] = {
 
 uint32_t model_palette_color(size_t n) { return palette[n % (sizeof palette / sizeof *palette)]; }
 
+#define PALETTE_SIZE (sizeof palette / sizeof *palette)
+_Static_assert(PALETTE_SIZE <= 32, "palette_taken has a bit per palette color");
+
+/* The palette position of color c, or -1 when it is not a palette color. */
+static int palette_index(uint32_t c)
+{
+    for (size_t i = 0; i < PALETTE_SIZE; i++)
+        if (palette[i] == c)
+            return (int)i;
+    return -1;
+}
+
+/* Remembers a color a resource of the file asked for itself, so that no
+ * colorless resource is given it; a bit per palette color keeps the question
+ * constant time (a scan of every resource per resource took hours for a
+ * million of them). */
+static void note_color_taken(model *m, uint32_t c)
+{
+    int i = palette_index(c);
+    if (i >= 0)
+        m->palette_taken |= UINT32_C(1) << i;
+}
+
 /* Whether a resource of the file asked for this color itself. */
 static int color_taken(const model *m, uint32_t c)
 {
-    for (size_t i = 0; i < m->nres; i++)
-        if (m->res[i].has_color && m->res[i].color == c)
-            return 1;
-    return 0;
+    int i = palette_index(c);
+    return i >= 0 && (m->palette_taken >> i & 1);
 }
 
 uint32_t model_next_palette_color(const model *m, size_t *k)
 {
-    size_t n = sizeof palette / sizeof *palette;
-    for (size_t tries = 0; tries < n; tries++) {
+    for (size_t tries = 0; tries < PALETTE_SIZE; tries++) {
         uint32_t c = model_palette_color((*k)++);
         if (!color_taken(m, c))
             return c;

@@ -65,13 +65,23 @@ typedef struct impossible_def {
     long when_line, when_col, cond_line, cond_col;
 } impossible_def;
 
+/* Names to their indexes for a type with many attributes or behaviors (see
+ * model.c): NULL pool while there are few, which are scanned. */
+typedef struct name_index {
+    struct intern_pool *pool;
+    long *at;            /* index of the name with intern id i, or -1 */
+    size_t cap;
+} name_index;
+
 typedef struct res_type {
     char *name;
     char *display;
     attr_def *attrs;
     size_t nattrs, attrs_cap;
+    name_index attrs_by_name;
     behavior_def *behaviors;
     size_t nbehaviors, behaviors_cap;
+    name_index behaviors_by_name;
     inst_def *insts;     /* "Instances", in declaration order */
     size_t ninsts, insts_cap;
     impossible_def *impossible;
@@ -96,6 +106,9 @@ typedef struct model {
     res_decl *res;
     size_t nres, res_cap;
     size_t palette_used; /* palette colors handed out to declared resources */
+    uint32_t palette_taken; /* bit i: a resource of the file chose palette color i */
+    struct named_index *res_by_name; /* res sorted by name (model_add_resources) */
+    size_t nres_by_name; /* how many of res it covers */
 } model;
 
 void model_free(model *m);
@@ -138,6 +151,10 @@ tlv_status model_err_no_attribute(last_error *e, const char *fn, const char *res
 long model_type_index(const model *m, const char *name, size_t n);
 long model_attr_index(const res_type *t, const char *name, size_t n);
 long model_behavior_index(const res_type *t, const char *name, size_t n);
+/* The declared resource named by the n bytes at name: a binary search over
+ * the index model_add_resources sorts (a scan for the resources added
+ * since). */
+long model_res_index(const model *m, const char *name, size_t n);
 
 /* The text of a JSON scalar as TLV sees it: strings as is, numbers as
  * written, booleans "True"/"False", null "". Returns NULL for objects and

@@ -28,10 +28,11 @@ static size_t literal_name(const char *s)
 
 static long type_of_ref(const struct tlv_rules *r, const char *s, size_t n, int has_cond)
 {
-    if (!has_cond)
-        for (size_t i = 0; i < r->model.nres; i++)
-            if (strlen(r->model.res[i].name) == n && memcmp(r->model.res[i].name, s, n) == 0)
-                return (long)r->model.res[i].type;
+    if (!has_cond) {
+        long ri = model_res_index(&r->model, s, n);
+        if (ri >= 0)
+            return (long)r->model.res[ri].type;
+    }
     long t = model_type_index(&r->model, s, n);
     if (t < 0 && !has_cond) { /* a name that will be created on first use */
         long di = dyn_match(&r->dyn, s, n, NULL);
@@ -122,10 +123,11 @@ void check_template_refs(struct tlv_rules *r, const char *text, const char *file
     for (long at = macro_find_call(text, len, 0, &name, &nl); at >= 0;
          at = macro_find_call(text, len, (size_t)at + 1, &name, &nl)) {
         const char *end;
-        if (!macro_reads_resources(name, nl))
+        unsigned flags = macro_flags(name, nl);
+        if (!(flags & MACRO_TAKES_RESOURCE))
             continue; /* numbers and times, not resources */
         long t = check_ref(r, text + at + nl + 2, &end, text, file, line, col);
-        if (nl == 4 && memcmp(name, "ATTR", 4) == 0)
+        if (flags & MACRO_TAKES_ATTRIBUTE)
             check_member(r, t, end, 0, text, file, line, col);
     }
     if (!event_line)

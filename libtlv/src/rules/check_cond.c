@@ -145,7 +145,7 @@ void check_resource_conditions(struct tlv_rules *r, const char *text, int event_
     size_t nl;
     for (long at = macro_find_call(text, len, 0, &name, &nl); at >= 0;
          at = macro_find_call(text, len, (size_t)at + 1, &name, &nl))
-        if (macro_reads_resources(name, nl)) /* not numbers or times */
+        if (macro_flags(name, nl) & MACRO_TAKES_RESOURCE) /* not numbers or times */
             check_ref_condition(r, text + at + nl + 2, file, line, col);
     if (event_line) /* "[time]Type(cond).member..." */
         check_ref_condition(r, text + (*text == '\\'), file, line, col);

@@ -31,9 +31,12 @@ static void check_template(struct tlv_rules *r, const tmpl *t, const char *file,
     for (long at = macro_find_call(t->text, t->len, 0, &name, &n); at >= 0;
          at = macro_find_call(t->text, t->len, (size_t)at + 1, &name, &n)) {
         if (!macro_is_known(name, n)) {
+            buf known = BUF_INIT;
+            macro_known_list(&known);
             diags_add(&r->diags, TLV_SEV_ERROR, file, line, col,
                       "unknown macro $%.*s in \"%s\" (known: %s)", (int)n, name, t->text,
-                      macro_known_list());
+                      buf_str(&known));
+            buf_free(&known);
         }
     }
     for (size_t i = 0; i < t->nunknown; i++)
@@ -55,8 +58,10 @@ static int compile_output(struct tlv_rules *r, out_node *o, const tj_node *v,
     }
     if (v->type == TJ_STRING) {
         o->kind = OUT_TEMPLATE;
-        if (tmpl_compile(&o->t, v->str, v->str_len, re) < 0 ||
-            xplan_build(&o->t, &r->nsites) < 0)
+        if (tmpl_compile(&o->t, v->str, v->str_len, re) < 0)
+            return -1;
+        tmpl_mark_std_line(&o->t); /* the log's text in it arrives as it was */
+        if (xplan_build(&o->t, &r->nsites) < 0)
             return -1;
         check_template(r, &o->t, file, v->line, v->col);
         check_resource_conditions(r, o->t.text, 1, file, v->line, v->col);
@@ -163,7 +168,12 @@ static void compile_rule(struct tlv_rules *r, const tj_node *m, const char *file
                   (size_t)erroff + 1);
         return;
     }
-    int jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0; /* else the interpreter */
+    /* Past CNV_JIT_MAX rules the interpreter matches (the same results): the
+     * JIT's executable memory is handed out by a first-fit walk over its free
+     * blocks, so compiling grew with the square of the rules (200,000 took
+     * 7 s), while the prefilter runs few of so many regexes on a line. */
+    int jit = r->njit < CNV_JIT_MAX && pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
+    r->njit += jit;
     if (GROW(r->rules, r->rules_cap, r->nrules + 1) < 0) {
         pcre2_code_free(code);
         return;
@@ -227,8 +237,10 @@ void cnv_compile_target(struct tlv_rules *r, const char *target, const tj_node *
         return;
     }
     for (const tj_node *m = obj->child; m; m = m->next)
-        if (!tj_shadowed(m))
+        if (!tj_shadowed(m)) {
+            diags_add_duplicates(&r->diags, file, m, "rule");
             compile_rule(r, m, file);
+        }
 }
 
 void cnv_free(struct tlv_rules *r)

@@ -91,6 +91,12 @@ static void build_search_path(struct tlv_rules *r, const tlv_rules_options *o)
         add_dir(r, TLV_SOURCE_RULES_DIR, strlen(TLV_SOURCE_RULES_DIR));
 }
 
+/* Why read_file failed, for "cannot read the file: ...". */
+static const char *read_error(int err)
+{
+    return err == ENODATA ? "a FIFO with no writer: nothing to read" : strerror(err);
+}
+
 /* Reads and parses one file, once; later calls return the cached result. */
 static loaded_file *load_file(struct tlv_rules *r, const char *path, const char *dir)
 {
@@ -112,7 +118,7 @@ static loaded_file *load_file(struct tlv_rules *r, const char *path, const char 
             diags_add(&r->diags, TLV_SEV_ERROR, path, 0, 0, "out of memory while reading the file");
         else
             diags_add(&r->diags, TLV_SEV_ERROR, path, 0, 0, "cannot read the file: %s",
-                      strerror(errno));
+                      read_error(errno));
         buf_free(&text);
         return f;
     }
@@ -192,6 +198,10 @@ static size_t for_target(struct tlv_rules *r, const char *target, const char *ex
             loaded_file *f = load_file(r, files[i], r->dirs[d]);
             const tj_node *obj = f && f->root ? tj_get(f->root, target) : NULL;
             if (obj) {
+                /* Within one file the later target replaces the earlier
+                 * (JSON), unlike targets of different files, which merge:
+                 * the earlier one's rules are dropped, so say where. */
+                diags_add_duplicates(&r->diags, f->path, obj, "target");
                 fn(r, target, obj, f->path);
                 found++;
             }
@@ -408,7 +418,7 @@ static void load_resource_file(struct tlv_rules *r, const char *res_path)
                       "out of memory while reading the resource file");
         else
             diags_add(&r->diags, TLV_SEV_ERROR, res_path, 0, 0,
-                      "cannot read the resource file: %s", strerror(errno));
+                      "cannot read the resource file: %s", read_error(errno));
         buf_free(&text);
         return;
     }
@@ -518,6 +528,20 @@ const tlv_diags *tlv_rules_diags(const tlv_rules *r) { return r ? &r->diags : NU
 
 size_t tlv_rules_cnv_rule_count(const tlv_rules *r) { return r ? r->nrules : 0; }
 
+size_t tlv_rules_file_count(const tlv_rules *r)
+{
+    return r ? (r->res_path != NULL) + r->nfiles : 0;
+}
+
+const char *tlv_rules_file(const tlv_rules *r, size_t i)
+{
+    if (!r)
+        return NULL;
+    if (r->res_path && i-- == 0)
+        return r->res_path;
+    return i < r->nfiles ? r->files[i].path : NULL;
+}
+
 void tlv_rules_cnv_rule(const tlv_rules *r, size_t i, tlv_cnv_rule_info *out)
 {
     memset(out, 0, sizeof *out);
@@ -588,6 +612,7 @@ static void check_one_file(struct tlv_rules *r, const char *path)
     for (const tj_node *t = f->root->child; t; t = t->next) {
         if (tj_shadowed(t))
             continue;
+        diags_add_duplicates(&r->diags, f->path, t, "target");
         if (has_ext(path, ".resh"))
             model_add_types(&r->model, t, f->path, &r->diags);
         else if (has_ext(path, ".cnv"))

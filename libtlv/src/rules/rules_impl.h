@@ -94,6 +94,7 @@ struct tlv_rules {
     dyn_table dyn;          /* "DynamicResources", compiled (dynres.h) */
     cnv_rule *rules;
     size_t nrules, rules_cap;
+    size_t njit;            /* rules JIT-compiled, at most CNV_JIT_MAX */
     script_rule *scripts;
     size_t nscripts, scripts_cap;
     viz_source *viz;
@@ -121,6 +122,9 @@ void cnv_free(struct tlv_rules *r);
 int cnv_build_prefilter(struct tlv_rules *r);
 
 /* Compile options used for every conversion regex. */
+/* Rules JIT-compiled; the rest are interpreted (cnv.c compile_rule). */
+#define CNV_JIT_MAX 20000
+
 #define CNV_REGEX_OPTIONS (PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF | PCRE2_DUPNAMES)
 
 #endif

@@ -76,6 +76,7 @@
  */
 #include "shape/store.h"
 
+#include "base/assert.h"
 #include "base/buf.h"
 #include "base/bulk.h"
 #include "base/parfor.h"
@@ -1113,6 +1114,8 @@ static int index_rows(store *s)
     if (!s->rows)
         return -1;
     for (size_t i = 0; i < s->n; i++) {
+        /* sort_view put each row's shapes together: first + count covers them */
+        TLV_ASSERT(i == 0 || row_at(s, i - 1) <= row_at(s, i));
         row_index *r = &s->rows[row_at(s, i)];
         if (!r->count)
             r->first = (uint32_t)i;

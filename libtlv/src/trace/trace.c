@@ -298,8 +298,8 @@ tlv_status trace_push_file(tlv_trace *t, const char *path, uint64_t from)
      * it (see cmd_convert.c's pump). A pipe keeps 1 MB, as does a tight
      * memory limit. */
     struct stat sb;
-    size_t chunk_size = !is_stdin && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode)
-                            ? (size_t)16 << 20 : (size_t)1 << 20;
+    int regular = !is_stdin && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode);
+    size_t chunk_size = regular ? (size_t)16 << 20 : (size_t)1 << 20;
     char *chunk = malloc(chunk_size);
     if (!chunk && chunk_size > ((size_t)1 << 20))
         chunk = malloc(chunk_size = (size_t)1 << 20);
@@ -308,10 +308,17 @@ tlv_status trace_push_file(tlv_trace *t, const char *path, uint64_t from)
             fclose(f);
         return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory while reading '%s'", path);
     }
+    uint64_t total = regular ? (uint64_t)sb.st_size : 0;
     size_t n;
     tlv_status st = TLV_OK;
-    while (st != TLV_ERR_USAGE && st != TLV_ERR_NOMEM && (n = fread(chunk, 1, chunk_size, f)) > 0)
+    while (st != TLV_ERR_USAGE && st != TLV_ERR_NOMEM && (n = fread(chunk, 1, chunk_size, f)) > 0) {
         st = tlv_converter_push_bytes(t->conv, chunk, n);
+        if (t->progress) {
+            tlv_convert_stats cs;
+            tlv_converter_stats(t->conv, &cs);
+            t->progress(t->progress_user, cs.bytes_read, total, cs.lines_read);
+        }
+    }
     int failed = ferror(f) ? errno : 0;
     free(chunk);
     if (!is_stdin)
@@ -323,6 +330,12 @@ tlv_status trace_push_file(tlv_trace *t, const char *path, uint64_t from)
     if (ALLOC_FAILED_SINCE())
         return last_error_set(&t->lasterr, TLV_ERR_NOMEM, "out of memory while reading '%s'", path);
     return TLV_OK;
+}
+
+void tlv_trace_set_progress(tlv_trace *t, tlv_progress_fn fn, void *user)
+{
+    t->progress = fn;
+    t->progress_user = user;
 }
 
 tlv_status tlv_trace_load_file(tlv_trace *t, const char *path)
@@ -431,19 +444,42 @@ size_t tlv_trace_seek(const tlv_trace *t, tlv_time at)
 /* Reads the history directly rather than through world_attr, which notes
  * Dynamic reads for the converter's macro cache: a query must not disturb
  * a conversion in progress. */
-tlv_status tlv_trace_attr_at(const tlv_trace *t, const char *resource, const char *attr,
-                             const tlv_time *at, const char **value)
+/* The history of resource.attr, or NULL with the last error set for fn. */
+static const history *attr_history(const tlv_trace *t, const char *fn, const char *resource,
+                                   const char *attr)
 {
     const world *w = t->w;
     long ri = world_find(w, resource, strlen(resource));
-    if (ri < 0)
-        return model_err_no_resource(LAST_ERROR_OF(t), "tlv_trace_attr_at", resource);
+    if (ri < 0) {
+        model_err_no_resource(LAST_ERROR_OF(t), fn, resource);
+        return NULL;
+    }
     const rt_resource *r = &w->res[ri];
     const res_type *type = &w->model->types[r->type];
     long ai = model_attr_index(type, attr, strlen(attr));
-    if (ai < 0)
-        return model_err_no_attribute(LAST_ERROR_OF(t), "tlv_trace_attr_at", resource, type, attr);
-    const history *h = &r->attrs[ai];
-    *value = intern_str(w->values, at ? history_at(h, *at, SEQ_ALL) : history_last(h));
+    if (ai < 0) {
+        model_err_no_attribute(LAST_ERROR_OF(t), fn, resource, type, attr);
+        return NULL;
+    }
+    return &r->attrs[ai];
+}
+
+tlv_status tlv_trace_attr_at(const tlv_trace *t, const char *resource, const char *attr,
+                             const tlv_time *at, const char **value)
+{
+    const history *h = attr_history(t, "tlv_trace_attr_at", resource, attr);
+    if (!h)
+        return TLV_ERR_USAGE;
+    *value = intern_str(t->w->values, at ? history_at(h, *at, SEQ_ALL) : history_last(h));
+    return TLV_OK;
+}
+
+tlv_status tlv_trace_attr_initial(const tlv_trace *t, const char *resource, const char *attr,
+                                  const char **value)
+{
+    const history *h = attr_history(t, "tlv_trace_attr_initial", resource, attr);
+    if (!h)
+        return TLV_ERR_USAGE;
+    *value = intern_str(t->w->values, h->init);
     return TLV_OK;
 }

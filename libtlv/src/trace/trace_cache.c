@@ -372,11 +372,11 @@ static const char *prepare(tlv_trace *t, const char *path, const char *cache_dir
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
-/* Writes t's cache for the log at `path` (key k) into `file`, appending to
+/* Writes t's cache for its log (key k) into `file`, appending to
  * the note what became of it. `finished`: t was finished (tlv_trace_finish);
  * else it is saved as it is, for a load to go on from. */
-static void save(tlv_trace *t, const char *path, const char *cache_dir, const char *file,
-                 cache_key *k, tlv_status status, int finished)
+static void save(tlv_trace *t, const char *cache_dir, const char *file, cache_key *k,
+                 tlv_status status, int finished)
 {
     tlv_convert_stats cs;
     tlv_converter_stats(t->conv, &cs);
@@ -411,7 +411,6 @@ static void save(tlv_trace *t, const char *path, const char *cache_dir, const ch
         free(made);
     }
     snprintf(t->cache_note + had, sizeof t->cache_note - had, "%snot written (%s)", sep, why);
-    (void)path;
 }
 
 /* ---- the public functions ----------------------------------------------------------------- */
@@ -454,7 +453,7 @@ tlv_status tlv_trace_load_file_cached(tlv_trace *t, const char *path, const char
             status = tlv_trace_finish(t); /* the last line, without its end, is read here */
         }
         if (hit == 1 || cs.bytes_read < k.log_bytes)
-            save(t, path, cache_dir, file, &k, status, 1);
+            save(t, cache_dir, file, &k, status, 1);
     }
     recorder_stop(t);
     trace_cache_free(t);
@@ -521,7 +520,7 @@ tlv_status tlv_trace_save_cache(tlv_trace *t, const char *path, const char *cach
                  had ? "; " : "", no);
         return TLV_ERR_USAGE;
     }
-    save(t, path, cache_dir, file, &k, TLV_OK, t->finished);
+    save(t, cache_dir, file, &k, TLV_OK, t->finished);
     free(file);
     return strstr(t->cache_note + had, "not written") ? TLV_ERR_IO : TLV_OK;
 }

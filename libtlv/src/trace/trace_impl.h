@@ -64,6 +64,8 @@ struct tlv_trace {
     atomic_bool building;
     char cache_note[512];  /* what tlv_trace_load_file_cached did (trace_cache.c) */
     struct cache_recorder *cache_rec; /* the lines no rule matched, kept for a cache */
+    tlv_progress_fn progress;  /* tlv_trace_set_progress: told after each chunk read */
+    void *progress_user;
 };
 
 /* Pushes the file at `path` ("-": standard input) from byte `from` on into

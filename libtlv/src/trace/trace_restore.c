@@ -459,13 +459,13 @@ static int world_fits(const cache_file *f, const world *w, char *why, size_t why
     return 1;
 }
 
-/* Makes t's world `real` the one built beside it (`made`, from the same
+/* Makes t's world `real` the one built beside it (`made`, from the cache
  * file): the values and the resources made on first use added to it (the
  * same ids and indexes: world_fits and make_world checked), the histories
  * moved over (made keeps real's empty ones, for world_free). The world
  * itself stays where it is: what a reader took from it (a resource's
  * name, a value's text) stays valid. Returns 0, or -1 out of memory. */
-static int adopt_world(const cache_file *f, world *real, world *made)
+static int adopt_world(world *real, world *made)
 {
     for (uint32_t i = intern_count(real->values); i < intern_count(made->values); i++)
         if (intern_add(real->values, intern_str(made->values, i), intern_len(made->values, i)) != i)
@@ -482,7 +482,6 @@ static int adopt_world(const cache_file *f, world *real, world *made)
     real->next_seq = made->next_seq;
     real->static_changes = made->static_changes;
     real->clock = made->clock;
-    (void)f;
     return real->palette_next == made->palette_next ? 0 : -1;
 }
 
@@ -635,7 +634,7 @@ int cache_restore(cache_file *f, tlv_trace *t, const char *source, int prefix,
         return rc == 0 ? 1 : -1;
     }
     /* Everything agrees: from here on t is the cache's. */
-    if (adopt_world(f, t->w, &w) < 0) {
+    if (adopt_world(t->w, &w) < 0) {
         world_free(&w);
         free_arrays(&a);
         return -2;

@@ -5,6 +5,8 @@
  */
 #include "world/state.h"
 
+#include "base/assert.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +91,7 @@ static int grow(history *h)
 /* Merges the last two runs into one. */
 static int merge_last(history *h)
 {
+    TLV_ASSERT(h->runs && h->nruns >= 2);
     uint32_t r = h->nruns - 2, a = h->runs[r], b = h->runs[r + 1], n = h->n;
     full_change *tmp = malloc((size_t)(b - a) * sizeof *tmp);
     if (!tmp)
@@ -153,6 +156,9 @@ int history_set(history *h, tlv_time t, uint32_t seq, uint32_t val)
     }
     put(h, i, (full_change){t, seq, val});
     h->n++;
+    /* "the value at time T" searches each run by time: it must stay sorted */
+    TLV_ASSERT(i == run_start(h, run_count(h) - 1) || change_before(h, i - 1, t, seq));
+    TLV_ASSERT(i + 1 == h->n || !change_before(h, i + 1, t, seq));
     return rebalance(h);
 }
 

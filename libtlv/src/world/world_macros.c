@@ -1,9 +1,10 @@
 /*
- * world_macros.c — the macros that read the world (macro.h's host): $EXIST,
- * $COUNT, $ATTR, $RES_NAME, $RES_DISPLAYNAME, $RES_COLOR over resolved
- * resource references, and $CLOCK with the conversion's clock. Macro
- * expansion (macro.c) sits below the world and calls these through the
- * macro_host that world_macro_host fills.
+ * world_macros.c — the evaluators of the macros that read the world
+ * (MACRO_READS_WORLD in macro.c's table): $EXIST, $COUNT, $ATTR, $RES_NAME,
+ * $RES_DISPLAYNAME, $RES_COLOR over resolved resource references, and
+ * $CLOCK with the conversion's clock. Macro expansion (macro.c) sits below
+ * the world and calls these through the macro_host that world_macro_host
+ * fills.
  */
 #include "world/world.h"
 
@@ -28,11 +29,11 @@ static int single(world *w, int id, const char *arg, size_t n, const ref_result 
     return -1;
 }
 
-static int attr_value(world *w, const char *arg, size_t n, const ref_result *r, buf *val,
-                      buf *err)
+static int attr_of(world *w, int id, const char *arg, size_t n, const ref_result *r, buf *val,
+                   buf *err)
 {
     if (r->rest_len < 2 || r->rest[0] != '.') {
-        macro_describe(err, M_ATTR, arg, n);
+        macro_describe(err, id, arg, n);
         buf_puts(err, ": expected Resource.attribute");
         return -1;
     }
@@ -52,15 +53,16 @@ static int attr_value(world *w, const char *arg, size_t n, const ref_result *r, 
         return buf_puts(val, res->display);
     if (nl == 5 && memcmp(name, "_type", 5) == 0)
         return buf_puts(val, t->name);
-    macro_describe(err, M_ATTR, arg, n);
+    macro_describe(err, id, arg, n);
     buf_printf(err, ": type '%s' has no attribute '%.*s'", t->name, (int)nl, name);
     return -1;
 }
 
 /* $CLOCK{time} or $CLOCK{time,unit}: a wall-clock time in the TimeScale (or
  * the unit given), crossing midnight with the conversion (clock.h). */
-static int clock_value(world *w, const char *arg, size_t n, buf *val, buf *err)
+static int clock_value(void *state, int id, const char *arg, size_t n, buf *val, buf *err)
 {
+    world *w = state;
     const char *comma = memchr(arg, ',', n);
     const char *unit = w->time_scale ? w->time_scale : "us";
     size_t ulen = strlen(unit), tlen = comma ? (size_t)(comma - arg) : n;
@@ -85,70 +87,120 @@ static int clock_value(world *w, const char *arg, size_t n, buf *val, buf *err)
     else
         rc = clock_convert(arg, tlen, digits, &w->clock, val, &why);
     if (rc < 0) {
-        macro_describe(err, M_CLOCK, arg, n);
+        macro_describe(err, id, arg, n);
         buf_printf(err, ": %s", buf_str(&why));
     }
     buf_free(&why);
     return rc;
 }
 
-/* The macros that read the world's state, on their expanded argument. */
-static int evaluate(void *state, int id, const char *arg, size_t n, buf *val, buf *err)
+/* Resolves the resource reference of macro `id` into w->scratch_ref (its
+ * array reused: one allocation per run, not per macro). `any_count`: a name
+ * that is no resource or type matches nothing rather than failing (whether
+ * it exists is a fair question). Returns 0, or -1 with the reason in err. */
+static int resolve_ref(world *w, int id, const char *arg, size_t n, int any_count, buf *err)
 {
-    world *w = state;
-    if (id == M_CLOCK)
-        return clock_value(w, arg, n, val, err);
-    ref_result r = w->scratch_ref; /* reuse its array: one allocation per run, not per macro */
+    ref_result r = w->scratch_ref;
     char why[300];
-    int rc = 0;
-    if (world_resolve(w, arg, n, &r, why, sizeof why) < 0) {
-        int unknown_name = strncmp(why, "no resource or resource type", 28) == 0;
-        if ((id == M_EXIST || id == M_COUNT) && unknown_name) {
-            r.n = 0; /* asking whether a name exists is a fair question */
-        } else {
-            macro_describe(err, id, arg, n);
-            buf_printf(err, ": %s", why);
-            w->scratch_ref = r;
-            return -1;
-        }
-    }
-    if (id != M_ATTR && r.rest_len) {
-        macro_describe(err, id, arg, n);
-        buf_printf(err, ": unexpected '%.*s' after the resource", (int)r.rest_len, r.rest);
-        w->scratch_ref = r;
-        return -1;
-    }
-    char tmp[32];
-    switch (id) {
-    case M_EXIST: rc = buf_puts(val, r.n ? "True" : "False"); break;
-    case M_COUNT:
-        snprintf(tmp, sizeof tmp, "%zu", r.n);
-        rc = buf_puts(val, tmp);
-        break;
-    default:
-        if (single(w, id, arg, n, &r, err) < 0) {
-            rc = -1;
-            break;
-        }
-        if (id == M_ATTR)
-            rc = attr_value(w, arg, n, &r, val, err);
-        else if (id == M_RES_NAME)
-            rc = buf_puts(val, w->res[r.items[0]].name);
-        else if (id == M_RES_DISPLAYNAME)
-            rc = buf_puts(val, w->res[r.items[0]].display);
-        else {
-            snprintf(tmp, sizeof tmp, "%06x", (unsigned)w->res[r.items[0]].color);
-            rc = buf_puts(val, tmp);
-        }
+    int rc = world_resolve(w, arg, n, &r, why, sizeof why);
+    if (rc < 0 && any_count && strncmp(why, "no resource or resource type", 28) == 0) {
+        r.n = 0;
+        rc = 0;
     }
     w->scratch_ref = r;
-    return rc;
+    if (rc < 0) {
+        macro_describe(err, id, arg, n);
+        buf_printf(err, ": %s", why);
+        return -1;
+    }
+    if (r.rest_len && !(macro_get(id)->flags & MACRO_TAKES_ATTRIBUTE)) {
+        macro_describe(err, id, arg, n);
+        buf_printf(err, ": unexpected '%.*s' after the resource", (int)r.rest_len, r.rest);
+        return -1;
+    }
+    return 0;
 }
+
+/* $EXIST{ref}: "True" when some resource matches, else "False". */
+static int exist_value(void *state, int id, const char *arg, size_t n, buf *val, buf *err)
+{
+    world *w = state;
+    if (resolve_ref(w, id, arg, n, 1, err) < 0)
+        return -1;
+    return buf_puts(val, w->scratch_ref.n ? "True" : "False");
+}
+
+/* $COUNT{ref}: how many resources match. */
+static int count_value(void *state, int id, const char *arg, size_t n, buf *val, buf *err)
+{
+    world *w = state;
+    if (resolve_ref(w, id, arg, n, 1, err) < 0)
+        return -1;
+    char tmp[32];
+    snprintf(tmp, sizeof tmp, "%zu", w->scratch_ref.n);
+    return buf_puts(val, tmp);
+}
+
+/* The one resource the reference of macro `id` matches, or NULL (err says
+ * why: none, or several). */
+static const rt_resource *the_resource(world *w, int id, const char *arg, size_t n, buf *err)
+{
+    if (resolve_ref(w, id, arg, n, 0, err) < 0 || single(w, id, arg, n, &w->scratch_ref, err) < 0)
+        return NULL;
+    return &w->res[w->scratch_ref.items[0]];
+}
+
+/* $ATTR{ref.attribute}: the attribute's value (at a time, with @T). */
+static int attr_value(void *state, int id, const char *arg, size_t n, buf *val, buf *err)
+{
+    world *w = state;
+    if (!the_resource(w, id, arg, n, err))
+        return -1;
+    return attr_of(w, id, arg, n, &w->scratch_ref, val, err);
+}
+
+/* $RES_NAME{ref}: the resource's name. */
+static int name_value(void *state, int id, const char *arg, size_t n, buf *val, buf *err)
+{
+    const rt_resource *res = the_resource(state, id, arg, n, err);
+    return res ? buf_puts(val, res->name) : -1;
+}
+
+/* $RES_DISPLAYNAME{ref}: the name it is shown by. */
+static int display_name_value(void *state, int id, const char *arg, size_t n, buf *val,
+                              buf *err)
+{
+    const rt_resource *res = the_resource(state, id, arg, n, err);
+    return res ? buf_puts(val, res->display) : -1;
+}
+
+/* $RES_COLOR{ref}: its colour as six hexadecimal digits. */
+static int color_value(void *state, int id, const char *arg, size_t n, buf *val, buf *err)
+{
+    const rt_resource *res = the_resource(state, id, arg, n, err);
+    if (!res)
+        return -1;
+    char tmp[32];
+    snprintf(tmp, sizeof tmp, "%06x", (unsigned)res->color);
+    return buf_puts(val, tmp);
+}
+
+/* The evaluator of every MACRO_READS_WORLD row of macro.c's table
+ * (test_macro checks that none is missing). */
+static const macro_eval_fn world_evals[M_NMACROS] = {
+    [M_EXIST] = exist_value,
+    [M_COUNT] = count_value,
+    [M_ATTR] = attr_value,
+    [M_RES_NAME] = name_value,
+    [M_RES_DISPLAYNAME] = display_name_value,
+    [M_RES_COLOR] = color_value,
+    [M_CLOCK] = clock_value,
+};
 
 void world_macro_host(world *w, macro_host *h)
 {
     h->state = w;
-    h->eval = evaluate;
+    h->evals = world_evals;
     h->seq = &w->next_seq;
     h->static_changes = &w->static_changes;
     h->nres = &w->nres;
