@@ -7,13 +7,15 @@ arrow that goes up a layer is drawn red (scripts/check_layers.sh makes it a
 build error, so the picture of a tree that builds has none). The front end's
 includes of the public headers (<tlv/...>) go to the "public API" box; the
 library's includes of its own public headers, which declare what it
-implements, are left out. Without -o, the DOT text goes to standard output;
+implements, are left out (but for libtlv-export's, which uses only them). Without -o, the DOT text goes to standard output;
 with -o FILE.png or .svg, Graphviz's dot (Debian: graphviz) draws it."""
 import os
 import re
 import subprocess
 import sys
 
+# Library folders that are a library of their own over libtlv's public API.
+ON_PUBLIC_API = {'libtlv/src/export'}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
 
 
@@ -36,8 +38,9 @@ def folder_of(rel, library, front):
 
 
 def target_of(inc, src_folder, library, front):
-    if inc.startswith('tlv/'):
-        return None if src_folder.startswith('libtlv/') else 'public API'
+    if inc.startswith('tlv/'):  # libtlv-export is built on the public API only
+        return None if src_folder.startswith('libtlv/') and src_folder not in ON_PUBLIC_API \
+            else 'public API'
     head = inc.split('/')[0]
     if src_folder.startswith('libtlv/') and head in library:
         return 'libtlv/src/' + head
@@ -47,7 +50,9 @@ def target_of(inc, src_folder, library, front):
 
 def graph(root):
     library, front = layers_of(os.path.join(root, 'scripts/check_layers.sh'))
-    order = ['libtlv/src/' + l for l in library] + ['public API'] + front
+    inside = ['libtlv/src/' + l for l in library]
+    order = [l for l in inside if l not in ON_PUBLIC_API] + ['public API'] + \
+        [l for l in inside if l in ON_PUBLIC_API] + front
     rank = {name: i for i, name in enumerate(order)}
     edges = {}
     for top in ('libtlv/src', 'common', 'view', 'cli'):

@@ -29,7 +29,23 @@ expect_grep() { checks=$((checks + 1)); grep -q -- "$2" "$1" || fail "$3: no lin
 
 # A misspelt helper or a missing program is a failure, not a check that
 # silently never ran.
-command_not_found_handle() { fail "no such command: $1"; return 127; }
+# Bash runs this handler in a subshell, where fail's count is lost: it
+# leaves a mark that finish counts.
+command_not_found_handle() {
+  echo "FAIL: no such command: $1" >&2
+  echo "$1" >>"$TMP/.not_found"
+  return 127
+}
+
+# expect_count WHAT PNG X0 Y0 X1 Y1 COLOR MIN [MAX]: MIN to MAX pixels of
+# COLOR in the rectangle of PNG (png_probe, $PROBE).
+expect_count() {
+  checks=$((checks + 1))
+  local n
+  n=$("$PROBE" "$2" count "$3" "$4" "$5" "$6" "$7")
+  [ "${n:-0}" -ge "$8" ] && [ "${n:-0}" -le "${9:-99999999}" ] ||
+    fail "$1: $n pixels of $7 in $3,$4-$5,$6 of $(basename "$2"), expected ${8}..${9:-}"
+}
 
 have_corpus() { [ -d "$CORPUS/rules" ]; }
 
@@ -57,6 +73,9 @@ retarget_res() {
 }
 
 finish() {
+  if [ -s "$TMP/.not_found" ]; then
+    failures=$((failures + $(wc -l <"$TMP/.not_found")))
+  fi
   if [ "$failures" -gt 0 ]; then
     echo "$failures of $checks checks failed" >&2
     exit 1

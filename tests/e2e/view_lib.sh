@@ -75,13 +75,6 @@ check() {
     fail "$what: '$filter' does not hold in $(jq -c -s "$JQ_DEFS $CHECK_SHOW" "$@" 2>&1 | head -c 1500) $(cat "$TMP/jq.err")"
 }
 
-expect_count() {
-  checks=$((checks + 1))
-  local n
-  n=$("$PROBE" "$2" count "$3" "$4" "$5" "$6" "$7")
-  [ "${n:-0}" -ge "$8" ] && [ "${n:-0}" -le "${9:-99999999}" ] ||
-    fail "$1: $n pixels of $7 in $3,$4-$5,$6 of $(basename "$2"), expected ${8}..${9:-}"
-}
 
 # Following a live log: the test's shell writes the log $L in phases while
 # the viewer (process $pid, rules $RES) follows it with a script that, for
