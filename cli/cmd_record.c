@@ -191,26 +191,35 @@ static int is_dir(const char *p)
 
 /* perf sched record reads the scheduler's tracepoints (tracefs) and their
  * raw data, which the kernel gives root, or anyone when perf_event_paranoid
- * is -1. Returns 0, or -1 with what is missing said. */
+ * is -1. Returns 0, or -1 with everything that is missing said. */
 static int check_sched_permitted(void)
 {
-    if (!is_dir("/sys/kernel/tracing/events/sched") &&
-        !is_dir("/sys/kernel/debug/tracing/events/sched")) {
-        fprintf(stderr, "%s record: sched: no tracefs here (/sys/kernel/tracing/events/sched "
-                        "is missing or not readable): mount it as root (mount -t tracefs "
-                        "nodev /sys/kernel/tracing), or in a container run with access to it\n",
-                prog);
-        return -1;
-    }
+    int missing = 0;
     long paranoid = read_proc_number("/proc/sys/kernel/perf_event_paranoid", 2);
     if (geteuid() != 0 && paranoid > -1) {
         fprintf(stderr, "%s record: sched: perf may not record scheduler events: "
                         "/proc/sys/kernel/perf_event_paranoid is %ld; run as root, or allow "
                         "it: sudo sysctl kernel.perf_event_paranoid=-1\n",
                 prog, paranoid);
-        return -1;
+        missing = 1;
     }
-    return 0;
+    const char *events = "/sys/kernel/tracing/events/sched";
+    if (!is_dir(events) && !is_dir("/sys/kernel/debug/tracing/events/sched")) {
+        struct stat st;
+        int err = stat(events, &st) < 0 ? errno : ENOTDIR;
+        if (err == EACCES)
+            fprintf(stderr, "%s record: sched: tracefs is not readable by this user (%s: %s): "
+                            "run as root, or let this user read it (mount -o remount,mode=755 "
+                            "/sys/kernel/tracing, as root)\n",
+                    prog, events, strerror(err));
+        else
+            fprintf(stderr, "%s record: sched: no tracefs here (%s: %s): mount it as root "
+                            "(mount -t tracefs nodev /sys/kernel/tracing), or in a container "
+                            "run with access to it\n",
+                    prog, events, strerror(err));
+        missing = 1;
+    }
+    return missing ? -1 : 0;
 }
 
 /* Whether the recorder can run here: its tool installed (and for sched the

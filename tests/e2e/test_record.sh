@@ -41,6 +41,21 @@ expect_contains "$TMP/err" "apt-get install ltrace" "ltrace missing: its package
 checks=$((checks + 1))
 [ -z "$(ls)" ] || fail "a missing recorder made a folder: $(ls)"
 
+# sched not permitted: as a user other than root (setpriv, when the test
+# runs as root), where perf_event_paranoid forbids it, the setting is named.
+paranoid="$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo -1)"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && command -v perf >/dev/null &&
+   [ "$paranoid" -gt -1 ]; then
+  chmod 755 "$TMP" && chmod 777 .
+  run setpriv --reuid=65534 --regid=65534 --clear-groups "$TLV" record sched -- true
+  expect_status 2 "sched as nobody"
+  expect_line "$TMP/err" "tlv record: sched: perf may not record scheduler events: /proc/sys/kernel/perf_event_paranoid is $paranoid; run as root, or allow it: sudo sysctl kernel.perf_event_paranoid=-1" "sched not permitted: the setting"
+  checks=$((checks + 1))
+  [ -z "$(ls)" ] || fail "sched not permitted made a folder: $(ls)"
+else
+  echo "note: sched's permission message not checked (needs root, setpriv, perf and perf_event_paranoid above -1)"
+fi
+
 # ---- recording with strace --------------------------------------------------------------------
 # skip_recordings WHY: the checks so far decide, else skipped (77).
 skip_recordings() {
