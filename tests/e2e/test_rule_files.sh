@@ -83,6 +83,55 @@ cpu_seconds "$TLV" check big.cnv
 expect_status 0 "100,000 rules: check"
 expect_fast "100,000 rules: check" $((20 * slow))
 
+# 150,000 visualization rules and as many shapes (before: each rule and each
+# shape was looked up by a scan of those read so far, and each figure by a
+# scan of the shapes: 100,000 rules took 37 s of CPU on a 3-line log, this
+# many about two minutes). A second file's target redefines a rule and a
+# shape: the later definition is used.
+awk 'BEGIN {
+  print "{\"k\":{\"Shapes\":{"
+  for (i = 0; i < 150000; i++)
+    printf "%s\"b%d\":[{\"Type\":\"Rectangle\",\"Fill\":\"%06x\"}]\n", (i ? "," : ""), i, i
+  print "},\"VisualizeRules\":{"
+  for (i = 0; i < 150000; i++)
+    printf "%s\"r%d\":{\"Target\":\"Task\",\"Shapes\":{\"s\":{\"From\":\"${TARGET}.state=S%d\",\"To\":\"${TARGET}.state\",\"Figures\":\"b%d\"}}}\n", (i ? "," : ""), i, i, i
+  print "}}}" }' >k.viz
+cat >k2.viz <<'JSON'
+{"k2":{"Shapes":{"b149999":[{"Type":"Rectangle","Fill":"abcdef"}]},
+ "VisualizeRules":{"r5":{"Target":"Task","Shapes":{"s":{"From":"${TARGET}.state=S5","To":"${TARGET}.state","Figures":"b7"}}}}}}
+JSON
+cat >viz.res <<'JSON'
+{"TimeScale":"ms","ConvertRules":["k"],"ResourceHeaders":["k"],"VisualizeRules":["k","k2"],
+ "Resources":{"T1":{"Type":"Task","Attributes":{"id":1}}}}
+JSON
+printf '[1]T1.state=S0\n[2]T1.state=S149999\n[3]T1.state=S5\n[4]T1.state=S1\n' >viz.log
+cpu_seconds "$TLV" shapes --std -R . -r viz.res viz.log
+expect_status 0 "150,000 visualization rules: shapes"
+expect_fast "150,000 visualization rules: shapes" $((20 * slow))
+expect_line "$TMP/out" '{"rule":"r0","event":"s","resource":"T1","from":1,"to":2,"type":"Rectangle","text":null,"fill":"ff000000","pen":null,"row":0}' "150,000 visualization rules: the first"
+expect_line "$TMP/out" '{"rule":"r149999","event":"s","resource":"T1","from":2,"to":3,"type":"Rectangle","text":null,"fill":"ffabcdef","pen":null,"row":0}' "150,000 visualization rules: the last, its shape redefined"
+expect_line "$TMP/out" '{"rule":"r5","event":"s","resource":"T1","from":3,"to":4,"type":"Rectangle","text":null,"fill":"ff000007","pen":null,"row":0}' "150,000 visualization rules: a rule redefined"
+
+# A .viz target whose parts are not objects: said, and never a crash (before:
+# `"Shapes":[1,2]` crashed tlv check, the others were ignored without a word).
+cp viz.res part.res
+sed -i 's/"k","k2"/"p"/' part.res
+printf '{"p":{"Shapes":[1,2],"VisualizeRules":{"r":{"Target":"Task","Shapes":{"s":{"When":"${TARGET}.state","Figures":"b"}}}}}}\n' >p.viz
+run "$TLV" check -R . -r part.res
+expect_status 1 "Shapes an array: check"
+expect_line "$TMP/err" './p.viz:1:16: error: visualization target '"'p'"': "Shapes" must be an object of named shapes, found an array; not used' "Shapes an array: message"
+expect_line "$TMP/err" "./p.viz:1:111: error: rule 'r': figure 'b' names no shape of the requested targets" "Shapes an array: the figure"
+printf '{"p":{"Shapes":{},"VisualizeRules":[{"Target":"Task"}]}}\n' >p.viz
+run "$TLV" check p.viz
+expect_status 1 "VisualizeRules an array: check"
+expect_line "$TMP/err" 'p.viz:1:36: error: visualization target '"'p'"': "VisualizeRules" must be an object of named rules, found an array; not used' "VisualizeRules an array: message"
+run "$TLV" shapes --std -R . -r part.res viz.log
+expect_line "$TMP/err" './p.viz:1:36: warning: visualization target '"'p'"': "VisualizeRules" must be an object of named rules, found an array; not used' "VisualizeRules an array: shapes warns"
+printf '{"p":5}\n' >p.viz
+run "$TLV" check p.viz
+expect_status 1 "a target a number: check"
+expect_line "$TMP/err" 'p.viz:1:6: error: visualization target '"'p'"' must be an object of "Shapes" and "VisualizeRules", found a number' "a target a number: message"
+
 # ---- raw control characters inside strings --------------------------------------
 
 # A NUL inside the TimeScale: an error at its column, not "u".

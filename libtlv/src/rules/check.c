@@ -8,6 +8,7 @@
 #include "rules/check.h"
 
 #include "base/buf.h"
+#include "base/intern.h"
 #include "compile/macro.h"
 
 #include <string.h>
@@ -184,10 +185,21 @@ void check_cnv_references(struct tlv_rules *r)
 
 /* ---- visualization rules -------------------------------------------------------- */
 
+/* The "Shapes" object of a .viz target, or NULL (none, or not an object:
+ * an array's members have no names; before, `"Shapes":[1]` crashed tlv
+ * check). */
+static const tj_node *shapes_of(const tj_node *target)
+{
+    const tj_node *shapes = tj_get(target, "Shapes");
+    return shapes && shapes->type == TJ_OBJECT ? shapes : NULL;
+}
+
 static int shape_exists(const struct tlv_rules *r, const char *name, size_t n)
 {
+    if (r->shape_names)
+        return intern_find(r->shape_names, name, n) != UINT32_MAX;
     for (size_t i = 0; i < r->nviz; i++) {
-        const tj_node *shapes = tj_get(r->viz[i].node, "Shapes");
+        const tj_node *shapes = shapes_of(r->viz[i].node);
         for (const tj_node *s = shapes ? shapes->child : NULL; s; s = s->next)
             if (strlen(s->key) == n && memcmp(s->key, name, n) == 0)
                 return 1;
@@ -266,14 +278,35 @@ static int target_has_shapes(const struct tlv_rules *r, const char *target)
     return 0;
 }
 
+/* Every shape's name in one table, or NULL when memory ran out (the names
+ * are then scanned). */
+static struct intern_pool *shape_table(const struct tlv_rules *r)
+{
+    intern_pool *p = intern_new();
+    for (size_t i = 0; p && i < r->nviz; i++) {
+        const tj_node *shapes = shapes_of(r->viz[i].node);
+        for (const tj_node *s = shapes ? shapes->child : NULL; s; s = s->next)
+            if (intern_add(p, s->key, strlen(s->key)) == UINT32_MAX) {
+                intern_free(p);
+                return NULL;
+            }
+    }
+    return p;
+}
+
 void check_viz_references(struct tlv_rules *r)
 {
+    r->shape_names = shape_table(r);
     for (size_t i = 0; i < r->nviz; i++) {
         r->check_figures = target_has_shapes(r, r->viz[i].target);
         const tj_node *rules = tj_get(r->viz[i].node, "VisualizeRules");
+        if (rules && rules->type != TJ_OBJECT) /* said when it was loaded */
+            rules = NULL;
         for (const tj_node *rule = rules ? rules->child : NULL; rule; rule = rule->next)
             if (rule->type == TJ_OBJECT && !tj_get(rule, "Style"))
                 check_viz_rule(r, rule, r->viz[i].file);
     }
+    intern_free(r->shape_names);
+    r->shape_names = NULL;
     check_viz_conditions(r);
 }

@@ -187,6 +187,8 @@ void check_viz_conditions(struct tlv_rules *r)
 {
     for (size_t i = 0; i < r->nviz; i++) {
         const tj_node *rules = tj_get(r->viz[i].node, "VisualizeRules");
+        if (rules && rules->type != TJ_OBJECT) /* its members have no names */
+            rules = NULL;
         for (const tj_node *rule = rules ? rules->child : NULL; rule; rule = rule->next)
             if (rule->type == TJ_OBJECT && !tj_get(rule, "Style"))
                 check_rule_conditions(r, rule, r->viz[i].file);

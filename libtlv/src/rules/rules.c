@@ -220,9 +220,36 @@ static void add_header_target(struct tlv_rules *r, const char *target, const tj_
     model_add_types(&r->model, obj, file, &r->diags);
 }
 
+/* A .viz target whose parts are not objects draws nothing: said here, as an
+ * error for tlv check and a warning for a run (before: nothing was said, and
+ * `"Shapes":[...]` crashed tlv check). */
+static int viz_target_ok(struct tlv_rules *r, const char *target, const tj_node *obj,
+                         const char *file)
+{
+    if (obj->type != TJ_OBJECT) {
+        diags_add(&r->diags, r->ref_severity, file, obj->line, obj->col,
+                  "visualization target '%s' must be an object of \"Shapes\" and "
+                  "\"VisualizeRules\", found %s",
+                  target, tj_type_name(obj->type));
+        return 0;
+    }
+    static const char *const parts[][2] = {{"Shapes", "shapes"}, {"VisualizeRules", "rules"}};
+    for (size_t i = 0; i < 2; i++) {
+        const tj_node *v = tj_get(obj, parts[i][0]);
+        if (v && v->type != TJ_OBJECT)
+            diags_add(&r->diags, r->ref_severity, file, v->line, v->col,
+                      "visualization target '%s': \"%s\" must be an object of named %s, "
+                      "found %s; not used",
+                      target, parts[i][0], parts[i][1], tj_type_name(v->type));
+    }
+    return 1;
+}
+
 static void add_viz_target(struct tlv_rules *r, const char *target, const tj_node *obj,
                            const char *file)
 {
+    if (!viz_target_ok(r, obj->key ? obj->key : target, obj, file))
+        return;
     if (GROW(r->viz, r->viz_cap, r->nviz + 1) < 0)
         return;
     r->viz[r->nviz].target = obj->key ? obj->key : target;

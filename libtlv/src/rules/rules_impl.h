@@ -108,6 +108,9 @@ struct tlv_rules {
     int unreadable;         /* a file could not be parsed: TLV_ERR_SYNTAX */
     int scripts_refused;    /* TLV_ERR_SCRIPT */
     int check_figures;      /* check.c: the current target's shapes are known */
+    struct intern_pool *shape_names; /* check.c, while checking: every shape's name
+                               (a scan per figure made 100,000 figures take
+                               minutes, issue 32.1); NULL: scanned */
     tlv_severity ref_severity; /* of unknown names found by check.c: errors for
                                   tlv check, warnings when loading (the run goes
                                   on and reports each use) */

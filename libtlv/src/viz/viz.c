@@ -73,6 +73,7 @@ static void builder_free(builder *b)
     }
     free(b->rules);
     free(b->shapes);
+    viz_free_names(b);
     viz_free_events(b);
     free(b->res_row);
     viz_free_absent(b);

@@ -73,6 +73,16 @@ typedef struct shape_def {
     const char *file;
 } shape_def;
 
+/* Rules or shapes by name: their index in the builder's list. A later
+ * definition replaces the earlier one of its name, and figures look shapes
+ * up by name, so a scan of the list per name made 100,000 rules take
+ * minutes (issue 32.1). Workers read the main builder's, never add. */
+typedef struct viz_names {
+    intern_pool *pool;      /* the names; NULL until the first */
+    uint32_t *at;           /* per name id: its index, or UINT32_MAX */
+    size_t len, cap;
+} viz_names;
+
 /* One event as the pairing sees it: real trace events, or the initial value
  * of an attribute (a change at the start of the trace). */
 typedef struct vevent {
@@ -117,6 +127,7 @@ typedef struct builder {
     size_t nrules, rules_cap;
     shape_def *shapes;
     size_t nshapes, shapes_cap;
+    viz_names rule_names, shape_names; /* viz_rules.c */
     vevent *ev;                /* initial values, then the trace's events */
     size_t nev;
     uint32_t **per_res;        /* per resource: indexes into ev (in per_res_all) */
@@ -179,6 +190,7 @@ int viz_is_skipped(const tlv_shapes_options *o, const char *name);
 const char *viz_str_member(const tj_node *o, const char *key);
 void viz_read_sources(builder *b);
 const shape_def *viz_find_shape(const builder *b, const char *name, size_t n);
+void viz_free_names(builder *b);
 
 /* viz_events.c: the events a pattern can match, one resource's or all. */
 typedef struct scan_list {

@@ -48,12 +48,27 @@ static void read_event(builder *b, viz_rule *r, const tj_node *e, const char *fi
     r->nevents++;
 }
 
-static viz_rule *find_rule(builder *b, const char *name)
+/* The place of NAME's index in x (UINT32_MAX there when NAME is new), or
+ * NULL when memory ran out. */
+static uint32_t *name_slot(viz_names *x, const char *name)
 {
-    for (size_t i = 0; i < b->nrules; i++)
-        if (strcmp(b->rules[i].name, name) == 0)
-            return &b->rules[i];
-    return NULL;
+    if (!x->pool && !(x->pool = intern_new()))
+        return NULL;
+    uint32_t id = intern_add(x->pool, name, strlen(name));
+    size_t n = intern_count(x->pool);
+    if (id == UINT32_MAX || GROW(x->at, x->cap, n) < 0)
+        return NULL;
+    while (x->len < n) /* id 0, the empty name, is in every pool from the start */
+        x->at[x->len++] = UINT32_MAX;
+    return &x->at[id];
+}
+
+void viz_free_names(builder *b)
+{
+    intern_free(b->rule_names.pool);
+    free(b->rule_names.at);
+    intern_free(b->shape_names.pool);
+    free(b->shape_names.at);
 }
 
 static void read_rule(builder *b, const tj_node *rn, const char *file)
@@ -72,12 +87,17 @@ static void read_rule(builder *b, const tj_node *rn, const char *file)
                   rn->key);
         return;
     }
-    viz_rule *r = find_rule(b, rn->key); /* a later definition replaces an earlier one */
-    if (!r) {
+    uint32_t *at = name_slot(&b->rule_names, rn->key);
+    if (!at)
+        return;
+    viz_rule *r = NULL; /* a later definition replaces an earlier one */
+    if (*at == UINT32_MAX) {
         if (GROW(b->rules, b->rules_cap, b->nrules + 1) < 0)
             return;
+        *at = (uint32_t)b->nrules;
         r = &b->rules[b->nrules++];
     } else {
+        r = &b->rules[*at];
         free(r->events);
         free(r->flows);
     }
@@ -130,15 +150,15 @@ static void read_shapes(builder *b, const tj_node *sn, const char *file)
                       tj_type_name(s->type));
             continue;
         }
-        shape_def *d = NULL;
-        for (size_t i = 0; i < b->nshapes; i++)
-            if (strcmp(b->shapes[i].name, s->key) == 0)
-                d = &b->shapes[i];
-        if (!d) {
+        uint32_t *at = name_slot(&b->shape_names, s->key);
+        if (!at)
+            return;
+        if (*at == UINT32_MAX) {
             if (GROW(b->shapes, b->shapes_cap, b->nshapes + 1) < 0)
                 return;
-            d = &b->shapes[b->nshapes++];
+            *at = (uint32_t)b->nshapes++;
         }
+        shape_def *d = &b->shapes[*at];
         d->name = s->key;
         d->prims = s;
         d->file = file;
@@ -169,8 +189,7 @@ void viz_read_sources(builder *b)
 
 const shape_def *viz_find_shape(const builder *b, const char *name, size_t n)
 {
-    for (size_t i = 0; i < b->nshapes; i++)
-        if (strlen(b->shapes[i].name) == n && memcmp(b->shapes[i].name, name, n) == 0)
-            return &b->shapes[i];
-    return NULL;
+    const viz_names *x = &b->shape_names;
+    uint32_t id = x->pool ? intern_find(x->pool, name, n) : UINT32_MAX;
+    return id < x->len && x->at[id] != UINT32_MAX ? &b->shapes[x->at[id]] : NULL;
 }
