@@ -145,14 +145,16 @@ static uint32_t value_id(const pass *p, const char *s)
     return s ? intern_find(p->w->values, s, strlen(s)) : NEVER;
 }
 
+/* Spans by tlv_time_span, right over the whole range of times (tlv_time_sub
+ * wraps a span past 2^63 ticks: a trace from -2^63 to 2^63 - 1 gave -1). */
 static double since_start(const pass *p, tlv_time t)
 {
-    return tlv_time_to_double(tlv_time_sub(t, p->t0, p->radix), p->radix);
+    return tlv_time_span(p->t0, t, p->radix);
 }
 
 static double span(const pass *p, tlv_time a, tlv_time b)
 {
-    return tlv_time_to_double(tlv_time_sub(b, a, p->radix), p->radix);
+    return tlv_time_span(a, b, p->radix);
 }
 
 static int push_time(pass *p, double **arr, size_t *n, size_t *cap, double t)
@@ -538,21 +540,21 @@ static void setup_types(pass *p, const char *state_attr, const char *cpu_attr)
     }
 }
 
-/* A resource's values before the first event, and its declared kinds' From
+/* A resource's values before the first event (not at t0 - 1, which wrapped
+ * at -2^63), and its declared kinds' From
  * patterns with ${TARGET} substituted. */
 static void setup_actor(pass *p, uint32_t r, const char *state_attr)
 {
     actor *a = &p->a[r];
     const rt_resource *res = &p->w->res[r];
     a->ti = &p->types[res->type];
-    tlv_time before = {p->t0.ticks - 1, p->t0.frac};
     const char *v;
     a->slot = p->multi_cpu ? NO_SLOT : 0;
     if (a->ti->cpu_attr &&
-        tlv_trace_attr_at(p->t, res->name, a->ti->cpu_attr, &before, &v) == TLV_OK)
+        tlv_trace_attr_initial(p->t, res->name, a->ti->cpu_attr, &v) == TLV_OK)
         a->slot = slot_of(p, value_id(p, v));
     a->cls = C_UNKNOWN;
-    if (a->ti->has_state && tlv_trace_attr_at(p->t, res->name, state_attr, &before, &v) == TLV_OK)
+    if (a->ti->has_state && tlv_trace_attr_initial(p->t, res->name, state_attr, &v) == TLV_OK)
         a->cls = *v ? class_of(p, value_id(p, v)) : C_UNKNOWN;
     if (a->cls == C_RUNNING) {
         a->ran = 1;
