@@ -95,6 +95,7 @@ CLI_COMMAND(query);
 CLI_COMMAND(stats);
 CLI_COMMAND(view);
 CLI_COMMAND(verify);
+CLI_COMMAND(record);
 CLI_COMMAND(diff);
 CLI_COMMAND(completion);
 

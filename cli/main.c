@@ -54,6 +54,8 @@ static const cli_command commands[] = {
      cmd_diff, &diff_options},
     {"verify", "check timing requirements (response times, latencies, CPU load) on a log",
      cmd_verify, &verify_options},
+    {"record", "run a command under strace, ltrace, uftrace or perf sched, then view its log",
+     cmd_record, &record_options},
     {"view", "open a window with the timeline of a log, to zoom, pan and mark", cmd_view,
      &view_options},
     {"completion", "print the bash or zsh completion of tlv", cmd_completion,

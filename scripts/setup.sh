@@ -26,7 +26,8 @@ PACKAGES=(
 # Testing it (not needed to build or run tlv).
 TEST_PACKAGES=(
   pcre2-utils                        # pcre2grep, the benchmark's baseline
-  python3-pytest python3-venv        # the Python package's tests (tests/e2e/test_python.sh)
+  python3-pytest python3-venv python3-pip  # the Python package's tests (tests/e2e/test_python.sh): from a wheel too
+  python3-pandas                     # its to_pandas() (skipped with the reason without it)
   xvfb xauth jq                      # the viewer's tests: a virtual display, reading its state dumps
   clang libclang-rt-14-dev           # libFuzzer and its sanitizer runtimes (tests/fuzz/run.sh)
   strace                             # recording Linux samples (samples/linux/record.sh)

@@ -1,22 +1,57 @@
-"""_lib — loading the installed libtlv with ctypes, and the C declarations
-the package uses. Structs the library fills are passed to the *_sized
-functions with ctypes.sizeof of the declarations here (the ABI policy of
-tlv.h): a library newer than these declarations fills only what they know.
+"""_lib — loading libtlv with ctypes, and the C declarations the package
+uses. Structs the library fills are passed to the *_sized functions with
+ctypes.sizeof of the declarations here (the ABI policy of tlv.h): a library
+newer than these declarations fills only what they know.
 
-The library is found through, in order: the TLV_LIBRARY environment variable
-(a path to libtlv.so.0), pkg-config's libdir of libtlv, and the dynamic
-loader's own search (ldconfig, LD_LIBRARY_PATH). libtlv-export (the export
-formats, <tlv/export.h>: the one SQLite writer of `tlv export` and this
-package) is loaded when first needed, from the directory of the libtlv
-loaded, else as libtlv is found."""
+libtlv is found without any setting, the first of:
+  1. the TLV_LIBRARY environment variable (a path to libtlv.so.0), to force one;
+  2. the library this package was installed with: bundled into the wheel by
+     `pip install` (tlv/_libtlv/), or the prefix `cmake --install` put the
+     package in (_location.py, written by either, says where, relative to
+     this directory);
+  3. the prefix of the `tlv` command on PATH (PREFIX/bin/tlv: PREFIX/lib*/);
+  4. pkg-config's libdir of libtlv;
+  5. the dynamic loader's own search (ldconfig, LD_LIBRARY_PATH).
+libtlv-export (the export formats, <tlv/export.h>: the one SQLite writer of
+`tlv export` and this package) is loaded when first needed, from the
+directory of the libtlv loaded, else as libtlv is found."""
 import ctypes
 import ctypes.util
+import glob
 import os
+import shutil
 import subprocess
 
+from .errors import LibraryError, TlvError  # noqa: F401  (TlvError: sql.py imports it here)
 
-class TlvError(Exception):
-    """A libtlv call failed; the message is the library's."""
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _installed_libdir():
+    """The libdir recorded by the wheel's build or by cmake --install."""
+    try:
+        from . import _location  # written at build or install time; absent in the source tree
+    except ImportError:
+        return None
+    return os.path.normpath(os.path.join(_HERE, _location.LIBDIR))
+
+
+def _prefix_of_command():
+    """PREFIX/lib*/ of the tlv command on PATH (PREFIX/bin/tlv), if any."""
+    cmd = shutil.which("tlv")
+    if not cmd:
+        return []
+    prefix = os.path.dirname(os.path.dirname(os.path.realpath(cmd)))
+    return sorted(glob.glob(os.path.join(prefix, "lib*", "libtlv.so.0")) +
+                  glob.glob(os.path.join(prefix, "lib*", "*", "libtlv.so.0")))
+
+
+def _pkg_config_libdir(name):
+    try:
+        return subprocess.run(["pkg-config", "--variable=libdir", name], capture_output=True,
+                              text=True, check=True).stdout.strip() or None
+    except (OSError, subprocess.CalledProcessError):
+        return None
 
 
 def _candidates():
@@ -24,13 +59,13 @@ def _candidates():
     if env:
         yield env
         return
-    try:
-        libdir = subprocess.run(["pkg-config", "--variable=libdir", "libtlv"], capture_output=True,
-                                text=True, check=True).stdout.strip()
-        if libdir:
-            yield os.path.join(libdir, "libtlv.so.0")
-    except (OSError, subprocess.CalledProcessError):
-        pass
+    libdir = _installed_libdir()
+    if libdir:
+        yield os.path.join(libdir, "libtlv.so.0")
+    yield from _prefix_of_command()
+    libdir = _pkg_config_libdir("libtlv")
+    if libdir:
+        yield os.path.join(libdir, "libtlv.so.0")
     found = ctypes.util.find_library("tlv")
     if found:
         yield found
@@ -40,12 +75,16 @@ def _candidates():
 def _load(candidates=None):
     tried = []
     for path in (candidates or _candidates()):
+        if os.path.sep in path and not os.path.exists(path):
+            tried.append(f"{path}: no such file")
+            continue
         try:
             return ctypes.CDLL(path)
         except OSError as e:
             tried.append(f"{path}: {e}")
-    raise TlvError("libtlv not found (set TLV_LIBRARY to libtlv.so.0, or PKG_CONFIG_PATH to "
-                   "its pkgconfig directory); tried " + "; ".join(tried))
+    raise LibraryError("libtlv not found: install tlv (cmake --install, or pip install of the "
+                       "python/ folder of its source, which bundles it), or set TLV_LIBRARY to "
+                       "its libtlv.so.0; tried " + "; ".join(tried))
 
 
 c_char_pp = ctypes.POINTER(ctypes.c_char_p)
@@ -88,7 +127,8 @@ class ShapeInfo(ctypes.Structure):
                 ("resource", ctypes.c_char_p), ("row", ctypes.c_size_t), ("from_", Time),
                 ("to", Time), ("type", ctypes.c_char_p), ("text", ctypes.c_char_p),
                 ("fill", ctypes.c_uint32), ("has_fill", ctypes.c_int), ("pen", ctypes.c_uint32),
-                ("has_pen", ctypes.c_int), ("is_when", ctypes.c_int), ("value", ctypes.c_char_p)]
+                ("has_pen", ctypes.c_int), ("is_when", ctypes.c_int), ("value", ctypes.c_char_p),
+                ("from_event", ctypes.c_size_t), ("to_event", ctypes.c_size_t)]
 
 
 class FlowInfo(ctypes.Structure):
@@ -188,6 +228,7 @@ _SIGNATURES = {
     "tlv_rules_diags": (P, [P]),
     "tlv_rules_time_scale": (ctypes.c_char_p, [P]),
     "tlv_rules_time_radix": (ctypes.c_int, [P]),
+    "tlv_time_mode_name": (ctypes.c_char_p, [ctypes.c_int]),
     "tlv_rules_resource_count": (ctypes.c_size_t, [P]),
     "tlv_rules_resource_display_name": (ctypes.c_char_p, [P, ctypes.c_size_t]),
     "tlv_trace_new": (ctypes.c_int, [P, ctypes.POINTER(P)]),
@@ -198,6 +239,13 @@ _SIGNATURES = {
     "tlv_trace_last_error": (ctypes.c_char_p, [P]),
     "tlv_trace_event_count": (ctypes.c_size_t, [P]),
     "tlv_trace_event_sized": (None, [P, ctypes.c_size_t, ctypes.POINTER(Event), ctypes.c_size_t]),
+    # out is a buffer of n structs, passed by address (events.py reads it with struct)
+    "tlv_trace_event_range_sized": (ctypes.c_size_t, [P, ctypes.c_size_t, ctypes.c_size_t, P,
+                                                      ctypes.c_size_t]),
+    "tlv_trace_seek": (ctypes.c_size_t, [P, Time]),
+    "tlv_trace_time_mode": (ctypes.c_int, [P]),
+    "tlv_trace_time_origin": (Time, [P]),
+    "tlv_trace_resource_label": (ctypes.c_char_p, [P, ctypes.c_size_t]),
     "tlv_trace_start": (Time, [P]),
     "tlv_trace_end": (Time, [P]),
     "tlv_trace_resource_count": (ctypes.c_size_t, [P]),
@@ -214,10 +262,14 @@ _SIGNATURES = {
     "tlv_shapes_count": (ctypes.c_size_t, [P]),
     "tlv_shapes_get_sized": (None, [P, ctypes.c_size_t, ctypes.POINTER(ShapeInfo),
                                     ctypes.c_size_t]),
+    "tlv_shapes_get_range_sized": (ctypes.c_size_t, [P, ctypes.c_size_t, ctypes.c_size_t, P,
+                                                     ctypes.c_size_t]),
     "tlv_shapes_flow_count": (ctypes.c_size_t, [P]),
     "tlv_shapes_flow_sized": (None, [P, ctypes.c_size_t, ctypes.POINTER(FlowInfo),
                                      ctypes.c_size_t]),
     "tlv_stats_compute": (ctypes.c_int, [P, ctypes.POINTER(StatsOptions), ctypes.POINTER(P)]),
+    "tlv_stats_start": (ctypes.c_double, [P]),
+    "tlv_stats_end": (ctypes.c_double, [P]),
     "tlv_stats_free": (None, [P]),
     "tlv_stats_state_count": (ctypes.c_size_t, [P]),
     "tlv_stats_state_sized": (None, [P, ctypes.c_size_t, ctypes.POINTER(StateStat),
@@ -266,6 +318,17 @@ def text(b):
     return None if b is None else b.decode("utf-8", "replace")
 
 
+def diagnostics(diags):
+    """Every diagnostic of a tlv_diags list, as Diagnostic tuples."""
+    from .errors import Diagnostic
+    out = []
+    for i in range(lib.tlv_diags_count(diags)):
+        d = lib.tlv_diags_get(diags, i).contents
+        out.append(Diagnostic("warning" if d.severity == 1 else "error", text(d.file),
+                              d.line or None, d.col or None, text(d.message)))
+    return out
+
+
 def diag_lines(diags):
     """Every diagnostic of a tlv_diags list, formatted as tlv prints them."""
     out = []
@@ -296,13 +359,9 @@ def _export_candidates():
     here = getattr(lib, "_name", "") or ""
     if os.path.sep in here:  # the libtlv loaded was found by path: its neighbour
         yield os.path.join(os.path.dirname(here), "libtlv-export.so.0")
-    try:
-        libdir = subprocess.run(["pkg-config", "--variable=libdir", "libtlv-export"],
-                                capture_output=True, text=True, check=True).stdout.strip()
-        if libdir:
-            yield os.path.join(libdir, "libtlv-export.so.0")
-    except (OSError, subprocess.CalledProcessError):
-        pass
+    libdir = _pkg_config_libdir("libtlv-export")
+    if libdir:
+        yield os.path.join(libdir, "libtlv-export.so.0")
     found = ctypes.util.find_library("tlv-export")
     if found:
         yield found

@@ -5,6 +5,7 @@ import ctypes
 import os
 
 from ._lib import ExportOptions, TlvError, export_lib, text
+from .errors import ExportError
 
 
 def write_sqlite(trace, shapes, path):
@@ -21,7 +22,7 @@ def write_sqlite(trace, shapes, path):
         raise TlvError("out of memory")
     try:
         if lib.tlv_export_write_file(handle, b"sqlite", tmp.encode()):
-            raise TlvError(text(lib.tlv_exporter_last_error(handle)))
+            raise ExportError(text(lib.tlv_exporter_last_error(handle)), file=path)
         os.replace(tmp, path)
     finally:
         lib.tlv_exporter_free(handle)

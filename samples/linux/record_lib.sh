@@ -44,6 +44,8 @@ rec_finish() {
   local out=$1 res="${1%.log}.res"
   [ "$res" != "$out" ] || res="$out.res"
   [ -e "$res" ] || cp "$(rec_rules)/$2.res" "$res"
-  echo "$me: wrote $out ($(wc -l <"$out") lines) and $res; the command exited with status $3" >&2
+  # Under `tlv record` (TLV_RECORD=1), tlv says it, with the folder.
+  [ -n "${TLV_RECORD:-}" ] ||
+    echo "$me: wrote $out ($(wc -l <"$out") lines) and $res; the command exited with status $3" >&2
   exit "$3"
 }

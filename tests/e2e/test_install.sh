@@ -123,6 +123,14 @@ if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
   checks=$((checks + 1))
   cmp -s rec.res "$SRC/rules/linux_strace.res" || fail "installed: record.sh wrote no rec.res"
   same "the recorded log" stats -r rec.res rec.log
+  # tlv record runs the installed recorders (marked here to tell them from
+  # the source tree's), from a directory outside the source tree.
+  echo 'echo "the installed recorder" >&2' >>"$REC/record_lib.sh"
+  run "$T" record strace -o irec -- true
+  expect_status 0 "installed: tlv record strace"
+  expect_line "$TMP/err" "the installed recorder" "installed: tlv record runs share/tlv/record"
+  expect_line "$TMP/err" "tlv record: wrote irec/true.log and irec/true.res" "installed: tlv record"
+  same "tlv record's log" stats -r irec/true.res irec/true.log
 else
   echo "note: strace is missing or not permitted: the installed recorder not run"
 fi

@@ -179,6 +179,41 @@ static void check_shapes_options(const tlv_trace *t)
     tlv_shapes_free(zero);
 }
 
+/* The range readers (tlv_trace_event_range_sized, tlv_shapes_get_range_sized):
+ * element k is what the one-at-a-time call gives for first + k, elements lie
+ * `size` apart in the caller's (old, shorter) layout and no byte past the
+ * last one is written; the count stops at the end. */
+static void check_ranges(const tlv_trace *t, const tlv_shapes *s)
+{
+    size_t nev = tlv_trace_event_count(t), nsh = tlv_shapes_count(s);
+    CHECK(nev >= 4 && nsh >= 4);
+    enum { K = 3 };
+    size_t esz = offsetof(tlv_event, seq); /* an old layout, without seq */
+    unsigned char ebuf[K * sizeof(tlv_event) + 32];
+    memset(ebuf, GUARD, sizeof ebuf);
+    CHECK_INT(tlv_trace_event_range_sized(t, nev - 2, K, (tlv_event *)(void *)ebuf, esz), 2);
+    for (size_t k = 0; k < 2; k++) {
+        tlv_event one;
+        tlv_trace_event(t, nev - 2 + k, &one);
+        size_t span = k == 1 ? sizeof ebuf - esz : esz; /* after the last: guard */
+        check_prefix("tlv_trace_event_range_sized", ebuf + k * esz, esz, span, &one);
+    }
+    CHECK_INT(tlv_trace_event_range_sized(t, nev, K, (tlv_event *)(void *)ebuf, esz), 0);
+
+    tlv_shape_info sbuf[K + 1];
+    memset(sbuf, GUARD, sizeof sbuf);
+    CHECK_INT(tlv_shapes_get_range_sized(s, 1, K, sbuf, sizeof *sbuf), K);
+    for (size_t k = 0; k < K; k++) {
+        tlv_shape_info one;
+        tlv_shapes_get(s, 1 + k, &one);
+        CHECK_STR(sbuf[k].rule, one.rule);
+        CHECK(tlv_time_cmp(sbuf[k].from, one.from) == 0 && sbuf[k].row == one.row);
+    }
+    CHECK(((unsigned char *)&sbuf[K])[0] == GUARD);
+    CHECK_INT(tlv_shapes_get_range_sized(s, nsh - 1, K, sbuf, sizeof *sbuf), 1);
+    CHECK_INT(tlv_shapes_get_range_sized(s, nsh, K, sbuf, sizeof *sbuf), 0);
+}
+
 /* A view of an old program (no row list) with a bogus row list behind it
  * draws like a view without one; a newer program's longer view works. */
 static void check_view(const tlv_shapes *s)
@@ -262,6 +297,7 @@ int main(void)
         return 1;
     }
     check_outputs(t, s, st, tlv_trace_converter(t));
+    check_ranges(t, s);
     check_shapes_options(t);
     check_view(s);
     check_init();

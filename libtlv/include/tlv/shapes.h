@@ -178,6 +178,11 @@ TLV_API size_t tlv_shapes_count(const tlv_shapes *shapes);
 #define tlv_shapes_get(shapes, i, out) tlv_shapes_get_sized((shapes), (i), (out), sizeof *(out))
 TLV_API void tlv_shapes_get_sized(const tlv_shapes *shapes, size_t i, tlv_shape_info *out,
                                   size_t size);
+/* Shapes first, first + 1, ... (at most n; fewer at the end) into out[0],
+ * out[1], ..., `size` bytes apart, as tlv_shapes_get_sized gives each: one
+ * call per batch for bindings. Returns the number written. */
+TLV_API size_t tlv_shapes_get_range_sized(const tlv_shapes *shapes, size_t first, size_t n,
+                                          tlv_shape_info *out, size_t size);
 
 /* Calls fn for every shape of `row` overlapping [t0, t1], in drawing order.
  * O(log n + k). fn returns 0 to go on. */

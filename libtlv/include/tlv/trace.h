@@ -145,6 +145,14 @@ TLV_API const char *tlv_trace_last_error(const tlv_trace *trace);
 TLV_API size_t tlv_trace_event_count(const tlv_trace *trace);
 #define tlv_trace_event(trace, i, out) tlv_trace_event_sized((trace), (i), (out), sizeof *(out))
 TLV_API void tlv_trace_event_sized(const tlv_trace *trace, size_t i, tlv_event *out, size_t size);
+/* Events first, first + 1, ... (at most n; fewer where the trace ends) into
+ * out[0], out[1], ..., each as tlv_trace_event_sized(trace, i, &out[k],
+ * size) describes it, the structs `size` bytes apart (the caller's sizeof
+ * tlv_event). For bindings that read many events (Python's ctypes pays
+ * more for a call than the library for an event): one call per batch.
+ * Returns the number written, 0 when first is at or past the end. */
+TLV_API size_t tlv_trace_event_range_sized(const tlv_trace *trace, size_t first, size_t n,
+                                           tlv_event *out, size_t size);
 
 /* First and last event times (both zero for an empty trace). */
 TLV_API tlv_time tlv_trace_start(const tlv_trace *trace);

@@ -372,6 +372,18 @@ void tlv_trace_event_sized(const tlv_trace *t, size_t i, tlv_event *out, size_t 
     ABI_FILL_OUT(tlv_event, trace_event_fill, out, size, t, i);
 }
 
+size_t tlv_trace_event_range_sized(const tlv_trace *t, size_t first, size_t n, tlv_event *out,
+                                   size_t size)
+{
+    if (!t || first >= t->nev)
+        return 0;
+    if (n > t->nev - first)
+        n = t->nev - first;
+    for (size_t k = 0; k < n; k++)
+        tlv_trace_event_sized(t, first + k, (tlv_event *)(void *)((char *)out + k * size), size);
+    return n;
+}
+
 tlv_time tlv_trace_start(const tlv_trace *t)
 {
     tlv_time zero = {0, 0};

@@ -362,6 +362,20 @@ void tlv_shapes_get_sized(const tlv_shapes *s, size_t i, tlv_shape_info *out, si
     ABI_FILL_OUT(tlv_shape_info, shape_info_fill, out, size, s, i);
 }
 
+size_t tlv_shapes_get_range_sized(const tlv_shapes *s, size_t first, size_t n,
+                                  tlv_shape_info *out, size_t size)
+{
+    size_t count = s ? store_count(s->store) : 0;
+    if (first >= count)
+        return 0;
+    if (n > count - first)
+        n = count - first;
+    for (size_t k = 0; k < n; k++)
+        tlv_shapes_get_sized(s, first + k, (tlv_shape_info *)(void *)((char *)out + k * size),
+                             size);
+    return n;
+}
+
 typedef struct query_ctx {
     const struct tlv_shapes *s;
     tlv_shape_fn fn;
