@@ -130,12 +130,27 @@ static const recorder *find_recorder(const char *name)
     return NULL;
 }
 
+/* Whether "--" ends tlv's options: without it, CMD's own options are
+ * taken for tlv's ("unknown option '-l'" for ls -l). */
+static int has_double_dash(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0)
+            return 1;
+    return 0;
+}
+
 /* Parses argv into a (a->cmd has room for every argument). Returns the
  * recorder, or NULL on a usage error (said). */
 static const recorder *parse_record_args(record_args *a, int argc, char **argv)
 {
-    if (parse_options(&record_options, &a->c, a, argc, argv) < 0)
+    if (parse_options(&record_options, &a->c, a, argc, argv) < 0) {
+        if (!has_double_dash(argc, argv))
+            fprintf(stderr, "%s record: the command and its options go after '--': tlv record "
+                            "strace -- CMD [ARGS...]\n",
+                    prog);
         return NULL;
+    }
     a->cmd[a->ncmd] = NULL;
     if (!a->c.input || !a->ncmd) {
         usage_error("record", "give a recorder and a command: tlv record "

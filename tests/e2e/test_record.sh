@@ -21,6 +21,10 @@ expect_line "$TMP/err" "tlv record: unknown recorder 'perf' (strace, ltrace, uft
 run "$TLV" record --size 10x10 strace -- true
 expect_status 2 "--size without --render"
 expect_line "$TMP/err" "tlv record: --size is the size of --render's image: give --render PNG" "--size alone: the message"
+run "$TLV" record strace ls -l
+expect_status 2 "a command's option without '--'"
+expect_line "$TMP/err" "tlv record: unknown option '-l'" "without '--': the option"
+expect_line "$TMP/err" "tlv record: the command and its options go after '--': tlv record strace -- CMD [ARGS...]" "without '--': the hint"
 checks=$((checks + 1))
 [ -z "$(ls)" ] || fail "a usage error made a folder: $(ls)"
 
