@@ -17,7 +17,7 @@
 
 static const char export_help_head[] =
     "usage: tlv export [--format NAME] [-R DIR]... -r FILE.res [-o OUT] [--per-cpu]\n"
-    "                  [--session FILE] [--allow-scripts] LOG|-\n"
+    "                  [--session FILE] [--absolute-times] [--allow-scripts] LOG|-\n"
     "\n"
     "Converts LOG (or reads a standard-form trace), applies the visualization rules\n"
     "and writes the result for other tools. The primitives one rule event draws\n"
@@ -38,6 +38,9 @@ static const char export_help_tail[] =
     THREADS_HELP
     "      --us-per-unit X       chrome: microseconds per trace time unit (needed when\n"
     "                            the TimeScale is not s, ms, us or ns; 1 otherwise)\n"
+    "      --absolute-times      csv: times as the log wrote them (by default a clock\n"
+    "                            or wall-clock trace's, such as strace's or perf's,\n"
+    "                            count from its start)\n"
     "\n"
     "Exit status: 0 ok; 1 written, but some lines or rules had errors; 2 bad usage,\n"
     "unreadable input or rule files with errors.\n";
@@ -75,6 +78,7 @@ typedef struct export_args {
     const char *format_name;
     double us_per_unit; /* 0: from the TimeScale */
     const char *session; /* sqlite: markers from this session file */
+    int absolute_times;  /* csv: --absolute-times */
 } export_args;
 
 /* ---- arguments -------------------------------------------------------------------- */
@@ -88,6 +92,8 @@ static int export_option(void *own, int argc, char **argv, int *i)
         a->format_name = argv[++*i];
     } else if (strncmp(s, "--format=", 9) == 0) {
         a->format_name = s + 9;
+    } else if (strcmp(s, "--absolute-times") == 0) {
+        a->absolute_times = 1;
     } else if (strcmp(s, "--session") == 0 && *i + 1 < argc) {
         a->session = argv[++*i];
     } else if (strcmp(s, "--us-per-unit") == 0 && *i + 1 < argc) {
@@ -111,6 +117,7 @@ static const cli_option export_own[] = {
     {"format", 'f', "NAME"},
     {"session", 0, "FILE"},
     {"us-per-unit", 0, "X"},
+    {"absolute-times", 0, NULL},
     {NULL, 0, NULL},
 };
 
@@ -222,6 +229,7 @@ static int write_export(const export_args *a, const tlv_rules *rules, const tlv_
     o.source = a->c.input;
     o.us_per_unit = time_factor(a, rules);
     o.threads = a->c.rules.threads;
+    o.absolute_times = a->absolute_times;
     tlv_export_marker *markers = NULL;
     if (session_markers(a->session, "export", &markers, &o.nmarkers) < 0)
         return -1;

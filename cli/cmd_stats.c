@@ -39,7 +39,9 @@ static const char stats_help[] =
     " - resources whose \"state\" is \"live\" at the end (ltrace heap blocks:\n"
     "   leaks), with their \"size\", \"by\" and \"owner\";\n"
     " - the row labels the events gave (\"LabelAttribute\").\n"
-    "Times are in the resource file's TimeScale. No visualization rules needed.\n"
+    "Times are in the resource file's TimeScale; those of a clock or wall-clock trace\n"
+    "(strace, perf: docs/reference.md's TimeMode) count from its start in the text\n"
+    "(--json gives them as the log wrote them). No visualization rules needed.\n"
     "\n"
     "  -r, -R, --allow-scripts   as for 'tlv convert'\n"
     STD_OPTION_HELP
@@ -365,8 +367,16 @@ static int any_busy(const tlv_stats *s)
     return 0;
 }
 
+/* Where the text's times count from: a clock or wall-clock trace's (strace's
+ * 16-digit epochs, perf's seconds since boot) from its start, as the viewer
+ * shows them; a plain trace's as they are. */
+static double text_origin(const tlv_stats *s, const tlv_trace *trace)
+{
+    return tlv_trace_time_mode(trace) == TLV_TIME_PLAIN ? 0 : tlv_stats_start(s);
+}
+
 static void text_cpus(FILE *out, const stats_args *a, const tlv_rules *rules,
-                      const tlv_stats *s)
+                      const tlv_stats *s, double origin)
 {
     char from[64], to[64];
     const char *cpu_attr = tlv_stats_cpu_attribute(s);
@@ -377,9 +387,11 @@ static void text_cpus(FILE *out, const stats_args *a, const tlv_rules *rules,
                 a->o.running_attribute, a->o.running_value);
         return;
     }
-    fprintf(out, "\nCPU utilization from %s to %s %s (running: %s=%s; %s%s):\n",
-            num(from, sizeof from, tlv_stats_start(s)), num(to, sizeof to, tlv_stats_end(s)),
-            tlv_rules_time_scale(rules), a->o.running_attribute, a->o.running_value,
+    fprintf(out, "\nCPU utilization from %s to %s %s%s (running: %s=%s; %s%s):\n",
+            num(from, sizeof from, tlv_stats_start(s) - origin),
+            num(to, sizeof to, tlv_stats_end(s) - origin), tlv_rules_time_scale(rules),
+            origin != 0 ? " after the trace's start" : "", a->o.running_attribute,
+            a->o.running_value,
             cpu_attr ? "processors by " : "one processor", cpu_attr ? cpu_attr : "");
     table t = {NULL, 3, 0, 0, 1};
     int r = add_row(&t);
@@ -400,7 +412,7 @@ static void text_cpus(FILE *out, const stats_args *a, const tlv_rules *rules,
 }
 
 static void text_windows(FILE *out, const stats_args *a, const tlv_rules *rules,
-                         const tlv_stats *s, size_t nwin)
+                         const tlv_stats *s, size_t nwin, double origin)
 {
     char w[64];
     size_t ncpus = tlv_stats_cpu_count(s);
@@ -419,8 +431,8 @@ static void text_windows(FILE *out, const stats_args *a, const tlv_rules *rules,
         span win = window_at(s, a->window, k);
         if ((r = add_row(&t)) < 0)
             break;
-        set_num(&t, r, 0, win.from);
-        set_num(&t, r, 1, win.to);
+        set_num(&t, r, 0, win.from - origin);
+        set_num(&t, r, 1, win.to - origin);
         for (size_t c = 2; c < ncols; c++)
             set_percent(&t, r, c, share(tlv_stats_busy_in(s, c - 2, win.from, win.to),
                                         win.to - win.from));
@@ -603,9 +615,9 @@ static int write_stats(const stats_args *a, const tlv_rules *rules, const tlv_st
         rc = write_json(out, a, rules, s, cs, nwin, have_calls ? &calls : NULL, trace);
     } else {
         text_states(out, a, rules, s, trace);
-        text_cpus(out, a, rules, s);
+        text_cpus(out, a, rules, s, text_origin(s, trace));
         if (nwin && (tlv_stats_cpu_attribute(s) || any_busy(s)))
-            text_windows(out, a, rules, s, nwin);
+            text_windows(out, a, rules, s, nwin, text_origin(s, trace));
         if (have_calls)
             call_stats_print(out, &calls, trace, tlv_rules_time_scale(rules));
         text_counters(out, rules, cs, trace);

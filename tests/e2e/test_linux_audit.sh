@@ -40,6 +40,14 @@ run "$TLV" query --format csv -r linux_strace.res "$A/strace.log" \
 checks=$((checks + 1))
 [ "$(tr -d '\r' <"$TMP/out" | tr '\n' ' ')" = "op,n FUTEX_WAIT_BITSET_PRIVATE|FUTEX_CLOCK_REALTIME,3 FUTEX_WAIT_BITSET|FUTEX_CLOCK_REALTIME,1 FUTEX_WAIT_PRIVATE,3 FUTEX_WAKE_PRIVATE,9 " ] ||
   fail "futex operations: $(cat "$TMP/out")"
+# The CSV's times count from the trace's start (its first line, 1795917653.261219): the failing
+# openat from .265397 to its <... openat resumed> at .265413; --absolute-times as the log has them
+run "$TLV" export --format csv -r linux_strace.res "$A/strace.log"
+tr -d '\r' <"$TMP/out" >"$TMP/csv"
+expect_line "$TMP/csv" 'systemCalls,call,T32189,4178,4194,16,"openat(AT_FDCWD, ""/nonexistent/tlv-audit"", O_RDONLY)"' "csv: times from the start"
+run "$TLV" export --format csv --absolute-times -r linux_strace.res "$A/strace.log"
+tr -d '\r' <"$TMP/out" >"$TMP/csv"
+expect_line "$TMP/csv" 'systemCalls,call,T32189,1795917653265397,1795917653265413,16,"openat(AT_FDCWD, ""/nonexistent/tlv-audit"", O_RDONLY)"' "csv --absolute-times: the log's times"
 # The texts drawn: a ruler from the trace's start (23.3 ms long), not epoch seconds
 run "$TLV" render -r linux_strace.res "$A/strace.log" --size 1920x1080 -o "$TMP/s.png" --texts "$TMP/texts.json"
 expect_status 0 "render the strace recording"
@@ -63,6 +71,16 @@ expect_line "$TMP/out" "spin[32350]             RUNNING        2     228     112
 # the idle task (CPU 0 from its first switch at .298645, both to the last line, .440574)
 expect_line "$TMP/out" "CPU 0      141929       100.0%" "CPU 0 busy"
 expect_line "$TMP/out" "CPU 1      128376        90.4%" "CPU 1 busy"
+# over the trace's span, from its first event (.298642) to its last (.440574), from the start
+expect_line "$TMP/out" "CPU utilization from 0 to 141932 us after the trace's start (running: state=RUNNING; processors by prcId):" "stats: times from the start"
+# per window of 50 ms: CPU 1 recorded nothing before its first switch at .312198 (13556 us in)
+run "$TLV" stats --window 50000 -r linux_sched.res "$A/sched.log"
+expect_line "$TMP/out" "     0   50000  100.0%   72.9%" "the first window"
+expect_line "$TMP/out" "100000  141932  100.0%  100.0%" "the last window, cut at the end"
+# the CSV from the start too: spin[32350] exits at .367999
+run "$TLV" export --format csv -r linux_sched.res "$A/sched.log"
+tr -d '\r' <"$TMP/out" >"$TMP/csv"
+expect_line "$TMP/csv" "taskEvents,exit,T32350,69357,69357,0,exit" "csv of perf: times from the start"
 # The recording's own contradictions: a switch whose task is not the one switched in last
 # on that CPU (lines 291, 335, 394: after tokio-rt-worker[75] was switched in), the last
 # line's switch-in of perf on CPU 1 while CPU 0 runs it, and perf switched out at line 29

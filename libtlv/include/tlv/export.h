@@ -83,9 +83,13 @@ typedef struct tlv_export_options {
                                  processors online, 1: the calling thread only */
     const tlv_export_marker *markers; /* sqlite: the markers table (may be NULL) */
     size_t nmarkers;
+    int absolute_times;       /* csv: times as the log wrote them; 0: the times of a
+                                 clock or wall-clock trace (tlv_trace_time_mode) from
+                                 its start (tlv_trace_time_origin), a plain trace's
+                                 as they are */
 } tlv_export_options;
 
-#define TLV_EXPORT_OPTIONS_INIT {sizeof(tlv_export_options), NULL, 0, 0, NULL, 0}
+#define TLV_EXPORT_OPTIONS_INIT {sizeof(tlv_export_options), NULL, 0, 0, NULL, 0, 0}
 
 /* A trace and its shapes, ready to be written in any format. What every
  * format shares (the drawn intervals, the threads and processes they are
