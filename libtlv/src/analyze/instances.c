@@ -746,7 +746,8 @@ static int collect(pass *p)
 {
     tlv_instances *o = p->out;
     size_t whole = 0;
-    qsort(p->recs, p->nrecs, sizeof *p->recs, by_start); /* partial ones too: same order */
+    if (p->nrecs) /* no records: no array (qsort must not see NULL) */
+        qsort(p->recs, p->nrecs, sizeof *p->recs, by_start); /* partial ones too: same order */
     gkey *keys = malloc((p->nrecs + 1) * sizeof *keys);
     o->inst = malloc((p->nrecs + 1) * sizeof *o->inst);
     if (!keys || !o->inst) {
