@@ -162,6 +162,9 @@ static int parse_diff_args(diff_args *a, int argc, char **argv)
         return -1;
     a->a = a->c.input;
     a->c.input = a->b;
+    /* -o over B is refused as over A (rules.input_path): it replaced B */
+    a->c.rules.more_inputs[0] = a->b;
+    a->c.rules.more_input_whats[0] = "the second log being read";
     if (!a->a || !a->c.input) {
         usage_error("diff", "give two logs: tlv diff -r FILE.res A B");
         return -1;

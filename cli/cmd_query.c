@@ -216,7 +216,9 @@ static void real_text(double d, char *buf, size_t size)
         snprintf(buf, size, d > 0 ? "Inf" : "-Inf");
         return;
     }
-    if (d == (double)(long long)d && d > -1e18 && d < 1e18) {
+    /* In range before the cast: past 2^63 it is undefined (UBSan aborted tlv
+     * query on a dur of 2^64 - 1 ticks). */
+    if (d > -1e18 && d < 1e18 && d == (double)(long long)d) {
         snprintf(buf, size, "%lld.0", (long long)d);
         return;
     }

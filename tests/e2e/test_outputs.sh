@@ -88,6 +88,17 @@ expect_same reqs.json reqs.orig "verify --junit REQS: the requirements"
 run "$TLV" verify -r $res reqs.json $log --json $log
 expect_status 2 "verify --json LOG"
 expect_same $log orig.log "verify --json LOG: the log"
+# tlv diff reads two logs: -o over either is refused (over B, the second,
+# it replaced the log).
+cp $log b.log
+run "$TLV" diff -r $res $log b.log -o b.log
+expect_status 2 "diff -o B"
+expect_line "$TMP/err" "tlv: -o 'b.log' is the second log being read; refusing to write over it" "diff -o B: message"
+expect_same b.log orig.log "diff -o B: the log"
+run "$TLV" diff -r $res $log b.log -o $log
+expect_status 2 "diff -o A"
+expect_line "$TMP/err" "tlv: -o 'sample.log' is the log being read; refusing to write over it" "diff -o A: message"
+expect_same $log orig.log "diff -o A: the log"
 run "$TLV" verify -r $res reqs.json $log --junit j.out --json j.out
 expect_status 2 "verify --junit and --json the same"
 expect_line "$TMP/err" "tlv: --junit and --json name the same file 'j.out'" "verify --junit and --json the same: message"

@@ -53,6 +53,19 @@ run "$TLV" query edge.db "select name, attributes from resources order by id"
 expect_line "$TMP/out" 'ctrl       {"state":"READY"}' "sqlite: ctrl's Default before the first event"
 expect_line "$TMP/out" 'log        {"state":"WAITING"}' "sqlite: log's value of the resource file"
 
+# The Perfetto-shaped tables count integer ns from the first event: a time
+# more than 2^63 ns after it is clamped to 2^63 - 1, never wrapped (sched
+# and slice had dur -1000 and -3000, trace_bounds ended before it began,
+# and a task running from the start was read at "start - 1", the end).
+run "$TLV" query edge.db "select count(*) from sched where dur < 0 or ts < 0"
+expect_line "$TMP/out" "0" "sqlite: no sched slice with dur < 0"
+run "$TLV" query edge.db "select count(*) from slice where dur < 0 or ts < 0"
+expect_line "$TMP/out" "0" "sqlite: no slice with dur < 0"
+run "$TLV" query edge.db "select start_ts || ' ' || end_ts from trace_bounds"
+expect_line "$TMP/out" "0 9223372036854775807" "sqlite: trace_bounds clamped, not wrapped"
+run "$TLV" query edge.db "select ts || ' ' || dur || ' ' || end_state from sched where utid = (select utid from thread where name = 'Control')"
+expect_line "$TMP/out" "0 9223372036854775807 READY" "sqlite: ctrl's sched slice from the first event"
+
 # Chrome: "dur" positive (was -1).
 tlv export --format chrome
 expect_status 0 "chrome"
@@ -111,6 +124,27 @@ expect_status 1 "\$CALC at the edges"
 expect_line "$TMP/out" "[9223372036854775807]ctrl.state=ADDED" "\$CALC: 2^63 - 2 + 1"
 expect_line "$TMP/out" "[-9223372036854775808]ctrl.state=ADDED" "\$CALC: -2^63 + 1 - 1"
 expect_line "$TMP/err" 'calc.log:2: error: rule "^\[(?<t>-?\d+)\] add (?<n>-?\d+)$": $CALC{9223372036854775807+1}: the result is too large (column 20)' "\$CALC past 2^63 - 1: an error naming the line"
+
+# tlv verify and the instances: a state held from -2^63 to 2^63 - 1 lasts
+# 2^64 - 1 ticks (it lasted -1, and "at most 1 ms" passed as "never"); the
+# values before the first event are the resource file's (read at "start -
+# 1", the trace's end).
+cat >reqs.json <<'JSON'
+{"ResourceFile": "mini.res",
+ "Requirements": {
+  "ctrl runs at most 1 ms": {"Check": "state", "Resource": "ctrl", "State": "RUNNING", "Max": "1 ms"},
+  "ctrl ready within 10 ms": {"Check": "followed", "Event": "ctrl.state=RUNNING",
+                              "FollowedBy": "ctrl.state=READY", "Within": "10 ms"}}}
+JSON
+run "$TLV" verify -R . reqs.json edge.std
+expect_status 1 "verify: requirements broken over the whole range"
+expect_line "$TMP/out" "FAIL  ctrl runs at most 1 ms: state=RUNNING for at most 18446744073709551616 us > 1000 us; longest: Control at -9223372036854775808 us, line 1; 1 of 1 interval over" "verify: a state over 2^64 - 1 ticks"
+expect_line "$TMP/out" "FAIL  ctrl ready within 10 ms: ctrl.state=RUNNING followed by ctrl.state=READY within at most 18446744073709551616 us > 10000 us; slowest: Control at -9223372036854775808 us, line 1; 1 of 1 over" "verify: followed after 2^64 - 1 ticks"
+tlv stats --instances
+expect_status 0 "stats --instances"
+expect_grep "$TMP/out" '^TIMER  *response  *1  *1  *1  *1  *1  *1  *1  *0 ' "stats --instances: TIMER's response"
+checks=$((checks + 1))
+grep -q '^log  *latency' "$TMP/out" && fail "stats --instances: log's initial WAITING read at the trace's end:$(cat "$TMP/out")"
 
 # Times past 64 bits are errors naming the line (docs/robustness.md).
 printf '[9223372036854775808]ctrl.state=RUNNING\n[1]ctrl.state=READY\n' >over.std

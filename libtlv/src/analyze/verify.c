@@ -155,9 +155,12 @@ static double as_double(const vctx *c, tlv_time t)
     return tlv_time_to_double(t, c->radix);
 }
 
+/* b - a, right over the whole range of times (tlv_time_sub wraps a span
+ * past 2^63 ticks: a state held from -2^63 to 2^63 - 1 lasted -1, and its
+ * requirement passed as "never"). */
 static double between(const vctx *c, tlv_time a, tlv_time b)
 {
-    return tlv_time_to_double(tlv_time_sub(b, a, c->radix), c->radix);
+    return tlv_time_span(a, b, c->radix);
 }
 
 /* A time near x (in TimeScale units) for a violation that has only a double. */
@@ -352,17 +355,17 @@ typedef struct track {
     uint64_t line;             /* of the change into it; 0: the initial value */
 } track;
 
-/* Every selected resource's value of `attr` before the first event; -1
+/* Every selected resource's value of `attr` before the first event (not at
+ * t0 - 1, which wrapped to the trace's end for a first event at -2^63); -1
  * when a named resource's type has no such attribute. */
 static int init_tracks(vctx *c, unsigned char *sel, const char *attr, track *tr)
 {
     const world *w = c->t->w;
-    tlv_time before = {c->t0.ticks - 1, c->t0.frac};
     int any = 0;
     for (size_t r = 0; r < w->nres; r++) {
         const char *v;
         tr[r].value = EVM_NEVER;
-        if (!sel[r] || tlv_trace_attr_at(c->t, w->res[r].name, attr, &before, &v) != TLV_OK) {
+        if (!sel[r] || tlv_trace_attr_initial(c->t, w->res[r].name, attr, &v) != TLV_OK) {
             sel[r] = 0;
             continue;
         }

@@ -621,10 +621,27 @@ static long double units_of(tlv_time t, int radix)
     return (long double)t.ticks + (long double)t.frac / (long double)scale;
 }
 
+/* b - a, clamped to 64 bits (two clamped times). */
+static sqlite3_int64 ns_diff(sqlite3_int64 a, sqlite3_int64 b)
+{
+    if (a < 0 && b > INT64_MAX + a)
+        return INT64_MAX;
+    if (a > 0 && b < INT64_MIN + a)
+        return INT64_MIN;
+    return b - a;
+}
+
 /* t in integer nanoseconds from the origin (clamped to 64 bits). */
 static sqlite3_int64 ns_of(const writer *w, tlv_time t)
 {
-    long double v = roundl(units_of(tlv_time_sub(t, w->origin, w->radix), w->radix) * w->ns);
+    int after = tlv_time_cmp(t, w->origin) >= 0;
+    long double units =
+        tlv_time_span_fits(after ? w->origin : t, after ? t : w->origin, w->radix, NULL)
+            ? units_of(tlv_time_sub(t, w->origin, w->radix), w->radix)
+            : tlv_time_span(w->origin, t, w->radix); /* past 2^63 ticks: tlv_time_sub wraps
+                                                        (a trace from -2^63 to 2^63 - 1 had
+                                                        sched and slice durations < 0) */
+    long double v = roundl(units * w->ns);
     return v >= 9.2e18L ? INT64_MAX : v <= -9.2e18L ? INT64_MIN : (sqlite3_int64)v;
 }
 
@@ -784,7 +801,7 @@ static void write_slices(writer *w, const export_layout *c)
         sqlite3_int64 ts = ns_of(w, sh->from);
         bind_int(w, st, 1, (sqlite3_int64)i);
         bind_int(w, st, 2, ts);
-        bind_int(w, st, 3, instant ? 0 : ns_of(w, sh->to) - ts);
+        bind_int(w, st, 3, instant ? 0 : ns_diff(ts, ns_of(w, sh->to)));
         bind_int(w, st, 4, (sqlite3_int64)(c->first_tid[sh->row] + (instant ? 0 : iv->lane)));
         bind_text(w, st, 5, sh->rule);
         bind_text(w, st, 6, name);
@@ -858,10 +875,13 @@ typedef struct runner {
     sqlite3_int64 cpu; /* -1: not a number */
 } runner;
 
+/* The processor of resource at *at, or before the first event when at is
+ * NULL. */
 static sqlite3_int64 cpu_of(const tlv_trace *t, const char *resource, const tlv_time *at)
 {
     const char *v = NULL;
-    if (tlv_trace_attr_at(t, resource, "prcId", at, &v) != TLV_OK)
+    if ((at ? tlv_trace_attr_at(t, resource, "prcId", at, &v)
+            : tlv_trace_attr_initial(t, resource, "prcId", &v)) != TLV_OK)
         return 0; /* no processor attribute: one processor */
     char *end;
     long long cpu = v && *v ? strtoll(v, &end, 10) : -1;
@@ -875,7 +895,7 @@ static void sched_slice(writer *w, sqlite3_stmt *st, const runner *run, tlv_time
         return;
     sqlite3_int64 ts = ns_of(w, run->since);
     bind_int(w, st, 1, ts);
-    bind_int(w, st, 2, ns_of(w, end) - ts);
+    bind_int(w, st, 2, ns_diff(ts, ns_of(w, end)));
     if (run->cpu >= 0)
         bind_int(w, st, 3, run->cpu);
     if (utid >= 0)
@@ -905,12 +925,11 @@ static void write_sched(writer *w, const export_layout *c)
         if (id >= 0)
             utid[id] = (long)r;
     }
-    tlv_time start = tlv_trace_start(t), before = start;
-    before.ticks -= 1;
-    for (size_t i = 0; i < w->nres; i++) {
+    tlv_time start = tlv_trace_start(t);
+    for (size_t i = 0; i < w->nres; i++) { /* not at start - 1, which wraps at -2^63 */
         const char *v = NULL, *name = tlv_trace_resource_name(t, i);
-        if (tlv_trace_attr_at(t, name, "state", &before, &v) == TLV_OK && v && strcmp(v, "RUNNING") == 0)
-            run[i] = (runner){1, start, cpu_of(t, name, &before)};
+        if (tlv_trace_attr_initial(t, name, "state", &v) == TLV_OK && v && strcmp(v, "RUNNING") == 0)
+            run[i] = (runner){1, start, cpu_of(t, name, NULL)};
     }
     sqlite3_stmt *st = prepare(w, "INSERT INTO sched(ts, dur, cpu, utid, end_state) VALUES(?,?,?,?,?)");
     size_t n = tlv_trace_event_count(t);
