@@ -47,9 +47,9 @@ typedef struct tinfo {
     int has_state;
 } tinfo;
 
-/* An instance found, whole or partial: its times are those of the events
- * that began and ended it. */
+/* An instance found, whole or partial. */
 typedef struct rec {
+    tlv_time start, end;
     uint32_t res, kind, name;   /* name: id in the result's pool */
     uint32_t sev, eev;          /* events that began and ended it */
     int partial;
@@ -102,7 +102,6 @@ typedef struct group {
     uint32_t res, kind, name;
     size_t first, count;        /* into members[] and sorted[] */
     size_t partial;
-    const char *text;           /* the name's text (in the result's pool), for sorting */
 } group;
 
 struct tlv_instances {
@@ -110,8 +109,7 @@ struct tlv_instances {
     intern_pool *pool;          /* kinds and names */
     uint32_t *kind_ids;         /* by kind id: the kind's name in pool */
     size_t nkinds;
-    rec *inst;                  /* the instances found (partial ones too), */
-    uint32_t *order;            /* and the whole ones' indexes in it, by start */
+    rec *inst;                  /* whole instances, by start */
     size_t ninst;
     group *groups;
     size_t ngroups;
@@ -147,14 +145,16 @@ static uint32_t value_id(const pass *p, const char *s)
     return s ? intern_find(p->w->values, s, strlen(s)) : NEVER;
 }
 
+/* Spans by tlv_time_span, right over the whole range of times (tlv_time_sub
+ * wraps a span past 2^63 ticks: a trace from -2^63 to 2^63 - 1 gave -1). */
 static double since_start(const pass *p, tlv_time t)
 {
-    return tlv_time_to_double(tlv_time_sub(t, p->t0, p->radix), p->radix);
+    return tlv_time_span(p->t0, t, p->radix);
 }
 
 static double span(const pass *p, tlv_time a, tlv_time b)
 {
-    return tlv_time_to_double(tlv_time_sub(b, a, p->radix), p->radix);
+    return tlv_time_span(a, b, p->radix);
 }
 
 static int push_time(pass *p, double **arr, size_t *n, size_t *cap, double t)
@@ -168,13 +168,14 @@ static int push_time(pass *p, double **arr, size_t *n, size_t *cap, double t)
 static void add_rec(pass *p, uint32_t res, uint32_t kind, uint32_t name, tlv_time start,
                     uint32_t sev, tlv_time end, uint32_t eev, int partial)
 {
-    (void)start, (void)end; /* the events' times: kept as the events' indexes */
     if (GROW(p->recs, p->recs_cap, p->nrecs + 1) < 0) {
         p->failed = 1;
         return;
     }
     rec *r = &p->recs[p->nrecs++];
     memset(r, 0, sizeof *r);
+    r->start = start;
+    r->end = end;
     r->res = res;
     r->kind = kind;
     r->name = name;
@@ -539,21 +540,21 @@ static void setup_types(pass *p, const char *state_attr, const char *cpu_attr)
     }
 }
 
-/* A resource's values before the first event, and its declared kinds' From
+/* A resource's values before the first event (not at t0 - 1, which wrapped
+ * at -2^63), and its declared kinds' From
  * patterns with ${TARGET} substituted. */
 static void setup_actor(pass *p, uint32_t r, const char *state_attr)
 {
     actor *a = &p->a[r];
     const rt_resource *res = &p->w->res[r];
     a->ti = &p->types[res->type];
-    tlv_time before = {p->t0.ticks - 1, p->t0.frac};
     const char *v;
     a->slot = p->multi_cpu ? NO_SLOT : 0;
     if (a->ti->cpu_attr &&
-        tlv_trace_attr_at(p->t, res->name, a->ti->cpu_attr, &before, &v) == TLV_OK)
+        tlv_trace_attr_initial(p->t, res->name, a->ti->cpu_attr, &v) == TLV_OK)
         a->slot = slot_of(p, value_id(p, v));
     a->cls = C_UNKNOWN;
-    if (a->ti->has_state && tlv_trace_attr_at(p->t, res->name, state_attr, &before, &v) == TLV_OK)
+    if (a->ti->has_state && tlv_trace_attr_initial(p->t, res->name, state_attr, &v) == TLV_OK)
         a->cls = *v ? class_of(p, value_id(p, v)) : C_UNKNOWN;
     if (a->cls == C_RUNNING) {
         a->ran = 1;
@@ -691,9 +692,8 @@ static void measure(pass *p)
         const actor *a = &p->a[r->res];
         if ((r->kind == K_RESPONSE || r->kind == K_LATENCY) && !a->ran)
             continue;
-        tlv_time start = trace_time(p->t, &p->t->ev[r->sev]), end = trace_time(p->t, &p->t->ev[r->eev]);
-        double from = since_start(p, start), to = since_start(p, end);
-        r->response = span(p, start, end);
+        double from = since_start(p, r->start), to = since_start(p, r->end);
+        r->response = span(p, r->start, r->end);
         r->exec = a->ti->has_state && a->ran ? exec_within(a, from, to) : -1;
         r->pre = (uint32_t)count_within(a->pre, a->npre, from, to);
         r->intr = (uint32_t)count_within(a->intr, a->nintr, from, to);
@@ -704,79 +704,36 @@ static void measure(pass *p)
 
 /* ---- grouping ---------------------------------------------------------------------- */
 
-/* Sorts n (key, index) pairs by key: four passes of a 16-bit radix sort
- * (the instances of a 10M-line log: no comparisons, no moving of records). */
-typedef struct keyed {
-    uint64_t key;
-    uint32_t index;
-} keyed;
+typedef struct gkey {
+    const rec *r;
+    const char *name;
+    size_t index;               /* the whole instance's index, or NO_SLOT when partial */
+} gkey;
 
-static int radix_sort(keyed *v, size_t n)
+static int by_start(const void *x, const void *y)
 {
-    keyed *tmp = malloc((n + 1) * sizeof *tmp);
-    size_t *count = malloc(65536 * sizeof *count);
-    if (!tmp || !count) {
-        free(tmp);
-        free(count);
-        return -1;
-    }
-    for (int shift = 0; shift < 64; shift += 16) {
-        memset(count, 0, 65536 * sizeof *count);
-        for (size_t i = 0; i < n; i++)
-            count[(v[i].key >> shift) & 0xFFFF]++;
-        size_t sum = 0;
-        for (size_t d = 0; d < 65536; d++) {
-            size_t c = count[d];
-            count[d] = sum;
-            sum += c;
-        }
-        for (size_t i = 0; i < n; i++)
-            tmp[count[(v[i].key >> shift) & 0xFFFF]++] = v[i];
-        memcpy(v, tmp, n * sizeof *v);
-    }
-    free(tmp);
-    free(count);
-    return 0;
-}
-
-/* The groups of (resource, kind, name), found through a hash of the three
- * ids (names are ids of the result's pool, so equal names are equal ids). */
-typedef struct gtable {
-    uint32_t *slot;             /* group index + 1, or 0 */
-    size_t mask;
-} gtable;
-
-static uint64_t gkey_hash(uint32_t res, uint32_t kind, uint32_t name)
-{
-    uint64_t h = (uint64_t)res * 0x9E3779B97F4A7C15u ^ ((uint64_t)kind << 40) ^
-                 (uint64_t)name * 0xC2B2AE3D27D4EB4Fu;
-    return h ^ (h >> 29);
-}
-
-static long group_of(tlv_instances *o, gtable *t, const rec *r)
-{
-    for (size_t i = gkey_hash(r->res, r->kind, r->name) & t->mask;; i = (i + 1) & t->mask) {
-        if (!t->slot[i]) {
-            group *g = &o->groups[o->ngroups];
-            *g = (group){r->res, r->kind, r->name, 0, 0, 0, intern_str(o->pool, r->name)};
-            t->slot[i] = (uint32_t)++o->ngroups;
-            return (long)o->ngroups - 1;
-        }
-        const group *g = &o->groups[t->slot[i] - 1];
-        if (g->res == r->res && g->kind == r->kind && g->name == r->name)
-            return (long)t->slot[i] - 1;
-    }
-}
-
-/* Groups by resource, kind, then name's text. */
-static int by_group_key(const void *x, const void *y)
-{
-    const group *a = x, *b = y;
-    if (a->res != b->res)
-        return a->res < b->res ? -1 : 1;
+    const rec *a = x, *b = y;
+    int c = tlv_time_cmp(a->start, b->start);
+    if (c)
+        return c;
+    if (a->sev != b->sev)
+        return a->sev < b->sev ? -1 : 1;
     if (a->kind != b->kind)
         return a->kind < b->kind ? -1 : 1;
-    return strcmp(a->text, b->text);
+    return a->res < b->res ? -1 : a->res > b->res;
+}
+
+static int by_group(const void *x, const void *y)
+{
+    const gkey *a = x, *b = y;
+    if (a->r->res != b->r->res)
+        return a->r->res < b->r->res ? -1 : 1;
+    if (a->r->kind != b->r->kind)
+        return a->r->kind < b->r->kind ? -1 : 1;
+    int c = strcmp(a->name, b->name);
+    if (c)
+        return c;
+    return by_start(a->r, b->r);
 }
 
 static int by_double(const void *x, const void *y)
@@ -785,89 +742,55 @@ static int by_double(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* Each record's group, the groups in their order, and for each record the
- * index of its group in that order (in rec.group). */
-static int make_groups(pass *p)
-{
-    tlv_instances *o = p->out;
-    gtable t = {NULL, 0};
-    size_t cap = 16;
-    while (cap < 2 * p->nrecs + 2)
-        cap *= 2;
-    t.slot = calloc(cap, sizeof *t.slot);
-    t.mask = cap - 1;
-    o->groups = malloc((p->nrecs + 1) * sizeof *o->groups);
-    uint32_t *first_order = NULL;
-    if (!t.slot || !o->groups)
-        goto fail;
-    for (size_t i = 0; i < p->nrecs; i++)
-        p->recs[i].group = (uint32_t)group_of(o, &t, &p->recs[i]);
-    /* sort the groups; remember each one's place */
-    for (size_t g = 0; g < o->ngroups; g++)
-        o->groups[g].first = g; /* its index before sorting */
-    if (o->ngroups > 1)
-        qsort(o->groups, o->ngroups, sizeof *o->groups, by_group_key);
-    first_order = malloc((o->ngroups + 1) * sizeof *first_order);
-    if (!first_order)
-        goto fail;
-    for (size_t g = 0; g < o->ngroups; g++)
-        first_order[o->groups[g].first] = (uint32_t)g;
-    for (size_t i = 0; i < p->nrecs; i++)
-        p->recs[i].group = first_order[p->recs[i].group];
-    free(first_order);
-    free(t.slot);
-    return 0;
-fail:
-    free(first_order);
-    free(t.slot);
-    return -1;
-}
-
 static int collect(pass *p)
 {
     tlv_instances *o = p->out;
-    if (make_groups(p) < 0)
-        return -1;
-    /* the whole instances by start: the event that began each (events are in
-     * time order), then kind, then resource */
-    keyed *keys = malloc((p->nrecs + 1) * sizeof *keys);
     size_t whole = 0;
-    if (!keys)
-        return -1;
-    for (size_t i = 0; i < p->nrecs; i++) {
-        const rec *r = &p->recs[i];
-        o->groups[r->group].partial += r->partial;
-        o->groups[r->group].count += !r->partial;
-        if (!r->partial)
-            keys[whole++] = (keyed){(uint64_t)r->sev << 32 | (uint64_t)(r->kind & 0xFF) << 24 |
-                                        (r->res & 0xFFFFFF),
-                                    (uint32_t)i};
-    }
-    o->order = malloc((whole + 1) * sizeof *o->order);
-    o->members = malloc((whole + 1) * sizeof *o->members);
-    o->sorted = malloc((whole + 1) * sizeof *o->sorted);
-    if (!o->order || !o->members || !o->sorted || radix_sort(keys, whole) < 0) {
+    if (p->nrecs) /* no records: no array (qsort must not see NULL) */
+        qsort(p->recs, p->nrecs, sizeof *p->recs, by_start); /* partial ones too: same order */
+    gkey *keys = malloc((p->nrecs + 1) * sizeof *keys);
+    o->inst = malloc((p->nrecs + 1) * sizeof *o->inst);
+    if (!keys || !o->inst) {
         free(keys);
         return -1;
     }
-    size_t at = 0; /* each group's slice of members, in group order */
-    for (size_t g = 0; g < o->ngroups; g++) {
-        o->groups[g].first = at;
-        at += o->groups[g].count;
-        o->groups[g].count = 0;
-    }
-    for (size_t i = 0; i < whole; i++) { /* in start order: members come in start order */
-        const rec *r = &p->recs[keys[i].index];
-        o->order[i] = keys[i].index;
-        group *g = &o->groups[r->group];
-        size_t m = g->first + g->count++;
-        o->members[m] = i;
-        o->sorted[m] = r->response;
+    for (size_t i = 0; i < p->nrecs; i++) {
+        const rec *r = &p->recs[i];
+        size_t index = NO_SLOT;
+        if (!r->partial) {
+            index = whole;
+            o->inst[whole++] = *r;
+        }
+        keys[i] = (gkey){r, intern_str(o->pool, r->name), index};
     }
     o->ninst = whole;
-    o->inst = p->recs; /* the result's now */
-    p->recs = NULL;
-    p->nrecs = p->recs_cap = 0;
+    if (p->nrecs > 1)
+        qsort(keys, p->nrecs, sizeof *keys, by_group);
+    o->groups = malloc((p->nrecs + 1) * sizeof *o->groups);
+    o->members = malloc((whole + 1) * sizeof *o->members);
+    o->sorted = malloc((whole + 1) * sizeof *o->sorted);
+    if (!o->groups || !o->members || !o->sorted) {
+        free(keys);
+        return -1;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < p->nrecs; i++) {
+        const rec *r = keys[i].r;
+        group *g = o->ngroups ? &o->groups[o->ngroups - 1] : NULL;
+        if (!g || g->res != r->res || g->kind != r->kind ||
+            strcmp(intern_str(o->pool, g->name), keys[i].name) != 0) {
+            g = &o->groups[o->ngroups++];
+            *g = (group){r->res, r->kind, r->name, m, 0, 0};
+        }
+        if (keys[i].index == NO_SLOT) {
+            g->partial++;
+            continue;
+        }
+        o->inst[keys[i].index].group = (uint32_t)(g - o->groups);
+        o->members[m] = keys[i].index;
+        o->sorted[m++] = r->response;
+        g->count++;
+    }
     free(keys);
     for (size_t g = 0; g < o->ngroups; g++)
         if (o->groups[g].count > 1)
@@ -1005,7 +928,6 @@ void tlv_instances_free(tlv_instances *o)
     intern_free(o->pool);
     free(o->kind_ids);
     free(o->inst);
-    free(o->order);
     free(o->groups);
     free(o->members);
     free(o->sorted);
@@ -1021,24 +943,18 @@ static const char *kind_name(const tlv_instances *o, uint32_t kind)
     return intern_str(o->pool, o->kind_ids[kind]);
 }
 
-/* Whole instance i (in start order). */
-static const rec *inst_rec(const tlv_instances *o, size_t i)
-{
-    return &o->inst[o->order[i]];
-}
-
 static void instance_fill(const tlv_instances *o, size_t i, tlv_instance *out)
 {
     memset(out, 0, sizeof *out);
     if (!o || i >= o->ninst)
         return;
-    const rec *r = inst_rec(o, i);
+    const rec *r = &o->inst[i];
     const tlv_trace *t = o->trace;
     out->resource = t->w->res[r->res].name;
     out->kind = kind_name(o, r->kind);
     out->name = intern_str(o->pool, r->name);
-    out->start = trace_time(t, &t->ev[r->sev]);
-    out->end = trace_time(t, &t->ev[r->eev]);
+    out->start = r->start;
+    out->end = r->end;
     out->response = r->response;
     out->execution = r->exec;
     out->preemptions = r->pre;
@@ -1093,9 +1009,9 @@ static void group_fill(const tlv_instances *o, size_t gi, tlv_instance_group *ou
     size_t nexec = 0;
     out->worst = o->members[g->first];
     for (size_t k = 0; k < g->count; k++) {
-        const rec *r = inst_rec(o, o->members[g->first + k]);
+        const rec *r = &o->inst[o->members[g->first + k]];
         sum += r->response;
-        if (r->response > inst_rec(o, out->worst)->response)
+        if (r->response > o->inst[out->worst].response)
             out->worst = o->members[g->first + k];
         out->preemptions += r->pre;
         out->interruptions += r->intr;

@@ -566,6 +566,12 @@ static void check_never(vctx *c, unsigned char *sel)
 
 /* ---- cpu: the busiest window ------------------------------------------------------- */
 
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
 /* Adds the time covered by windows [s, s + w] for s in [a, b] (window
  * starts over the bound) to the run so far, or ends the run and starts
  * another; a finished run is a violation. */
@@ -590,73 +596,12 @@ static void run_add(vctx *c, run *r, const char *name, double a, double b, doubl
     (*over)++;
 }
 
-/* Busy time before t on a processor, for times t that only grow: a cursor
- * over its stretches (from, to pairs, in order) and the busy time before
- * each. */
-typedef struct busy_cursor {
-    const double *sp;
-    const double *before;
-    size_t n, j;
-} busy_cursor;
-
-static double busy_until(busy_cursor *c, double t)
-{
-    while (c->j < c->n && c->sp[2 * c->j + 1] <= t)
-        c->j++;
-    double b = c->before[c->j];
-    if (c->j < c->n && c->sp[2 * c->j] < t)
-        b += t - c->sp[2 * c->j];
-    return b;
-}
-
-/* The next of the four sorted sequences of window starts — each stretch's
- * from and to, as the window's start (s) or its end (s + w): a merge of
- * four sorted lists, so that the starts come in order without sorting. */
-typedef struct starts {
-    const double *sp;
-    size_t n, next[4];
-    double w, lo, hi;
-    int lo_done, hi_done;
-} starts;
-
-static int next_start(starts *st, double *out)
-{
-    int best = -1;
-    double bv = 0;
-    for (int k = 0; k < 4; k++) {
-        if (st->next[k] >= st->n)
-            continue;
-        double v = st->sp[2 * st->next[k] + (k & 1)] - (k >= 2 ? st->w : 0);
-        if (best < 0 || v < bv) {
-            best = k;
-            bv = v;
-        }
-    }
-    if (!st->lo_done && (best < 0 || st->lo <= bv)) { /* the trace's start first */
-        st->lo_done = 1;
-        *out = st->lo;
-        return 1;
-    }
-    if (best < 0) {
-        if (st->hi_done)
-            return 0;
-        st->hi_done = 1;
-        *out = st->hi;
-        return 1;
-    }
-    st->next[best]++;
-    *out = bv < st->lo ? st->lo : bv > st->hi ? st->hi : bv;
-    return 1;
-}
-
 /* The busiest window of length w on processor k: its share, and its start
  * in *at; the stretches of time covered by windows over `bound` are
  * violations (*over counts them). The busy time of the window starting at
  * s is linear in s between the breakpoints where s or s + w meets a busy
  * stretch's start or end, so the busiest window starts at one of them, and
- * between two of them the starts over the bound are one interval. The
- * breakpoints come in order (a merge) and the busy times from two cursors:
- * O(stretches). */
+ * between two of them the starts over the bound are one interval. */
 static double busiest(vctx *c, size_t k, const char *name, double w, double bound, double *at,
                       size_t *over)
 {
@@ -665,49 +610,54 @@ static double busiest(vctx *c, size_t k, const char *name, double w, double boun
     double lo = as_double(c, c->t0), hi = as_double(c, c->t1) - w, best = -1;
     hi = hi < lo ? lo : hi;
     *at = lo;
-    double *before = malloc((n + 1) * sizeof *before);
-    if (!before) {
+    size_t m = 4 * n + 2;
+    double *s = malloc(m * sizeof *s), *f = malloc(m * sizeof *f);
+    if (!s || !f) {
+        free(s);
+        free(f);
         c->failed = 1;
         return 0;
     }
-    before[0] = 0;
-    for (size_t i = 0; i < n; i++)
-        before[i + 1] = before[i] + (sp[2 * i + 1] - sp[2 * i]);
-    busy_cursor from = {sp, before, n, 0}, to = {sp, before, n, 0};
-    starts st = {sp, n, {0, 0, 0, 0}, w, lo, hi, 0, 0};
+    s[0] = lo;
+    s[1] = hi;
+    for (size_t i = 0; i < 2 * n; i++) { /* each start and end, at s or at s + w */
+        double a = sp[i], b = sp[i] - w;
+        s[2 + 2 * i] = a < lo ? lo : a > hi ? hi : a;
+        s[3 + 2 * i] = b < lo ? lo : b > hi ? hi : b;
+    }
+    qsort(s, m, sizeof *s, by_value);
+    size_t u = 0;
+    for (size_t i = 0; i < m; i++)
+        if (!u || s[i] > s[u - 1])
+            s[u++] = s[i];
     run r = {0, 0, 0, 0};
-    double prev_s = 0, prev_f = 0, s;
-    int have_prev = 0;
-    while (next_start(&st, &s)) {
-        if (have_prev && s <= prev_s)
-            continue; /* the same start again */
-        double f = (busy_until(&to, s + w) - busy_until(&from, s)) / w;
-        if (f > best + 1e-12) {
-            best = f;
-            *at = s;
+    for (size_t i = 0; i < u; i++) {
+        f[i] = tlv_stats_busy_in(c->stats, k, s[i], s[i] + w) / w;
+        if (f[i] > best + 1e-12) {
+            best = f[i];
+            *at = s[i];
         }
-        if (!have_prev && f > bound + 1e-12)
-            run_add(c, &r, name, s, s, w, f, over);
-        if (have_prev) {
-            int oa = prev_f > bound + 1e-12, ob = f > bound + 1e-12;
-            if (oa || ob) {
-                double x = prev_s, y = s; /* where the linear share crosses the bound */
-                if (!oa)
-                    x = prev_s + (bound - prev_f) / (f - prev_f) * (s - prev_s);
-                if (!ob)
-                    y = prev_s + (bound - prev_f) / (f - prev_f) * (s - prev_s);
-                run_add(c, &r, name, x, y, w, prev_f > f ? prev_f : f, over);
-            }
-        }
-        prev_s = s;
-        prev_f = f;
-        have_prev = 1;
+        if (i == 0 && f[0] > bound + 1e-12)
+            run_add(c, &r, name, s[0], s[0], w, f[0], over);
+        if (i == 0)
+            continue;
+        double fa = f[i - 1], fb = f[i], a = s[i - 1], b = s[i];
+        int oa = fa > bound + 1e-12, ob = fb > bound + 1e-12;
+        if (!oa && !ob)
+            continue;
+        double x = a, y = b; /* where the linear share crosses the bound */
+        if (!oa)
+            x = a + (bound - fa) / (fb - fa) * (b - a);
+        if (!ob)
+            y = a + (bound - fa) / (fb - fa) * (b - a);
+        run_add(c, &r, name, x, y, w, fa > fb ? fa : fb, over);
     }
     if (r.open) {
         tlv_time t = from_double(c, r.from);
         add_violation(c, name, t, from_double(c, r.to), line_at(c, t), r.worst);
     }
-    free(before);
+    free(s);
+    free(f);
     return best;
 }
 
