@@ -232,17 +232,20 @@ static void check_trace_errors(const tlv_trace *trace)
         "\"y\": {\"Check\": \"cpu\", \"Processor\": \"CPU 7\", \"Window\": 5, \"Max\": 5},\n"
         "\"z\": {\"Check\": \"state\", \"Resource\": \"H\", \"Attribute\": \"prio\", \"State\": \"X\", \"Max\": 5},\n"
         "\"w\": {\"Check\": \"followed\", \"Event\": \"Z.go()\", \"FollowedBy\": \"A.x\", \"Within\": 5},\n"
-        "\"ok\": {\"Check\": \"never\", \"Event\": \"A.nothing()\"}\n"
+        "\"ok\": {\"Check\": \"never\", \"Event\": \"A.nothing()\"},\n"
+        "\"v\": {\"Check\": \"cpu\", \"Window\": 150, \"Max\": \"50%\"}\n"
         "}}\n";
     static const char *const errs[] = {
         "t.json:2:41: error: requirement 'x': the trace has no resource or type 'Z'",
         "t.json:3:37: error: requirement 'y': the trace has no processor CPU 7",
         "t.json:4:56: error: requirement 'z': no resource of H has an attribute 'prio'",
         "t.json:5:38: error: requirement 'w': the trace has no resource or type 'Z'",
+        "t.json:7:33: error: requirement 'v': the window (150 us) is longer than the trace "
+        "(100 us): no window of that length lies in it",
     };
     tlv_requirements *r;
     CHECK_INT(tlv_requirements_parse(text, strlen(text), "t.json", &r), TLV_OK);
-    CHECK_INT(tlv_requirements_count(r), 5);
+    CHECK_INT(tlv_requirements_count(r), 6);
     CHECK_STR(tlv_requirements_name(r, 4), "ok");
     tlv_verdicts *v;
     CHECK_INT(tlv_requirements_verify(r, trace, NULL, &v), TLV_ERR_RULE);

@@ -664,9 +664,16 @@ static double busiest(vctx *c, size_t k, const char *name, double w, double boun
 static void check_cpu(vctx *c)
 {
     const requirement *q = c->q;
-    double w = duration(c, &q->window);
+    double w = duration(c, &q->window), span = between(c, c->t0, c->t1);
     if (w < 0)
         return;
+    if (w > span) { /* busy / w over a shorter trace would pass any CPU as idle */
+        char b1[64], b2[64];
+        error_at(c, q->window.pos, "the window (%s %s) is longer than the trace (%s %s): no "
+                 "window of that length lies in it", num(b1, sizeof b1, w), c->scale,
+                 num(b2, sizeof b2, span), c->scale);
+        return;
+    }
     if (!c->stats && tlv_stats_compute(c->t, NULL, &c->stats) != TLV_OK) {
         c->failed = 1;
         return;
