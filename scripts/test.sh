@@ -55,11 +55,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTLV_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs" >/dev/null
 (cd build-asan && ctest --output-on-failure -j"$jobs")
 
-# test_cache runs no threads of its own (its conversions use the pipeline
-# test_pipeline checks here); under TSan it took 150 s, the whole stage's
-# length, for nothing the others do not cover. `scripts/test.sh --tsan
-# test_cache` still runs it.
-tsan_tests test_pipeline test_threads test_shared_rules test_event_writer test_viz_parallel test_store
+tsan_tests test_pipeline test_threads test_shared_rules test_event_writer test_viz_parallel test_store test_cache
 
 echo "== fuzzing under ASan+UBSan, 10 s per target (build-fuzz/)"
 tests/fuzz/run.sh 10
