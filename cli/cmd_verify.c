@@ -328,24 +328,6 @@ static int report(const verify_args *a, const tlv_rules *rules, const tlv_verdic
     return rc < 0 ? EXIT_USAGE : tlv_verdicts_failed(v) ? EXIT_PARTIAL : EXIT_OK;
 }
 
-/* The requirements, read and printed when wrong; NULL when unusable. */
-static tlv_requirements *load_requirements(const char *path)
-{
-    tlv_requirements *reqs;
-    tlv_status st = tlv_requirements_load(path, &reqs);
-    if (st == TLV_ERR_NOMEM) {
-        tlv_requirements_free(reqs);
-        report_nomem("reading the requirements", path);
-        return NULL;
-    }
-    print_diags(tlv_requirements_diags(reqs), 0);
-    if (st != TLV_OK) {
-        tlv_requirements_free(reqs);
-        return NULL;
-    }
-    return reqs;
-}
-
 static int check(const verify_args *a, const tlv_requirements *reqs, const tlv_rules *rules,
                  const tlv_trace *trace)
 {

@@ -228,24 +228,6 @@ static const cli_option view_own[] = {
 const command_options view_options = {
     "view", view_help, NULL, OPT_RULES | OPT_UNMATCHED | OPT_CACHE, view_own, view_option, NULL};
 
-/* --requirements FILE, read; its problems printed (file, line, column). */
-static tlv_requirements *load_requirements(const char *path)
-{
-    tlv_requirements *reqs;
-    tlv_status st = tlv_requirements_load(path, &reqs);
-    if (st == TLV_ERR_NOMEM) {
-        tlv_requirements_free(reqs);
-        report_nomem("reading the requirements", path);
-        return NULL;
-    }
-    print_diags(tlv_requirements_diags(reqs), 0);
-    if (st != TLV_OK) {
-        tlv_requirements_free(reqs);
-        return NULL;
-    }
-    return reqs;
-}
-
 static int parse_view_args(view_opts *o, int argc, char **argv)
 {
     memset(o, 0, sizeof *o);

@@ -241,6 +241,11 @@ int fputs_term(const char *s, FILE *f);
 /* Prints up to `max` diagnostics (0 = all) and a line counting the rest. */
 void print_diags(const tlv_diags *d, size_t max);
 
+/* A timing requirements file (tlv/verify.h), read, its problems printed as
+ * file:line:col lines; NULL when it cannot be used (out of memory said). */
+struct tlv_requirements;
+struct tlv_requirements *load_requirements(const char *path);
+
 /* The name of the program for messages: "tlv". */
 extern const char *prog;
 

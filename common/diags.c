@@ -1,8 +1,11 @@
 /*
  * diags.c — loading rule files for a command and printing what went wrong
- * with them (or with a log) as "file:line:col: error: message" lines.
+ * with them (or with a log) as "file:line:col: error: message" lines; a
+ * timing requirements file likewise (tlv verify, tlv view --requirements).
  */
 #include "common/common.h"
+
+#include <tlv/verify.h>
 
 void print_diags(const tlv_diags *d, size_t max)
 {
@@ -40,4 +43,21 @@ tlv_rules *load_rules(const rule_args *ra)
         return NULL;
     }
     return rules;
+}
+
+tlv_requirements *load_requirements(const char *path)
+{
+    tlv_requirements *reqs;
+    tlv_status st = tlv_requirements_load(path, &reqs);
+    if (st == TLV_ERR_NOMEM) {
+        tlv_requirements_free(reqs);
+        report_nomem("reading the requirements", path);
+        return NULL;
+    }
+    print_diags(tlv_requirements_diags(reqs), 0);
+    if (st != TLV_OK) {
+        tlv_requirements_free(reqs);
+        return NULL;
+    }
+    return reqs;
 }
