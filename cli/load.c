@@ -2,7 +2,7 @@
  * load.c — a log loaded for a command: its rules read, the log converted
  * into a trace (lines no rule matched counted; a progress bar on a
  * terminal) or read from the trace cache (--no-cache, --cache-info), the
- * shapes built, every problem printed.
+ * shapes built or read from the shape cache, every problem printed.
  */
 #include "cli/cli.h"
 
@@ -75,9 +75,12 @@ int load_trace_and_shapes(const rule_args *ra, const char *input, const char *cp
     o.cpu_attribute = cpu_attribute;
     o.threads = ra->threads;
     o.listing_only = listing_only;
-    tlv_status vs = tlv_shapes_build(*trace, &o, shapes);
+    tlv_status vs = ra->no_cache ? tlv_shapes_build(*trace, &o, shapes)
+                                 : tlv_shapes_build_cached(*trace, &o, 1, shapes);
     if (vs == TLV_ERR_NOMEM || !*shapes)
         return report_nomem("building the shapes of", input);
+    if (ra->cache_info && !ra->no_cache)
+        fprintf(stderr, "%s: %s\n", prog, tlv_shapes_cache_note(*shapes));
     print_diags(tlv_shapes_diags(*shapes), 20);
     return rc == EXIT_PARTIAL || vs != TLV_OK ? EXIT_PARTIAL : EXIT_OK;
 }

@@ -72,6 +72,46 @@ run "$TLV" shapes --help
 expect_contains "$TMP/out" "--no-cache" "shapes --help"
 expect_contains "$TMP/out" "--cache-info" "shapes --help"
 
+# The shape cache: the second listing (and drawing) of a log reads its
+# shapes; a .viz file changed is a miss that says why, and its output is
+# --no-cache's; a damaged shape file is rebuilt and written anew.
+SHAPES_FILE="$XDG_CACHE_HOME/tlv/asp\.log-[0-9a-f]\{16\}-[0-9a-f]\{16\}\.tlvshapes"
+"$TLV" shapes --no-cache -r "$RES" -o "$TMP/sc-plain.jsonl" "$LOG" 2>/dev/null
+run "$TLV" shapes --cache-info -r "$RES" -o /dev/null "$LOG"
+expect_grep "$TMP/err" "^tlv: shape cache hit: $SHAPES_FILE$" "the shapes' second listing"
+run "$TLV" render -q --cache-info -r "$RES" --size 700x450 -o "$TMP/r1.png" "$LOG"
+expect_grep "$TMP/err" "^tlv: shape cache miss (none yet): $SHAPES_FILE written$" "a first picture (other options)"
+run "$TLV" render -q --cache-info -r "$RES" --size 700x450 -o "$TMP/r2.png" "$LOG"
+expect_grep "$TMP/err" "^tlv: shape cache hit: $SHAPES_FILE$" "a second picture"
+checks=$((checks + 1))
+cmp -s "$TMP/r1.png" "$TMP/r2.png" || fail "the picture from the shape cache differs"
+mkdir -p "$TMP/vizrules"
+cp "$SRC"/rules/toppers_* "$RES" "$TMP/vizrules/"
+VRES="$TMP/vizrules/sample.res"
+"$TLV" shapes -R "$TMP/vizrules" -r "$VRES" -o /dev/null "$LOG" 2>/dev/null
+run "$TLV" shapes -R "$TMP/vizrules" --cache-info -r "$VRES" -o /dev/null "$LOG"
+expect_grep "$TMP/err" "^tlv: shape cache hit: " "the copied rules' second listing"
+echo " " >>"$TMP/vizrules/toppers_asp.viz"
+run "$TLV" shapes -R "$TMP/vizrules" --cache-info -r "$VRES" -o "$TMP/viz.jsonl" "$LOG"
+expect_grep "$TMP/err" "^tlv: cache miss (the rule files changed): " "a .viz changed: the trace's note"
+expect_grep "$TMP/err" "^tlv: shape cache miss (made from another trace: the log or the rules changed): $SHAPES_FILE written$" "a .viz changed: the shapes' note"
+"$TLV" shapes -R "$TMP/vizrules" --no-cache -r "$VRES" -o "$TMP/viz.nocache" "$LOG" 2>/dev/null
+checks=$((checks + 1))
+cmp -s "$TMP/viz.jsonl" "$TMP/viz.nocache" || fail "a .viz changed: the shapes differ from --no-cache's"
+for f in "$XDG_CACHE_HOME"/tlv/asp.log-*-*.tlvshapes; do # a byte of every file flipped
+  size=$(stat -c %s "$f")
+  printf '\x5a' | dd of="$f" bs=1 seek=$((size - 20)) conv=notrunc status=none
+done
+run "$TLV" shapes --cache-info -r "$RES" -o "$TMP/damaged.jsonl" "$LOG"
+expect_grep "$TMP/err" "^tlv: shape cache miss (damaged: its contents do not match their checksum): $SHAPES_FILE written$" "a damaged shape file"
+checks=$((checks + 1))
+cmp -s "$TMP/sc-plain.jsonl" "$TMP/damaged.jsonl" || fail "a damaged shape file: the shapes differ"
+run "$TLV" shapes --cache-info -r "$RES" -o /dev/null "$LOG"
+expect_grep "$TMP/err" "^tlv: shape cache hit: " "after a damaged shape file"
+run "$TLV" shapes --cache-info --no-cache -r "$RES" -o /dev/null "$LOG"
+checks=$((checks + 1))
+! grep -q "shape cache" "$TMP/err" || fail "--no-cache speaks of the shape cache: $(cat "$TMP/err")"
+
 # A log that grew: the cache up to its old end, the rest converted.
 cp "$LOG" "$TMP/grow.log"
 "$TLV" shapes -r "$RES" -o /dev/null "$TMP/grow.log" 2>/dev/null
@@ -108,7 +148,7 @@ done
 run "$TLV" shapes --cache-info -r "$RES" -o /dev/null "$LOG"
 expect_grep "$TMP/err" "^tlv: cache hit: " "after two at once"
 checks=$((checks + 1))
-[ -z "$(ls "$XDG_CACHE_HOME/tlv" | grep -v '\.tlvcache$')" ] || fail "temporary files left in the cache folder: $(ls "$XDG_CACHE_HOME/tlv")"
+[ -z "$(ls "$XDG_CACHE_HOME/tlv" | grep -v '\.tlvcache$\|\.tlvshapes$')" ] || fail "temporary files left in the cache folder: $(ls "$XDG_CACHE_HOME/tlv")"
 
 # The viewer (needs a display): two at once on a new log, then one that
 # reads the cache they wrote; the trace each shows (write-trace) and its

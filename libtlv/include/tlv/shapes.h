@@ -92,6 +92,35 @@ typedef struct tlv_shapes_options {
  * parallel, or one after the other from the same trace. */
 TLV_API tlv_status tlv_shapes_build(const tlv_trace *trace, const tlv_shapes_options *opts,
                                     tlv_shapes **out);
+/* tlv_shapes_build with the shape cache (docs/cache.md, "The shapes"):
+ * when the trace is a trace cache file's as it stands (loaded by
+ * tlv_trace_load_file_cached or tlv_trace_resume_cached from it, or
+ * written into it by them or by tlv_trace_save_cache, and nothing read
+ * into it since), the shapes built before from that same trace with
+ * options that make the same shapes (everything but `threads`) are read
+ * back from a file beside the trace cache instead of built: the same
+ * shapes, rows, rules, flows, errors and status, byte for byte. Any file
+ * that is not exactly that (none, stale, truncated, damaged, hostile) is
+ * a miss: the shapes are built, and when `save` is not 0 the file is
+ * written anew (0: the caller may write it later with
+ * tlv_shapes_save_cache, e.g. on another thread). What happened is in
+ * tlv_shapes_cache_note. Returns as tlv_shapes_build. */
+TLV_API tlv_status tlv_shapes_build_cached(const tlv_trace *trace, const tlv_shapes_options *opts,
+                                           int save, tlv_shapes **out);
+/* Writes the shape cache file of shapes built by tlv_shapes_build or
+ * tlv_shapes_build_cached from a trace that is a trace cache's (else
+ * TLV_ERR_USAGE: no cache for them), under a temporary name renamed over
+ * the old file. Reads the shapes and their trace's names only: it may run
+ * on another thread while others read the same shapes, not while the
+ * trace grows. Adds what it did to tlv_shapes_cache_note. Returns TLV_OK,
+ * TLV_ERR_IO (not written: the note says why), TLV_ERR_NOMEM or
+ * TLV_ERR_USAGE. */
+TLV_API tlv_status tlv_shapes_save_cache(const tlv_shapes *shapes);
+/* What tlv_shapes_build_cached and tlv_shapes_save_cache did: "shape cache
+ * hit: FILE", "shape cache miss (REASON): FILE written", "shape cache miss
+ * (REASON): not written (WHY)" or "shape cache not used (WHY)"; "" for
+ * shapes built by tlv_shapes_build (and NULL). Lives as the shapes. */
+TLV_API const char *tlv_shapes_cache_note(const tlv_shapes *shapes);
 /* Frees the shapes (NULL is allowed). */
 TLV_API void tlv_shapes_free(tlv_shapes *shapes);
 /* Rule errors found while building, owned by the shapes (NULL for NULL). */

@@ -126,6 +126,7 @@ void tlv_trace_free(tlv_trace *t)
     if (!t)
         return;
     trace_cache_free(t);
+    free(t->cache_path);
     tlv_converter_free(t->conv);
     BULK_RELEASE(t->ev_file, t->ev);
     free(t->frac);

@@ -201,6 +201,20 @@ static const char *compare(const cache_header *h, const cache_key *k, int fd, in
     return NULL;
 }
 
+/* ---- which cache the trace is ------------------------------------------------------------ */
+
+/* Notes that t is now the trace of the cache file `file` (header hash id),
+ * holding the log's first `bytes`: the shape cache (viz_cache.c) keys its
+ * shapes by that. Out of memory, it is no cache's. */
+static void identify(tlv_trace *t, const char *file, uint64_t id, uint64_t bytes)
+{
+    free(t->cache_path);
+    t->cache_path = strdup(file);
+    t->cache_id = t->cache_path ? id : 0;
+    t->cache_id_bytes = bytes;
+    t->cache_values = intern_count(t->w->values);
+}
+
 /* ---- the lines no rule matched, kept as the conversion goes ---------------------------- */
 
 /* The converter's unmatched-line function while a cache may be written:
@@ -300,6 +314,8 @@ static int try_cache(tlv_trace *t, const char *file, const char *path, const cac
         if (r && (r->x.nunmatched || cache_copy_unmatched(f, &r->x) < 0))
             r->x.nomem = 1; /* the next cache would lack them: none is written */
     }
+    if (rc == 0)
+        identify(t, file, h->header_hash, covered);
     cache_close(f);
     if (rc == -1)
         snprintf(reason, rsz, "out of memory while reading it");
@@ -403,7 +419,9 @@ static void save(tlv_trace *t, const char *cache_dir, const char *file, cache_ke
         }
         r->x.status = d->errors && status == TLV_OK ? TLV_ERR_CONVERT : status;
         char *made = cache_folder(cache_dir, 1, why, sizeof why);
-        if (made && cache_save(t, k, &r->x, file, why, sizeof why) == 0) {
+        uint64_t id;
+        if (made && cache_save(t, k, &r->x, file, &id, why, sizeof why) == 0) {
+            identify(t, file, id, k->log_bytes);
             snprintf(t->cache_note + had, sizeof t->cache_note - had, "%s%s written", sep, file);
             free(made);
             return;

@@ -158,10 +158,10 @@ typedef struct cache_key {
 
 /* trace_save.c: writes the finished trace t into a new file at `path` (by
  * way of a temporary file in the same folder, renamed when complete, so
- * that a reader never sees half a file). Returns 0, or -1 with the reason
- * in why. */
+ * that a reader never sees half a file). Returns 0 (*header_hash: the
+ * written header's hash), or -1 with the reason in why. */
 int cache_save(const tlv_trace *t, const cache_key *key, const cache_extra *x,
-               const char *path, char *why, size_t whysz);
+               const char *path, uint64_t *header_hash, char *why, size_t whysz);
 
 /* trace_restore.c: a cache file, mapped. */
 typedef struct cache_file cache_file;

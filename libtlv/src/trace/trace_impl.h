@@ -63,6 +63,14 @@ struct tlv_trace {
      * build at the same time is refused rather than let race */
     atomic_bool building;
     char cache_note[512];  /* what tlv_trace_load_file_cached did (trace_cache.c) */
+    /* The trace cache file this trace is the trace of (read from it, or
+     * written from it), for the shape cache (viz_cache.c): the file, its
+     * header's hash (0: none), and the log's bytes it holds — the trace is
+     * still that file's while its converter has read no more than these. */
+    char *cache_path;
+    uint64_t cache_id, cache_id_bytes;
+    uint32_t cache_values; /* the world's values then (the file's); shape
+                              builds intern more after them */
     struct cache_recorder *cache_rec; /* the lines no rule matched, kept for a cache */
     tlv_progress_fn progress;  /* tlv_trace_set_progress: told after each chunk read */
     void *progress_user;

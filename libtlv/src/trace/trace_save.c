@@ -276,7 +276,7 @@ static void fill_meta(uint64_t *meta, const tlv_trace *t, const cache_extra *x)
     meta[M_NRULES] = t->rules->nrules;
 }
 
-static void put_header(writer *w, const cache_key *key)
+static uint64_t put_header(writer *w, const cache_key *key)
 {
     if (w->ndir > 0)
         w->dir[w->ndir - 1].bytes = w->at - w->dir[w->ndir - 1].offset;
@@ -303,10 +303,11 @@ static void put_header(writer *w, const cache_key *key)
         w->failed = write_all(w->fd, &h, sizeof h, 0);
     if (!w->failed)
         w->failed = write_all(w->fd, w->dir, w->ndir * sizeof *w->dir, CACHE_HEADER_BYTES);
+    return h.header_hash;
 }
 
-static void write_cache(writer *w, const tlv_trace *t, const cache_key *key,
-                        const cache_extra *x)
+static uint64_t write_cache(writer *w, const tlv_trace *t, const cache_key *key,
+                            const cache_extra *x)
 {
     static const char zeros[CACHE_PAYLOAD_START];
     uint64_t meta[META_COUNT] = {0};
@@ -319,11 +320,11 @@ static void write_cache(writer *w, const tlv_trace *t, const cache_key *key,
     put_trace(w, t);
     put_converter(w, t, x);
     flush(w);
-    put_header(w, key);
+    return put_header(w, key);
 }
 
 int cache_save(const tlv_trace *t, const cache_key *key, const cache_extra *x,
-               const char *path, char *why, size_t whysz)
+               const char *path, uint64_t *header_hash, char *why, size_t whysz)
 {
     size_t n = strlen(path);
     char *tmp = malloc(n + 8);
@@ -344,7 +345,7 @@ int cache_save(const tlv_trace *t, const cache_key *key, const cache_extra *x,
         free(w.buf);
         return -1;
     }
-    write_cache(&w, t, key, x);
+    *header_hash = write_cache(&w, t, key, x);
     if (close(w.fd) != 0 && !w.failed)
         w.failed = errno;
     if (!w.failed && rename(tmp, path) != 0)

@@ -137,24 +137,13 @@ int viz_threads(const tlv_shapes_options *o)
     return o->threads > 0 ? o->threads : online > 1 ? (int)online : 1;
 }
 
-tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
-                            tlv_shapes **out)
+struct tlv_shapes *viz_shapes_new(const tlv_trace *t)
 {
-    ALLOC_WATCH;
-    tlv_shapes_options o = TLV_SHAPES_OPTIONS_INIT; /* the caller's over the defaults */
-    abi_read_in(&o, sizeof o, opts, ABI_SHAPES_OPTIONS_0_1);
-    opts = &o;
     struct tlv_shapes *s = calloc(1, sizeof *s);
-    *out = s;
     if (!s)
-        return TLV_ERR_NOMEM;
+        return NULL;
     diags_init(&s->diags, MAX_KEPT_DIAGS);
     s->trace = t;
-    atomic_bool *building = &((struct tlv_trace *)t)->building; /* the trace is not const-allocated */
-    if (atomic_exchange(building, true))
-        return last_error_set(&s->lasterr, TLV_ERR_USAGE,
-                              "tlv_shapes_build: another thread is building shapes from this "
-                              "trace; build from one trace on one thread at a time");
     s->radix = t->rules->radix;
     s->time_scale = t->rules->time_scale ? t->rules->time_scale : "us";
     s->start = tlv_trace_start(t);
@@ -163,6 +152,26 @@ tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
     s->names = intern_new();
     s->joined = intern_new();
     s->store = store_new();
+    return s;
+}
+
+tlv_status tlv_shapes_build(const tlv_trace *t, const tlv_shapes_options *opts,
+                            tlv_shapes **out)
+{
+    ALLOC_WATCH;
+    tlv_shapes_options o = TLV_SHAPES_OPTIONS_INIT; /* the caller's over the defaults */
+    abi_read_in(&o, sizeof o, opts, ABI_SHAPES_OPTIONS_0_1);
+    opts = &o;
+    struct tlv_shapes *s = viz_shapes_new(t);
+    *out = s;
+    if (!s)
+        return TLV_ERR_NOMEM;
+    atomic_bool *building = &((struct tlv_trace *)t)->building; /* the trace is not const-allocated */
+    if (atomic_exchange(building, true))
+        return last_error_set(&s->lasterr, TLV_ERR_USAGE,
+                              "tlv_shapes_build: another thread is building shapes from this "
+                              "trace; build from one trace on one thread at a time");
+    viz_cache_identify(s, t, opts);
     builder b = {0};
     b.s = s;
     b.t = t;
@@ -223,8 +232,11 @@ done:
     atomic_store(building, false);
     if (ALLOC_FAILED_SINCE() || s->diags.nomem) /* even where the builder did without */
         st = TLV_ERR_NOMEM;
-    if (st == TLV_ERR_NOMEM)
+    if (st == TLV_ERR_NOMEM) {
+        s->trace_id = 0; /* incomplete: never cached */
         return last_error_set(&s->lasterr, st, "out of memory while building the shapes");
+    }
+    s->status = s->diags.errors ? TLV_ERR_RULE : TLV_OK;
     if (s->diags.errors)
         return last_error_set(&s->lasterr, TLV_ERR_RULE,
                               "%zu visualization rule error%s (tlv_shapes_diags lists them)",

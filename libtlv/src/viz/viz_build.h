@@ -352,5 +352,17 @@ void viz_unit_error(builder *b, const char *file, long line, long col, const cha
 
 /* viz_shapes.c: freezes the store and puts the shapes in output order. */
 int viz_finish_shapes(builder *b);
+/* The freeze alone, as the options ask (viz_cache.c freezes the shapes it
+ * read back as the build froze them). Returns 0 or -1 (no memory). */
+int viz_freeze_shapes(struct tlv_shapes *s, const tlv_shapes_options *o);
+
+/* viz.c: new, empty shapes of trace t, their times and names set as a
+ * build starts; NULL when memory ran out. */
+struct tlv_shapes *viz_shapes_new(const tlv_trace *t);
+
+/* viz_cache.c: the hash of the options that change the shapes (a part of
+ * the shape cache's key), and the identity of the trace cache file t is
+ * the trace of as it is now (0: none), into s. */
+void viz_cache_identify(struct tlv_shapes *s, const tlv_trace *t, const tlv_shapes_options *o);
 
 #endif

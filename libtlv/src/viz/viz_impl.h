@@ -67,6 +67,15 @@ struct tlv_shapes {
     tlv_time start, end;   /* the trace's; start is its time origin */
     tlv_time_mode time_mode; /* the trace's (tlv_trace_time_mode) */
     last_error lasterr;        /* tlv_shapes_last_error */
+    /* The shape cache (viz_cache.c): the options' hash (a part of its key),
+     * the trace cache's identity the shapes were built from (0: none, not
+     * to be cached), where their cache file is, and what became of it. */
+    uint64_t options_hash, trace_id;
+    int trace_finished;
+    uint32_t trace_values;     /* the trace cache's world values */
+    int status;                /* what tlv_shapes_build returned */
+    char *cache_path;
+    char cache_note[512];
 };
 
 #endif

@@ -240,6 +240,17 @@ out:
     return rc;
 }
 
+int viz_freeze_shapes(struct tlv_shapes *s, const tlv_shapes_options *o)
+{
+    store_set_threads(s->store, viz_threads(o)); /* the layers' too: a view's are its base's */
+    if (o->listing_only) { /* sorted and packed only: no trees, no summary layers */
+        store_set_listing_only(s->store);
+        store_set_radix(s->store, s->radix);
+        return store_freeze(s->store, NULL, 0);
+    }
+    return summary_freeze(s->store, s->radix, s->prims, s->nprims, &s->looks);
+}
+
 int viz_finish_shapes(builder *b)
 {
     struct tlv_shapes *s = b->s;
@@ -247,15 +258,8 @@ int viz_finish_shapes(builder *b)
     BULK_SHRINK(s->values_file, s->values, s->values_cap, s->nvalues);
     BULK_SHRINK(s->events_file, s->events, s->events_cap, 2 * s->nvalues);
     SHRINK(s->prims, s->prims_cap, s->nprims);
-    store_set_threads(s->store, viz_threads(b->opts)); /* the layers' too: a view's are its base's */
-    if (b->opts->listing_only) { /* sorted and packed only: no trees, no summary layers */
-        store_set_listing_only(s->store);
-        store_set_radix(s->store, s->radix);
-        if (store_freeze(s->store, NULL, 0) < 0)
-            return -1;
-    } else if (summary_freeze(s->store, s->radix, s->prims, s->nprims, &s->looks) < 0) {
+    if (viz_freeze_shapes(s, b->opts) < 0)
         return -1;
-    }
     return sort_for_output(s);
 }
 
@@ -284,6 +288,7 @@ void tlv_shapes_free(tlv_shapes *s)
     intern_free(s->names);
     intern_free(s->joined);
     diags_free(&s->diags);
+    free(s->cache_path);
     free(s);
 }
 
