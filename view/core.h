@@ -151,6 +151,10 @@ struct view_core {
     unmatched_log unmatched;    /* lines no rule matched (unmatched.c) */
     /* opening the log progressively (view_loader.c) */
     struct view_loader *loader; /* NULL once the log is read and shown */
+    /* writing the shape cache of the shapes of a whole log (view_loader.c):
+     * reads a->shapes and the trace, so neither may change until joined */
+    SDL_Thread *shape_saver;
+    SDL_atomic_t shape_saver_done;
     struct view_session *pending_session; /* applied when the log is loaded */
     struct {                    /* seconds from now_seconds(), 0 until it happened */
         double start, first_frame, loaded;
@@ -170,6 +174,12 @@ void view_input_took(view_input *in, const char *p, size_t n);
  * first and last bytes are what view_input_took would have kept. Returns 0,
  * or -1 when the file cannot be read there. */
 int view_input_skip(view_input *in, unsigned long long bytes);
+
+/* Waits for the writing of the shape cache, if any (view_loader.c): before
+ * the shapes are freed or the trace grows. */
+void loader_join_saver(view_app *a);
+/* Whether the shape cache is still being written (live follow waits). */
+int loader_saving(view_app *a);
 
 /* Loads the rules and starts reading the log (view_loader.c). Returns
  * EXIT_OK or EXIT_USAGE (rules with errors, an unreadable log). */

@@ -286,6 +286,7 @@ int view_run(const view_opts *opts, view_panel *(*const *makers)(void), size_t n
     tracks_free(&a->tracks);
     view_free_panels(a);
     unmatched_end(&c->unmatched, 0);
+    loader_join_saver(a);
     tlv_shapes_free(a->shapes);
     tlv_trace_free(a->trace);
     tlv_rules_free(c->rules);

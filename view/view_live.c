@@ -171,7 +171,7 @@ int live_poll(view_app *a)
         view_message(a, "follow off: the view left the newest time");
         return 1;
     }
-    if (!live_active(a) || l->held)
+    if (!live_active(a) || l->held || loader_saving(a)) /* the trace grows once it is written */
         return 0;
     double t = now_seconds();
     if (read_more(a, t))
@@ -235,6 +235,7 @@ void live_toggle_follow(view_app *a)
 static void swap_in(view_app *a, tlv_rules *rules, tlv_trace *trace, view_input *in)
 {
     view_close_input(&a->core->live.in);
+    loader_join_saver(a);
     tlv_shapes_free(a->shapes);
     a->shapes = NULL;
     tlv_trace_free(a->trace);

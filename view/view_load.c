@@ -411,6 +411,7 @@ void view_install_shapes(view_app *a, tlv_shapes *s, int per_cpu, int report)
         print_diags(tlv_shapes_diags(s), 20);
         view_note_diags(a, tlv_shapes_diags(s), 0);
     }
+    loader_join_saver(a); /* it reads the shapes freed here */
     tlv_shapes_free(a->shapes);
     a->shapes = s;
     a->shapes_gen++;
@@ -430,6 +431,7 @@ void view_install_shapes(view_app *a, tlv_shapes *s, int per_cpu, int report)
  * `show`: over the old view when there is one. */
 static int build_shapes(view_app *a, int per_cpu, int show)
 {
+    loader_join_saver(a); /* building interns into the trace's world it reads */
     const char *what = per_cpu ? "Building per-CPU rows" : "Building shapes";
     int behind = show && a->shapes && a->ren && a->core->tl_ren;
     if (show && !behind)

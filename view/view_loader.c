@@ -186,7 +186,12 @@ static int build_thread(void *p)
     build_job *j = l->job;
     pthread_rwlock_rdlock(&l->lock);
     double t = now_seconds();
-    tlv_shapes_build(l->a->trace, &j->o, &j->out);
+    /* The log read whole: the shapes of a trace read from (or written to)
+     * the trace cache may be in the shape cache, written by finish(). */
+    if (SDL_AtomicGet(&l->done) && !l->a->opts.rules.no_cache && !l->pause_at)
+        tlv_shapes_build_cached(l->a->trace, &j->o, 0, &j->out);
+    else
+        tlv_shapes_build(l->a->trace, &j->o, &j->out);
     j->secs = now_seconds() - t;
     pthread_rwlock_unlock(&l->lock);
     SDL_AtomicSet(&l->building, 0);
@@ -333,6 +338,60 @@ void loader_stop(view_app *a)
     loader_end(a);
 }
 
+/* ---- the shape cache, written on a thread of its own ------------------------------------ */
+
+typedef struct saver {
+    view_app *a;
+    tlv_shapes *s;
+} saver;
+
+static int saver_thread(void *p)
+{
+    saver *v = p;
+    tlv_shapes_save_cache(v->s);
+    if (v->a->opts.rules.cache_info)
+        fprintf(stderr, "%s: %s\n", prog, tlv_shapes_cache_note(v->s));
+    SDL_AtomicSet(&v->a->core->shape_saver_done, 1);
+    free(v);
+    return 0;
+}
+
+/* Once the shapes of the whole log are shown: a shape cache hit is said,
+ * a miss written on a thread (the view is usable meanwhile). */
+static void save_shapes(view_app *a, tlv_shapes *s)
+{
+    if (a->opts.rules.no_cache || a->opts.load_pause_at)
+        return;
+    const char *note = tlv_shapes_cache_note(s);
+    if (strncmp(note, "shape cache hit", 15) == 0) {
+        if (a->opts.rules.cache_info)
+            fprintf(stderr, "%s: %s\n", prog, note);
+        return;
+    }
+    saver *v = malloc(sizeof *v);
+    if (!v)
+        return;
+    *v = (saver){a, s};
+    SDL_AtomicSet(&a->core->shape_saver_done, 0);
+    a->core->shape_saver = SDL_CreateThread(saver_thread, "tlv-shape-cache", v);
+    if (!a->core->shape_saver) /* no thread: written now */
+        saver_thread(v);
+}
+
+void loader_join_saver(view_app *a)
+{
+    if (a->core->shape_saver)
+        SDL_WaitThread(a->core->shape_saver, NULL);
+    a->core->shape_saver = NULL;
+}
+
+int loader_saving(view_app *a)
+{
+    if (a->core->shape_saver && SDL_AtomicGet(&a->core->shape_saver_done))
+        loader_join_saver(a);
+    return a->core->shape_saver != NULL;
+}
+
 /* The whole log is read and its shapes built: what a one-shot open does at
  * its end. */
 static void finish(view_app *a, view_loader *l, tlv_shapes *s, int per_cpu, double build_s)
@@ -359,6 +418,7 @@ static void finish(view_app *a, view_loader *l, tlv_shapes *s, int per_cpu, doub
     }
     view_panels_note(a, VIEW_NOTE_TRACE_CHANGED); /* since the last partial shapes */
     view_install_shapes(a, s, per_cpu, 1);
+    save_shapes(a, s);
     /* The panels' saved state (a selected shape...) is found in the
      * shapes of the whole trace, as in a one-shot open. */
     if (a->core->pending_session && a->core->pending_session->loaded)

@@ -13,8 +13,12 @@
  * changes nothing but the note; loads that cannot use a cache say why;
  * a reader that pushes the log itself (the viewer: resume_cached, then
  * save_cache) sees what converting gives, its names taken from the empty
- * trace still valid; two threads load one log through one cache at once. Also XXH64's
- * published test values.
+ * trace still valid; two threads load one log through one cache at once.
+ * The shape cache: shapes read back are those built (every shape, row,
+ * rule, flow, error and what a search finds), plain and per CPU; a file
+ * cut at each section's start, a flipped byte, and indexes out of range
+ * in a file whose hashes match are misses that say why, the shapes built
+ * and the file written anew. Also XXH64's published test values.
  */
 #include "check.h"
 #include "scratch.h"
@@ -514,6 +518,281 @@ static void sample(const char *res, const char *rdir, const char *log, const cha
     expect(res, rdir, log, 0, "cache hit: ");
 }
 
+/* ---- the shape cache ------------------------------------------------------------------- */
+
+static int count_shape(void *user, const tlv_shape_info *sh)
+{
+    (void)sh;
+    ++*(size_t *)user;
+    return 0;
+}
+
+/* Everything the shapes tell, as text. */
+static void describe_shapes(tlv_shapes *s, tlv_status st, text *out)
+{
+    text_add(out, "status %d '%s' shapes %zu rows %zu rules %zu flows %zu\n", (int)st,
+             tlv_shapes_last_error(s), tlv_shapes_count(s), tlv_shapes_row_count(s),
+             tlv_shapes_rule_count(s), tlv_shapes_flow_count(s));
+    const tlv_diags *d = tlv_shapes_diags(s);
+    text_add(out, "diags %zu errors %zu dropped %zu\n", tlv_diags_count(d), tlv_diags_errors(d),
+             tlv_diags_dropped(d));
+    for (size_t i = 0; i < tlv_diags_count(d); i++) {
+        char line[1024];
+        tlv_diag_format(tlv_diags_get(d, i), line, sizeof line);
+        text_add(out, "  %s\n", line);
+    }
+    for (size_t i = 0; i < tlv_shapes_row_count(s); i++) {
+        tlv_row_info r;
+        tlv_shapes_row(s, i, &r);
+        text_add(out, "row %s|%s|%s\n", r.label, r.resource ? r.resource : "-", r.group);
+    }
+    for (size_t i = 0; i < tlv_shapes_rule_count(s); i++) {
+        tlv_rule_info r;
+        tlv_shapes_rule(s, i, &r);
+        text_add(out, "rule %s|%s|%d\n", r.name, r.display_name, r.skipped);
+    }
+    for (size_t i = 0; i < tlv_shapes_count(s); i++) {
+        tlv_shape_info sh;
+        tlv_shapes_get(s, i, &sh);
+        text_add(out, "%s|%s|%s|%zu|%lld.%llu|%lld.%llu|%s|%s|%x%d|%x%d|%d|%s|%zu|%zu\n", sh.rule,
+                 sh.event, sh.resource ? sh.resource : "-", sh.row, (long long)sh.from.ticks,
+                 (unsigned long long)sh.from.frac, (long long)sh.to.ticks,
+                 (unsigned long long)sh.to.frac, sh.type, sh.text ? sh.text : "-", sh.fill,
+                 sh.has_fill, sh.pen, sh.has_pen, sh.is_when, sh.value ? sh.value : "-",
+                 sh.from_event, sh.to_event);
+    }
+    for (size_t i = 0; i < tlv_shapes_flow_count(s); i++) {
+        tlv_flow_info f;
+        tlv_shapes_flow(s, i, &f);
+        text_add(out, "flow %s|%s|%s|%s>%s|%s>%s|%zu>%zu|%lld|%zu\n", f.rule, f.name,
+                 f.display_name, f.from_resource, f.to_resource,
+                 f.from_processor ? f.from_processor : "-", f.to_processor ? f.to_processor : "-",
+                 f.from_row, f.to_row, (long long)f.time.ticks, f.event);
+    }
+    size_t rows = tlv_shapes_row_count(s); /* what drawing searches: the store's indexes */
+    tlv_time t0 = {INT64_MIN / 2, 0}, t1 = {INT64_MAX / 2, 0};
+    for (size_t r = 0; r < rows; r++) {
+        size_t n = 0;
+        tlv_shapes_query(s, r, t0, t1, count_shape, &n);
+        text_add(out, "row %zu: %zu found\n", r, n);
+    }
+}
+
+/* The log through the trace cache and its shapes through the shape cache
+ * (cached), or both plainly; per CPU when cpu; the shapes' note in note. */
+static void shapes_load(const char *res, const char *rdir, const char *log, const char *cpu,
+                        int cached, text *out, char *note, size_t notesz)
+{
+    tlv_rules *rules;
+    CHECK_INT(load_rules_in(res, rdir, &rules), TLV_OK);
+    tlv_trace *t;
+    tlv_trace_new(rules, &t);
+    if (cached)
+        tlv_trace_load_file_cached(t, log, cache_dir);
+    else
+        tlv_trace_load_file(t, log);
+    tlv_shapes_options o = TLV_SHAPES_OPTIONS_INIT;
+    o.threads = 1;
+    o.cpu_attribute = cpu;
+    tlv_shapes *s = NULL;
+    tlv_status st = cached ? tlv_shapes_build_cached(t, &o, 1, &s) : tlv_shapes_build(t, &o, &s);
+    describe_shapes(s, st, out);
+    if (note)
+        snprintf(note, notesz, "%s", tlv_shapes_cache_note(s));
+    tlv_shapes_free(s);
+    tlv_trace_free(t);
+    tlv_rules_free(rules);
+}
+
+/* The shapes through the caches are `plain`'s, and their note starts with
+ * `want`. */
+static void shapes_expect(const char *res, const char *rdir, const char *log, const char *cpu,
+                          const text *plain, const char *want)
+{
+    text cached = {0};
+    char note[600];
+    shapes_load(res, rdir, log, cpu, 1, &cached, note, sizeof note);
+    if (strncmp(note, want, strlen(want)) != 0) {
+        fprintf(stderr, "%s: shape note '%s', expected it to start with '%s'\n", log, note, want);
+        check_failures++;
+    }
+    if (!plain->s || !cached.s || strcmp(plain->s, cached.s) != 0) {
+        fprintf(stderr, "%s (%s): the shapes through the cache differ from building\n", log, note);
+        check_failures++;
+        if (getenv("KEEP")) {
+            write_file("splain.txt", plain->s ? plain->s : "");
+            write_file("scached.txt", cached.s ? cached.s : "");
+        }
+    }
+    free(cached.s);
+}
+
+/* The only shape cache file of cache_dir, into path. */
+static void the_shape_file(char *path, size_t size)
+{
+    DIR *d = opendir(cache_dir);
+    path[0] = '\0';
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (strstr(e->d_name, ".tlvshapes") && !strstr(e->d_name, ".tlvshapes."))
+            snprintf(path, size, "%s/%.255s", cache_dir, e->d_name);
+    if (d)
+        closedir(d);
+}
+
+static void put_bytes(const char *path, const unsigned char *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        fwrite(data, 1, n, f);
+        fclose(f);
+    }
+}
+
+/* The shape file's layout (docs/cache.md): a 128-byte header (sections at
+ * 16, payload hash at 32, its own hash at 120), then 24 directory entries
+ * of {u32 id, u32 0, u64 offset, u64 bytes}; the payload from 704. */
+#define SHAPE_HEADER 128u
+#define SHAPE_PAYLOAD 704u
+
+static unsigned char *shape_section(unsigned char *d, uint32_t id, uint64_t *bytes)
+{
+    uint32_t n;
+    memcpy(&n, d + 16, 4);
+    for (uint32_t i = 0; i < n && i < 24; i++) {
+        uint32_t eid;
+        uint64_t off;
+        memcpy(&eid, d + SHAPE_HEADER + 24 * i, 4);
+        memcpy(&off, d + SHAPE_HEADER + 24 * i + 8, 8);
+        memcpy(bytes, d + SHAPE_HEADER + 24 * i + 16, 8);
+        if (eid == id)
+            return d + off;
+    }
+    return NULL;
+}
+
+static void shape_rehash(unsigned char *d, size_t n)
+{
+    uint64_t h = xxh64(d + SHAPE_PAYLOAD, n - SHAPE_PAYLOAD);
+    memcpy(d + 32, &h, 8);
+    h = xxh64(d, 120);
+    memcpy(d + 120, &h, 8);
+}
+
+/* Sets the u32 at `at` of section id to v, hashes made to match. */
+static void shape_poke(unsigned char *d, size_t n, uint32_t id, uint64_t at, uint32_t v)
+{
+    uint64_t bytes;
+    unsigned char *sec = shape_section(d, id, &bytes);
+    CHECK(sec != NULL && at + 4 <= bytes);
+    if (sec && at + 4 <= bytes)
+        memcpy(sec + at, &v, 4);
+    shape_rehash(d, n);
+}
+
+/* Writes the shape file as `data` cut to n bytes, then checks that the
+ * next load is a miss saying `want`, gives the shapes building gives,
+ * and writes a file the load after reads. */
+static void shape_damaged(const char *res, const char *rdir, const char *log, const char *cpu,
+                          const text *plain, const unsigned char *data, size_t n,
+                          const char *want)
+{
+    char path[PATH_MAX + 300];
+    the_shape_file(path, sizeof path);
+    put_bytes(path, data, n);
+    shapes_expect(res, rdir, log, cpu, plain, want);
+    shapes_expect(res, rdir, log, cpu, plain, "shape cache hit: ");
+}
+
+/* A miss, then a hit; with `damage`, the file damaged every way (truncated
+ * at each section's start, a byte flipped, indexes out of range). */
+static void test_shape_cache(const char *res, const char *rdir, const char *log, const char *cpu,
+                             int damage)
+{
+    text plain = {0};
+    shapes_load(res, rdir, log, cpu, 0, &plain, NULL, 0);
+    clear_cache();
+    shapes_expect(res, rdir, log, cpu, &plain, "shape cache miss (none yet): ");
+    shapes_expect(res, rdir, log, cpu, &plain, "shape cache hit: ");
+    if (!damage) {
+        free(plain.s);
+        return;
+    }
+    char path[PATH_MAX + 300];
+    the_shape_file(path, sizeof path);
+    size_t n;
+    unsigned char *data = (unsigned char *)read_all(path, &n);
+    CHECK(data != NULL && n > SHAPE_PAYLOAD);
+    if (!data || n <= SHAPE_PAYLOAD) {
+        free(plain.s);
+        return;
+    }
+    unsigned char *copy = malloc(n);
+    /* Cut at every section's start (the end of the one before), and inside
+     * the header. */
+    uint32_t nsec;
+    memcpy(&nsec, data + 16, 4);
+    CHECK(nsec == 22);
+    for (uint32_t i = 0; i <= nsec && i < 24; i++) {
+        uint64_t off = SHAPE_HEADER / 2, bytes = 0;
+        if (i < nsec) {
+            memcpy(&off, data + SHAPE_HEADER + 24 * i + 8, 8);
+            memcpy(&bytes, data + SHAPE_HEADER + 24 * i + 16, 8);
+        }
+        (void)bytes;
+        if (off < n)
+            shape_damaged(res, rdir, log, cpu, &plain, data, (size_t)off,
+                          "shape cache miss (truncated or damaged: ");
+    }
+    memcpy(copy, data, n); /* a flipped byte in the middle of the shapes */
+    uint64_t bytes;
+    unsigned char *sh = shape_section(copy, 12, &bytes);
+    CHECK(sh != NULL && bytes > 0);
+    if (sh && bytes)
+        sh[bytes / 2] ^= 0x10;
+    shape_damaged(res, rdir, log, cpu, &plain, copy, n,
+                  "shape cache miss (damaged: its contents do not match their checksum)");
+    memcpy(copy, data, n); /* not a shape file */
+    memcpy(copy, "TLVSHAPX", 8);
+    shape_damaged(res, rdir, log, cpu, &plain, copy, n,
+                  "shape cache miss (not a tlv shape cache file)");
+    /* Indexes out of range, in files whose hashes match (a hostile writer). */
+    struct {
+        uint32_t sec, at, value;
+        const char *want;
+    } hostile[] = {
+        {12, 20, 0xFFFFFFu, "shape cache miss (inconsistent: the shapes)"},       /* a primitive */
+        {12, 16, 0xFFFFFFu, "shape cache miss (inconsistent: the shapes)"},       /* a row */
+        {14, 0, 0xFFFFFFu, "shape cache miss (inconsistent: the output order)"},
+        {10, 0, 0xFFFFFFu, "shape cache miss (inconsistent: the rows)"},           /* a resource */
+        {15, 0, 0x7FFFFFF0u, "shape cache miss (inconsistent: the shapes' values and events)"},
+        {16, 4, 0x7FFFFFF0u, "shape cache miss (inconsistent: the shapes' values and events)"},
+        {6, 0, 0xFFFFFFu, "shape cache miss (inconsistent: the rules, When keys or errors)"},
+        {2, 0, 0xFFFFFFu, "shape cache miss (inconsistent: the names)"},
+        {1, 0, 0xFFFFFFu, "shape cache miss (inconsistent: "},                     /* a count */
+    };
+    for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+        memcpy(copy, data, n);
+        shape_poke(copy, n, hostile[i].sec, hostile[i].at, hostile[i].value);
+        shape_damaged(res, rdir, log, cpu, &plain, copy, n, hostile[i].want);
+    }
+    memcpy(copy, data, n); /* two shapes swapped: out of the store's order */
+    sh = shape_section(copy, 12, &bytes);
+    if (sh && bytes >= 80) {
+        unsigned char tmp[40];
+        memcpy(tmp, sh, 40);
+        memcpy(sh, sh + 40, 40);
+        memcpy(sh + 40, tmp, 40);
+        shape_rehash(copy, n);
+        if (memcmp(sh, sh + 40, 40) != 0)
+            shape_damaged(res, rdir, log, cpu, &plain, copy, n,
+                          "shape cache miss (inconsistent: the shapes)");
+    }
+    free(copy);
+    free(data);
+    free(plain.s);
+}
+
 int main(void)
 {
     test_xxh64();
@@ -641,6 +920,13 @@ int main(void)
 
     /* A reader that pushes the log itself. */
     test_resume(res, rdir, text0);
+
+    /* The shape cache: plain and per CPU (flows). */
+    test_shape_cache(res, rdir, sample_log, NULL, 1);
+    char fres[PATH_MAX + 64], flog[PATH_MAX + 64];
+    snprintf(fres, sizeof fres, "%s/samples/fmp/sample.res", src);
+    snprintf(flog, sizeof flog, "%s/samples/fmp/sample.log", src);
+    test_shape_cache(fres, rdir, flog, "prcId", 0);
 
     /* Two at once, through one cache. */
     at_once(res, rdir, sample_log);

@@ -233,7 +233,7 @@ done:
     if (ALLOC_FAILED_SINCE() || s->diags.nomem) /* even where the builder did without */
         st = TLV_ERR_NOMEM;
     if (st == TLV_ERR_NOMEM) {
-        s->trace_id = 0; /* incomplete: never cached */
+        s->trace_id = 0, s->identified = 0; /* incomplete: never cached */
         return last_error_set(&s->lasterr, st, "out of memory while building the shapes");
     }
     s->status = s->diags.errors ? TLV_ERR_RULE : TLV_OK;

@@ -104,6 +104,29 @@ static void hash_text(xxh64_state *h, const char *s)
         xxh64_update(h, "\xff", 1); /* NULL is not "" */
 }
 
+/* Which trace cache file the trace t is as it stands (bytes: what its
+ * converter has read), into s: nothing (trace_id 0) unless the trace is
+ * still that file's, i.e. nothing more was read into it. */
+static void identify_trace(struct tlv_shapes *s, const tlv_trace *t, uint64_t bytes)
+{
+    s->trace_id = t->cache_id && t->cache_path && bytes == t->cache_id_bytes ? t->cache_id : 0;
+    s->trace_values = t->cache_values;
+    free(s->cache_path);
+    s->cache_path = NULL;
+    if (!s->trace_id)
+        return;
+    size_t n = strlen(t->cache_path);
+    const char *ext = ".tlvcache";
+    size_t base = n >= strlen(ext) && strcmp(t->cache_path + n - strlen(ext), ext) == 0
+                      ? n - strlen(ext) : n;
+    s->cache_path = malloc(base + 40);
+    if (s->cache_path)
+        snprintf(s->cache_path, base + 40, "%.*s-%016llx.tlvshapes", (int)base, t->cache_path,
+                 (unsigned long long)s->options_hash);
+    else
+        s->trace_id = 0;
+}
+
 void viz_cache_identify(struct tlv_shapes *s, const tlv_trace *t, const tlv_shapes_options *o)
 {
     xxh64_state h;
@@ -119,25 +142,10 @@ void viz_cache_identify(struct tlv_shapes *s, const tlv_trace *t, const tlv_shap
     s->options_hash = xxh64_digest(&h);
     tlv_convert_stats cs;
     tlv_converter_stats(t->conv, &cs);
-    /* The trace is the cache file's while nothing more was read into it. */
-    s->trace_id = t->cache_id && t->cache_path && cs.bytes_read == t->cache_id_bytes
-                      ? t->cache_id : 0;
+    s->trace_bytes = cs.bytes_read;
     s->trace_finished = t->finished;
-    s->trace_values = t->cache_values;
-    free(s->cache_path);
-    s->cache_path = NULL;
-    if (s->trace_id) {
-        size_t n = strlen(t->cache_path);
-        const char *ext = ".tlvcache";
-        size_t base = n >= strlen(ext) && strcmp(t->cache_path + n - strlen(ext), ext) == 0
-                          ? n - strlen(ext) : n;
-        s->cache_path = malloc(base + 40);
-        if (s->cache_path)
-            snprintf(s->cache_path, base + 40, "%.*s-%016llx.tlvshapes", (int)base, t->cache_path,
-                     (unsigned long long)s->options_hash);
-        else
-            s->trace_id = 0;
-    }
+    s->identified = 1;
+    identify_trace(s, t, cs.bytes_read);
 }
 
 static void note(struct tlv_shapes *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -408,6 +416,11 @@ tlv_status tlv_shapes_save_cache(const tlv_shapes *cs)
     struct tlv_shapes *s = (struct tlv_shapes *)cs; /* only its note changes */
     if (!s)
         return TLV_ERR_USAGE;
+    /* Built before the trace cache was written (a viewer writes it while
+     * the shapes are built): theirs if it holds the bytes they were built
+     * from, and the trace is as finished as it was then. */
+    if (!s->trace_id && s->identified && s->trace_finished == s->trace->finished)
+        identify_trace(s, s->trace, s->trace_bytes);
     if (!s->trace_id || !s->cache_path) {
         note(s, "%snot written (the trace is not a trace cache's)", s->cache_note[0] ? "; " : "");
         return TLV_ERR_USAGE;

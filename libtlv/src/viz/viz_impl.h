@@ -73,6 +73,8 @@ struct tlv_shapes {
     uint64_t options_hash, trace_id;
     int trace_finished;
     uint32_t trace_values;     /* the trace cache's world values */
+    uint64_t trace_bytes;      /* the log's bytes the trace held when built */
+    int identified;            /* options_hash and trace_bytes are set */
     int status;                /* what tlv_shapes_build returned */
     char *cache_path;
     char cache_note[512];
