@@ -11,7 +11,7 @@ import pytest
 from fractions import Fraction
 
 import tlv
-from conftest import LOG, RES, SRC, run_tlv
+from conftest import LOG, RES, SRC, one_task_rules, run_tlv
 
 
 def test_version_is_the_libraries():
@@ -123,11 +123,7 @@ def test_sqlite_warns_of_clamped_times(tmp_path):
     """Times past 2^63 ns from the first event cannot be integer ns in the
     Perfetto-shaped tables: clamped there, and said (as tlv export does)."""
     import tlv
-    (tmp_path / "e.resh").write_text(
-        '{"e":{"Task":{"Attributes":{"state":{"VariableType":"String",'
-        '"AllocationType":"Dynamic","Default":"IDLE"}}}}}')
-    (tmp_path / "e.res").write_text('{"TimeScale":"ns","ConvertRules":[""],'
-                                    '"ResourceHeaders":["e"],"Resources":{"A":{"Type":"Task"}}}')
+    one_task_rules(tmp_path, "e", "ns")
     (tmp_path / "e.log").write_text(
         "[-9223372036854775808]A.state=RUN\n[9223372036854775807]A.state=WAIT\n")
     with tlv.open(tmp_path / "e.log", rule_dirs=[tmp_path]) as t:
