@@ -156,7 +156,7 @@ checks=$((checks + 1))
 # wrote.
 source "$(dirname "$0")/view_lib.sh"
 rm -rf "$XDG_CACHE_HOME"
-for k in a b nocache hit; do
+for k in a b nocache hit; do # (hit2: below)
   printf 'write-trace %s\nscreenshot %s\nquit\n' "$TMP/v$k.txt" "$TMP/v$k.png" >"$TMP/v$k.script"
 done
 xvfb-run -a -s "-screen 0 1920x1200x24" "$TLV" view --no-session --cache-info --size 700x450 \
@@ -179,7 +179,13 @@ expect_line "$TMP/err" "tlv: cache not used (--no-cache)" "a viewer with --no-ca
 view --no-session --cache-info --size 700x450 --script "$TMP/vhit.script" -r "$RES" "$LOG"
 expect_status 0 "a viewer reading the cache"
 expect_grep "$TMP/err" "^tlv: cache hit: $XDG_CACHE_HOME/tlv/asp\.log-[0-9a-f]\{16\}\.tlvcache$" "a viewer's cache hit"
-for k in a b hit; do
+# The shapes too: the viewer that wrote a shape cache (on a thread, after
+# the view was shown) and the next one, which reads it.
+printf 'write-trace %s\nscreenshot %s\nquit\n' "$TMP/vhit2.txt" "$TMP/vhit2.png" >"$TMP/vhit2.script"
+view --no-session --cache-info --size 700x450 --script "$TMP/vhit2.script" -r "$RES" "$LOG"
+expect_status 0 "a viewer reading the shape cache"
+expect_grep "$TMP/err" "^tlv: shape cache hit: $XDG_CACHE_HOME/tlv/asp\.log-[0-9a-f]\{16\}-[0-9a-f]\{16\}\.tlvshapes$" "a viewer's shape cache hit"
+for k in a b hit hit2; do
   checks=$((checks + 1))
   cmp -s "$TMP/vnocache.txt" "$TMP/v$k.txt" || fail "viewer $k: its trace differs from --no-cache's"
   checks=$((checks + 1))
