@@ -6,7 +6,9 @@
 #                and stats with --no-cache, each / convert (goal <= 1.3)
 #   view         tlv view --bench: trace complete after start / convert
 #                (goal <= 1.05), once converting and once from the cache
-#   second open  the same commands reading the trace cache (docs/cache.md):
+#   second open  the same commands reading the trace and shape caches
+#                (docs/cache.md; a viewer run twice, the second reading the
+#                shapes the first wrote):
 #                their time, / convert, and the cache file's size against the
 #                trace's in-memory size (goal <= 1.2)
 #   threads      convert and shapes with --threads 1 and 2: the speedup
@@ -110,8 +112,10 @@ for n in "${sizes[@]}"; do
     run shapes1 "$tlv" shapes --threads 1 --no-cache -o /dev/null "${R[@]}" "$log"
     shapes1_s=$SECS
     line "shapes --threads 1"
-    # second open: the first run writes the cache, the timed ones read it
+    # second open: the first runs write the caches (the trace's, and the
+    # shapes' of listing and of drawing), the timed ones read them
     nice "$tlv" shapes "${R[@]}" -o /dev/null "$log" 2>/dev/null
+    nice "$tlv" render -q --size 1920x1080 -o "$tmp/r.png" "${R[@]}" "$log" 2>/dev/null
     cache_file=$(ls "$XDG_CACHE_HOME"/tlv/*.tlvcache)
     for c in shapes render stats; do
         case $c in
@@ -120,14 +124,20 @@ for n in "${sizes[@]}"; do
         stats) a=(stats -o /dev/null) ;;
         esac
         run "$c-cached" "$tlv" "${a[@]}" --cache-info "${R[@]}" "$log"
-        grep -q 'cache hit' "$tmp/$c-cached.out" || die "$c did not read the cache: $(grep cache "$tmp/$c-cached.out")"
-        line "$c (cache)" "second open"
+        grep -q '^tlv: cache hit' "$tmp/$c-cached.out" || die "$c did not read the cache: $(grep cache "$tmp/$c-cached.out")"
+        if [ "$c" = stats ]; then
+            line "$c (cache)" "second open (trace cache)"
+        else
+            grep -q '^tlv: shape cache hit' "$tmp/$c-cached.out" || die "$c did not read the shape cache: $(grep cache "$tmp/$c-cached.out")"
+            line "$c (cache)" "second open (trace and shape caches)"
+        fi
     done
     # the trace's bytes in memory by the library's accounting (bench_mem)
     nice "$build/bench_mem" -R "$rules" -r "$res" "$log" >"$tmp/mem.out" 2>&1 || true
     mem=$(awk '/^events / { n = $2 + 0 } /^accounted, trace \+ shapes/ { sub(/.*\(trace /, ""); print $1 * n }' "$tmp/mem.out")
+    smem=$(awk '/^events / { n = $2 + 0 } /^accounted, trace \+ shapes/ { sub(/.*\+ shapes /, ""); print $1 * n }' "$tmp/mem.out")
     if [ "$view" = 1 ]; then
-        for how in --no-cache cache; do
+        for how in --no-cache cache cache-again; do # cache-again: the shapes the one before wrote
             extra=()
             [ "$how" = --no-cache ] && extra=(--no-cache)
             run "view$how" ${view_prefix[@]+"${view_prefix[@]}"} "$tlv" view --bench --no-session \
@@ -147,6 +157,13 @@ for n in "${sizes[@]}"; do
     fi
     cbytes=$(stat -c %s "$cache_file")
     echo "  cache file: $(calc "%.0f" "$cbytes / 1048576") MB$( [ -n "$mem" ] && echo " = $(calc "%.2f" "$cbytes / $mem") x the trace in memory ($(calc "%.0f" "$mem / 1048576") MB; goal <= 1.2)")"
+    # the drawn shapes' file (render's and the viewer's) against the drawn
+    # shapes in memory, and both caches against trace + shapes
+    sfile=$(grep -o '[^ ]*\.tlvshapes' "$tmp/render-cached.out" | head -n 1)
+    if [ -n "$sfile" ] && [ -f "$sfile" ] && [ -n "$smem" ]; then
+        sbytes=$(stat -c %s "$sfile")
+        echo "  shape cache file: $(calc "%.0f" "$sbytes / 1048576") MB = $(calc "%.2f" "$sbytes / $smem") x the drawn shapes in memory ($(calc "%.0f" "$smem / 1048576") MB); trace + shape files $(calc "%.2f" "($cbytes + $sbytes) / ($mem + $smem)") x trace + shapes in memory (goal <= 1.2)"
+    fi
     rm -f "$log" "$tmp/r.png" "$tmp/e.db"
     rm -rf "$XDG_CACHE_HOME"
 done

@@ -419,8 +419,12 @@ tlv_status tlv_shapes_save_cache(const tlv_shapes *cs)
     /* Built before the trace cache was written (a viewer writes it while
      * the shapes are built): theirs if it holds the bytes they were built
      * from, and the trace is as finished as it was then. */
-    if (!s->trace_id && s->identified && s->trace_finished == s->trace->finished)
+    if (!s->trace_id && s->identified && s->trace_finished == s->trace->finished) {
         identify_trace(s, s->trace, s->trace_bytes);
+        if (s->trace_id && strncmp(s->cache_note, "shape cache not used", 20) == 0)
+            snprintf(s->cache_note, sizeof s->cache_note,
+                     "shape cache miss (built before the trace cache was written)");
+    }
     if (!s->trace_id || !s->cache_path) {
         note(s, "%snot written (the trace is not a trace cache's)", s->cache_note[0] ? "; " : "");
         return TLV_ERR_USAGE;
