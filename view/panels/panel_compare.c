@@ -637,7 +637,8 @@ view_panel *compare_panel_new(void)
     snprintf(p->align_text, sizeof p->align_text, "aligned at the starts");
     p->base = (view_panel){.name = "compare", .keys = keys, .nkeys = sizeof keys / sizeof *keys,
                            .draw = draw, .press = press, .covers = covers,
-                           .strip_height = strip_height, .note = note, .dump = dump,
+                           .strip_height = strip_height, .strip_last = 1, /* as tall as A */
+                           .note = note, .dump = dump,
                            .destroy = destroy};
     return &p->base;
 }
