@@ -566,10 +566,32 @@ static void check_never(vctx *c, unsigned char *sel)
 
 /* ---- cpu: the busiest window ------------------------------------------------------- */
 
-static int by_value(const void *x, const void *y)
+static double clamp(double x, double lo, double hi)
 {
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* The window starts where the busy time of a window of length w changes
+ * slope: lo, hi and each stretch's start and end (the n times of sp, in
+ * increasing order: the stretches are merged) at s or at s + w, kept in
+ * [lo, hi]; written to s in increasing order, each once; their number. Two
+ * increasing sequences merged: no sort. */
+static size_t breakpoints(const double *sp, size_t n, double w, double lo, double hi, double *s)
+{
+    size_t u = 0, i = 0, j = 0;
+    s[u++] = lo;
+    while (i < n || j < n) {
+        double x;
+        if (j == n || (i < n && clamp(sp[i], lo, hi) <= clamp(sp[j] - w, lo, hi)))
+            x = clamp(sp[i++], lo, hi);
+        else
+            x = clamp(sp[j++] - w, lo, hi);
+        if (x > s[u - 1])
+            s[u++] = x;
+    }
+    if (hi > s[u - 1])
+        s[u++] = hi;
+    return u;
 }
 
 /* Adds the time covered by windows [s, s + w] for s in [a, b] (window
@@ -618,21 +640,11 @@ static double busiest(vctx *c, size_t k, const char *name, double w, double boun
         c->failed = 1;
         return 0;
     }
-    s[0] = lo;
-    s[1] = hi;
-    for (size_t i = 0; i < 2 * n; i++) { /* each start and end, at s or at s + w */
-        double a = sp[i], b = sp[i] - w;
-        s[2 + 2 * i] = a < lo ? lo : a > hi ? hi : a;
-        s[3 + 2 * i] = b < lo ? lo : b > hi ? hi : b;
-    }
-    qsort(s, m, sizeof *s, by_value);
-    size_t u = 0;
-    for (size_t i = 0; i < m; i++)
-        if (!u || s[i] > s[u - 1])
-            s[u++] = s[i];
+    size_t u = breakpoints(sp, 2 * n, w, lo, hi, s);
     run r = {0, 0, 0, 0};
+    size_t cursor[2] = {0, 0};
     for (size_t i = 0; i < u; i++) {
-        f[i] = tlv_stats_busy_in(c->stats, k, s[i], s[i] + w) / w;
+        f[i] = stats_busy_in_sweep(c->stats, k, s[i], s[i] + w, cursor) / w;
         if (f[i] > best + 1e-12) {
             best = f[i];
             *at = s[i];
