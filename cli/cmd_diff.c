@@ -3,16 +3,15 @@
  * resource file) compared. Per actor and state, the time and count in each
  * run and the change; per actor and instance kind, the response-time
  * percentiles side by side and the change of the worst; the actors of one
- * run only. Rows pair by common/pairing.c's keys (a thread's label without
- * its ids), tables sort by the largest change; text, CSV or JSON. The
- * numbers are libtlv's (tlv_stats, tlv_instances), as tlv stats prints them.
+ * run only. The comparison itself is common/diff.c's (the viewer's diff
+ * panel shows the same); here the arguments, loading the two logs, and
+ * printing it as text, CSV or JSON.
  */
 #include "cli/cli.h"
 #include "cli/stats_table.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,34 +61,15 @@ typedef struct diff_args {
     const char *sort;         /* instances: "max", "p50", "p90", "p99" or "exec" */
 } diff_args;
 
-/* One run: its trace, statistics, instances and pairing keys. */
+/* One run: its rules and trace, and their comparison figures. */
 typedef struct run {
     tlv_rules *rules;
     tlv_trace *trace;
-    tlv_stats *stats;
-    tlv_instances *inst;
-    char **keys;
-    size_t nres;
-    unsigned char *present;   /* per resource: some event names it */
+    diff_run d;
 } run;
 
-/* A row of either table: one key in A, B or both. */
-typedef struct row {
-    const char *key;          /* the actor's pairing key */
-    const char *what;         /* the state, or the instance kind */
-    const char *name;         /* the instance's name ("" for states) */
-    int in[2];                /* present in A, in B */
-    size_t count[2];
-    double value[2];          /* time in the state, or the longest response */
-    double p50[2], p90[2], p99[2];
-    double exec[2];           /* the mean execution time; -1 when unknown */
-    double key_value[2];      /* what the table sorts and the change is of */
-} row;
-
-typedef struct rows {
-    row *v;
-    size_t n, cap;
-} rows;
+typedef diff_row row;
+typedef diff_rows rows;
 
 /* ---- arguments ---------------------------------------------------------------------- */
 
@@ -193,12 +173,15 @@ static int parse_diff_args(diff_args *a, int argc, char **argv)
 
 static void free_run(run *r)
 {
-    pairing_keys_free(r->keys, r->nres);
-    free(r->present);
-    tlv_instances_free(r->inst);
-    tlv_stats_free(r->stats);
+    diff_run_free(&r->d);
     tlv_trace_free(r->trace);
     tlv_rules_free(r->rules);
+}
+
+static diff_settings options_of(const diff_args *a)
+{
+    diff_settings o = {a->c.cpu_attribute, a->ready, a->by_name, a->kind, a->sort};
+    return o;
 }
 
 /* Loads one log; returns as load_trace, or EXIT_USAGE. */
@@ -208,138 +191,20 @@ static int load_run(const diff_args *a, const char *log, run *r)
     int rc = load_trace(&a->c.rules, log, &r->rules, &r->trace);
     if (rc == EXIT_USAGE)
         return rc;
-    tlv_stats_options so = TLV_STATS_OPTIONS_INIT;
-    so.cpu_attribute = a->c.cpu_attribute;
-    tlv_instances_options io = TLV_INSTANCES_OPTIONS_INIT;
-    io.ready_values = a->ready;
-    io.cpu_attribute = a->c.cpu_attribute;
-    r->nres = tlv_trace_resource_count(r->trace);
-    r->keys = pairing_keys(r->trace, a->by_name);
-    r->present = calloc(r->nres + 1, 1);
-    if (!r->keys || !r->present || tlv_stats_compute(r->trace, &so, &r->stats) != TLV_OK ||
-        tlv_instances_compute(r->trace, &io, &r->inst) != TLV_OK)
+    diff_settings o = options_of(a);
+    if (diff_run_init(&r->d, r->trace, &o) < 0)
         return report_nomem("comparing", log);
-    size_t nev = tlv_trace_event_count(r->trace);
-    for (size_t i = 0, k = 0; i < nev; i++) { /* a cursor: events of one resource come in runs */
-        tlv_event e;
-        tlv_trace_event(r->trace, i, &e);
-        if (k < r->nres && tlv_trace_resource_name(r->trace, k) == e.resource) {
-            r->present[k] = 1;
-            continue;
-        }
-        for (k = 0; k < r->nres && tlv_trace_resource_name(r->trace, k) != e.resource; k++)
-            ;
-        if (k < r->nres)
-            r->present[k] = 1;
-    }
     return rc;
 }
 
-/* The key of the resource named `name` in run r. */
-static const char *key_of(const run *r, const char *name)
-{
-    for (size_t k = 0; k < r->nres; k++)
-        if (strcmp(tlv_trace_resource_name(r->trace, k), name) == 0)
-            return r->keys[k];
-    return name;
-}
-
-/* ---- rows --------------------------------------------------------------------------- */
-
-static row *find_row(rows *t, const char *key, const char *what, const char *name)
-{
-    for (size_t i = 0; i < t->n; i++)
-        if (strcmp(t->v[i].key, key) == 0 && strcmp(t->v[i].what, what) == 0 &&
-            strcmp(t->v[i].name, name) == 0)
-            return &t->v[i];
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 64;
-        row *v = realloc(t->v, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        t->v = v;
-        t->cap = cap;
-    }
-    row *r = &t->v[t->n++];
-    memset(r, 0, sizeof *r);
-    r->key = key;
-    r->what = what;
-    r->name = name;
-    return r;
-}
-
-static int add_states(rows *t, const run *r, int side)
-{
-    for (size_t i = 0; i < tlv_stats_state_count(r->stats); i++) {
-        tlv_state_stat st;
-        tlv_stats_state(r->stats, i, &st);
-        row *w = find_row(t, key_of(r, st.resource), st.state, "");
-        if (!w)
-            return -1;
-        w->in[side] = 1;
-        w->count[side] = st.count;
-        w->value[side] = w->key_value[side] = st.total;
-    }
-    return 0;
-}
-
-static int add_instances(rows *t, const run *r, int side, const char *kind, const char *sort)
-{
-    for (size_t g = 0; g < tlv_instances_group_count(r->inst); g++) {
-        tlv_instance_group gr;
-        tlv_instances_group(r->inst, g, &gr);
-        if (!gr.count || (kind && strcmp(gr.kind, kind) != 0))
-            continue;
-        row *w = find_row(t, key_of(r, gr.resource), gr.kind, gr.name);
-        if (!w)
-            return -1;
-        w->in[side] = 1;
-        w->count[side] = gr.count;
-        w->value[side] = gr.max;
-        w->p50[side] = gr.p50;
-        w->p90[side] = gr.p90;
-        w->p99[side] = gr.p99;
-        w->exec[side] = gr.execution_mean;
-        w->key_value[side] = strcmp(sort, "p50") == 0   ? gr.p50
-                             : strcmp(sort, "p90") == 0 ? gr.p90
-                             : strcmp(sort, "p99") == 0 ? gr.p99
-                             : strcmp(sort, "exec") == 0 ? (gr.execution_mean >= 0 ? gr.execution_mean : 0)
-                                                         : gr.max;
-    }
-    return 0;
-}
-
-static double change(const row *r) { return r->key_value[1] - r->key_value[0]; }
-
-static int by_change(const void *x, const void *y)
-{
-    const row *a = x, *b = y;
-    double ca = fabs(change(a)), cb = fabs(change(b));
-    if (ca != cb)
-        return ca > cb ? -1 : 1;
-    int c = strcmp(a->key, b->key);
-    if (c)
-        return c;
-    c = strcmp(a->what, b->what);
-    return c ? c : strcmp(a->name, b->name);
-}
+static double change(const row *r) { return diff_change(r); }
 
 static size_t shown(const diff_args *a, const rows *t)
 {
     return a->top && a->top < t->n ? a->top : t->n;
 }
 
-/* The change in percent of A's value, as text: "+50.0%", "new", "gone". */
-static const char *percent(const row *r, char *b, size_t size)
-{
-    if (!r->in[0] || r->key_value[0] == 0)
-        snprintf(b, size, "%s", !r->in[0] ? "new" : change(r) == 0 ? "0.0%" : "new");
-    else if (!r->in[1])
-        snprintf(b, size, "gone");
-    else
-        snprintf(b, size, "%+.1f%%", 100 * change(r) / r->key_value[0]);
-    return b;
-}
+static const char *percent(const row *r, char *b, size_t size) { return diff_percent(r, b, size); }
 
 /* ---- text --------------------------------------------------------------------------- */
 
@@ -423,22 +288,6 @@ static void text_instances(FILE *out, const diff_args *a, const rows *t, const c
         set_change(&tb, ri, 15, r);
     }
     table_print(out, &tb);
-}
-
-/* The keys of resources present in one run and absent from the other. */
-static size_t only_in(const run *r, const run *other, const char **out)
-{
-    size_t n = 0;
-    for (size_t k = 0; k < r->nres; k++) {
-        if (!r->present[k])
-            continue;
-        int found = 0;
-        for (size_t q = 0; q < other->nres && !found; q++)
-            found = other->present[q] && strcmp(other->keys[q], r->keys[k]) == 0;
-        if (!found)
-            out[n++] = r->keys[k];
-    }
-    return n;
 }
 
 static void text_only(FILE *out, const char *which, const char *log, const char **keys, size_t n)
@@ -571,13 +420,7 @@ static cJSON *json_keys(const char **keys, size_t n)
 
 /* ---- the command -------------------------------------------------------------------- */
 
-typedef struct report {
-    rows states, inst;
-    const char **only[2];
-    size_t nonly[2];
-} report;
-
-static int write_report(FILE *out, const diff_args *a, const run *runs, const report *rp)
+static int write_report(FILE *out, const diff_args *a, const run *runs, const diff_report *rp)
 {
     const char *scale = tlv_rules_time_scale(runs[0].rules);
     const char *logs[2] = {a->a, a->c.input};
@@ -628,22 +471,11 @@ static int write_report(FILE *out, const diff_args *a, const run *runs, const re
 
 static int compare(const diff_args *a, const run *runs)
 {
-    report rp;
-    memset(&rp, 0, sizeof rp);
-    int rc = 0;
-    for (int s = 0; s < 2 && rc == 0; s++) {
-        rp.only[s] = malloc((runs[s].nres + 1) * sizeof *rp.only[s]);
-        if (!rp.only[s] || add_states(&rp.states, &runs[s], s) < 0 ||
-            add_instances(&rp.inst, &runs[s], s, a->kind, a->sort) < 0)
-            rc = -1;
-        else
-            rp.nonly[s] = only_in(&runs[s], &runs[1 - s], rp.only[s]);
-    }
+    diff_report rp;
+    diff_settings o = options_of(a);
+    const diff_run d[2] = {runs[0].d, runs[1].d};
+    int rc = diff_compute(d, &o, &rp);
     if (rc == 0) {
-        if (rp.states.n > 1)
-            qsort(rp.states.v, rp.states.n, sizeof *rp.states.v, by_change);
-        if (rp.inst.n > 1)
-            qsort(rp.inst.v, rp.inst.n, sizeof *rp.inst.v, by_change);
         char *tmp_path;
         FILE *out = open_output(a->c.output, &tmp_path);
         remove_tmp_on_signals(tmp_path);
@@ -658,10 +490,7 @@ static int compare(const diff_args *a, const run *runs)
     } else {
         report_nomem("comparing", a->a);
     }
-    free(rp.states.v);
-    free(rp.inst.v);
-    free(rp.only[0]);
-    free(rp.only[1]);
+    diff_report_free(&rp);
     return rc;
 }
 

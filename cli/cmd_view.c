@@ -3,6 +3,7 @@
  * Parses the options and hands them, with the panels of view_panels.h, to
  * the window (view_run, view/view_app.c).
  */
+#include "cli/cli.h"
 #include "view/view.h"
 #include "view/view_panels.h"
 
@@ -125,6 +126,16 @@ static const char view_help[] =
     "                            violation as a red marker named after its\n"
     "                            requirement, in the marker layer 'violations'; its\n"
     "                            ResourceFile is the default for -r\n"
+    "      --compare B           compare two runs: the log B (same rules) is drawn\n"
+    "                            under LOG's timeline with the same time axis, its\n"
+    "                            rows in LOG's order (paired by name, as tlv diff\n"
+    "                            pairs them; rows of one run only are marked);\n"
+    "                            Shift+C shows the diff table of 'tlv diff LOG B'\n"
+    "      --align-at EVENT      with --compare: line B up with LOG at the first event\n"
+    "                            RESOURCE.attribute=value (or RESOURCE.name: any value,\n"
+    "                            or a behavior) of each, not at their starts; Shift+B\n"
+    "                            in the window aligns at the event of the shape under\n"
+    "                            the pointer (its n-th occurrence in each run)\n"
     "      --bench               once the log is loaded, draw frames along a fixed path\n"
     "                            of pans and zooms and print the median and 99th-\n"
     "                            percentile frame times, and how long the first frame\n"
@@ -180,6 +191,10 @@ static int parse_view_option(view_opts *o, int argc, char **argv, int *i)
         o->script = argv[++*i];
     } else if (strcmp(s, "--requirements") == 0 && has_value) {
         o->requirements_path = argv[++*i];
+    } else if (strcmp(s, "--compare") == 0 && has_value) {
+        o->compare_path = argv[++*i];
+    } else if (strcmp(s, "--align-at") == 0 && has_value) {
+        o->align_at = argv[++*i];
     } else if (strcmp(s, "--bench") == 0) {
         o->bench = 1;
     } else if (strcmp(s, "--load-pause-at") == 0 && has_value) {
@@ -220,6 +235,8 @@ static const cli_option view_own[] = {
     {"no-session", 0, NULL},
     {"script", 0, "FILE"},
     {"requirements", 0, "FILE"},
+    {"compare", 0, "B"},
+    {"align-at", 0, "EVENT"},
     {"bench", 0, NULL},
     {"load-pause-at", 0, "BYTES"},
     {NULL, 0, NULL},
@@ -227,6 +244,38 @@ static const cli_option view_own[] = {
 
 const command_options view_options = {
     "view", view_help, NULL, OPT_RULES | OPT_UNMATCHED | OPT_CACHE, view_own, view_option, NULL};
+
+/* --compare and --align-at: what goes with them. */
+static int check_compare_args(const view_opts *o)
+{
+    if (o->align_at && !o->compare_path) {
+        usage_error("view", "--align-at lines up the run of --compare B: give --compare too");
+        return -1;
+    }
+    if (o->align_at && !strchr(o->align_at, '.')) {
+        usage_error("view", "--align-at needs an event RESOURCE.attribute=value or "
+                    "RESOURCE.name, not '%s'", o->align_at);
+        return -1;
+    }
+    if (!o->compare_path)
+        return 0;
+    if (strcmp(o->compare_path, "-") == 0) {
+        usage_error("view", "--compare needs a file: B is read whole before the window opens");
+        return -1;
+    }
+    if (o->rules.unmatched_path) {
+        usage_error("view", "--unmatched and --compare do not go together (whose lines?)");
+        return -1;
+    }
+    if (strcmp(o->compare_path, o->input) == 0)
+        return 0; /* a run against itself: allowed, nothing changed */
+    if (access(o->compare_path, R_OK) != 0) {
+        fprintf(stderr, "%s: cannot read the log to compare '%s' (--compare): %s\n", prog,
+                o->compare_path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
 
 static int parse_view_args(view_opts *o, int argc, char **argv)
 {
@@ -262,7 +311,20 @@ static int parse_view_args(view_opts *o, int argc, char **argv)
         usage_error("view", "--script and --bench do not go together");
         return -1;
     }
-    return 0;
+    return check_compare_args(o);
+}
+
+/* Loads --compare's log B with LOG's rules, before any window: a B that
+ * cannot be read or whose rules fail is an error like LOG's (exit 2).
+ * Conversion problems in B are printed, as for LOG, and B is compared. */
+static int load_compare(view_opts *o)
+{
+    if (!o->compare_path)
+        return 0;
+    rule_args ra = o->rules;
+    ra.input_path = o->compare_path;
+    int rc = load_trace(&ra, o->compare_path, &o->compare_rules, &o->compare_trace);
+    return rc == EXIT_USAGE ? -1 : 0;
 }
 
 /* The panels, in the order they see input: one row each in view_panels.h. */
@@ -273,11 +335,11 @@ static view_panel *(*const panel_makers[])(void) = {VIEW_PANELS(VIEW_PANEL_MAKER
 int cmd_view(int argc, char **argv)
 {
     view_opts opts;
-    if (parse_view_args(&opts, argc, argv) != 0) {
-        tlv_requirements_free(opts.requirements);
-        return EXIT_USAGE;
-    }
-    int rc = view_run(&opts, panel_makers, sizeof panel_makers / sizeof *panel_makers);
+    int rc = parse_view_args(&opts, argc, argv) != 0 || load_compare(&opts) != 0
+                 ? EXIT_USAGE
+                 : view_run(&opts, panel_makers, sizeof panel_makers / sizeof *panel_makers);
     tlv_requirements_free(opts.requirements);
+    tlv_trace_free(opts.compare_trace);
+    tlv_rules_free(opts.compare_rules);
     return rc;
 }

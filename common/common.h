@@ -287,4 +287,73 @@ int close_output(FILE *f, const char *output, char *tmp_path, int ok);
 char **pairing_keys(const tlv_trace *t, int by_name);
 void pairing_keys_free(char **keys, size_t n);
 
+
+/* ---- two runs compared (common/diff.c) -----------------------------------------------
+ * For `tlv diff` (cli/cmd_diff.c, which prints it as text, CSV or JSON) and
+ * the viewer's diff panel (tlv view --compare): per actor and state, the
+ * time and count in each run; per actor and instance kind, the response-time
+ * percentiles side by side; the actors of one run only; each table sorted by
+ * the largest change. Actors pair by pairing_keys. */
+
+/* One run: its trace (the caller's), statistics, instances and pairing keys. */
+typedef struct diff_run {
+    const tlv_trace *trace;
+    tlv_stats *stats;
+    tlv_instances *inst;
+    char **keys;              /* per resource: its pairing key */
+    size_t nres;
+    unsigned char *present;   /* per resource: some event names it */
+} diff_run;
+
+/* How the figures are computed and sorted. */
+typedef struct diff_settings {
+    const char *cpu_attribute; /* the attribute naming a resource's processor, or NULL */
+    const char *ready;         /* the instances' ready values, or NULL: the default */
+    int by_name;               /* pair actors by their names only */
+    const char *kind;          /* only instances of this kind, or NULL: all */
+    const char *sort;          /* instances by the change of "max", "p50", "p90",
+                                  "p99" or "exec" (NULL: "max") */
+} diff_settings;
+
+/* Computes run r of trace t. Returns 0, or -1 when memory ran out (r is
+ * then still safe to free). */
+int diff_run_init(diff_run *r, const tlv_trace *t, const diff_settings *o);
+void diff_run_free(diff_run *r);
+
+/* A row of either table: one key in A, B or both. */
+typedef struct diff_row {
+    const char *key;          /* the actor's pairing key (lives as long as the runs) */
+    const char *what;         /* the state, or the instance kind */
+    const char *name;         /* the instance's name ("" for states) */
+    int in[2];                /* present in A, in B */
+    size_t count[2];
+    double value[2];          /* time in the state, or the longest response */
+    double p50[2], p90[2], p99[2];
+    double exec[2];           /* the mean execution time; -1 when unknown */
+    double key_value[2];      /* what the table sorts and the change is of */
+} diff_row;
+
+typedef struct diff_rows {
+    diff_row *v;
+    size_t n, cap;
+} diff_rows;
+
+/* The comparison: both tables sorted by the largest change (then by key,
+ * state or kind, name), and the keys of the actors of one run only. */
+typedef struct diff_report {
+    diff_rows states, inst;
+    const char **only[2];
+    size_t nonly[2];
+} diff_report;
+
+/* Compares runs[0] (A) with runs[1] (B). Returns 0, or -1 when memory ran
+ * out (*out is then still safe to free). */
+int diff_compute(const diff_run runs[2], const diff_settings *o, diff_report *out);
+void diff_report_free(diff_report *rp);
+
+/* B's figure less A's (of what the table sorts by). */
+double diff_change(const diff_row *r);
+/* The change in percent of A's value, as text: "+50.0%", "new", "gone". */
+const char *diff_percent(const diff_row *r, char *buf, size_t size);
+
 #endif

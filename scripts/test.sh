@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # scripts/test.sh — installs what is missing, builds, and runs every test
 # three times: in the normal build (build/), in an optimised Release build
-# (build-release/, still -Werror) and in a sanitizer build (build-asan/,
+# (build-release/, still -Werror; all but the tests labelled slow) and in a
+# sanitizer build (build-asan/,
 # AddressSanitizer + UndefinedBehaviorSanitizer), then runs each fuzz target
-# for 10 s (tests/fuzz/run.sh; skipped with a message without clang). The
+# for 10 s, one per processor at a time (tests/fuzz/run.sh; skipped with a
+# message without clang). The
 # Python package's pytest tests run inside ctest (tests/e2e/test_python.sh,
 # against an installed prefix; skipped in the sanitizer build). Exits
 # non-zero on any failure. Tests that need ../shared/corpus are skipped when
@@ -48,7 +50,9 @@ echo "== optimised build (build-release/, Release, -Werror kept on)"
 # user building a release must not meet a warning-as-error we never saw.
 cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DTLV_WERROR=ON >/dev/null
 cmake --build build-release -j"$jobs" >/dev/null
-(cd build-release && ctest --output-on-failure -j"$jobs")
+# The tests labelled slow (the environment's: allocation failures, a
+# terminal, live logs, packaging) ran in build/ and run again under ASan.
+(cd build-release && ctest --output-on-failure -j"$jobs" -LE slow)
 
 echo "== tests under ASan+UBSan (build-asan/)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTLV_SANITIZE=ON >/dev/null

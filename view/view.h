@@ -46,6 +46,10 @@ typedef struct view_opts {
     unsigned long long load_pause_at; /* --load-pause-at BYTES (tests), 0 when not given */
     const char *requirements_path; /* --requirements FILE, or NULL */
     tlv_requirements *requirements; /* and what it says, read by the command line */
+    const char *compare_path;   /* --compare B: a second run, or NULL */
+    tlv_rules *compare_rules;   /* and its rules and trace, loaded by the command line */
+    tlv_trace *compare_trace;   /*   (the compare and diff panels read them) */
+    const char *align_at;       /* --align-at EVENT, or NULL: B aligned at the starts */
 } view_opts;
 
 /* ---- navigation (view_nav.c) ------------------------------------------------ */

@@ -15,6 +15,8 @@
     X(prompt)      /* the one-line prompt: holds the keyboard while open */              \
     X(marker_edit) /* renaming, recolouring, nudging the selected marker */              \
     X(goto)        /* g: an exact range typed in the prompt */                          \
+    X(compare)     /* --compare B: run B's timeline right under A's; Shift+B aligns */  \
+    X(diff)        /* Shift+C: --compare's diff table, as tlv diff prints it */          \
     X(search)      /* /: searching the events, n/N, the matches' list */                 \
     X(rows)        /* r: the rows and rules panel; group marks and collapsed bands */    \
     X(legend)      /* Shift+L: the colours in view */                                   \

@@ -1,3 +1,4 @@
+# ctest-label: slow
 # The library-only build (issue 30.5, -DTLV_LIBRARY_ONLY=ON) as the README
 # promises it: configured in a fresh folder, it looks for PCRE2 and cJSON
 # only (no SDL2, SDL2_ttf, fontconfig, libpng nor SQLite), builds libtlv, and

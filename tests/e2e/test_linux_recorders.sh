@@ -1,3 +1,4 @@
+# ctest-label: slow
 # The recorders of samples/linux/ on this machine: each records its bundled
 # demo program (threads.c or heap.c) and the log converts with its rule set
 # with 0 errors and no line left unread; each writes the log and resource file

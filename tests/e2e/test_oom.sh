@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ctest-label: slow
 # test_oom.sh — running out of memory (issue 19.0), in ctest's time: the
 # allocation-failure sweep of tests/oom/sweep.sh over every command (convert,
 # shapes, render, export in its three formats, stats, query on a log and on

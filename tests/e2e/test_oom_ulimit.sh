@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ctest-label: slow
 # test_oom_ulimit.sh — running out of memory for real (issue 19.0): every
 # command on a generated 50,000-line log under `ulimit -v` caps from 1 MB
 # above what the program needs to start up to enough for the whole run. At

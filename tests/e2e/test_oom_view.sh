@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ctest-label: slow
 # test_oom_view.sh — the viewer's out-of-memory paths one by one (issue
 # 19.0): every allocation made inside one function of the program is failed
 # in turn (the preloaded tests/oom/failalloc.c with TLV_FAILALLOC_FROM: only

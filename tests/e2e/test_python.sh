@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ctest-label: slow
 # test_python.sh — the Python package as users get it, each way its tests
 # (python/tests, pytest) run against, from a directory that is not the
 # source tree and with no TLV_LIBRARY set: the package finds its libtlv by

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ctest-label: slow
 # test_view_soak.sh — `tlv view` following a log whose writer misbehaves:
 # this shell plays the writer, in phases, while the viewer runs under Xvfb
 # with a script that, after each phase, waits until the log is read to its

@@ -3,7 +3,8 @@
 # targets of tests/fuzz with clang, ASan and UBSan (into build-fuzz/), and
 # runs each target (default: all of json stdform cond geom convert rules calc
 # session clock export requirements consistency) for
-# SECONDS_PER_TARGET seconds (default 60). Seeds: tests/fuzz/seeds/TARGET,
+# SECONDS_PER_TARGET seconds (default 60), as many at once as there are
+# processors. Seeds: tests/fuzz/seeds/TARGET,
 # plus, when ../shared/corpus is present, its rule files, logs and trace
 # lines (read in place, never copied into the repository). What a run finds
 # is kept in build-fuzz/corpus/TARGET for the next run; a crash is saved as
@@ -100,11 +101,21 @@ run_target() {
 have_fuzzer_toolchain || exit 0
 echo "fuzz: building the targets (build-fuzz/)" >&2
 build
+# One target per processor at a time: each runs its full time, and the
+# whole run takes SECONDS x TARGETS / PROCESSORS instead of SECONDS x TARGETS.
+results="$OUT/results"
+rm -rf "$results"
+mkdir -p "$results"
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || true; done
+  run_target "$t" >"$results/$t" &
+done
+wait
 failed=0
 printf '%-8s %8s %12s %s\n' target seconds executions result
 for t in "${targets[@]}"; do
-  read -r name time runs status < <(run_target "$t")
-  printf '%-8s %8s %12s %s\n' "$name" "$time" "$runs" "$status"
+  read -r name time runs status <"$results/$t" || { name="$t" status=LOST; }
+  printf '%-8s %8s %12s %s\n' "$name" "${time:-?}" "${runs:-?}" "$status"
   [ "$status" = ok ] || failed=1
 done
 exit "$failed"
