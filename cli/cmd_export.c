@@ -184,6 +184,9 @@ static int write_file_format(tlv_exporter *ex, const export_args *a)
         fprintf(stderr, "%s export: cannot write '%s': %s\n", prog, a->c.output, strerror(errno));
         rc = -1;
     }
+    if (rc == 0 && tlv_exporter_warning(ex)[0])
+        fprintf(stderr, "%s export: warning: %s: %s\n", prog, a->c.output,
+                tlv_exporter_warning(ex));
     if (rc < 0)
         unlink(tmp);
     remove_tmp_on_signals(NULL);

@@ -609,6 +609,8 @@ static int export_into(sqlite3 *db, const query_args *a, const tlv_rules *rules,
         report_nomem("writing the database of", a->c.input);
     else if (st != TLV_OK)
         fprintf(stderr, "%s query: %s\n", prog, tlv_exporter_last_error(ex));
+    else if (tlv_exporter_warning(ex)[0])
+        fprintf(stderr, "%s query: warning: %s: %s\n", prog, a->c.input, tlv_exporter_warning(ex));
     tlv_exporter_free(ex);
     session_markers_free(markers, o.nmarkers);
     return st == TLV_OK ? 0 : -1;

@@ -25,15 +25,22 @@ def trace():
         yield t
 
 
+def one_task_rules(folder, name, time_scale):
+    """NAME.resh and NAME.res in `folder`: one Task A with a state (IDLE by
+    default), read as standard form in `time_scale`."""
+    (folder / f"{name}.resh").write_text(
+        f'{{"{name}":{{"Task":{{"Attributes":{{"state":{{"VariableType":"String",'
+        '"AllocationType":"Dynamic","Default":"IDLE"}}}}}')
+    (folder / f"{name}.res").write_text(
+        f'{{"TimeScale":"{time_scale}","ConvertRules":[""],'
+        f'"ResourceHeaders":["{name}"],"Resources":{{"A":{{"Type":"Task"}}}}}}')
+
+
 @pytest.fixture
 def fractions_trace(tmp_path):
     """A standard-form trace in ms with times finer than the unit."""
     import tlv
-    (tmp_path / "f.resh").write_text(
-        '{"f":{"Task":{"Attributes":{"state":{"VariableType":"String",'
-        '"AllocationType":"Dynamic","Default":"IDLE"}}}}}')
-    (tmp_path / "f.res").write_text('{"TimeScale":"ms","ConvertRules":[""],'
-                                    '"ResourceHeaders":["f"],"Resources":{"A":{"Type":"Task"}}}')
+    one_task_rules(tmp_path, "f", "ms")
     (tmp_path / "f.log").write_text(
         "[1.0000005]A.state=RUN\n[2.25]A.state=WAIT\n[3]A.state=RUN\n")
     with tlv.open(tmp_path / "f.log", rule_dirs=[tmp_path]) as t:

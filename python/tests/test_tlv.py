@@ -6,10 +6,12 @@ import io
 import json
 import os
 import sqlite3
+
+import pytest
 from fractions import Fraction
 
 import tlv
-from conftest import LOG, RES, SRC, run_tlv
+from conftest import LOG, RES, SRC, one_task_rules, run_tlv
 
 
 def test_version_is_the_libraries():
@@ -115,6 +117,19 @@ def test_sqlite_is_tlv_export_sqlite(trace, tmp_path):
         assert a.execute(f"SELECT * FROM {t}").fetchall() == \
                b.execute(f"SELECT * FROM {t}").fetchall(), t
     assert a.execute("SELECT COUNT(*) FROM intervals").fetchone() == (608,)
+
+
+def test_sqlite_warns_of_clamped_times(tmp_path):
+    """Times past 2^63 ns from the first event cannot be integer ns in the
+    Perfetto-shaped tables: clamped there, and said (as tlv export does)."""
+    import tlv
+    one_task_rules(tmp_path, "e", "ns")
+    (tmp_path / "e.log").write_text(
+        "[-9223372036854775808]A.state=RUN\n[9223372036854775807]A.state=WAIT\n")
+    with tlv.open(tmp_path / "e.log", rule_dirs=[tmp_path]) as t:
+        with pytest.warns(RuntimeWarning, match=r"e\.db: \d+ times or durations in slice, "
+                          r"sched, counter and trace_bounds lie more than 2\^63 ns"):
+            t.to_sqlite(tmp_path / "e.db")
 
 
 def test_log_errors_are_tlv_converts(tmp_path):

@@ -349,6 +349,7 @@ _EXPORT_SIGNATURES = {
     "tlv_exporter_new": (ctypes.c_int, [P, P, P, ctypes.POINTER(ExportOptions), ctypes.POINTER(P)]),
     "tlv_exporter_free": (None, [P]),
     "tlv_exporter_last_error": (ctypes.c_char_p, [P]),
+    "tlv_exporter_warning": (ctypes.c_char_p, [P]),
     "tlv_export_write_file": (ctypes.c_int, [P, ctypes.c_char_p, ctypes.c_char_p]),
     "tlv_export_write": (ctypes.c_int, [P, ctypes.c_char_p, P]),
 }

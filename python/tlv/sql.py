@@ -3,6 +3,7 @@ writer and schema of `tlv export --format sqlite` and `tlv query` (docs/sql.md),
 called through ctypes: nothing of the schema is written here."""
 import ctypes
 import os
+import warnings
 
 from ._lib import ExportOptions, TlvError, export_lib, text
 from .errors import ExportError
@@ -24,6 +25,9 @@ def write_sqlite(trace, shapes, path):
         if lib.tlv_export_write_file(handle, b"sqlite", tmp.encode()):
             raise ExportError(text(lib.tlv_exporter_last_error(handle)), file=path)
         os.replace(tmp, path)
+        clamped = text(lib.tlv_exporter_warning(handle))
+        if clamped:  # times past 2^63 ns in the Perfetto-shaped tables
+            warnings.warn(f"{path}: {clamped}", RuntimeWarning, stacklevel=3)
     finally:
         lib.tlv_exporter_free(handle)
         if os.path.exists(tmp):

@@ -45,6 +45,14 @@ expect_line "$TMP/out" "taskState,state,ctrl,-9223372036854775808,92233720368547
 # read at "start - 1", which wrapped to the last values).
 run "$TLV" export --format sqlite -o edge.db -R . -r mini.res edge.std
 expect_status 0 "sqlite"
+# ... and the clamping of the Perfetto-shaped tables below is said, not silent.
+expect_line "$TMP/err" "tlv export: warning: edge.db: 14 times or durations in slice, sched, counter and trace_bounds lie more than 2^63 ns (292 years) from the first event: clamped to +-(2^63 - 1) ns (the intervals and events tables hold them exactly)" "sqlite: the clamping is warned of"
+run "$TLV" query -R . -r mini.res edge.std "select count(*) from trace_bounds"
+expect_contains "$TMP/err" "tlv query: warning: edge.std: 14 times or durations" "query of a log: the clamping is warned of"
+printf '[0]ctrl.state=RUNNING\n[5]ctrl.state=READY\n' >small.std
+run "$TLV" export --format sqlite -o small.db -R . -r mini.res small.std
+checks=$((checks + 1))
+[ -s "$TMP/err" ] && fail "sqlite: a warning for a trace that fits: $(cat "$TMP/err")"
 run "$TLV" query edge.db "select count(*) from intervals where dur < 0 or end_ts < ts"
 expect_line "$TMP/out" "0" "sqlite: no interval with dur < 0"
 run "$TLV" query edge.db "select dur from intervals where resource_id = 1 and value = 'RUNNING'"

@@ -111,6 +111,14 @@ TLV_API void tlv_exporter_free(tlv_exporter *ex);
  * e.g. "SQLite: creating the tables: disk I/O error". */
 TLV_API const char *tlv_exporter_last_error(const tlv_exporter *ex);
 
+/* What the last successful write on `ex` had to change, "" when nothing:
+ * the sqlite format's Perfetto-shaped tables count integer nanoseconds from
+ * the trace's first event in 64 bits, so a time or duration past 2^63 ns
+ * (292 years) is clamped there and this says how many were (the tables in
+ * trace units hold them exactly). A program shows it as a warning, as
+ * `tlv export` and `tlv query` do. */
+TLV_API const char *tlv_exporter_warning(const tlv_exporter *ex);
+
 /* Writes the trace in `format` (a name of the table) to `out`. Returns
  * TLV_OK; TLV_ERR_USAGE for an unknown format or one that needs a file;
  * TLV_ERR_IO when writing failed; TLV_ERR_NOMEM. What was written before a

@@ -152,6 +152,8 @@ void tlv_exporter_free(tlv_exporter *ex)
 
 const char *tlv_exporter_last_error(const tlv_exporter *ex) { return ex ? ex->error : ""; }
 
+const char *tlv_exporter_warning(const tlv_exporter *ex) { return ex ? ex->warning : ""; }
+
 const interval_list *export_intervals(tlv_exporter *ex)
 {
     if (!ex->have_intervals) {

@@ -78,6 +78,7 @@ struct tlv_exporter {
     interval_list intervals;     /* collect_intervals, on first use */
     export_layout layout;        /* layout_compute, on first use */
     char error[512];
+    char warning[512];           /* tlv_exporter_warning */
 };
 
 /* Records the message of a failing call (printf-like) and returns `st`. */

@@ -119,6 +119,7 @@ typedef struct writer {
     long double ns;      /* nanoseconds per trace unit */
     int failed;
     tlv_status status;  /* of the first failure */
+    uint64_t clamped;   /* times and durations past 64-bit nanoseconds */
 } writer;
 
 /* Records the first failure: running out of memory, or SQLite's message
@@ -621,18 +622,23 @@ static long double units_of(tlv_time t, int radix)
     return (long double)t.ticks + (long double)t.frac / (long double)scale;
 }
 
-/* b - a, clamped to 64 bits (two clamped times). */
-static sqlite3_int64 ns_diff(sqlite3_int64 a, sqlite3_int64 b)
+/* b - a, clamped to 64 bits (two clamped times), counting each clamp. */
+static sqlite3_int64 ns_diff(writer *w, sqlite3_int64 a, sqlite3_int64 b)
 {
-    if (a < 0 && b > INT64_MAX + a)
+    if (a < 0 && b > INT64_MAX + a) {
+        w->clamped++;
         return INT64_MAX;
-    if (a > 0 && b < INT64_MIN + a)
+    }
+    if (a > 0 && b < INT64_MIN + a) {
+        w->clamped++;
         return INT64_MIN;
+    }
     return b - a;
 }
 
-/* t in integer nanoseconds from the origin (clamped to 64 bits). */
-static sqlite3_int64 ns_of(const writer *w, tlv_time t)
+/* t in integer nanoseconds from the origin (clamped to 64 bits, counting
+ * each clamp). */
+static sqlite3_int64 ns_of(writer *w, tlv_time t)
 {
     int after = tlv_time_cmp(t, w->origin) >= 0;
     long double units =
@@ -642,6 +648,8 @@ static sqlite3_int64 ns_of(const writer *w, tlv_time t)
                                                         (a trace from -2^63 to 2^63 - 1 had
                                                         sched and slice durations < 0) */
     long double v = roundl(units * w->ns);
+    if (v >= 9.2e18L || v <= -9.2e18L)
+        w->clamped++;
     return v >= 9.2e18L ? INT64_MAX : v <= -9.2e18L ? INT64_MIN : (sqlite3_int64)v;
 }
 
@@ -801,7 +809,7 @@ static void write_slices(writer *w, const export_layout *c)
         sqlite3_int64 ts = ns_of(w, sh->from);
         bind_int(w, st, 1, (sqlite3_int64)i);
         bind_int(w, st, 2, ts);
-        bind_int(w, st, 3, instant ? 0 : ns_diff(ts, ns_of(w, sh->to)));
+        bind_int(w, st, 3, instant ? 0 : ns_diff(w, ts, ns_of(w, sh->to)));
         bind_int(w, st, 4, (sqlite3_int64)(c->first_tid[sh->row] + (instant ? 0 : iv->lane)));
         bind_text(w, st, 5, sh->rule);
         bind_text(w, st, 6, name);
@@ -895,7 +903,7 @@ static void sched_slice(writer *w, sqlite3_stmt *st, const runner *run, tlv_time
         return;
     sqlite3_int64 ts = ns_of(w, run->since);
     bind_int(w, st, 1, ts);
-    bind_int(w, st, 2, ns_diff(ts, ns_of(w, end)));
+    bind_int(w, st, 2, ns_diff(w, ts, ns_of(w, end)));
     if (run->cpu >= 0)
         bind_int(w, st, 3, run->cpu);
     if (utid >= 0)
@@ -993,6 +1001,7 @@ tlv_status tlv_export_sqlite_db(tlv_exporter *ex, sqlite3 *db)
     if (!db)
         return export_fail(ex, TLV_ERR_USAGE, "tlv_export_sqlite_db: no database");
     writer w = {.db = db, .ex = ex, .radix = ex->radix, .status = TLV_OK, .ns = 1};
+    ex->warning[0] = '\0';
     /* One transaction, no journal: the file is new, and a failed run is removed. */
     exec(&w, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN", "starting");
     exec(&w, schema, "creating the tables");
@@ -1011,6 +1020,12 @@ tlv_status tlv_export_sqlite_db(tlv_exporter *ex, sqlite3 *db)
     else
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     free(w.byname);
+    if (!w.failed && w.clamped)
+        snprintf(ex->warning, sizeof ex->warning,
+                 "%llu times or durations in slice, sched, counter and trace_bounds lie "
+                 "more than 2^63 ns (292 years) from the first event: clamped to "
+                 "+-(2^63 - 1) ns (the intervals and events tables hold them exactly)",
+                 (unsigned long long)w.clamped);
     return w.failed ? w.status : TLV_OK;
 }
 
