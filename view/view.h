@@ -638,6 +638,11 @@ struct view_panel {
     int (*covers)(view_panel *p, const view_app *a, double x, double y);
     /* The height of its strip out of `avail` pixels, 0 when it has none. */
     int (*strip_height)(view_panel *p, const view_app *a, int avail);
+    /* 1: its strip_height is asked after every other panel's, out of what
+     * they left (a band that shares the room with the timeline, as
+     * --compare's run B does, whatever other strips are open); the strip is
+     * still placed in registration order. */
+    int strip_last;
     void (*note)(view_panel *p, view_app *a, view_note what);
     /* Its part of the session file (written, read back), and of dump-state. */
     void (*save)(view_panel *p, const view_app *a, struct cJSON *o);

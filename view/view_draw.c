@@ -74,11 +74,14 @@ void view_areas_of(const view_app *a, view_areas *o)
     macro_h = macro_h > h / 4 ? h / 4 : macro_h;
     status_h = status_h > h / 4 ? h / 4 : status_h;
     int strip_h[VIEW_MAX_PANELS], strips = 0;
-    for (size_t i = 0; i < a->core->npanels; i++) { /* each out of what the others left */
-        view_panel *p = a->core->panels[i];
-        strip_h[i] = p->strip_height ? p->strip_height(p, a, h - macro_h - status_h - strips) : 0;
-        strips += strip_h[i];
-    }
+    for (int last = 0; last < 2; last++) /* each out of what the others left; strip_last after */
+        for (size_t i = 0; i < a->core->npanels; i++) {
+            view_panel *p = a->core->panels[i];
+            if (!p->strip_last != !last)
+                continue;
+            strip_h[i] = p->strip_height ? p->strip_height(p, a, h - macro_h - status_h - strips) : 0;
+            strips += strip_h[i];
+        }
     int main_h = h - macro_h - status_h - strips;
     main_h = main_h < 1 ? 1 : main_h;
     o->main = (SDL_Rect){0, 0, w, main_h};

@@ -75,6 +75,8 @@ check "aligned at the starts (both start at 1296036): B shows A's range" \
 check "B's band is below A's timeline, above the overview" \
   '.[0].compare_panel.area.y >= .[0].layout.main_height and
    .[0].compare_panel.area.y + .[0].compare_panel.area.h <= .[0].layout.macro_y' "$D/s1.json"
+check "B's band is as tall as A's timeline, with the diff table open too" \
+  '[.[] | .compare_panel.area.h - .layout.main_height | abs <= 1] == [true, true]' "$D/s1.json" "$D/s2.json"
 check "the diff panel: hidden, response times, states, hidden" \
   '[.[].diff_panel.mode] == ["hidden", "instances", "states", "hidden"]' \
   "$D/s1.json" "$D/s2.json" "$D/s3.json" "$D/s4.json"

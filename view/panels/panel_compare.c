@@ -214,9 +214,11 @@ static int parse_spec(const char *s, event_spec *e)
     return 0;
 }
 
-/* The index of the nth (0-based) event of t that matches e; -1 when there
- * are fewer. Resources match by name or by pairing key. */
-static long find_event(const tlv_trace *t, const event_spec *e, size_t nth)
+/* The index of the nth (0-based) event of t that matches e among its first
+ * `limit` events; -1 when there are fewer. *seen (unless NULL) gets how many
+ * matched before it (or in all). Resources match by name or by pairing key. */
+static long find_event(const tlv_trace *t, const event_spec *e, size_t nth, size_t limit,
+                       size_t *seen_out)
 {
     size_t nres = tlv_trace_resource_count(t);
     char **keys = pairing_keys(t, 0);
@@ -228,6 +230,7 @@ static long find_event(const tlv_trace *t, const event_spec *e, size_t nth)
             names[nn++] = tlv_trace_resource_name(t, k);
     long found = -1;
     size_t nev = tlv_trace_event_count(t), seen = 0;
+    nev = nev < limit ? nev : limit;
     for (size_t i = 0; nn && i < nev && found < 0; i++) {
         tlv_event ev;
         tlv_trace_event(t, i, &ev);
@@ -237,9 +240,13 @@ static long find_event(const tlv_trace *t, const event_spec *e, size_t nth)
         if (!res || strcmp(ev.name, e->name) != 0 ||
             (!e->any_value && (ev.kind != TLV_EVENT_ATTRIBUTE || strcmp(ev.value, e->value) != 0)))
             continue;
-        if (seen++ == nth)
+        if (seen == nth)
             found = (long)i;
+        else
+            seen++;
     }
+    if (seen_out)
+        *seen_out = seen;
     free(names);
     pairing_keys_free(keys, nres);
     return found;
@@ -273,7 +280,8 @@ static int align_at(compare_panel *p, view_app *a, const char *spec, size_t nth)
                      spec);
         return -1;
     }
-    long ia = find_event(a->trace, &e, nth), ib = find_event(trace_b(a), &e, nth);
+    long ia = find_event(a->trace, &e, nth, (size_t)-1, NULL);
+    long ib = find_event(trace_b(a), &e, nth, (size_t)-1, NULL);
     if (ia < 0 || ib < 0) {
         view_message(a, "align: no event %s%s in run %s (%s); %s", spec,
                      nth ? " that often" : "", ia < 0 ? "A" : "B",
@@ -336,10 +344,9 @@ static void align_key(view_panel *base, view_app *a, SDL_Keycode key, int mods)
     else
         snprintf(spec, sizeof spec, "%s.%s", ev.resource, ev.name);
     event_spec e;
-    size_t nth = 0;
-    if (parse_spec(spec, &e) == 0) /* which occurrence in A it is */
-        for (long i; (i = find_event(a->trace, &e, nth)) >= 0 && (size_t)i < a->hover.from_event;)
-            nth++;
+    size_t nth = 0; /* which occurrence in A it is: how many came before */
+    if (parse_spec(spec, &e) == 0)
+        find_event(a->trace, &e, (size_t)-1, a->hover.from_event, &nth);
     align_at(p, a, spec, nth);
 }
 
@@ -630,7 +637,8 @@ view_panel *compare_panel_new(void)
     snprintf(p->align_text, sizeof p->align_text, "aligned at the starts");
     p->base = (view_panel){.name = "compare", .keys = keys, .nkeys = sizeof keys / sizeof *keys,
                            .draw = draw, .press = press, .covers = covers,
-                           .strip_height = strip_height, .note = note, .dump = dump,
+                           .strip_height = strip_height, .strip_last = 1, /* as tall as A */
+                           .note = note, .dump = dump,
                            .destroy = destroy};
     return &p->base;
 }

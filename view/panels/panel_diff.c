@@ -94,7 +94,7 @@ static int strip_height(view_panel *base, const view_app *a, int avail)
     if (((diff_panel *)base)->mode == HIDDEN || !a->opts.compare_trace)
         return 0;
     int h = PANEL_LINES * line_height(a) + scaled(a, 6);
-    return h > avail / 2 ? avail / 2 : h;
+    return h > avail / 3 ? avail / 3 : h; /* the rest for the two runs */
 }
 
 static const SDL_Rect *area(const diff_panel *p, const view_app *a, view_areas *ar)
@@ -135,9 +135,9 @@ static size_t columns(const diff_panel *p, const view_app *a, const SDL_Rect *r,
                                   {"B count", 340}, {"A p50", 410},   {"B p50", 480},
                                   {"A p99", 550},   {"B p99", 620},   {"A max", 690},
                                   {"B max", 760},   {"Change", 830},  {"%", 920}};
-    static const column narrow[] = {{"Actor", 0},     {"Kind", 210},   {"A count", 350},
-                                    {"B count", 450}, {"A max", 550},  {"B max", 665},
-                                    {"Change", 780},  {"%", 900}};
+    static const column narrow[] = {{"Actor", 0},     {"Kind", 200},   {"A count", 330},
+                                    {"B count", 420}, {"A max", 510},  {"B max", 625},
+                                    {"Change", 740},  {"%", 890}};
     static const column states[] = {{"Actor", 0},    {"State", 220},  {"A count", 390},
                                     {"B count", 480}, {"A time", 570}, {"B time", 670},
                                     {"Change", 770},  {"%", 890}};
