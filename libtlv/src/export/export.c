@@ -235,10 +235,28 @@ tlv_status tlv_export_write_file(tlv_exporter *ex, const char *format, const cha
 
 /* ---- times as text ------------------------------------------------------------------ */
 
+/* v in base 10 as "%lld" writes it (truncated to size - 1 bytes as
+ * snprintf would), without printf: every exported time goes through here. */
+static void int_text(long long v, char *buf, size_t size)
+{
+    char digits[24], *end = digits + sizeof digits, *p = end;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--p = '-';
+    if (!size)
+        return;
+    size_t n = (size_t)(end - p) < size ? (size_t)(end - p) : size - 1;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+}
+
 void time_text(tlv_time t, int radix, char *buf, size_t size)
 {
     if (t.frac == 0)
-        snprintf(buf, size, "%lld", (long long)t.ticks);
+        int_text((long long)t.ticks, buf, size);
     else if (radix == 10)
         tlv_time_format(t, 10, buf, size);
     else /* a fraction in another radix has no exact decimal form of bounded length */

@@ -6,27 +6,37 @@
  * event that opened the interval carried.
  */
 #include "export/export_impl.h"
+#include "export/json_line.h"
 
 #include <tlv/trace.h>
 
 #include <string.h>
 
-/* RFC 4180: quoted when it holds a comma, a quote or a line end; quotes doubled. */
-static void csv_field(FILE *out, const char *s)
+/* One byte at the end of the row being built. */
+static void put_char(json_line *b, char c)
+{
+    char one[2] = {c, '\0'};
+    jl_raw(b, one);
+}
+
+/* RFC 4180: quoted when it holds a comma, a quote or a line end; quotes
+ * doubled. Appended to the row's buffer (written a block at a time: no
+ * stdio call per field). */
+static void csv_field(json_line *b, const char *s)
 {
     if (!s)
         return;
     if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
+        jl_raw(b, s);
         return;
     }
-    fputc('"', out);
+    jl_raw(b, "\"");
     for (; *s; s++) {
         if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
+            jl_raw(b, "\"");
+        put_char(b, *s);
     }
-    fputc('"', out);
+    jl_raw(b, "\"");
 }
 
 /* t from `origin` when `relative` (and the difference fits in 64 bits, as
@@ -51,22 +61,36 @@ static tlv_status write_csv(tlv_exporter *ex, FILE *out)
     int relative = !ex->opts.absolute_times && tlv_trace_time_mode(ex->trace) != TLV_TIME_PLAIN;
     tlv_time origin = relative ? tlv_trace_time_origin(ex->trace) : (tlv_time){0, 0};
     fputs("rule,event,resource,start,end,duration,value\r\n", out);
-    for (size_t i = 0; i < l->n && !ferror(out); i++) {
+    json_line b = {0};
+    int failed = 0;
+    for (size_t i = 0; i < l->n && !failed; i++) {
         const interval *iv = &l->v[i];
         tlv_time end = iv->sh.is_when ? iv->sh.from : iv->sh.to;
-        char start_s[160], end_s[160], dur_s[160];
-        csv_time(iv->sh.from, relative, origin, radix, start_s, sizeof start_s);
-        csv_time(end, relative, origin, radix, end_s, sizeof end_s);
-        span_text(iv->sh.from, end, radix, dur_s, sizeof dur_s);
-        csv_field(out, iv->sh.rule);
-        fputc(',', out);
-        csv_field(out, iv->sh.event);
-        fputc(',', out);
-        csv_field(out, iv->sh.resource);
-        fprintf(out, ",%s,%s,%s,", start_s, end_s, dur_s);
-        csv_field(out, iv->text ? iv->text : iv->sh.value);
-        fputs("\r\n", out);
+        char text[160];
+        csv_field(&b, iv->sh.rule);
+        jl_raw(&b, ",");
+        csv_field(&b, iv->sh.event);
+        jl_raw(&b, ",");
+        csv_field(&b, iv->sh.resource);
+        jl_raw(&b, ",");
+        csv_time(iv->sh.from, relative, origin, radix, text, sizeof text);
+        jl_raw(&b, text);
+        jl_raw(&b, ",");
+        csv_time(end, relative, origin, radix, text, sizeof text);
+        jl_raw(&b, text);
+        jl_raw(&b, ",");
+        span_text(iv->sh.from, end, radix, text, sizeof text);
+        jl_raw(&b, text);
+        jl_raw(&b, ",");
+        csv_field(&b, iv->text ? iv->text : iv->sh.value);
+        jl_raw(&b, "\r\n");
+        if (b.len >= 1 << 16 || b.failed || i + 1 == l->n) /* a block at a time */
+            failed = jl_write(&b, out) < 0 || ferror(out);
     }
+    int nomem = b.failed;
+    jl_free(&b);
+    if (nomem)
+        return export_fail(ex, TLV_ERR_NOMEM, "out of memory while writing the export");
     return ferror(out) ? export_fail(ex, TLV_ERR_IO, "writing the export failed") : TLV_OK;
 }
 

@@ -87,6 +87,7 @@ static void builder_free(builder *b)
     free(b->prim_row);
     macro_memo_free(b->memo);
     viz_free_cond_memo(b);
+    viz_free_refs(b);
     buf_free(&b->a);
     buf_free(&b->b);
     buf_free(&b->err);

@@ -172,6 +172,10 @@ typedef struct builder {
     size_t prim_key_cap;
     struct cond_memo *cond_memo; /* the answers of condition keys (viz_cond.c): a
                                   builder's own, NULL until the first */
+    intern_pool *ref_texts;    /* figure references as expanded -> refs (viz_figures.c):
+                                  a builder's own, NULL until the first */
+    struct ref_memo *refs;
+    size_t refs_cap;
 } builder;
 
 /* shapes->values entries with this bit set are ids in shapes->joined (a
@@ -252,6 +256,9 @@ void viz_set_cur_events(builder *b, const vevent *from, const vevent *to);
  * argument list: *first and *count in s->prims. Returns 0 or -1. */
 int viz_prims_for(builder *b, const shape_def *sd, const char *const *args, size_t nargs,
                   uint32_t row, uint32_t *first, uint32_t *count);
+/* Frees the figure references remembered in b (a worker's builder starts
+ * without). */
+void viz_free_refs(builder *b);
 /* Places every v(VALUE) without bounds within its row's values (before the
  * shapes are frozen). */
 void viz_fit_values(builder *b);

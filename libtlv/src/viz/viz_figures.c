@@ -155,6 +155,89 @@ int viz_store_shape(builder *b, tlv_time from, tlv_time to, uint32_t row, uint32
     return store_add(s->store, &sh);
 }
 
+/* A figure reference (its text after substitution) that resolved to
+ * primitives the same for every row: what resolving it again would find.
+ * Most intervals draw one of a few references ("state(RUNNING)"): looked
+ * up by their text, they skip the parsing, the key and its lookup (a
+ * quarter of drawing the intervals at 1M lines). */
+typedef struct ref_memo {
+    const shape_def *sd;
+    uint32_t key;          /* in b->prim_keys */
+    char *args;            /* its arguments, each ending in '\0' */
+    size_t nargs;
+} ref_memo;
+
+void viz_free_refs(builder *b)
+{
+    uint32_t n = b->ref_texts ? intern_count(b->ref_texts) : 0;
+    for (uint32_t i = 0; i < n && i < b->refs_cap; i++)
+        free(b->refs[i].args);
+    free(b->refs);
+    intern_free(b->ref_texts);
+    b->ref_texts = NULL;
+    b->refs = NULL;
+    b->refs_cap = 0;
+}
+
+/* Remembers reference `ref` (n bytes) as shape sd with these arguments,
+ * whose primitives were just resolved without a row. Nothing on failure:
+ * the reference is resolved again next time. */
+static void remember_ref(builder *b, const char *ref, size_t n, const shape_def *sd,
+                         const char *const *args, size_t nargs)
+{
+    buf key = BUF_INIT;
+    uint32_t k = viz_prim_key(&key, sd, args, nargs, UINT32_MAX) == 0
+                     ? intern_find(b->prim_keys, buf_str(&key), key.len)
+                     : UINT32_MAX;
+    buf_free(&key);
+    if (k == UINT32_MAX)
+        return;
+    if (!b->ref_texts) { /* its id 0 is the empty text, which names no shape */
+        if (!(b->ref_texts = intern_new()) || GROW(b->refs, b->refs_cap, 1) < 0)
+            return;
+        b->refs[0] = (ref_memo){NULL, 0, NULL, 0};
+    }
+    size_t len = 0;
+    for (size_t i = 0; i < nargs; i++)
+        len += strlen(args[i]) + 1;
+    char *text = malloc(len + 1);
+    uint32_t had = intern_count(b->ref_texts);
+    if (!text || GROW(b->refs, b->refs_cap, (size_t)had + 1) < 0) {
+        free(text);
+        return;
+    }
+    uint32_t id = intern_add(b->ref_texts, ref, n);
+    if (id != had) { /* known already, or no memory */
+        free(text);
+        return;
+    }
+    for (size_t i = 0, at = 0; i < nargs; i++) {
+        size_t l = strlen(args[i]) + 1;
+        memcpy(text + at, args[i], l);
+        at += l;
+    }
+    b->refs[id] = (ref_memo){sd, k, text, nargs};
+}
+
+/* add_shapes for a remembered reference: as resolving it again would. */
+static int add_ref_shapes(builder *b, const ref_memo *m, tlv_time from, tlv_time to,
+                          uint32_t row, uint32_t event_id, uint32_t res)
+{
+    if (b->unit) {
+        const char *args[STD_MAX_ARGS];
+        const char *a = m->args;
+        for (size_t i = 0; i < m->nargs; i++, a += strlen(a) + 1)
+            args[i] = a;
+        if (viz_unit_note_key(b, m->key, m->sd, args, m->nargs, UINT32_MAX) < 0)
+            return -1;
+    }
+    uint32_t first = b->key_first[m->key], count = b->key_count[m->key];
+    for (uint32_t i = 0; i < count; i++)
+        if (viz_store_shape(b, from, to, row, first + i, b->cur_rule->name_id, event_id, res) < 0)
+            return -1;
+    return 0;
+}
+
 static int add_shapes(builder *b, const char *ref, tlv_time from, tlv_time to, uint32_t row,
                       uint32_t event_id, uint32_t res)
 {
@@ -188,6 +271,8 @@ static int add_shapes(builder *b, const char *ref, tlv_time from, tlv_time to, u
     }
     uint32_t first, count;
     int rc = viz_prims_for(b, sd, args, nargs, row, &first, &count);
+    if (rc == 0 && count && !any_auto_values(b->s, first, count))
+        remember_ref(b, ref, n, sd, args, nargs);
     buf_free(&store);
     if (rc < 0)
         return -1;
@@ -212,6 +297,11 @@ static int eval_figures(builder *b, const tj_node *f, const draw_ctx *d, int dep
     if (f->type == TJ_STRING) {
         if (viz_expand(b, d->sc, f->str, 1) < 0)
             return -1;
+        uint32_t known = b->ref_texts ? intern_find(b->ref_texts, buf_str(&b->a), b->a.len)
+                                      : UINT32_MAX;
+        if (known != UINT32_MAX && known != 0)
+            return add_ref_shapes(b, &b->refs[known], d->from, d->to, d->row, d->event_id,
+                                  d->res);
         char *ref = xstrndup(buf_str(&b->a), b->a.len);
         int rc = ref ? add_shapes(b, ref, d->from, d->to, d->row, d->event_id, d->res) : -1;
         free(ref);

@@ -23,6 +23,74 @@ static long find_next(builder *b, const pattern *p, long target, size_t from_ind
     return -1;
 }
 
+/* A To pattern met before (its text after substitution, compiled), and
+ * its last search: from event `from` its first match was `at` (-1: none
+ * to the end). The From events come in order, so a later From before
+ * `at` closes at `at` too: the search is not made again over the same
+ * events, nor the pattern compiled again (compiling and searching each
+ * From's To were 10 % of `tlv shapes` at 1M lines). A rule's To usually
+ * names its From's resource ("${FROM_TARGET}.state"): one text per
+ * resource, TO_MEMO kept; the others are compiled and searched each time. */
+#define TO_MEMO 32
+typedef struct to_memo {
+    char *text;
+    size_t len;
+    pattern p;
+    size_t from;
+    long at;
+    int listed;    /* l is the pattern's list (made at its first search) */
+    scan_list l;   /* the events it can match (find_next's) */
+    size_t pos;    /* where the last search started in l */
+} to_memo;
+
+static to_memo *to_memo_find(to_memo *memo, size_t *n, const char *text, size_t len)
+{
+    for (size_t m = 0; m < *n; m++)
+        if (memo[m].len == len && memcmp(memo[m].text, text, len) == 0)
+            return &memo[m];
+    return NULL;
+}
+
+/* Keeps compiled pattern *p under the text in b->a; NULL when full (or
+ * out of memory): *p is then still the caller's. */
+static to_memo *to_memo_add(builder *b, to_memo *memo, size_t *n, const pattern *p)
+{
+    if (*n == TO_MEMO)
+        return NULL;
+    char *text = xstrndup(buf_str(&b->a), b->a.len);
+    if (!text)
+        return NULL;
+    memo[*n] = (to_memo){text, b->a.len, *p, SIZE_MAX, -1, 0, {NULL, 0}, 0};
+    return &memo[(*n)++];
+}
+
+/* The first event after event i matching m's pattern (find_next's). */
+static long to_memo_next(builder *b, to_memo *m, long target, size_t i)
+{
+    if (m->from != SIZE_MAX && i >= m->from && (m->at < 0 || i < (size_t)m->at))
+        return m->at; /* nothing matched between m->from and m->at */
+    if (!m->listed) {
+        long t = target >= 0 && m->p.res < 0 ? target : -1;
+        m->l = viz_scan_for(b, &m->p, t);
+        if (viz_indexed_list(b, &m->p, m->p.res >= 0 ? m->p.res : t, &m->l) && !m->l.idx)
+            m->l.n = 0; /* no such event at all */
+        m->listed = 1;
+    }
+    /* the Froms come in order: the start moves on from the last one's */
+    size_t k = m->from != SIZE_MAX && i >= m->from ? m->pos : viz_after(&m->l, i);
+    while (k < m->l.n && viz_at(&m->l, k) <= i)
+        k++;
+    m->from = i;
+    m->pos = k;
+    m->at = -1;
+    for (; k < m->l.n; k++)
+        if (viz_pattern_matches(b, &m->p, &b->ev[viz_at(&m->l, k)])) {
+            m->at = (long)viz_at(&m->l, k);
+            break;
+        }
+    return m->at;
+}
+
 /* Where a call ends that its resource left without returning from it: at
  * the first change after it, before event `until` (an index in b->ev;
  * SIZE_MAX: the end of the trace), of one of its resource's attributes to
@@ -103,8 +171,9 @@ void viz_apply_from_to(builder *b, const event_def *d, const char *target_name, 
     scan_list l = viz_scan_for(b, &from, target);
     if (viz_indexed_list(b, &from, from.res >= 0 ? from.res : target, &l) && !l.idx)
         l.n = 0;
-    int to_fixed = to_is_fixed(d->to, target_name), have_fixed = 0;
-    pattern fixed; /* the To pattern compiled once, when to_fixed */
+    int to_fixed = to_is_fixed(d->to, target_name);
+    to_memo memo[TO_MEMO];
+    size_t nmemo = 0;
     for (size_t k = 0; k < l.n; k++) {
         size_t i = viz_at(&l, k);
         const vevent *e = &b->ev[i];
@@ -114,19 +183,26 @@ void viz_apply_from_to(builder *b, const event_def *d, const char *target_name, 
         b->cur_line = e->line;
         sc.from = e;
         sc.to = NULL;
-        pattern to;
-        if (have_fixed) {
-            to = fixed;
+        long j;
+        if (to_fixed && nmemo) {
+            j = to_memo_next(b, &memo[0], target, i);
         } else {
             /* a failure is reported again for every From event, as its line differs */
-            if (viz_expand(b, &sc, d->to, 1) < 0 || viz_pattern_compile(b, buf_str(&b->a), &to) < 0)
+            if (viz_expand(b, &sc, d->to, 1) < 0)
                 continue;
-            if (to_fixed)
-                fixed = to, have_fixed = 1;
+            to_memo *m = to_memo_find(memo, &nmemo, buf_str(&b->a), b->a.len);
+            pattern to;
+            if (m)
+                j = to_memo_next(b, m, target, i);
+            else if (viz_pattern_compile(b, buf_str(&b->a), &to) < 0)
+                continue;
+            else if ((m = to_memo_add(b, memo, &nmemo, &to)))
+                j = to_memo_next(b, m, target, i);
+            else {
+                j = find_next(b, &to, target >= 0 && to.res < 0 ? target : -1, i);
+                viz_pattern_free(&to);
+            }
         }
-        long j = find_next(b, &to, target >= 0 && to.res < 0 ? target : -1, i);
-        if (!have_fixed)
-            viz_pattern_free(&to);
         /* An attribute that never changes in the whole trace draws nothing
          * (TOPPERS rules paint "user state 0" red on every task otherwise). */
         if (j < 0) {
@@ -156,7 +232,9 @@ void viz_apply_from_to(builder *b, const event_def *d, const char *target_name, 
         viz_draw_interval(b, d, &sc, e->time, sc.end, target);
     }
     free(open);
-    if (have_fixed)
-        viz_pattern_free(&fixed);
+    for (size_t m = 0; m < nmemo; m++) {
+        free(memo[m].text);
+        viz_pattern_free(&memo[m].p);
+    }
     viz_pattern_free(&from);
 }

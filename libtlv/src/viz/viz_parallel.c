@@ -305,6 +305,9 @@ static int worker_init(worker *wk, par *p)
     b->prim_row_cap = 0;
     b->absent = NULL;
     b->cond_memo = NULL; /* the main builder's is not shared */
+    b->ref_texts = NULL; /* nor its references: their keys are the main builder's */
+    b->refs = NULL;
+    b->refs_cap = 0;
     b->a = b->b = b->err = (buf)BUF_INIT;
     b->unit = NULL;
     b->key_unit = b->prim_key = NULL;
@@ -332,6 +335,7 @@ static void worker_free(worker *wk)
     world_reader_free(&wk->reader);
     macro_memo_free(b->memo);
     viz_free_cond_memo(b);
+    viz_free_refs(b);
     intern_free(b->prim_keys);
     free(b->key_first);
     free(b->key_count);
