@@ -146,8 +146,47 @@ cat >reqs.json <<'JSON'
 JSON
 run "$TLV" verify -R . reqs.json edge.std
 expect_status 1 "verify: requirements broken over the whole range"
-expect_line "$TMP/out" "FAIL  ctrl runs at most 1 ms: state=RUNNING for at most 18446744073709551616 us > 1000 us; longest: Control at -9223372036854775808 us, line 1; 1 of 1 interval over" "verify: a state over 2^64 - 1 ticks"
-expect_line "$TMP/out" "FAIL  ctrl ready within 10 ms: ctrl.state=RUNNING followed by ctrl.state=READY within at most 18446744073709551616 us > 10000 us; slowest: Control at -9223372036854775808 us, line 1; 1 of 1 over" "verify: followed after 2^64 - 1 ticks"
+expect_line "$TMP/out" "FAIL  ctrl runs at most 1 ms: state=RUNNING for at most 18446744073709551615 us > 1000 us; longest: Control at -9223372036854775808 us, line 1; 1 of 1 interval over" "verify: a state over 2^64 - 1 ticks, exact"
+expect_line "$TMP/out" "FAIL  ctrl ready within 10 ms: ctrl.state=RUNNING followed by ctrl.state=READY within at most 18446744073709551615 us > 10000 us; slowest: Control at -9223372036854775808 us, line 1; 1 of 1 over" "verify: followed after 2^64 - 1 ticks, exact"
+
+# Past 2^53 a double holds no odd whole number: a state held 2^53 + 1 us
+# printed as 2^53 and passed a bound of 2^53 us (issue 28). Exact now, as
+# are the comparisons with the bound.
+printf '[0]ctrl.state=RUNNING\n[9007199254740993]ctrl.state=READY\n' >big.std
+cat >big.json <<'JSON'
+{"ResourceFile": "mini.res",
+ "Requirements": {
+  "ctrl runs at most 2^53 us": {"Check": "state", "Resource": "ctrl", "State": "RUNNING", "Max": 9007199254740992},
+  "ctrl ready in 2^53 us": {"Check": "followed", "Event": "ctrl.state=RUNNING",
+                            "FollowedBy": "ctrl.state=READY", "Within": 9007199254740992},
+  "ctrl within 2^53 + 2 us": {"Check": "state", "Resource": "ctrl", "State": "RUNNING", "Max": 9007199254740994}}}
+JSON
+run "$TLV" verify -q -R . big.json big.std
+expect_status 1 "verify: 2^53 + 1 us over a bound of 2^53"
+expect_line "$TMP/out" "FAIL  ctrl runs at most 2^53 us: state=RUNNING for at most 9007199254740993 us > 9007199254740992 us; longest: Control at 0 us, line 1; 1 of 1 interval over" "verify: a state of 2^53 + 1 us, exact"
+expect_line "$TMP/out" "FAIL  ctrl ready in 2^53 us: ctrl.state=RUNNING followed by ctrl.state=READY within at most 9007199254740993 us > 9007199254740992 us; slowest: Control at 0 us, line 1; 1 of 1 over" "verify: followed after 2^53 + 1 us, exact"
+expect_line "$TMP/out" "PASS  ctrl within 2^53 + 2 us: state=RUNNING for at most 9007199254740993 us <= 9007199254740994 us; longest: Control at 0 us, line 1; 0 of 1 interval over" "verify: 2^53 + 1 us within 2^53 + 2"
+
+# A bound past 2^63 - 1 ns is an error naming it and the largest (it was
+# taken, a bound no trace could break, or one that overflows in ns).
+cat >huge.json <<'JSON'
+{"ResourceFile": "mini.res",
+ "Requirements": {
+  "a": {"Check": "state", "Resource": "ctrl", "State": "RUNNING", "Max": "1e300 ms"},
+  "b": {"Check": "followed", "Event": "ctrl.state=RUNNING", "FollowedBy": "ctrl.state=READY",
+        "Within": "9223372037 s"}}}
+JSON
+run "$TLV" verify -q -R . huge.json big.std
+expect_status 2 "verify: bounds past 2^63 - 1 ns"
+expect_line "$TMP/err" "huge.json:3:74: error: requirement 'a': \"Max\": '1e300 ms' is too large: the largest duration is 9223372036854.775807 ms (2^63 - 1 ns)" "verify: 1e300 ms"
+expect_line "$TMP/err" "huge.json:5:19: error: requirement 'b': \"Within\": '9223372037 s' is too large: the largest duration is 9223372036.854775807 s (2^63 - 1 ns)" "verify: 9223372037 s"
+cat >huge2.json <<'JSON'
+{"ResourceFile": "mini.res",
+ "Requirements": {"a": {"Check": "state", "Resource": "ctrl", "State": "RUNNING", "Max": 1e300}}}
+JSON
+run "$TLV" verify -q -R . huge2.json big.std
+expect_status 2 "verify: a bound past 2^63 - 1 ns in the TimeScale"
+expect_line "$TMP/err" "huge2.json:2:90: error: requirement 'a': \"Max\": 1e300 (in the trace's TimeScale, us) is too large: the largest duration is 9223372036854775.807 us (2^63 - 1 ns)" "verify: 1e300 us"
 tlv stats --instances
 expect_status 0 "stats --instances"
 expect_grep "$TMP/out" '^TIMER  *response  *1  *1  *1  *1  *1  *1  *1  *0 ' "stats --instances: TIMER's response"

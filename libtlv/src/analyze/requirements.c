@@ -104,6 +104,27 @@ static int unit_exp(const char *u, size_t n)
     return 1;
 }
 
+int req_duration_too_large(double value, int exp)
+{
+    return value * pow(10, exp + 9) > 9223372036854775807.0;
+}
+
+const char *req_largest_duration(int exp, char *buf, size_t size)
+{
+    static const char digits[] = "9223372036854775807"; /* 2^63 - 1 ns */
+    int decimals = exp + 9, whole = (int)strlen(digits) - decimals;
+    if (decimals <= 0)
+        snprintf(buf, size, "%s", digits);
+    else
+        snprintf(buf, size, "%.*s.%s", whole, digits, digits + whole);
+    return buf;
+}
+
+static const char *unit_name(int exp)
+{
+    return exp == 0 ? "s" : exp == -3 ? "ms" : exp == -6 ? "us" : "ns";
+}
+
 /* A duration: a number (the trace's TimeScale) or "NUMBER UNIT". */
 static int read_duration(reader *rd, const tj_node *def, const char *key, req_dur *out)
 {
@@ -111,6 +132,9 @@ static int read_duration(reader *rd, const tj_node *def, const char *key, req_du
     if (!v)
         return 0;
     out->pos = (req_pos){v->line, v->col};
+    out->key = key;
+    if (v->str)
+        snprintf(out->text, sizeof out->text, "%s", v->str);
     if (v->type == TJ_NUMBER) {
         out->value = v->num;
     } else if (v->type == TJ_STRING) {
@@ -134,6 +158,13 @@ static int read_duration(reader *rd, const tj_node *def, const char *key, req_du
     }
     if (!(out->value >= 0) || !isfinite(out->value)) {
         err(rd, v, 0, "\"%s\" must be a duration of 0 or more", key);
+        return -1;
+    }
+    if (out->has_unit && req_duration_too_large(out->value, out->exp)) {
+        char largest[64];
+        err(rd, v, 0, "\"%s\": '%s' is too large: the largest duration is %s %s (2^63 - 1 ns)",
+            key, v->str, req_largest_duration(out->exp, largest, sizeof largest),
+            unit_name(out->exp));
         return -1;
     }
     return 1;

@@ -27,7 +27,16 @@ typedef struct req_dur {
     int exp;
     int has_unit;
     req_pos pos;
+    const char *key;           /* "Max", "Window", "Within": for errors */
+    char text[48];             /* as written (cut short), for errors */
 } req_dur;
+
+/* The largest duration a requirement takes is 2^63 - 1 ns (292 years): a
+ * bound past it is an error, not a bound no trace can break. Whether
+ * `value` units of 10^exp seconds are over it; and the largest in those
+ * units, as exact decimal text ("9223372036854.775807" for ms). */
+int req_duration_too_large(double value, int exp);
+const char *req_largest_duration(int exp, char *buf, size_t size);
 
 /* A member of a requirement that is text, with where it is (NULL when
  * not given). */

@@ -577,6 +577,17 @@ void tlv_stats_load(const tlv_stats *s, size_t cpu, double t0, double t1, double
     }
 }
 
+double stats_busy_in_sweep(const tlv_stats *s, size_t cpu, double from, double to, size_t at[2])
+{
+    if (!s || cpu >= s->ncpus)
+        return 0;
+    const processor *p = &s->cpus[cpu];
+    if (!(to > from) || !p->nbusy)
+        return 0;
+    double d = busy_before_from(p, to, &at[1]) - busy_before_from(p, from, &at[0]);
+    return d > 0 ? d : 0;
+}
+
 size_t stats_cpu_spans(const tlv_stats *s, size_t cpu, const double **pairs)
 {
     if (!s || cpu >= s->ncpus) {

@@ -15,4 +15,12 @@
  * units; valid as long as the statistics. */
 size_t stats_cpu_spans(const tlv_stats *s, size_t cpu, const double **pairs);
 
+/* tlv_stats_busy_in(s, cpu, from, to) for one processor, the same figure,
+ * for a sweep of windows whose starts and ends never go back: at[2] (zeroed
+ * before the first window) remembers where the last one's ends fell among
+ * the stretches, so each window costs a step instead of two binary searches
+ * over all of them (the cpu check of `tlv verify` reads four windows per
+ * stretch). */
+double stats_busy_in_sweep(const tlv_stats *s, size_t cpu, double from, double to, size_t at[2]);
+
 #endif

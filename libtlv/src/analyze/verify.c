@@ -140,6 +140,13 @@ static void error_at(vctx *c, req_pos pos, const char *fmt, ...)
  * cannot be taken. */
 static double duration(vctx *c, const req_dur *d)
 {
+    if (!d->has_unit && c->scale_exp != 1 && req_duration_too_large(d->value, c->scale_exp)) {
+        char largest[64];
+        error_at(c, d->pos, "\"%s\": %s (in the trace's TimeScale, %s) is too large: the largest "
+                 "duration is %s %s (2^63 - 1 ns)", d->key, d->text, c->scale,
+                 req_largest_duration(c->scale_exp, largest, sizeof largest), c->scale);
+        return -1;
+    }
     if (!d->has_unit)
         return d->value;
     if (c->scale_exp == 1) {
@@ -161,6 +168,38 @@ static double as_double(const vctx *c, tlv_time t)
 static double between(const vctx *c, tlv_time a, tlv_time b)
 {
     return tlv_time_span(a, b, c->radix);
+}
+
+/* Whether the span from..to is over `bound`, exactly: a double holds whole
+ * numbers only up to 2^53, so a span past it one tick over its bound
+ * compared equal to it as a double and passed. Below 2^53, as a double. */
+static int span_over(const vctx *c, tlv_time from, tlv_time to, double bound)
+{
+    double d = between(c, from, to);
+    if (d < 9007199254740992.0 || !(bound >= 0))
+        return d > bound;
+    if (bound >= 18446744073709551616.0)
+        return 0;
+    uint64_t ticks, b = (uint64_t)bound; /* a double past 2^52 has no fraction */
+    tlv_time_span_fits(from, to, c->radix, &ticks);
+    return ticks > b || (ticks == b && tlv_time_sub(to, from, c->radix).frac != 0);
+}
+
+/* The span from..to for people: as num() below 2^53; past it exactly, where
+ * a double printed whole numbers that lost their last digits. */
+static const char *span_text(const vctx *c, char *b, size_t size, tlv_time from, tlv_time to)
+{
+    double d = between(c, from, to);
+    uint64_t ticks;
+    tlv_time_span_fits(from, to, c->radix, &ticks);
+    uint64_t frac = tlv_time_sub(to, from, c->radix).frac;
+    if (d < 9007199254740992.0 || (frac && c->radix != 10))
+        return num(b, size, d);
+    char f[160] = "";
+    if (frac)
+        tlv_time_format((tlv_time){0, frac}, 10, f, sizeof f); /* "0.25" */
+    snprintf(b, size, "%llu%.40s", (unsigned long long)ticks, frac ? f + 1 : "");
+    return b;
 }
 
 /* A time near x (in TimeScale units) for a violation that has only a double. */
@@ -276,6 +315,18 @@ static size_t group_where(const vctx *c, size_t g, const tlv_instance_group *gr,
     return gr->worst;
 }
 
+/* Whether a group's statistic `value` is over the bound: exactly when it
+ * is an instance's response (max, a percentile). */
+static int group_over(const vctx *c, size_t g, const tlv_instance_group *gr, double value,
+                      double bound)
+{
+    if (c->q->stat == STAT_MEAN || value < 9007199254740992.0)
+        return value > bound;
+    tlv_instance x;
+    tlv_instances_get(c->inst, group_where(c, g, gr, value), &x);
+    return span_over(c, x.start, x.end, bound);
+}
+
 static const char *stat_name(const requirement *q, char *b, size_t size)
 {
     if (q->stat == STAT_PCT) {
@@ -315,9 +366,9 @@ static void check_response(vctx *c, unsigned char *sel)
         for (size_t k = 0; k < gr.count; k++) {
             tlv_instance x;
             tlv_instances_get(c->inst, tlv_instances_group_member(c->inst, g, k), &x);
-            if (x.response > bound) {
+            if (span_over(c, x.start, x.end, bound)) {
                 over++;
-                if (v > bound)
+                if (group_over(c, g, &gr, v, bound))
                     add_violation(c, gr.label, x.start, x.end, x.start_line, x.response);
             }
         }
@@ -335,9 +386,11 @@ static void check_response(vctx *c, unsigned char *sel)
     tlv_instances_group(c->inst, (size_t)worst_g, &gr);
     tlv_instance x;
     tlv_instances_get(c->inst, group_where(c, (size_t)worst_g, &gr, worst), &x);
-    int passed = worst <= bound;
+    int passed = !group_over(c, (size_t)worst_g, &gr, worst, bound);
     say(c, "%s %s%s%s of %s %s %s %s %s %s", kind, *gr.name ? gr.name : "", *gr.name ? " " : "",
-        st, gr.label, num(b1, sizeof b1, worst), c->scale, passed ? "<=" : ">",
+        st, gr.label,
+        q->stat == STAT_MEAN ? num(b1, sizeof b1, worst) : span_text(c, b1, sizeof b1, x.start, x.end),
+        c->scale, passed ? "<=" : ">",
         num(b2, sizeof b2, bound), c->scale);
     say_where(c, q->stat == STAT_PCT ? "that instance" : "worst", gr.label, x.start,
               x.start_line);
@@ -445,7 +498,7 @@ static void on_state_span(vctx *c, const span_rec *s, void *user)
         l->worst = d;
         l->at = *s;
     }
-    if (d > l->bound) {
+    if (span_over(c, s->from, s->to, l->bound)) {
         l->over++;
         add_violation(c, world_label(c->t->w, s->res), s->from, s->to, s->line, d);
     }
@@ -471,7 +524,7 @@ static void check_state(vctx *c, unsigned char *sel)
     }
     const char *res = world_label(c->t->w, l.at.res);
     int passed = l.over == 0;
-    say(c, "%s=%s for at most %s %s %s %s %s", attr, q->state.s, num(b1, sizeof b1, l.worst),
+    say(c, "%s=%s for at most %s %s %s %s %s", attr, q->state.s, span_text(c, b1, sizeof b1, l.at.from, l.at.to),
         c->scale, passed ? "<=" : ">", num(b2, sizeof b2, l.bound), c->scale);
     say_where(c, "longest", res, l.at.from, l.at.line);
     say(c, "; %zu of %zu interval%s over", l.over, l.count, l.count == 1 ? "" : "s");
@@ -566,10 +619,32 @@ static void check_never(vctx *c, unsigned char *sel)
 
 /* ---- cpu: the busiest window ------------------------------------------------------- */
 
-static int by_value(const void *x, const void *y)
+static double clamp(double x, double lo, double hi)
 {
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* The window starts where the busy time of a window of length w changes
+ * slope: lo, hi and each stretch's start and end (the n times of sp, in
+ * increasing order: the stretches are merged) at s or at s + w, kept in
+ * [lo, hi]; written to s in increasing order, each once; their number. Two
+ * increasing sequences merged: no sort. */
+static size_t breakpoints(const double *sp, size_t n, double w, double lo, double hi, double *s)
+{
+    size_t u = 0, i = 0, j = 0;
+    s[u++] = lo;
+    while (i < n || j < n) {
+        double x;
+        if (j == n || (i < n && clamp(sp[i], lo, hi) <= clamp(sp[j] - w, lo, hi)))
+            x = clamp(sp[i++], lo, hi);
+        else
+            x = clamp(sp[j++] - w, lo, hi);
+        if (x > s[u - 1])
+            s[u++] = x;
+    }
+    if (hi > s[u - 1])
+        s[u++] = hi;
+    return u;
 }
 
 /* Adds the time covered by windows [s, s + w] for s in [a, b] (window
@@ -618,21 +693,11 @@ static double busiest(vctx *c, size_t k, const char *name, double w, double boun
         c->failed = 1;
         return 0;
     }
-    s[0] = lo;
-    s[1] = hi;
-    for (size_t i = 0; i < 2 * n; i++) { /* each start and end, at s or at s + w */
-        double a = sp[i], b = sp[i] - w;
-        s[2 + 2 * i] = a < lo ? lo : a > hi ? hi : a;
-        s[3 + 2 * i] = b < lo ? lo : b > hi ? hi : b;
-    }
-    qsort(s, m, sizeof *s, by_value);
-    size_t u = 0;
-    for (size_t i = 0; i < m; i++)
-        if (!u || s[i] > s[u - 1])
-            s[u++] = s[i];
+    size_t u = breakpoints(sp, 2 * n, w, lo, hi, s);
     run r = {0, 0, 0, 0};
+    size_t cursor[2] = {0, 0};
     for (size_t i = 0; i < u; i++) {
-        f[i] = tlv_stats_busy_in(c->stats, k, s[i], s[i] + w) / w;
+        f[i] = stats_busy_in_sweep(c->stats, k, s[i], s[i] + w, cursor) / w;
         if (f[i] > best + 1e-12) {
             best = f[i];
             *at = s[i];
@@ -736,6 +801,7 @@ typedef struct waiting {
 typedef struct followed {
     double bound, worst;
     occurrence worst_at;
+    tlv_time worst_end;        /* when the slowest was followed */
     size_t count, over, missing;
     occurrence first_missing;
 } followed;
@@ -772,8 +838,9 @@ static void resolve(vctx *c, followed *f, waiting *wt, tlv_time t)
         if (d > f->worst) {
             f->worst = d;
             f->worst_at = *o;
+            f->worst_end = t;
         }
-        if (d > f->bound) {
+        if (span_over(c, o->t, t, f->bound)) {
             f->over++;
             add_violation(c, world_label(c->t->w, o->res), o->t, t, o->line, d);
         }
@@ -887,7 +954,7 @@ static void check_followed(vctx *c)
     const char *res = world_label(c->t->w, f.worst_at.res);
     int passed = f.over == 0;
     say(c, "%s followed by %s within at most %s %s %s %s %s", q->event.s, q->followed_by.s,
-        num(b1, sizeof b1, f.worst), c->scale, passed ? "<=" : ">",
+        span_text(c, b1, sizeof b1, f.worst_at.t, f.worst_end), c->scale, passed ? "<=" : ">",
         num(b2, sizeof b2, f.bound), c->scale);
     say_where(c, "slowest", res, f.worst_at.t, f.worst_at.line);
     say(c, "; %zu of %zu over", f.over, f.count);
