@@ -208,6 +208,40 @@ static void test_processors(const tlv_rules *rules)
     tlv_trace_free(trace);
 }
 
+/* An instance over many stretches (more than exec_within adds up one by one):
+ * A runs 10k..10k+3 and waits 10k+3..10k+10 for k = 0..199, then completes
+ * at 2000: running 200 * 3 = 600, preempted 200 times. Its call from 11 to
+ * 1502 begins and ends inside a stretch: 13 - 11 + 148 * 3 + 1502 - 1500 =
+ * 448 running, preempted at 13, 23, ..., 1493 (149 times). */
+static void test_long_instance(const tlv_rules *rules)
+{
+    tlv_trace *trace;
+    CHECK_INT(tlv_trace_new(rules, &trace), TLV_OK);
+    tlv_converter *conv = tlv_trace_converter(trace);
+    char line[64];
+    CHECK_INT(tlv_converter_push_line(conv, "[0]A.state=RUNNABLE", 19), TLV_OK);
+    for (int k = 0; k < 200; k++) {
+        int n = snprintf(line, sizeof line, "[%d]A.state=RUNNING", 10 * k);
+        CHECK_INT(tlv_converter_push_line(conv, line, (size_t)n), TLV_OK);
+        if (k == 1)
+            CHECK_INT(tlv_converter_push_line(conv, "[11]A.enterSVC(wai,x)", 21), TLV_OK);
+        if (k == 150)
+            CHECK_INT(tlv_converter_push_line(conv, "[1502]A.leaveSVC(wai,x,0)", 25), TLV_OK);
+        n = snprintf(line, sizeof line, "[%d]A.state=RUNNABLE", 10 * k + 3);
+        CHECK_INT(tlv_converter_push_line(conv, line, (size_t)n), TLV_OK);
+    }
+    CHECK_INT(tlv_converter_push_line(conv, "[2000]A.state=DORMANT", 21), TLV_OK);
+    CHECK_INT(tlv_trace_finish(trace), TLV_OK);
+    tlv_instances *in;
+    CHECK_INT(tlv_instances_compute(trace, NULL, &in), TLV_OK);
+    CHECK_INT(tlv_instances_count(in), 3);
+    check_instance(in, 0, "A", "response", "", 0, 2000, 600, 200, 0);
+    check_instance(in, 1, "A", "latency", "", 0, 0, 0, 0, 0);
+    check_instance(in, 2, "A", "call", "wai", 11, 1491, 448, 149, 0);
+    tlv_instances_free(in);
+    tlv_trace_free(trace);
+}
+
 /* Bad "Instances": each error at its value's line and column. */
 static void test_errors(void)
 {
@@ -267,6 +301,7 @@ int main(void)
     snprintf(dir, sizeof dir, "%s/t", tmpdir);
     CHECK_INT(load_rules_in(res_path, dir, &rules), TLV_OK);
     test_instances(rules);
+    test_long_instance(rules);
     tlv_rules_free(rules);
     snprintf(res_path, sizeof res_path, "%s/m/m.res", tmpdir);
     snprintf(dir, sizeof dir, "%s/m", tmpdir);

@@ -84,6 +84,8 @@ typedef struct actor {
     uint32_t resp_ev, lat_ev;
     seg *segs;
     size_t nsegs, segs_cap;
+    double *cum;                /* cum[i]: the stretches before segs[i] added up
+                                   (long_stretch_sums; only for many stretches) */
     double *pre, *intr;         /* times it was preempted, interrupted */
     size_t npre, pre_cap, nintr, intr_cap;
     frame *stack;
@@ -638,6 +640,39 @@ static void finish_actors(pass *p)
     }
 }
 
+/* How many stretches exec_within adds up one by one before it takes the
+ * rest from the running sums: an instance over a long part of the trace (a
+ * task that never completes, a thread's whole life) would otherwise walk
+ * every stretch of it, and a 10M-line log has such instances by the
+ * thousand. Below it the sum is the one-by-one sum, bit for bit. */
+#define STRETCHES_ONE_BY_ONE 64
+
+static double clipped(const seg *s, double from, double to)
+{
+    double x = s->from > from ? s->from : from;
+    double y = s->to < to ? s->to : to;
+    return y > x ? y - x : 0;
+}
+
+/* Running sums of the stretches of every actor that has more than
+ * STRETCHES_ONE_BY_ONE of them. */
+static void long_stretch_sums(pass *p)
+{
+    for (uint32_t r = 0; r < p->na && !p->failed; r++) {
+        actor *a = &p->a[r];
+        if (a->nsegs <= STRETCHES_ONE_BY_ONE)
+            continue;
+        a->cum = malloc((a->nsegs + 1) * sizeof *a->cum);
+        if (!a->cum) {
+            p->failed = 1;
+            return;
+        }
+        a->cum[0] = 0;
+        for (size_t i = 0; i < a->nsegs; i++)
+            a->cum[i + 1] = a->cum[i] + (a->segs[i].to - a->segs[i].from);
+    }
+}
+
 /* Running time of actor a within [from, to] (times since the start). */
 static double exec_within(const actor *a, double from, double to)
 {
@@ -650,10 +685,22 @@ static double exec_within(const actor *a, double from, double to)
             hi = mid;
     }
     double sum = 0;
-    for (size_t i = lo; i < a->nsegs && a->segs[i].from < to; i++) {
-        double x = a->segs[i].from > from ? a->segs[i].from : from;
-        double y = a->segs[i].to < to ? a->segs[i].to : to;
-        sum += y > x ? y - x : 0;
+    size_t i = lo, stop = lo + STRETCHES_ONE_BY_ONE;
+    for (; i < a->nsegs && a->segs[i].from < to && i < stop; i++)
+        sum += clipped(&a->segs[i], from, to);
+    if (i < a->nsegs && a->segs[i].from < to) {
+        /* Many more: segs[i .. last) lie wholly inside, the last may not. */
+        size_t last_lo = i, last_hi = a->nsegs; /* the first stretch from `to` on */
+        while (last_lo < last_hi) {
+            size_t mid = last_lo + (last_hi - last_lo) / 2;
+            if (a->segs[mid].from < to)
+                last_lo = mid + 1;
+            else
+                last_hi = mid;
+        }
+        size_t last = last_lo - 1;
+        sum += a->cum[last] - a->cum[i];
+        sum += clipped(&a->segs[last], from, to);
     }
     return sum;
 }
@@ -999,6 +1046,7 @@ static void free_pass(pass *p)
     for (size_t r = 0; p->a && r < p->na; r++) {
         actor *a = &p->a[r];
         free(a->segs);
+        free(a->cum);
         free(a->pre);
         free(a->intr);
         free(a->stack);
@@ -1107,6 +1155,9 @@ tlv_status tlv_instances_compute(const tlv_trace *trace, const tlv_instances_opt
         scan(&p);
     if (!p.failed) {
         finish_actors(&p);
+        long_stretch_sums(&p);
+    }
+    if (!p.failed) {
         measure(&p);
     }
     if (p.failed || collect(&p) < 0 || ALLOC_FAILED_SINCE())
