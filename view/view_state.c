@@ -137,10 +137,12 @@ static int write_json(cJSON *o, const char *path, const char *input)
     int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
     ok = f && fclose(f) == 0 && ok;
     ok = ok && rename(tmp, path) == 0; /* a reader never sees half a file */
-    if (!ok) {
+    if (!ok && errno == ENOMEM) /* fopen's own buffer: said as every allocation failure is */
+        report_nomem("writing the state of", input);
+    else if (!ok)
         fprintf(stderr, "%s view: cannot write '%s': %s\n", prog, path, strerror(errno));
+    if (!ok)
         remove(tmp);
-    }
     free(text);
     return ok ? 0 : -1;
 }

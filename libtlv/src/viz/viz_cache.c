@@ -1050,8 +1050,10 @@ tlv_status tlv_shapes_build_cached(const tlv_trace *t, const tlv_shapes_options 
     abi_read_in(&o, sizeof o, opts, ABI_SHAPES_OPTIONS_0_1);
     struct tlv_shapes *s = viz_shapes_new(t);
     *out = NULL;
-    if (!s)
+    if (!s || !s->names || !s->joined || !s->store) { /* restore() interns into them */
+        tlv_shapes_free(s);
         return TLV_ERR_NOMEM;
+    }
     viz_cache_identify(s, t, &o);
     char why[256] = "";
     int rc = 0;
