@@ -193,9 +193,13 @@ static void remember_ref(builder *b, const char *ref, size_t n, const shape_def 
     if (k == UINT32_MAX)
         return;
     if (!b->ref_texts) { /* its id 0 is the empty text, which names no shape */
-        if (!(b->ref_texts = intern_new()) || GROW(b->refs, b->refs_cap, 1) < 0)
+        if (GROW(b->refs, b->refs_cap, 1) < 0)
             return;
         b->refs[0] = (ref_memo){NULL, 0, NULL, 0};
+        /* Made last: a pool without its slot 0 set would have
+         * viz_free_refs free whatever that slot held. */
+        if (!(b->ref_texts = intern_new()))
+            return;
     }
     size_t len = 0;
     for (size_t i = 0; i < nargs; i++)
