@@ -268,7 +268,10 @@ static int parse_value_len(const char *s, size_t n, size_t open, axis ax, len_sp
 static int parse_len(const char *s, size_t n, axis ax, const char *text, len_spec *out,
                      char *err, size_t errsz)
 {
-    out->anchor = ANCHOR_START;
+    /* Every member set: only v(VALUE,LO) sets the low bound, and lengths are
+     * compared, hashed and cached as bytes (summary.c, viz_cache.c, which
+     * refused a cache whose unset `lo` happened to be NaN in -O3 builds). */
+    *out = (len_spec){0, 0, ANCHOR_START, 0, 0};
     if (n == 0) {
         set_err(err, errsz, "missing %s in '%s'", axis_name[ax], text);
         return -1;

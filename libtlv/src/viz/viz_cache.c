@@ -615,7 +615,7 @@ static int text_ok(const span *sp, uint64_t at, uint64_t len)
 static int len_ok(const len_spec *l)
 {
     return isfinite(l->value) && isfinite(l->lo) && l->unit <= LEN_VALUE_SIZE &&
-           l->anchor <= ANCHOR_END; /* has_lo: any, as some parses leave it */
+           l->anchor <= ANCHOR_END && l->has_lo <= 1; /* figure.c's parse_len sets all */
 }
 
 static int pos_ok(const pos_spec *p) { return len_ok(&p->x) && len_ok(&p->y); }
