@@ -6,7 +6,7 @@
 # tests, each target is linked with replay.c instead and ctest replays its
 # seeds and the inputs that once crashed (tests/fuzz/regress/<name>/).
 set(TLV_FUZZ_TARGETS json stdform cond geom convert rules calc session clock export requirements
-  consistency cache)
+  consistency cache shapecache)
 set(TLV_FUZZ_DIR ${PROJECT_SOURCE_DIR}/tests/fuzz)
 
 function(tlv_fuzz_target exe name)

@@ -20,13 +20,12 @@
  * when it did not use the cache, the trace is the genuine one, event for
  * event; when it did, every event, its attributes and the shapes are read.
  */
+#include "fuzz_cachefile.h"
 #include "fuzz_util.h"
 #include "base/xxh64.h"
 #include "trace/trace_cache.h"
 
-#include <dirent.h>
 #include <stddef.h>
-#include <unistd.h>
 
 static tlv_rules *rules;
 static char dir[64], log_path[128], cache_path[512];
@@ -39,23 +38,6 @@ static void fail(const char *what)
 {
     fprintf(stderr, "fuzz_cache: %s\n", what);
     abort();
-}
-
-static unsigned char *read_all(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, len = 0, got;
-    unsigned char *b = malloc(cap);
-    while (b && (got = fread(b + len, 1, cap - len, f)) > 0) {
-        len += got;
-        if (len == cap && !(b = realloc(b, cap *= 2)))
-            break;
-    }
-    fclose(f);
-    *n = len;
-    return b;
 }
 
 /* Every event of the trace formatted, one a line, and its end time. */
@@ -93,33 +75,11 @@ static tlv_trace *load(void)
 
 static void find_cache_file(void)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d)) != NULL)
-        if (strstr(e->d_name, ".tlvcache") && !strstr(e->d_name, ".tmp"))
-            snprintf(cache_path, sizeof cache_path, "%s/%s", dir, e->d_name);
-    if (d)
-        closedir(d);
-    if (!cache_path[0])
+    if (fuzz_find_file(dir, ".tlvcache", cache_path, sizeof cache_path) != 0)
         fail("no cache file was written");
 }
 
-/* The temporary folder goes when the run ends (replayed in ctest, it would
- * pile up in /tmp). */
-static void remove_folder(void)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[600];
-    while (d && (e = readdir(d)) != NULL)
-        if (e->d_name[0] != '.') {
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
+static void remove_folder(void) { fuzz_remove_folder(dir); }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -131,7 +91,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         fail("no temporary folder");
     atexit(remove_folder);
     size_t n;
-    unsigned char *log = read_all(TLV_FUZZ_RULES_DIR "/../seeds/convert/all_rules.log", &n);
+    unsigned char *log = fuzz_read_all(TLV_FUZZ_RULES_DIR "/../seeds/convert/all_rules.log", &n);
     if (!log || fuzz_write(dir, "all_rules.log", log, n) != 0)
         fail("cannot copy seeds/convert/all_rules.log");
     free(log);
@@ -140,41 +100,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     reference = trace_text(t);
     tlv_trace_free(t);
     find_cache_file();
-    genuine = read_all(cache_path, &genuine_size);
+    genuine = fuzz_read_all(cache_path, &genuine_size);
     if (!genuine || genuine_size < CACHE_PAYLOAD_START)
         fail("the genuine cache cannot be read");
     return 0;
 }
 
-static uint64_t le(const uint8_t *p, int bytes)
-{
-    uint64_t v = 0;
-    for (int i = bytes - 1; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
 /* Applies the input's edits to a copy of the genuine file; its new size. */
 static size_t edit(unsigned char *f, const uint8_t *data, size_t size)
 {
-    size_t n = genuine_size, at = 1;
-    if ((data[0] & 2) && size >= 5) {
-        n = (size_t)(le(data + 1, 4) % (genuine_size + 1));
-        at = 5;
-    }
-    while (n && at + 5 <= size) {
-        int kind = data[at] % 3, width = kind == 0 ? 1 : kind == 1 ? 4 : 8;
-        size_t off = (size_t)(le(data + at + 1, 4) % n);
-        at += 5;
-        if (at + (size_t)width > size)
-            break;
-        if (kind == 0)
-            f[off] ^= data[at];
-        else
-            for (int i = 0; i < width && off + (size_t)i < n; i++)
-                f[off + (size_t)i] = data[at + (size_t)i];
-        at += (size_t)width;
-    }
+    size_t n = fuzz_apply_edits(f, genuine_size, data, size);
     if (!(data[0] & 1) && n >= CACHE_PAYLOAD_START) {
         cache_header h;
         memcpy(&h, f, sizeof h);

@@ -2,7 +2,7 @@
 # tests/fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...] — builds the libFuzzer
 # targets of tests/fuzz with clang, ASan and UBSan (into build-fuzz/), and
 # runs each target (default: all of json stdform cond geom convert rules calc
-# session clock export requirements consistency cache) for
+# session clock export requirements consistency cache shapecache) for
 # SECONDS_PER_TARGET seconds (default 60), as many at once as there are
 # processors. Seeds: tests/fuzz/seeds/TARGET,
 # plus, when ../shared/corpus is present, its rule files, logs and trace
@@ -21,7 +21,7 @@ secs="${1:-60}"
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(json stdform cond geom convert rules calc session clock export
-                                      requirements consistency cache)
+                                      requirements consistency cache shapecache)
 
 have_fuzzer_toolchain() {
   command -v clang >/dev/null 2>&1 || { echo "fuzz: skipped: clang is not installed (apt-get install clang libclang-rt-14-dev)" >&2; return 1; }
