@@ -16,9 +16,11 @@
 import json, collections
 OD = collections.OrderedDict
 
-HEAD = r"^(?:\[pid +)?(?<tid>\d+)\]? +(?<s>\d+)\.(?<us>\d{6}) "
-T = "[${s}${us}]"
-TEND = "[$SUM{${s}${us},${ds}${dus}}]"
+# The time as `strace -ttt` (seconds since 1970) or `-tt` (the time of day,
+# crossing midnight by itself) prints it, read by $CLOCK into microseconds.
+HEAD = r"^(?:\[pid +)?(?<tid>\d+)\]? +(?<t>\d+\.\d{6}|\d\d:\d\d:\d\d\.\d{6}) "
+T = "[$CLOCK{${t}}]"
+TEND = "[$SUM{$CLOCK{${t}},${ds}${dus}}]"
 
 # One argument as strace prints it: quoted strings (escapes, a "..." cut),
 # nested {...} [...] (...), and anything else up to the next ", " (or the

@@ -75,6 +75,42 @@ checks=$((checks + 1))
 run "$TLV" shapes --flows -r linux_strace.res "$F/strace_cases.log"
 expect_contains "$TMP/out" '"rule":"spawns","flow":"spawn","name":"created by","from":"T100","to":"T102"' "fork drawn as a flow to the child"
 
+# `strace -tt` (the time of day) reads as `-ttt` (seconds since 1970) does: xz.log with its
+# stamps written as -tt gives the same trace shifted by its midnight, the same statistics,
+# and the same again when its calls cross midnight (23:59:59.897 to 00:00:00.228)
+tt_log() { # tt_log SHIFT_S: xz.log's -ttt stamps as HH:MM:SS.us, SHIFT_S seconds later
+  awk -v shift="$1" '{
+    if (match($0, /[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]/)) {
+      s = substr($0, RSTART, RLENGTH - 7) + shift; us = substr($0, RSTART + RLENGTH - 6, 6)
+      d = s % 86400
+      $0 = substr($0, 1, RSTART - 1) sprintf("%02d:%02d:%02d.%s", int(d / 3600), int(d % 3600 / 60), d % 60, us) substr($0, RSTART + RLENGTH)
+    }
+    print }' "$S/strace/xz.log"
+}
+# same_as_ttt TT_LOG FIRST_STAMP BASE_US: TT_LOG converts cleanly, starts at FIRST_STAMP, and
+# its trace with BASE_US added to every time is xz.log's, its statistics xz.log's
+same_as_ttt() {
+  checks=$((checks + 1))
+  head -n 1 "$1" | grep -qF "7404  $2 execve(" || fail "strace -tt: $(basename "$1") does not start at $2: $(head -c 80 "$1")"
+  convert_clean linux_strace.res "$1"
+  awk -v base="$3" '{ if (match($0, /^\[[0-9]+\]/)) $0 = sprintf("[%.0f]", substr($0, 2, RLENGTH - 2) + base) substr($0, RLENGTH + 1); print }' \
+    "$TMP/std" >"$TMP/std_shifted"
+  checks=$((checks + 1))
+  cmp -s "$TMP/std_shifted" "$TMP/std_ttt" ||
+    fail "strace -tt: $(basename "$1")'s trace is not xz.log's shifted: $(diff "$TMP/std_shifted" "$TMP/std_ttt" | head -n 6)"
+  run "$TLV" stats -r linux_strace.res "$1"
+  checks=$((checks + 1))
+  cmp -s "$TMP/out" "$TMP/stats_ttt" || fail "strace -tt: tlv stats of $(basename "$1") differs from xz.log's: $(diff "$TMP/out" "$TMP/stats_ttt" | head -n 6)"
+}
+"$TLV" stats -r linux_strace.res "$S/strace/xz.log" >"$TMP/stats_ttt" 2>/dev/null
+"$TLV" convert -r linux_strace.res "$S/strace/xz.log" -o "$TMP/std_ttt" 2>/dev/null
+tt_log 0 >"$TMP/xz_tt.log"
+same_as_ttt "$TMP/xz_tt.log" 13:56:27.897048 1795564800000000 # xz.log's day, 2026-11-25, began at 1795564800 s
+tt_log 36212 >"$TMP/xz_midnight.log"                             # 36212 s later: 23:59:59.897048
+same_as_ttt "$TMP/xz_midnight.log" 23:59:59.897048 1795528588000000
+checks=$((checks + 1))
+tail -n 1 "$TMP/xz_midnight.log" | grep -qF "7404  00:00:00.227970 +++ exited" || fail "strace -tt: the midnight log does not end after midnight"
+
 # ---- perf sched ---------------------------------------------------------------------------
 convert_clean linux_sched.res "$F/perf_sched_cases.log"
 expect_line "$TMP/std" '[100000210]T1001.state=RUNNABLE' "a new task waits for a CPU"
