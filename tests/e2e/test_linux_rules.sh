@@ -111,6 +111,22 @@ same_as_ttt "$TMP/xz_midnight.log" 23:59:59.897048 1795528588000000
 checks=$((checks + 1))
 tail -n 1 "$TMP/xz_midnight.log" | grep -qF "7404  00:00:00.227970 +++ exited" || fail "strace -tt: the midnight log does not end after midnight"
 
+# `strace` without -f prints no thread id: the traced process is thread 0, labelled with its
+# program alone, and the threads it creates (not traced) get no row. heap.log's main thread
+# without its id gives the -f trace of that thread, renamed, without the spawns.
+awk '$1 == 7556' "$S/strace/heap.log" | sed -E 's/^7556 +//' >"$TMP/heap_nof.log"
+checks=$((checks + 1))
+head -n 1 "$TMP/heap_nof.log" | grep -q '^1795614988\.687338 execve("\./heap"' ||
+  fail "strace without -f: the test log does not start with the bare time: $(head -c 80 "$TMP/heap_nof.log")"
+"$TLV" convert -r linux_strace.res "$S/strace/heap.log" -o - 2>/dev/null | grep '\]T7556\.' | grep -v '\.spawn(' |
+  sed -e 's/\]T7556\./]T0./' -e 's/heap\[7556\]$/heap/' -e 's/\.pid=7556$/.pid=0/' >"$TMP/std_f"
+convert_clean linux_strace.res "$TMP/heap_nof.log"
+checks=$((checks + 1))
+cmp -s "$TMP/std" "$TMP/std_f" || fail "strace without -f: not the -f trace of its thread: $(diff "$TMP/std" "$TMP/std_f" | head -n 6)"
+labels linux_strace.res "$TMP/heap_nof.log" >"$TMP/labels"
+checks=$((checks + 1))
+[ "$(tr '\n' '|' <"$TMP/labels")" = "heap|" ] || fail "strace without -f: row labels $(tr '\n' '|' <"$TMP/labels")"
+
 # ---- perf sched ---------------------------------------------------------------------------
 convert_clean linux_sched.res "$F/perf_sched_cases.log"
 expect_line "$TMP/std" '[100000210]T1001.state=RUNNABLE' "a new task waits for a CPU"
