@@ -9,6 +9,7 @@
 #
 # tests/e2e/test_linux_rules.sh checks the file is what this prints.
 import json, collections
+from rules_without_tid import add_without_tid
 OD = collections.OrderedDict
 HEAD = r"^(?<tid>\d+) +(?<t>\d+\.\d{6}|\d\d:\d\d:\d\d\.\d{6}) "
 CALLER = r"(?:(?<prog>[^ ./]+)|(?!libc\.so)[^ ]*?)->"
@@ -148,4 +149,6 @@ rule(HEAD + r"\+\+\+ killed by (?<sig>SIG\w+) \+\+\+$", T + P + ".killed(${sig},
 rule(HEAD + r"(?<msg>unexpected breakpoint at 0x[0-9a-f]+)$", T + P + ".ltrace(${msg})", False)
 rule(HEAD + r"--- (?<sig>SIG\w+) \((?<what>.*)\) ---$", T + P + ".signal(${sig},${what})", False)
 
+# Without -f ltrace prints no thread id (scripts/rules_without_tid.py).
+add_without_tid(rules, HEAD, HEAD.replace(r"(?<tid>\d+) +", ""), ["[" + PID + "]"])
 print(json.dumps({"linux_heap": rules}, indent=2, ensure_ascii=False))

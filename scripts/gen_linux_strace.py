@@ -14,6 +14,7 @@
 #
 # tests/e2e/test_linux_rules.sh checks the file is what this prints.
 import json, collections
+from rules_without_tid import add_without_tid
 OD = collections.OrderedDict
 
 # The time as `strace -ttt` (seconds since 1970) or `-tt` (the time of day,
@@ -144,24 +145,6 @@ rules[HEAD + r"\+\+\+ killed by (?<sig>SIG\w+)(?: \(core dumped\))? \+\+\+$"] = 
 rules[HEAD + r"\+\+\+ superseded by execve in pid (?<by>\d+) \+\+\+$"] = [
     T + "T${tid}.exit(0)",
     T + "T${tid}.state=exited"]
-# Without -f strace prints no thread id: the one process it traces is read
-# by the same rules with their head's id left out, as thread 0, labelled
-# with its program alone (its pid is nowhere in the log). The children it
-# creates are not traced, so they get no row (nothing would say when they
-# ended): what names one is left out.
-HEAD_NO_TID = HEAD.replace(r"(?:\[pid +)?(?<tid>\d+)\]? +", "")
-
-def without_tid(x):
-    if isinstance(x, str):
-        return (x.replace(HEAD, HEAD_NO_TID).replace("[${tid}]", "").replace("${tid}", "0"))
-    if isinstance(x, list):
-        kept = [without_tid(v) for v in x if not (isinstance(v, str) and "${child}" in v)]
-        return [v for v in kept if v]
-    kept = OD((without_tid(k), without_tid(v)) for k, v in x.items())
-    return OD((k, v) for k, v in kept.items() if v)
-
-for regex, outputs in list(rules.items()):
-    if "${child}" in json.dumps(outputs):
-        continue
-    rules[without_tid(regex)] = without_tid(outputs)
+# Without -f strace prints no thread id (scripts/rules_without_tid.py).
+add_without_tid(rules, HEAD, HEAD.replace(r"(?:\[pid +)?(?<tid>\d+)\]? +", ""), ["[${tid}]"])
 print(json.dumps({"linux_strace": rules}, indent=2, ensure_ascii=False))

@@ -282,6 +282,20 @@ checks=$((checks + 1))
 # -tt clock times, across midnight
 convert_clean linux_heap.res "$F/ltrace_clock.log"
 expect_line "$TMP/std" '[86400000100]P300.inuse=0' "clock times (ltrace -tt) cross midnight"
+# ltrace without -f prints no thread id: the process is thread and process 0, labelled with
+# its program alone; the threads it creates (not traced) get no row. heap.log's main thread
+# without its id converts as with it, renamed, less what named its threads
+grep '^4092 ' "$S/heap/heap.log" >"$TMP/ltrace_main.log"
+sed -E 's/^4092 +//' "$TMP/ltrace_main.log" >"$TMP/ltrace_nof.log"
+"$TLV" convert -r linux_heap.res "$TMP/ltrace_main.log" -o - 2>/dev/null | grep -v 'T4096\|T4097' |
+  sed -e 's/\]T4092\./]T0./; s/\]P4092\./]P0./; s/\]B4092_/]B0_/; s/=T4092$/=T0/; s/heap\[4092\]/heap/; s/\.pid=4092$/.pid=0/' >"$TMP/std_f"
+convert_clean linux_heap.res "$TMP/ltrace_nof.log"
+checks=$((checks + 1))
+cmp -s "$TMP/std" "$TMP/std_f" || fail "ltrace without -f: not the trace with the id: $(diff "$TMP/std" "$TMP/std_f" | head -n 6)"
+expect_line "$TMP/std" '[1795623843817842]P0.inuse=164' "ltrace without -f: malloc(100) and calloc(16, 4) in use"
+run "$TLV" stats -r linux_heap.res "$TMP/ltrace_nof.log"
+expect_line "$TMP/out" "Live at the end (leaks): 2, 164 bytes" "ltrace without -f: its two leaks"
+expect_line "$TMP/out" "P0        heap" "ltrace without -f: the process labelled with its program"
 
 # ---- tlv stats: strace -c style calls, profiler self time, leaks, row labels ----------------
 run "$TLV" stats -r linux_strace.res "$F/strace_cases.log"
