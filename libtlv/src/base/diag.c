@@ -138,25 +138,24 @@ size_t tlv_diags_dropped(const tlv_diags *diags) { return diags ? diags->dropped
 
 size_t tlv_diags_errors(const tlv_diags *diags) { return diags ? diags->errors : 0; }
 
+/* Written straight into `out`, with no memory of its own: a message is
+ * printed when memory is short too (formatted in a growing buffer, the
+ * message was lost after "warning: " whenever that buffer could not grow). */
 size_t tlv_diag_format(const tlv_diag *g, char *out, size_t size)
 {
-    buf b = BUF_INIT;
-    if (g->file) {
-        buf_puts(&b, g->file);
-        if (g->line > 0) {
-            buf_printf(&b, ":%ld", g->line);
-            if (g->col > 0)
-                buf_printf(&b, ":%ld", g->col);
-        }
-        buf_puts(&b, ": ");
-    } else if (g->line > 0) {
-        buf_printf(&b, "line %ld: ", g->line);
-    }
-    buf_puts(&b, g->severity == TLV_SEV_ERROR ? "error: " : "warning: ");
-    buf_puts(&b, g->message);
-    size_t n = buf_copy_out(&b, out, size);
-    buf_free(&b);
-    return n;
+    const char *sev = g->severity == TLV_SEV_ERROR ? "error: " : "warning: ";
+    int n;
+    if (g->file && g->line > 0 && g->col > 0)
+        n = snprintf(out, size, "%s:%ld:%ld: %s%s", g->file, g->line, g->col, sev, g->message);
+    else if (g->file && g->line > 0)
+        n = snprintf(out, size, "%s:%ld: %s%s", g->file, g->line, sev, g->message);
+    else if (g->file)
+        n = snprintf(out, size, "%s: %s%s", g->file, sev, g->message);
+    else if (g->line > 0)
+        n = snprintf(out, size, "line %ld: %s%s", g->line, sev, g->message);
+    else
+        n = snprintf(out, size, "%s%s", sev, g->message);
+    return n < 0 ? 0 : (size_t)n;
 }
 
 tlv_status last_error_set(last_error *e, tlv_status st, const char *fmt, ...)
